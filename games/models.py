@@ -1,0 +1,1 @@
+"""Stored hands will live here, converting to and from the engine with to_engine()."""

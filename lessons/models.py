@@ -1,0 +1,1 @@
+"""Sources, passages, rule pages, lessons and quizzes will live here."""

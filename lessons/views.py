@@ -1,0 +1,1 @@
+"""Views for reading rules and sources, and for classes and quizzes."""
