@@ -1,0 +1,20 @@
+"""Settings shared by the whole suite (tests/engine/ included, which stays database-free)."""
+
+import os
+from collections.abc import Iterator
+
+import pytest
+from django.test import override_settings
+from hypothesis import settings as hypothesis_settings
+
+# "ci" is loaded unless HYPOTHESIS_PROFILE names another; "thorough" is for hunting bugs.
+hypothesis_settings.register_profile("ci", max_examples=50, deadline=None, print_blob=True)
+hypothesis_settings.register_profile("thorough", max_examples=2000, deadline=None)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _fast_password_hasher() -> Iterator[None]:
+    """Hash passwords with MD5 in tests: a login costs microseconds instead of ~0.3 s."""
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield

@@ -1,0 +1,135 @@
+"""The settings module reads the environment and refuses values it cannot understand."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from loo_site.settings import envbool, envchoice, envint, envlist
+
+PROJECT_DIR = Path(__file__).resolve().parents[2]
+
+# Settings for a production deployment, as in the Makefile's deploy check.
+PRODUCTION_ENV = {
+    "DJANGO_DEBUG": "0",
+    "DJANGO_SECRET_KEY": "a-production-secret-that-is-long-and-random-enough-0123456789",
+    "DJANGO_ALLOWED_HOSTS": "lanterloo.example",
+}
+
+
+def _run_python(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """Run Python in a fresh process whose environment has no DJANGO_* or DATABASE_URL."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_"))}
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=PROJECT_DIR,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("1", True),
+        ("true", True),
+        ("Yes", True),
+        ("on", True),
+        ("0", False),
+        ("FALSE", False),
+        ("no", False),
+        ("off", False),
+        ("", True),
+    ],
+)
+def test_envbool_reads_the_usual_spellings(
+    monkeypatch: pytest.MonkeyPatch, raw: str, expected: bool
+) -> None:
+    monkeypatch.setenv("LOO_TEST_FLAG", raw)
+
+    assert envbool("LOO_TEST_FLAG", True) is expected
+
+
+def test_envbool_uses_the_default_when_unset(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("LOO_TEST_FLAG", raising=False)
+
+    assert envbool("LOO_TEST_FLAG", False) is False
+
+
+@pytest.mark.parametrize("raw", ["maybe", "2", "tru", "y e s"])
+def test_envbool_refuses_anything_else(monkeypatch: pytest.MonkeyPatch, raw: str) -> None:
+    monkeypatch.setenv("LOO_TEST_FLAG", raw)
+
+    with pytest.raises(ImproperlyConfigured, match="LOO_TEST_FLAG"):
+        envbool("LOO_TEST_FLAG", False)
+
+
+def test_envint_reads_an_integer(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LOO_TEST_NUMBER", " 3600 ")
+
+    assert envint("LOO_TEST_NUMBER", 0) == 3600
+
+
+@pytest.mark.parametrize("raw", ["one hour", "3.5", "0x10"])
+def test_envint_refuses_what_is_not_an_integer(monkeypatch: pytest.MonkeyPatch, raw: str) -> None:
+    monkeypatch.setenv("LOO_TEST_NUMBER", raw)
+
+    with pytest.raises(ImproperlyConfigured, match="LOO_TEST_NUMBER"):
+        envint("LOO_TEST_NUMBER", 0)
+
+
+def test_envlist_splits_on_commas_and_drops_blanks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LOO_TEST_HOSTS", "a.example, b.example,,")
+
+    assert envlist("LOO_TEST_HOSTS", ["default"]) == ["a.example", "b.example"]
+
+
+def test_envlist_uses_the_default_only_when_unset(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("LOO_TEST_HOSTS", raising=False)
+
+    assert envlist("LOO_TEST_HOSTS", ["default"]) == ["default"]
+
+
+def test_envchoice_refuses_an_unknown_word(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LOO_TEST_LEVEL", "LOUD")
+
+    with pytest.raises(ImproperlyConfigured, match="LOO_TEST_LEVEL"):
+        envchoice("LOO_TEST_LEVEL", "INFO", ("INFO", "DEBUG"))
+
+
+def test_settings_refuse_to_start_without_a_secret_key_when_debug_is_off() -> None:
+    result = _run_python("-c", "import loo_site.settings", env={"DJANGO_DEBUG": "0"})
+
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: DJANGO_SECRET_KEY must be set" in result.stderr
+
+
+def test_settings_refuse_a_debug_value_they_cannot_read() -> None:
+    result = _run_python("-c", "import loo_site.settings", env={"DJANGO_DEBUG": "perhaps"})
+
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: DJANGO_DEBUG must be one of" in result.stderr
+
+
+def test_settings_use_postgresql_when_database_url_is_set() -> None:
+    result = _run_python(
+        "-c",
+        "import loo_site.settings as s; print(s.DATABASES['default']['ENGINE'])",
+        env={"DATABASE_URL": "postgres://loo@db.example:5432/loo"},
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "django.db.backends.postgresql"
+
+
+def test_the_deploy_check_passes_in_production_mode() -> None:
+    result = _run_python(
+        "manage.py", "check", "--deploy", "--fail-level", "WARNING", env=PRODUCTION_ENV
+    )
+
+    assert result.returncode == 0, result.stdout + result.stderr
