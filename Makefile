@@ -1,0 +1,110 @@
+# Lanterloo. On a fresh clone: `make run` serves the site, `make test` runs what CI runs.
+# Nothing here relies on anything installed by hand: the virtualenv, the Python packages and
+# (as root) Debian's chromium and PostgreSQL server are installed by the targets below.
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+# Re-install whenever pyproject.toml changes.
+INSTALLED := $(VENV)/.installed
+
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+# `make run` serves in production mode (DEBUG off, manifest static files through WhiteNoise)
+# over plain HTTP on the loopback interface, so HTTPS redirects and secure-only cookies are
+# off. Every value can be overridden from the environment.
+RUN_ENV = DJANGO_DEBUG=$${DJANGO_DEBUG:-0} \
+	DJANGO_SECRET_KEY="$${DJANGO_SECRET_KEY:-$$(cat .secret_key)}" \
+	DJANGO_SECURE_SSL_REDIRECT=$${DJANGO_SECURE_SSL_REDIRECT:-0} \
+	DJANGO_SECURE_COOKIES=$${DJANGO_SECURE_COOKIES:-0} \
+	DJANGO_HSTS_SECONDS=$${DJANGO_HSTS_SECONDS:-0}
+
+# A production deployment, for the deploy check: DEBUG off, a real key, the secure defaults.
+PROD_ENV = DJANGO_DEBUG=0 \
+	DJANGO_SECRET_KEY="$$($(BIN)/python -c 'import secrets; print(secrets.token_urlsafe(50))')" \
+	DJANGO_ALLOWED_HOSTS=lanterloo.example
+
+PG_INITDB = $(firstword $(wildcard /usr/lib/postgresql/*/bin/initdb))
+
+.PHONY: help venv run test lint typecheck migrations-check deploy-check pytest pytest-postgres \
+	system-packages clean
+
+help:
+	@echo "make run    serve the site at http://$(HOST):$(PORT) (gunicorn + WhiteNoise, SQLite)"
+	@echo "make test   install what the tests need, then run every check CI runs"
+
+venv: $(INSTALLED)
+
+$(INSTALLED): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+# A local secret key for `make run`, made once and never committed.
+.secret_key:
+	umask 077 && $(PYTHON) -c 'import secrets; print(secrets.token_urlsafe(50))' > $@
+
+run: $(INSTALLED) .secret_key
+	@echo "manage.py migrate"
+	@$(RUN_ENV) $(BIN)/python manage.py migrate --noinput
+	@# Load the site's content once a loadcontent command exists (lessons will add it).
+	@if $(BIN)/python manage.py help --commands | grep -x loadcontent >/dev/null; then \
+		echo "manage.py loadcontent"; \
+		$(RUN_ENV) $(BIN)/python manage.py loadcontent; \
+	else echo "No content to load yet (no loadcontent command)."; fi
+	@echo "manage.py collectstatic"
+	@$(RUN_ENV) $(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	@echo "Serving Lanterloo at http://$(HOST):$(PORT)/ (gunicorn, 2 workers; Ctrl-C stops it)"
+	@$(RUN_ENV) exec $(BIN)/gunicorn loo_site.wsgi --bind $(HOST):$(PORT) --workers 2 \
+		--access-logfile -
+
+test: $(INSTALLED) system-packages
+	$(MAKE) --no-print-directory lint typecheck migrations-check deploy-check pytest \
+		pytest-postgres
+
+# Debian packages the tests need; installed only when missing, and only as root.
+system-packages:
+	@missing=""; \
+	test -x /usr/bin/chromium || missing="$$missing chromium"; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" != 0 ]; then \
+		echo "Not root, so not installing:$$missing (browser or PostgreSQL tests will fail)"; \
+		exit 0; \
+	fi; \
+	echo "Installing:$$missing"; \
+	export DEBIAN_FRONTEND=noninteractive; \
+	apt-get -o DPkg::Lock::Timeout=600 update -qq; \
+	apt-get -o DPkg::Lock::Timeout=600 install -y -qq $$missing >/dev/null
+
+lint: $(INSTALLED)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(INSTALLED)
+	if compgen -G 'games/loo/*.py' >/dev/null; then $(BIN)/mypy --strict games/loo; \
+	else echo "games/loo has no Python files yet: nothing to type-check."; fi
+
+migrations-check: $(INSTALLED)
+	$(BIN)/python manage.py makemigrations --check --dry-run
+
+deploy-check: $(INSTALLED)
+	$(PROD_ENV) $(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	$(PROD_ENV) $(BIN)/python manage.py check --deploy --fail-level WARNING
+
+pytest: $(INSTALLED)
+	$(BIN)/pytest
+
+# The database tests again on a throwaway PostgreSQL cluster (tests/engine/ is pure: skipped).
+pytest-postgres: $(INSTALLED)
+	if [ -z "$(PG_INITDB)" ]; then \
+		echo "PostgreSQL server not installed: the PostgreSQL run is SKIPPED."; \
+	else scripts/with_postgres.sh $(BIN)/pytest --ignore=tests/engine; fi
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache
