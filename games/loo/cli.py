@@ -1,0 +1,212 @@
+"""The command line: ``python -m games.loo legal|winner|flush|presets ...``.
+
+Other tools call it, so its input and output are stable (README, "The rules engine and its
+command line"). Bad input exits with status 2 and one line on stderr naming the problem.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from typing import IO, NoReturn
+
+from .cards import Card, parse_card, parse_cards, parse_suit
+from .errors import LooError
+from .flushes import compare_flushes
+from .play import Position, legal, trick_winner
+from .rulesets import GAMES, OPTIONS, PRESETS, RuleSet, preset
+
+
+class InputError(Exception):
+    """Bad input on the command line or in the position file."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise InputError(message)
+
+
+def _read_json(path: str, stdin: IO[str]) -> dict[str, object]:
+    try:
+        if path == "-":
+            text = stdin.read()
+        else:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+    except OSError as e:
+        raise InputError(f"cannot read {path}: {e.strerror}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InputError(
+            f"invalid JSON in {path}: {e.msg} at line {e.lineno} column {e.colno}"
+        ) from None
+    if not isinstance(data, dict):
+        raise InputError(f"{path} must hold a JSON object, not {type(data).__name__}")
+    return data
+
+
+def _fields(data: Mapping[str, object], required: Sequence[str], optional: Sequence[str]) -> None:
+    unknown = sorted(set(data) - set(required) - set(optional))
+    if unknown:
+        raise InputError(f"unknown field {unknown[0]!r} (expected: {', '.join(required)})")
+    for name in required:
+        if name not in data:
+            raise InputError(f"missing field {name!r}")
+
+
+def _int(data: Mapping[str, object], name: str, default: int | None = None) -> int:
+    value = data.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"field {name!r} must be a whole number, not {value!r}")
+    return value
+
+
+def _cards(data: Mapping[str, object], name: str) -> tuple[Card, ...]:
+    value = data.get(name, [])
+    if not isinstance(value, list):
+        raise InputError(f'field {name!r} must be a list of cards such as ["QH", "3S"]')
+    return parse_cards(value, what=name.replace("_", " "))
+
+
+def _rules(data: Mapping[str, object], flag: str | None) -> RuleSet:
+    name = flag if flag is not None else data.get("rules")
+    if name is None:
+        raise InputError('no rule set: give --rules PRESET or a "rules" field')
+    if not isinstance(name, str):
+        raise InputError(f"field 'rules' must be a preset name, not {name!r}")
+    rules = preset(name).rules
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise InputError("field 'options' must be an object of option names and values")
+    return rules.with_options(options) if options else rules
+
+
+def _game(data: Mapping[str, object]) -> str:
+    game = data.get("game")
+    if game not in GAMES:
+        raise InputError(f"unknown game {game!r}: choose one of {', '.join(GAMES)}")
+    assert isinstance(game, str)
+    return game
+
+
+def _trump(data: Mapping[str, object]) -> str:
+    return parse_suit(data.get("trump"))
+
+
+def cmd_legal(data: Mapping[str, object], rules_flag: str | None) -> dict[str, object]:
+    _fields(
+        data,
+        ["game", "trump", "hand"],
+        [
+            "rules",
+            "options",
+            "turn_up",
+            "declared",
+            "trick_number",
+            "trick",
+            "pam_be_civil",
+            "played",
+        ],
+    )
+    civil = data.get("pam_be_civil", False)
+    if not isinstance(civil, bool):
+        raise InputError(f"field 'pam_be_civil' must be true or false, not {civil!r}")
+    turn_up = data.get("turn_up")
+    position = Position(
+        game=_game(data),
+        rules=_rules(data, rules_flag),
+        trump=_trump(data),
+        hand=_cards(data, "hand"),
+        trick=_cards(data, "trick"),
+        turn_up=None if turn_up is None else parse_card(turn_up),
+        declared=_int(data, "declared", 2),
+        trick_number=_int(data, "trick_number", 1),
+        pam_be_civil=civil,
+        played=_cards(data, "played"),
+    )
+    return legal(position).to_dict()
+
+
+def cmd_winner(data: Mapping[str, object], rules_flag: str | None) -> dict[str, object]:
+    _fields(data, ["game", "trump", "trick"], ["rules", "options"])
+    return trick_winner(
+        _game(data), _rules(data, rules_flag), _trump(data), _cards(data, "trick")
+    ).to_dict()
+
+
+def cmd_flush(data: Mapping[str, object], rules_flag: str | None) -> dict[str, object]:
+    _fields(data, ["game", "trump", "hands"], ["rules", "options"])
+    hands = data.get("hands")
+    if not isinstance(hands, list) or not all(isinstance(h, list) for h in hands):
+        raise InputError("field 'hands' must be a list of hands, each a list of five cards")
+    parsed = [parse_cards(h, what=f"hand {i + 1}") for i, h in enumerate(hands)]
+    return compare_flushes(_game(data), _rules(data, rules_flag), _trump(data), parsed).to_dict()
+
+
+def cmd_presets() -> dict[str, object]:
+    return {
+        pid: {
+            "title": p.title,
+            "source": p.source_title,
+            "summary": p.summary,
+            "modern": p.modern,
+            "games": list(p.rules.games),
+            "options": {
+                spec.name: {"value": s.value, "basis": s.basis, "note": s.note}
+                for spec in OPTIONS
+                for s in [p.settings[spec.name]]
+            },
+        }
+        for pid, p in PRESETS.items()
+    }
+
+
+COMMANDS: dict[str, Callable[[Mapping[str, object], str | None], dict[str, object]]] = {
+    "legal": cmd_legal,
+    "winner": cmd_winner,
+    "flush": cmd_flush,
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m games.loo", description="The Loo rules engine.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    helps = {
+        "legal": "the legal cards for a position, and why",
+        "winner": "who takes a trick, and why",
+        "flush": "which five-card flush loos the board, and who pays",
+    }
+    for name, text in helps.items():
+        p = sub.add_parser(name, help=text, description=text)
+        p.add_argument("--rules", metavar="PRESET", help="rule set (wins over the file's 'rules')")
+        p.add_argument("file", metavar="FILE", help="a JSON file, or - for standard input")
+    sub.add_parser("presets", help="the rule-set presets and their options")
+    return parser
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    stdin: IO[str] | None = None,
+    stdout: IO[str] | None = None,
+    stderr: IO[str] | None = None,
+) -> int:
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
+    try:
+        args = build_parser().parse_args(argv)
+        if args.command == "presets":
+            result = cmd_presets()
+        else:
+            data = _read_json(args.file, stdin)
+            result = COMMANDS[args.command](data, args.rules)
+    except (InputError, LooError) as e:
+        message = " ".join(str(e).split())
+        print(f"error: {message}", file=stderr)
+        return 2
+    json.dump(result, stdout, ensure_ascii=False)
+    stdout.write("\n")
+    return 0

@@ -1,0 +1,205 @@
+"""Five-card flushes: what is a flush, which of several wins, and who is excused from paying.
+
+A flush is five cards of one suit, or four of one suit and Pam (RULES.md 1.9). A *trump flush*
+is in the trump suit; a *Pam-flush* contains Pam; a *plain flush* is in another suit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .cards import SUIT_NAMES, Card, displays
+from .errors import PositionError
+from .play import RuleApplication, Trumps
+from .rulesets import RuleSet
+
+
+@dataclass(frozen=True)
+class Flush:
+    """A flush held by the player at ``seat`` (0 = the elder hand)."""
+
+    seat: int
+    suit: str
+    cards: tuple[Card, ...]
+    trump: bool
+    pam: bool
+
+    @property
+    def kind(self) -> str:
+        words = ("trump" if self.trump else "plain") + " flush"
+        return words + " with Pam" if self.pam else words
+
+
+def find_flush(hand: Sequence[Card], trumps: Trumps, seat: int = 0) -> Flush | None:
+    """The flush in ``hand``, if it is one."""
+    if len(hand) != 5:
+        return None
+    pam = trumps.pam
+    has_pam = pam is not None and pam in hand
+    rest = [c for c in hand if not (has_pam and c is pam)]
+    suits = {c.suit for c in rest}
+    if len(suits) != 1:
+        return None
+    (suit,) = suits
+    return Flush(seat, suit, tuple(hand), suit == trumps.suit, has_pam)
+
+
+@dataclass(frozen=True)
+class FlushResult:
+    winner: int | None
+    flushes: tuple[Flush, ...]
+    #: Seats excused from paying (a losing flush, and Pam where the rules say so).
+    exempt: tuple[int, ...]
+    #: Seats that pay a loo (everyone else but the winner).
+    pay: tuple[int, ...]
+    explanations: tuple[RuleApplication, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "winner": self.winner,
+            "flushes": [f.seat for f in self.flushes],
+            "exempt": list(self.exempt),
+            "pay": list(self.pay),
+            "explanations": [a.to_dict() for a in self.explanations],
+        }
+
+
+def _class_key(f: Flush, precedence: str) -> tuple[int, ...]:
+    if precedence == "trump>plain":
+        return (int(f.trump),)
+    if precedence == "pam>rest":
+        return (int(f.pam),)
+    if precedence == "pam>trump>plain":
+        return (int(f.pam), int(f.trump))
+    # trump>pam>plain: every trump flush first, then a Pam-flush; within each, Pam first (A26).
+    return (int(f.trump), int(f.pam))
+
+
+def _card_key(f: Flush, trumps: Trumps) -> tuple[int, ...]:
+    """The flush's cards from the top, Pam counted as the highest card (A27)."""
+    return tuple(sorted((trumps.rank(c) for c in f.cards), reverse=True))
+
+
+def compare_flushes(
+    game: str, rules: RuleSet, trump: str, hands: Sequence[Sequence[Card]]
+) -> FlushResult:
+    """Which flush, if any, loos the board; hands are listed from the elder hand."""
+    if game != "five-card":
+        raise PositionError("flushes are shown only in five-card Loo")
+    if trump not in SUIT_NAMES:
+        raise PositionError(f"unknown trump suit {trump!r}: use one of S, H, D, C")
+    low, high = 2, 10
+    if not low <= len(hands) <= high:
+        raise PositionError(f"five-card Loo is played by {low} to {high} hands, not {len(hands)}")
+    seen: dict[Card, int] = {}
+    for seat, hand in enumerate(hands):
+        if len(hand) != 5:
+            raise PositionError(f"hand {seat + 1} holds {len(hand)} cards; five-card hands hold 5")
+        for c in hand:
+            if c in seen:
+                where = "twice in hand" if seen[c] == seat else f"in hands {seen[c] + 1} and"
+                raise PositionError(f"{c.code} appears {where} {seat + 1}")
+            seen[c] = seat
+    trumps = Trumps.of(game, rules, trump)
+    flushes = tuple(f for seat, h in enumerate(hands) if (f := find_flush(h, trumps, seat)))
+    apps: list[RuleApplication] = []
+    if not flushes:
+        return FlushResult(None, (), (), (), ())
+
+    def seat_name(seat: int) -> str:
+        return "the elder hand" if seat == 0 else f"player {seat + 1}"
+
+    precedence = rules.flush_precedence
+    best_class = max(_class_key(f, precedence) for f in flushes)
+    contenders = [f for f in flushes if _class_key(f, precedence) == best_class]
+    if len(flushes) == 1:
+        winner = flushes[0]
+    else:
+        if len(contenders) < len(flushes):
+            beaten = [f for f in flushes if f not in contenders]
+            apps.append(
+                RuleApplication(
+                    "flush-precedence",
+                    f"{_precedence_words(precedence)}: the "
+                    + " and the ".join(f"{f.kind} of {seat_name(f.seat)}" for f in contenders)
+                    + " beat"
+                    + ("s" if len(contenders) == 1 else "")
+                    + " the "
+                    + " and the ".join(f"{f.kind} of {seat_name(f.seat)}" for f in beaten)
+                    + ".",
+                )
+            )
+        if len(contenders) == 1:
+            winner = contenders[0]
+        elif rules.flush_tie in ("better-cards", "highest-card"):
+            top = max(_card_key(f, trumps) for f in contenders)
+            best = [f for f in contenders if _card_key(f, trumps) == top]
+            winner = best[0]
+            how = "better cards" if rules.flush_tie == "better-cards" else "highest card"
+            text = (
+                f"Between flushes of the same class the {how} win"
+                f"{'s' if how == 'highest card' else ''}: {seat_name(winner.seat)}'s "
+                f"{displays(_sorted(winner, trumps))} beats "
+                + " and ".join(
+                    f"{seat_name(f.seat)}'s {displays(_sorted(f, trumps))}"
+                    for f in contenders
+                    if f is not winner
+                )
+                + (" (Pam counts as the highest card)" if any(f.pam for f in contenders) else "")
+                + "."
+            )
+            if len(best) > 1:
+                text += " The cards are equal in rank, so the elder hand wins."
+            apps.append(RuleApplication("flush-tie-break", text))
+        else:
+            winner = contenders[0]
+            apps.append(
+                RuleApplication(
+                    "flush-tie-break",
+                    "Between flushes that do not take precedence of one another, the elder hand "
+                    f"wins: {seat_name(winner.seat)} sits nearest the dealer's left.",
+                )
+            )
+    apps.insert(
+        0,
+        RuleApplication(
+            "flush-loos-the-board",
+            f"{seat_name(winner.seat).capitalize()} holds a {winner.kind} "
+            f"({displays(_sorted(winner, trumps))}) and loos the board: the hand is not played, "
+            "the flush takes the pool and every other player pays a loo.",
+        ),
+    )
+    exempt: list[int] = [f.seat for f in flushes if f is not winner]
+    reasons = [f"{seat_name(s)} holds a losing flush" for s in exempt]
+    if rules.flush_exempt == "losing-flush+pam" and trumps.pam is not None:
+        for seat, hand in enumerate(hands):
+            if trumps.pam in hand and seat != winner.seat and seat not in exempt:
+                exempt.append(seat)
+                reasons.append(f"{seat_name(seat)} holds Pam")
+    exempt.sort()
+    if reasons:
+        apps.append(
+            RuleApplication(
+                "flush-payment-exemption",
+                "Excused from paying: " + "; ".join(reasons) + ".",
+            )
+        )
+    pay = tuple(s for s in range(len(hands)) if s != winner.seat and s not in exempt)
+    return FlushResult(winner.seat, flushes, tuple(exempt), pay, tuple(apps))
+
+
+def _sorted(f: Flush, trumps: Trumps) -> list[Card]:
+    return sorted(f.cards, key=trumps.rank, reverse=True)
+
+
+def _precedence_words(precedence: str) -> str:
+    return {
+        "trump>plain": "A flush in trumps takes precedence of one in a plain suit",
+        "pam>rest": "The flush with Pam takes precedence",
+        "pam>trump>plain": "The best flush is four of a suit with Pam, then a flush in trumps",
+        "trump>pam>plain": "A flush in trumps is superior, then a flush with Pam",
+    }[precedence]
+
+
+__all__ = ["Flush", "FlushResult", "compare_flushes", "find_flush"]

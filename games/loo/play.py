@@ -1,0 +1,758 @@
+"""Card play: which cards are legal, and why; who wins a trick.
+
+One function, :func:`legal`, answers for the practice table, the bots, the lessons and the quiz
+grader. It returns the legal cards and the rule applications that narrowed them, each with the
+rule id, a plain sentence naming the concrete cards, and the cards that rule excluded.
+
+Which rules are cited (``explanations``): on a lead, every lead obligation that binds the leader
+(he holds the cards that trigger it), even when it excludes nothing more than another rule
+does; when the ace (or king) must be led, the rules that ask for "a trump" or "the highest
+trump" are satisfied by it and not cited separately (RULES.md A6). When following, a rule is
+cited when it excludes a card. ``notes`` carry rules that were considered and did *not* bind
+("the trick is trumped, so no diamond can head it") — useful to a learner, never a restriction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from .cards import SUIT_NAMES, SUIT_SINGULAR, Card, card, displays
+from .catalogue import rule as catalogue_rule
+from .errors import LooError, PositionError
+from .rulesets import GAMES, HAND_SIZE, RuleSet
+
+PAM_VALUE: Final = 15
+
+
+@dataclass(frozen=True)
+class Trumps:
+    """What is a trump in one hand: the trump suit and, in five-card Loo, Pam."""
+
+    suit: str
+    pam: Card | None
+
+    @classmethod
+    def of(cls, game: str, rules: RuleSet, trump: str) -> Trumps:
+        if game != "five-card":
+            return cls(trump, None)
+        pam = card("JC") if rules.pam == "club-knave" else card("J" + trump)
+        return cls(trump, pam)
+
+    def suit_of(self, c: Card) -> str:
+        """The suit a card belongs to for following and trumping (Pam is a trump)."""
+        return self.suit if c is self.pam else c.suit
+
+    def is_trump(self, c: Card) -> bool:
+        return c.suit == self.suit or c is self.pam
+
+    def rank(self, c: Card) -> int:
+        """Rank within its suit, Pam above the ace."""
+        return PAM_VALUE if c is self.pam else c.value
+
+    def power(self, c: Card, led: str) -> int:
+        """How strongly ``c`` plays in a trick whose led suit is ``led`` (0: cannot win)."""
+        suit = self.suit_of(c)
+        if suit == self.suit:
+            return 100 + self.rank(c)
+        if suit == led:
+            return self.rank(c)
+        return 0
+
+    def order(self) -> list[Card]:
+        """Every trump of the pack, highest first (Pam, then the ace of trumps, ...)."""
+        ranked = [card(r + self.suit) for r in "AKQJT98765432"]
+        if self.pam is None:
+            return ranked
+        return [self.pam] + [c for c in ranked if c is not self.pam]
+
+    def name(self, c: Card) -> str:
+        return f"Pam ({c.display})" if c is self.pam else c.display
+
+
+def winning_index(trick: Sequence[Card], trumps: Trumps) -> int:
+    """Index of the card now winning ``trick`` (the first card if it is alone)."""
+    led = trumps.suit_of(trick[0])
+    best = 0
+    best_power = trumps.power(trick[0], led)
+    for i in range(1, len(trick)):
+        p = trumps.power(trick[i], led)
+        if p > best_power:
+            best, best_power = i, p
+    return best
+
+
+@dataclass(frozen=True)
+class RuleApplication:
+    """One rule applied to a position: its id, a plain sentence, and the cards it excluded."""
+
+    rule: str
+    text: str
+    excluded: tuple[Card, ...] = ()
+
+    def to_dict(self) -> dict[str, object]:
+        return {"rule": self.rule, "text": self.text, "excluded": [c.code for c in self.excluded]}
+
+    @property
+    def rule_name(self) -> str:
+        return catalogue_rule(self.rule).name
+
+
+class IllegalPlay(LooError):
+    """A card that may not be played; ``application`` is the rule that forbids it."""
+
+    def __init__(self, played: Card, application: RuleApplication | None, message: str) -> None:
+        super().__init__(message)
+        self.card = played
+        self.application = application
+
+
+@dataclass(frozen=True)
+class Position:
+    """One player about to play a card. ``trick`` holds the cards already played to it."""
+
+    game: str
+    rules: RuleSet
+    trump: str
+    hand: tuple[Card, ...]
+    trick: tuple[Card, ...] = ()
+    turn_up: Card | None = None
+    declared: int = 2
+    trick_number: int = 1
+    pam_be_civil: bool = False
+    #: Cards played to earlier tricks of this hand (they stay face up; RULES.md A9).
+    played: tuple[Card, ...] = ()
+    trumps: Trumps = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        validate_position(self)
+        object.__setattr__(self, "trumps", Trumps.of(self.game, self.rules, self.trump))
+
+    @property
+    def leading(self) -> bool:
+        return not self.trick
+
+
+def validate_position(p: Position) -> None:
+    if p.game not in GAMES:
+        raise PositionError(f"unknown game {p.game!r}: choose one of {', '.join(GAMES)}")
+    if not p.rules.supports(p.game):
+        raise PositionError(
+            f"the {p.rules.source} rules describe no {p.game} Loo "
+            f"(they cover {', '.join(p.rules.games)})"
+        )
+    if p.trump not in SUIT_NAMES:
+        raise PositionError(f"unknown trump suit {p.trump!r}: use one of S, H, D, C")
+    if p.turn_up is not None and p.turn_up.suit != p.trump:
+        raise PositionError(
+            f"the turn-up {p.turn_up.code} fixes trumps as {SUIT_NAMES[p.turn_up.suit]}, "
+            f"not {SUIT_NAMES[p.trump]}"
+        )
+    size = HAND_SIZE[p.game]
+    if not 1 <= p.trick_number <= size:
+        raise PositionError(
+            f"trick_number must be between 1 and {size} in {p.game} Loo, not {p.trick_number}"
+        )
+    expected = size - (p.trick_number - 1)
+    if len(p.hand) != expected:
+        raise PositionError(
+            f"at trick {p.trick_number} of {p.game} Loo a hand holds {expected} "
+            f"card{'s' if expected != 1 else ''}, not {len(p.hand)}"
+        )
+    most = 16 if p.game != "five-card" else 10
+    if not 2 <= p.declared <= most:
+        raise PositionError(
+            f"declared must count the players in the play: between 2 and {most}, not {p.declared}"
+        )
+    if len(p.trick) >= p.declared:
+        raise PositionError(
+            f"the trick already holds {len(p.trick)} cards but only {p.declared} players "
+            "are in the play"
+        )
+    if len(p.played) > (p.trick_number - 1) * p.declared:
+        raise PositionError(
+            f"{len(p.played)} cards cannot have been played before trick {p.trick_number} "
+            f"by {p.declared} players"
+        )
+    seen: dict[Card, str] = {}
+    places: list[tuple[str, Iterable[Card]]] = [
+        ("hand", p.hand),
+        ("trick", p.trick),
+        ("turn-up", [p.turn_up] if p.turn_up else []),
+        ("cards played earlier", p.played),
+    ]
+    for where, cards in places:
+        for c in cards:
+            if c in seen:
+                if seen[c] == where:
+                    raise PositionError(f"{c.code} appears twice in the {where}")
+                raise PositionError(f"{c.code} cannot be both in the {seen[c]} and the {where}")
+            seen[c] = where
+    if p.pam_be_civil:
+        if p.game != "five-card":
+            raise PositionError('"Pam, be civil" is called only in five-card Loo')
+        if not p.trick or p.trick[0] != card("A" + p.trump):
+            raise PositionError(
+                '"Pam, be civil" is called only when the ace of trumps is led to this trick'
+            )
+
+
+@dataclass(frozen=True)
+class LegalMoves:
+    """The answer of :func:`legal`."""
+
+    position: Position
+    legal: tuple[Card, ...]
+    explanations: tuple[RuleApplication, ...]
+    notes: tuple[RuleApplication, ...] = ()
+
+    def is_legal(self, c: Card) -> bool:
+        return c in self.legal
+
+    def why_not(self, c: Card) -> RuleApplication | None:
+        """The first rule application that excluded ``c`` (None if ``c`` is legal)."""
+        if c in self.legal:
+            return None
+        for app in self.explanations:
+            if c in app.excluded:
+                return app
+        return None
+
+    def check(self, c: Card) -> None:
+        """Raise :class:`IllegalPlay` if ``c`` may not be played."""
+        if c not in self.position.hand:
+            raise IllegalPlay(c, None, f"You do not hold the {c.display}.")
+        app = self.why_not(c)
+        if app is not None:
+            raise IllegalPlay(c, app, f"The {c.display} may not be played. {app.text}")
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "legal": [c.code for c in self.legal],
+            "explanations": [a.to_dict() for a in self.explanations],
+            "notes": [{"rule": a.rule, "text": a.text} for a in self.notes],
+        }
+
+
+def legal(position: Position) -> LegalMoves:
+    """The cards the player to move may play, and the rules that decided it."""
+    if position.leading:
+        return _legal_lead(position)
+    return _legal_follow(position)
+
+
+def check_play(position: Position, played: Card) -> LegalMoves:
+    """Raise :class:`IllegalPlay` if ``played`` is illegal; return the legal moves otherwise."""
+    moves = legal(position)
+    moves.check(played)
+    return moves
+
+
+# -- leading --------------------------------------------------------------------------------
+
+
+def _others(hand: Sequence[Card], keep: Iterable[Card]) -> tuple[Card, ...]:
+    kept = set(keep)
+    return tuple(c for c in hand if c not in kept)
+
+
+def _lead_rules_bind(p: Position) -> bool:
+    scope = p.rules.lead_scope(p.game)
+    return scope == "every-lead" or (scope == "first-lead-only" and p.trick_number == 1)
+
+
+def top_sequence(p: Position, trumps_held: Sequence[Card]) -> list[Card]:
+    """The leader's highest trump and every held trump of equal value to it (RULES.md A9).
+
+    Two trumps are of equal value when every trump ranked between them is out of play: the
+    turn-up, or a card played to an earlier trick.
+    """
+    t = p.trumps
+    held = set(trumps_held)
+    out = set(p.played)
+    if p.turn_up is not None:
+        out.add(p.turn_up)
+    sequence: list[Card] = []
+    for c in t.order():
+        if c in held:
+            sequence.append(c)
+        elif sequence and c not in out:
+            break
+    return sequence
+
+
+def _legal_lead(p: Position) -> LegalMoves:
+    t = p.trumps
+    rules = p.rules
+    hand = p.hand
+    trumps_held = sorted((c for c in hand if t.is_trump(c)), key=t.rank, reverse=True)
+    apps: list[RuleApplication] = []
+    notes: list[RuleApplication] = []
+    allowed: set[Card] = set(hand)
+    bind = _lead_rules_bind(p)
+    later = p.trick_number > 1
+    scope_words = " (the lead rules bind every lead)" if later and bind else ""
+
+    # The ace of trumps, or the king when the ace is the turn-up (RULES.md 1.5).
+    forced: Card | None = None
+    forced_rule = ""
+    if bind:
+        ace = card("A" + t.suit)
+        king = card("K" + t.suit)
+        if ace in hand:
+            forced, forced_rule = ace, "lead-ace-of-trumps"
+            text = f"You hold the ace of trumps ({ace.display}), so you must lead it{scope_words}."
+        elif p.turn_up is ace and king in hand:
+            forced, forced_rule = king, "lead-king-when-ace-turned"
+            text = (
+                f"The ace of trumps ({ace.display}) is the turn-up and you hold the king "
+                f"({king.display}), so you must lead it{scope_words}."
+            )
+        if forced is not None:
+            keep = {forced}
+            if rules.pam_ace_lead == "either" and t.pam in hand and t.pam is not None:
+                keep.add(t.pam)
+                text = text[:-1] + f", or Pam ({t.pam.display}) instead."
+            elif t.pam in hand and t.pam is not None:
+                text += (
+                    f" It must be led even though Pam ({t.pam.display}) ranks higher: the ace "
+                    "rule prevails over the rules that ask for the highest trump."
+                )
+            apps.append(RuleApplication(forced_rule, text, _others(hand, keep)))
+            allowed &= keep
+
+    # Two or more trumps; heads-up, the highest (RULES.md 1.5).
+    if bind and forced is None and len(trumps_held) >= 2:
+        two = rules.two_trumps_rule(p.game)
+        if later and rules.trump_after_trick == "highest" and two == "any-trump":
+            # peel's "lead one" replaces "the highest" on the original lead only (A41); trump
+            # after trick asks for the highest from trick 2 on.
+            two = "highest"
+        heads_up = p.declared == 2
+        highest = trumps_held[0]
+        held_words = displays(trumps_held)
+        if two == "highest":
+            apps.append(
+                RuleApplication(
+                    "lead-highest-of-two-or-three",
+                    f"You hold {len(trumps_held)} trumps ({held_words}), so you must lead the "
+                    f"highest, {t.name(highest)}{scope_words}.",
+                    _others(hand, [highest]),
+                )
+            )
+            allowed &= {highest}
+        elif two == "any-trump" or (two == "heads-up-only" and heads_up):
+            apps.append(
+                RuleApplication(
+                    "lead-trump-holding-two",
+                    f"You hold two or more trumps ({held_words}), so you must lead one of "
+                    f"them{scope_words}.",
+                    _others(hand, trumps_held),
+                )
+            )
+            allowed &= set(trumps_held)
+        elif two == "heads-up-only":
+            notes.append(
+                RuleApplication(
+                    "irish-loo",
+                    "At Irish Loo two trumps oblige a trump lead only when two players are in; "
+                    f"{p.declared} are, so you may lead any card.",
+                )
+            )
+        threshold = rules.heads_up_threshold
+        if two != "highest" and threshold != "n/a" and p.declared <= int(threshold):
+            who = "Only two players are" if p.declared == 2 else f"Only {p.declared} players are"
+            if rules.heads_up_sequence_exception == "on":
+                seq = top_sequence(p, trumps_held)
+            else:
+                seq = [highest]
+            text = (
+                f"{who} in the play and you hold two or more trumps, so you must lead your "
+                f"highest, {t.name(highest)}"
+            )
+            if len(seq) > 1:
+                text += _equal_value_words(p, seq)
+            apps.append(
+                RuleApplication("lead-highest-trump-heads-up", text + ".", _others(hand, seq))
+            )
+            allowed &= set(seq)
+
+    # Trump after trick (RULES.md 1.5): from trick 2 on, independent of the lead scope.
+    if later and trumps_held and p.rules.trump_after_trick != "off":
+        if p.rules.trump_after_trick == "highest" and forced is None:
+            highest = trumps_held[0]
+            apps.append(
+                RuleApplication(
+                    "trump-after-trick",
+                    f"Trump after trick: you won the last trick and hold "
+                    f"{_trump_count(trumps_held)}, so you must lead your highest trump, "
+                    f"{t.name(highest)}.",
+                    _others(hand, [highest]),
+                )
+            )
+            allowed &= {highest}
+        else:
+            apps.append(
+                RuleApplication(
+                    "trump-after-trick",
+                    f"Trump after trick: you won the last trick and hold "
+                    f"{_trump_count(trumps_held)} ({displays(trumps_held)}), so you must lead "
+                    "a trump.",
+                    _others(hand, trumps_held),
+                )
+            )
+            allowed &= set(trumps_held)
+    elif later and trumps_held and not bind:
+        notes.append(
+            RuleApplication(
+                "trump-after-trick",
+                "These rules have no trump after trick and bind only the first lead, so you may "
+                "lead any card.",
+            )
+        )
+    if not bind and not later and p.rules.lead_scope(p.game) == "none":
+        notes.append(
+            RuleApplication(
+                "lead-rules-scope",
+                f"These rules put no obligation on the first lead at {p.game} Loo: you may lead "
+                "any card.",
+            )
+        )
+
+    legal_cards = tuple(c for c in hand if c in allowed)
+    if len(hand) == 1 and not apps:
+        apps.append(
+            RuleApplication(
+                "elder-leads-first",
+                f"You won the last trick, so you lead; the {hand[0].display} is your last card.",
+            )
+        )
+    return LegalMoves(p, legal_cards, tuple(apps), tuple(notes))
+
+
+def _trump_count(trumps_held: Sequence[Card]) -> str:
+    return "a trump" if len(trumps_held) == 1 else f"{len(trumps_held)} trumps"
+
+
+def _equal_value_words(p: Position, seq: Sequence[Card]) -> str:
+    t = p.trumps
+    order = t.order()
+    rest = seq[1:]
+    gaps = [c for c in order[order.index(seq[0]) : order.index(seq[-1]) + 1] if c not in set(seq)]
+    if not gaps:
+        why = "they are in sequence"
+    else:
+        parts = []
+        if p.turn_up in gaps and p.turn_up is not None:
+            parts.append(f"the {p.turn_up.display} between them is the turn-up")
+        played = [c for c in gaps if c is not p.turn_up]
+        if played:
+            parts.append(f"the {displays(played)} between them {_was(played)} played")
+        why = "they are of equal value: " + " and ".join(parts)
+    names = [t.name(c) for c in rest]
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+    return f" — or {listed}, since {why}"
+
+
+def _was(cards: Sequence[Card]) -> str:
+    return "was" if len(cards) == 1 else "were"
+
+
+# -- following ------------------------------------------------------------------------------
+
+
+def _legal_follow(p: Position) -> LegalMoves:
+    t = p.trumps
+    rules = p.rules
+    hand = p.hand
+    trick = p.trick
+    lead_card = trick[0]
+    led = t.suit_of(lead_card)
+    win = trick[winning_index(trick, t)]
+    trumped = led != t.suit and any(t.is_trump(c) for c in trick)
+    apps: list[RuleApplication] = []
+    notes: list[RuleApplication] = []
+    followers = [c for c in hand if t.suit_of(c) == led]
+    suit_words = "trumps" if led == t.suit else SUIT_NAMES[led]
+    if lead_card is t.pam:
+        led_words = f"Pam ({lead_card.display}) was led, which is a trump lead"
+    else:
+        led_words = f"{suit_words} were led ({lead_card.display})"
+
+    if not followers:
+        return _legal_void(p, led, win, trumped, apps, notes)
+
+    candidates = list(followers)
+    non_followers = _others(hand, followers)
+    pam_excluded: tuple[Card, ...] = ()
+    if t.pam is not None and t.pam in hand and t.pam.suit == led and led != t.suit:
+        # A club led, clubs not trumps: Pam is a trump, not a club (RULES.md A3).
+        pam_excluded = (t.pam,)
+        apps.append(
+            RuleApplication(
+                "pam-identity",
+                f"Pam ({t.pam.display}) belongs to the trump suit, not to {SUIT_NAMES[led]}: "
+                f"it does not follow the {lead_card.display} led, and you hold "
+                f"{displays(followers)}, so you must follow with a real {SUIT_SINGULAR[led]}.",
+                pam_excluded,
+            )
+        )
+    plain_excluded = tuple(c for c in non_followers if c not in pam_excluded)
+    if plain_excluded:
+        if lead_card is t.pam and _source_states(rules, "pam-led-trump-must-be-played"):
+            apps.append(
+                RuleApplication(
+                    "pam-led-trump-must-be-played",
+                    f"{led_words[0].upper()}{led_words[1:]}: you must play a trump if you can "
+                    f"({displays(followers)}).",
+                    plain_excluded,
+                )
+            )
+        apps.append(
+            RuleApplication(
+                "follow-suit",
+                f"You must follow suit: {led_words}, and you hold {displays(followers)}, "
+                f"so the {displays(plain_excluded)} may not be played.",
+                plain_excluded,
+            )
+        )
+
+    civil = p.pam_be_civil and t.pam is not None and t.pam in candidates and len(candidates) > 1
+    if civil and t.pam is not None:
+        others = [c for c in candidates if c is not t.pam]
+        if rules.pam_be_civil == "pass-without-revoke":
+            text = (
+                f"“Pam, be civil”: the {lead_card.display} was led with the call, so you must "
+                f"pass the trick with another trump ({displays(others)}) and may not play Pam "
+                f"({t.pam.display}). The call overrides heading the trick."
+            )
+        else:
+            text = (
+                f"“Pam, be civil” was called on the {lead_card.display}: you may not play Pam "
+                f"({t.pam.display}) while you hold another trump ({displays(others)})."
+            )
+        apps.append(RuleApplication("pam-be-civil", text, (t.pam,)))
+        candidates = others
+    elif p.pam_be_civil and t.pam is not None and t.pam in candidates:
+        notes.append(
+            RuleApplication(
+                "pam-be-civil",
+                f"“Pam, be civil” was called, but Pam ({t.pam.display}) is your only trump, "
+                "so you must play it — and it wins the trick.",
+            )
+        )
+    else:
+        heading, target, impossible = _heading(p, candidates, led, win, trumped)
+        if heading and len(heading) < len(candidates):
+            beaten = _others(candidates, heading)
+            apps.append(
+                RuleApplication("head-the-trick", _head_text(p, heading, beaten, target), beaten)
+            )
+            candidates = heading
+        elif impossible:
+            notes.append(
+                RuleApplication(
+                    "head-the-trick",
+                    f"The trick has been trumped ({win.display}), so no {SUIT_SINGULAR[led]} "
+                    f"can head it: you may play any {SUIT_SINGULAR[led]}.",
+                )
+            )
+
+    legal_cards = tuple(candidates)
+    if len(hand) == 1 and not apps:
+        apps.append(
+            RuleApplication(
+                "follow-suit",
+                f"You must follow suit: the {hand[0].display} is your last card and it "
+                f"follows the {lead_card.display} led.",
+            )
+        )
+    return LegalMoves(p, legal_cards, tuple(apps), tuple(notes))
+
+
+def _heading(
+    p: Position, candidates: Sequence[Card], led: str, win: Card, trumped: bool
+) -> tuple[list[Card], Card | None, bool]:
+    """Cards among ``candidates`` (all of the led suit) that head the trick.
+
+    Returns (heading cards, the card they must beat, whether heading is impossible only
+    because the trick has been trumped).
+    """
+    t = p.trumps
+    if p.rules.head_scope == "beat-led-suit" or not trumped:
+        in_suit = [c for c in p.trick if t.suit_of(c) == led]
+        target = max(in_suit, key=t.rank)
+        heading = [c for c in candidates if t.rank(c) > t.rank(target)]
+        return heading, target, False
+    # beat-winning-card with a plain suit trumped: no card of the led suit can head it.
+    return [], win, True
+
+
+def _head_text(
+    p: Position, heading: Sequence[Card], beaten: Sequence[Card], target: Card | None
+) -> str:
+    t = p.trumps
+    assert target is not None
+    lead_card = p.trick[0]
+    what = f"the {t.name(target)}" + (" led" if target is lead_card else "")
+    beats = "beats" if len(heading) == 1 else "beat"
+    text = (
+        f"You must head the trick: your {displays([c for c in heading])} {beats} {what}, "
+        f"so the {displays(list(beaten))} may not be played."
+    )
+    if (
+        p.rules.head_scope == "beat-led-suit"
+        and any(t.is_trump(c) for c in p.trick)
+        and t.suit_of(lead_card) != t.suit
+    ):
+        text += (
+            " Under these rules heading means beating every card of the suit led, even though "
+            "the trick has been trumped."
+        )
+    return text
+
+
+def _legal_void(
+    p: Position,
+    led: str,
+    win: Card,
+    trumped: bool,
+    apps: list[RuleApplication],
+    notes: list[RuleApplication],
+) -> LegalMoves:
+    t = p.trumps
+    hand = p.hand
+    trumps_held = [c for c in hand if t.is_trump(c)]
+    legal_cards: tuple[Card, ...] = hand
+    no_suit = f"You have no {SUIT_NAMES[led]}"
+    if trumps_held:
+        heading = [c for c in trumps_held if t.power(c, led) > t.power(win, led)]
+        if heading and trumped:
+            excluded = _others(hand, heading)
+            if excluded:
+                apps.append(
+                    RuleApplication(
+                        "must-overtrump",
+                        f"{no_suit} and the trick has been trumped with the {t.name(win)}: you "
+                        f"must overtrump with a higher trump ({displays(heading)}).",
+                        excluded,
+                    )
+                )
+            legal_cards = tuple(heading)
+        elif heading:
+            excluded = _others(hand, heading)
+            if excluded:
+                apps.append(
+                    RuleApplication(
+                        "must-trump",
+                        f"{no_suit}, so you must trump: your {displays(heading)} "
+                        f"{'heads' if len(heading) == 1 else 'head'} the trick.",
+                        excluded,
+                    )
+                )
+            legal_cards = tuple(heading)
+        elif p.rules.void_trump == "always":
+            excluded = _others(hand, trumps_held)
+            if excluded:
+                apps.append(
+                    RuleApplication(
+                        "must-trump",
+                        f"{no_suit} and you hold {_trump_count(trumps_held)} "
+                        f"({displays(trumps_held)}), so you must play a trump even though it "
+                        f"cannot beat the {t.name(win)}.",
+                        excluded,
+                    )
+                )
+            legal_cards = tuple(trumps_held)
+        else:
+            notes.append(
+                RuleApplication(
+                    "must-trump",
+                    f"{no_suit}, and your {_trump_count(trumps_held).replace('a trump', 'trump')} "
+                    f"({displays(trumps_held)}) cannot beat the {t.name(win)}: you are not bound "
+                    "to trump, so you may play any card.",
+                )
+            )
+    if len(hand) == 1 and not apps:
+        apps.append(
+            RuleApplication(
+                "follow-suit",
+                f"{no_suit} to follow with; the {hand[0].display} is your last card, so you "
+                "play it.",
+            )
+        )
+    return LegalMoves(p, legal_cards, tuple(apps), tuple(notes))
+
+
+def _source_states(rules: RuleSet, rule_id: str) -> bool:
+    """Whether the source a rule set follows states ``rule_id`` (not merely implies it)."""
+    return catalogue_rule(rule_id).source(rules.source).status == "states"
+
+
+# -- the trick ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TrickResult:
+    winner: int
+    card: Card
+    explanations: tuple[RuleApplication, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "winner": self.winner,
+            "card": self.card.code,
+            "explanations": [a.to_dict() for a in self.explanations],
+        }
+
+
+def trick_winner(game: str, rules: RuleSet, trump: str, trick: Sequence[Card]) -> TrickResult:
+    """Who takes a complete (or partial) trick, and why."""
+    if game not in GAMES:
+        raise PositionError(f"unknown game {game!r}: choose one of {', '.join(GAMES)}")
+    if trump not in SUIT_NAMES:
+        raise PositionError(f"unknown trump suit {trump!r}: use one of S, H, D, C")
+    if len(trick) < 2:
+        raise PositionError("a trick needs at least two cards to have a winner")
+    most = 16 if game != "five-card" else 10
+    if len(trick) > most:
+        raise PositionError(f"a trick of {game} Loo holds at most {most} cards")
+    if len(set(trick)) != len(trick):
+        dup = next(c for c in trick if trick.count(c) > 1)
+        raise PositionError(f"{dup.code} appears twice in the trick")
+    t = Trumps.of(game, rules, trump)
+    i = winning_index(trick, t)
+    win = trick[i]
+    led = t.suit_of(trick[0])
+    apps: list[RuleApplication] = []
+    if win is t.pam:
+        apps.append(
+            RuleApplication(
+                "pam-highest-trump",
+                f"Pam ({win.display}) is the highest trump, above the ace of trumps: it takes "
+                "the trick.",
+            )
+        )
+    elif t.is_trump(win):
+        if led == t.suit:
+            text = f"Trumps were led; the highest trump, the {win.display}, takes the trick."
+        else:
+            text = f"The trick was trumped: the highest trump played, the {win.display}, takes it."
+        apps.append(RuleApplication("trick-winner", text))
+    else:
+        apps.append(
+            RuleApplication(
+                "trick-winner",
+                f"No trump was played: the highest {SUIT_SINGULAR[led]}, the {win.display}, "
+                "takes the trick.",
+            )
+        )
+    if t.pam is not None and t.pam in trick and t.pam.suit != t.suit and led == t.pam.suit:
+        apps.append(
+            RuleApplication(
+                "pam-identity",
+                f"Pam ({t.pam.display}) is a trump, not a {SUIT_SINGULAR[t.pam.suit]}.",
+            )
+        )
+    return TrickResult(i, win, tuple(apps))
