@@ -5,6 +5,8 @@
 SHELL := bash
 .SHELLFLAGS := -eu -o pipefail -c
 .DEFAULT_GOAL := help
+# The test steps run in order and stop at the first failure, even under make -j.
+.NOTPARALLEL:
 
 PYTHON ?= python3
 VENV := .venv

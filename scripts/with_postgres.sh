@@ -25,9 +25,12 @@ if [ "$(id -u)" = 0 ]; then
     as_server=(runuser -u postgres --)
 fi
 
+# Server commands run from inside the cluster's directory, which the postgres user can enter.
+server() { (cd "$dir" && "${as_server[@]}" "$@"); }
+
 cleanup() {
     if [ -f "$dir/data/postmaster.pid" ]; then
-        "${as_server[@]}" "$bindir/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true
+        server "$bindir/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true
     fi
     rm -rf "$dir"
 }
@@ -35,13 +38,19 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-"${as_server[@]}" "$bindir/initdb" -D "$dir/data" -A trust -U postgres --no-sync \
+server "$bindir/initdb" -D "$dir/data" -A trust -U postgres --no-sync \
     >"$dir/initdb.log" 2>&1 || { cat "$dir/initdb.log" >&2; exit 1; }
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"${as_server[@]}" "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -s \
+server "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -s \
     -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
     start || { cat "$dir/server.log" >&2; exit 1; }
 
 echo "PostgreSQL $("$bindir/postgres" --version | awk '{print $3}') on 127.0.0.1:$port"
-DATABASE_URL="postgres://postgres@127.0.0.1:$port/postgres" "$@"
+# In the background so that a signal reaches this script at once (bash runs traps only
+# between commands); the signal is passed on to the command, then the cluster is removed.
+DATABASE_URL="postgres://postgres@127.0.0.1:$port/postgres" "$@" <&0 &
+child=$!
+trap 'kill -INT "$child" 2>/dev/null; wait "$child"; exit 130' INT
+trap 'kill -TERM "$child" 2>/dev/null; wait "$child"; exit 143' TERM
+wait "$child"
