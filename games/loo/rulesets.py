@@ -166,8 +166,8 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
             "pool-capped": "the amount in the pool, up to an agreed limit",
         },
     ),
-    _o("loo-multiple", "limited-loo", "A fixed loo, in stakes", kind="int"),
-    _o("loo-cap-multiple", "mixed-loo", "The limit of a capped loo, in stakes", kind="int"),
+    _o("loo-amount", "limited-loo", "A fixed loo, in stakes", kind="int"),
+    _o("loo-cap", "mixed-loo", "The limit of a capped loo, in stakes", kind="int"),
     _o(
         "remainder",
         "indivisible-pool-rounding",
@@ -565,8 +565,8 @@ class RuleSet:
     stake_3c: int
     stake_5c: int
     loo_payment: str
-    loo_multiple: int
-    loo_cap_multiple: int
+    loo_amount: int
+    loo_cap: int
     remainder: str
     single_definition: str
     must: str
@@ -798,8 +798,8 @@ PRESETS: Final[Mapping[str, Preset]] = {
             ("stake-3c", 3, S, "¶2"),
             ("stake-5c", 5, S, "¶9"),
             ("loo-payment", "fixed", S, "¶7; unlimited and capped are options (¶8)"),
-            ("loo-multiple", 1, S, "¶7"),
-            ("loo-cap-multiple", 7, D, "¶8 names no figure; britannica s. 38's example"),
+            ("loo-amount", 1, S, "¶7"),
+            ("loo-cap", 7, D, "¶8 names no figure; britannica s. 38's example"),
             ("remainder", "earliest-tricks", D, "A32"),
             ("single-definition", "after-no-loo", S, "¶7"),
             ("must", "after-no-loo", S, "¶7 (usual)"),
@@ -867,8 +867,8 @@ PRESETS: Final[Mapping[str, Preset]] = {
             ("stake-3c", 3, S, "s. 7"),
             ("stake-5c", 5, S, "s. 44"),
             ("loo-payment", "pool-capped", S, "s. 36-39; A45"),
-            ("loo-multiple", 1, D, "not used: the loo is pool-based"),
-            ("loo-cap-multiple", 7, S, "s. 38: eighteen-penny loo limited to half a guinea"),
+            ("loo-amount", 1, D, "not used: the loo is pool-based"),
+            ("loo-cap", 7, S, "s. 38: eighteen-penny loo limited to half a guinea"),
             ("remainder", "earliest-tricks", D, "A32"),
             ("single-definition", "after-no-loo", S, "s. 33"),
             ("must", "off", S, "s. 40: forces are an option"),
@@ -937,8 +937,8 @@ PRESETS: Final[Mapping[str, Preset]] = {
             ("stake-3c", 3, S, "¶4"),
             ("stake-5c", 5, S, "¶14"),
             ("loo-payment", "fixed", S, "¶6"),
-            ("loo-multiple", 1, S, "¶6, ¶15"),
-            ("loo-cap-multiple", 7, D, ""),
+            ("loo-amount", 1, S, "¶6, ¶15"),
+            ("loo-cap", 7, D, ""),
             ("remainder", "earliest-tricks", D, "never needed"),
             ("single-definition", "pool-equals-stake", S, "¶4"),
             ("must", "off", D, ""),
@@ -1007,8 +1007,8 @@ PRESETS: Final[Mapping[str, Preset]] = {
             ("stake-3c", 3, S, "3c:Deal"),
             ("stake-5c", 5, S, "5c:Deal"),
             ("loo-payment", "fixed", S, "3c:Pay-off; unlimited is an option"),
-            ("loo-multiple", 1, S, "3c:Pay-off; five-card 'agreed', default 5"),
-            ("loo-cap-multiple", 7, D, ""),
+            ("loo-amount", 1, S, "3c:Pay-off; five-card 'agreed', default 5"),
+            ("loo-cap", 7, D, ""),
             ("remainder", "earliest-tricks", D, "A32"),
             ("single-definition", "pool-equals-stake", S, "3c:Deal"),
             ("must", "off", S, "3c:Optional rules"),
@@ -1076,8 +1076,8 @@ PRESETS: Final[Mapping[str, Preset]] = {
             ("stake-3c", 3, S, "p. 22"),
             ("stake-5c", 5, D, ""),
             ("loo-payment", "fixed", S, "p. 22; unlimited and mixed are options (p. 26)"),
-            ("loo-multiple", 2, S, "p. 22: three for the deal, six for a loo"),
-            ("loo-cap-multiple", 7, D, "p. 26 names no figure"),
+            ("loo-amount", 2, S, "p. 22: three for the deal, six for a loo"),
+            ("loo-cap", 7, D, "p. 26 names no figure"),
             ("remainder", "earliest-tricks", S, "p. 22"),
             ("single-definition", "after-no-loo", S, "p. 21, 23, 28"),
             ("must", "first-deal+after-no-loo+after-flush", D, "A39: p. 18 not in the text"),
