@@ -89,7 +89,8 @@ lint: $(INSTALLED)
 	$(BIN)/ruff format --check .
 
 typecheck: $(INSTALLED)
-	if compgen -G 'games/loo/*.py' >/dev/null; then $(BIN)/mypy --strict games/loo; \
+	@if compgen -G 'games/loo/*.py' >/dev/null; then \
+		echo "mypy --strict games/loo"; $(BIN)/mypy --strict games/loo; \
 	else echo "games/loo has no Python files yet: nothing to type-check."; fi
 
 migrations-check: $(INSTALLED)
@@ -104,9 +105,12 @@ pytest: $(INSTALLED)
 
 # The database tests again on a throwaway PostgreSQL cluster (tests/engine/ is pure: skipped).
 pytest-postgres: $(INSTALLED)
-	if [ -z "$(PG_INITDB)" ]; then \
+	@if [ -z "$(PG_INITDB)" ]; then \
 		echo "PostgreSQL server not installed: the PostgreSQL run is SKIPPED."; \
-	else scripts/with_postgres.sh $(BIN)/pytest --ignore=tests/engine; fi
+	else \
+		echo "scripts/with_postgres.sh $(BIN)/pytest --ignore=tests/engine"; \
+		scripts/with_postgres.sh $(BIN)/pytest --ignore=tests/engine; \
+	fi
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache
