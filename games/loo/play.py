@@ -407,8 +407,8 @@ def _legal_lead(p: Position) -> LegalMoves:
         notes.append(
             RuleApplication(
                 "trump-after-trick",
-                "These rules have no trump after trick and bind only the first lead, so you may "
-                "lead any card.",
+                "These rules have no trump after trick, and their lead rules do not bind this "
+                "lead, so you may lead any card.",
             )
         )
     if not bind and not later and p.rules.lead_scope(p.game) == "none":
