@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Final
 
-from .cards import SUIT_NAMES, SUIT_SINGULAR, Card, card, displays
+from .cards import PACK, SUIT_NAMES, SUIT_SINGULAR, Card, card, displays
 from .catalogue import rule as catalogue_rule
 from .errors import LooError, PositionError
 from .rulesets import GAMES, HAND_SIZE, RuleSet
@@ -26,38 +27,54 @@ from .rulesets import GAMES, HAND_SIZE, RuleSet
 PAM_VALUE: Final = 15
 
 
-@dataclass(frozen=True)
 class Trumps:
-    """What is a trump in one hand: the trump suit and, in five-card Loo, Pam."""
+    """What is a trump in one hand: the trump suit and, in five-card Loo, Pam.
+
+    One instance per (game, Pam option, trump suit), with per-card tables for the hot paths.
+    """
+
+    __slots__ = ("suit", "pam", "suit_of_card", "rank_of_card")
 
     suit: str
     pam: Card | None
+    #: The suit each card belongs to for following and trumping (Pam is a trump).
+    suit_of_card: dict[Card, str]
+    #: Rank within its suit, Pam above the ace.
+    rank_of_card: dict[Card, int]
 
-    @classmethod
-    def of(cls, game: str, rules: RuleSet, trump: str) -> Trumps:
+    def __init__(self, suit: str, pam: Card | None) -> None:
+        self.suit = suit
+        self.pam = pam
+        self.suit_of_card = {c: suit if c is pam else c.suit for c in PACK}
+        self.rank_of_card = {c: PAM_VALUE if c is pam else c.value for c in PACK}
+
+    def __repr__(self) -> str:
+        return f"Trumps({self.suit!r}, pam={self.pam!r})"
+
+    @staticmethod
+    def of(game: str, rules: RuleSet, trump: str) -> Trumps:
         if game != "five-card":
-            return cls(trump, None)
-        pam = card("JC") if rules.pam == "club-knave" else card("J" + trump)
-        return cls(trump, pam)
+            return _trumps(trump, None)
+        return _trumps(trump, "JC" if rules.pam == "club-knave" else "J" + trump)
 
     def suit_of(self, c: Card) -> str:
         """The suit a card belongs to for following and trumping (Pam is a trump)."""
-        return self.suit if c is self.pam else c.suit
+        return self.suit_of_card[c]
 
     def is_trump(self, c: Card) -> bool:
-        return c.suit == self.suit or c is self.pam
+        return self.suit_of_card[c] == self.suit
 
     def rank(self, c: Card) -> int:
         """Rank within its suit, Pam above the ace."""
-        return PAM_VALUE if c is self.pam else c.value
+        return self.rank_of_card[c]
 
     def power(self, c: Card, led: str) -> int:
         """How strongly ``c`` plays in a trick whose led suit is ``led`` (0: cannot win)."""
-        suit = self.suit_of(c)
+        suit = self.suit_of_card[c]
         if suit == self.suit:
-            return 100 + self.rank(c)
+            return 100 + self.rank_of_card[c]
         if suit == led:
-            return self.rank(c)
+            return self.rank_of_card[c]
         return 0
 
     def order(self) -> list[Card]:
@@ -71,13 +88,19 @@ class Trumps:
         return f"Pam ({c.display})" if c is self.pam else c.display
 
 
+@cache
+def _trumps(suit: str, pam: str | None) -> Trumps:
+    return Trumps(suit, card(pam) if pam else None)
+
+
 def winning_index(trick: Sequence[Card], trumps: Trumps) -> int:
     """Index of the card now winning ``trick`` (the first card if it is alone)."""
-    led = trumps.suit_of(trick[0])
+    power = trumps.power
+    led = trumps.suit_of_card[trick[0]]
     best = 0
-    best_power = trumps.power(trick[0], led)
+    best_power = power(trick[0], led)
     for i in range(1, len(trick)):
-        p = trumps.power(trick[i], led)
+        p = power(trick[i], led)
         if p > best_power:
             best, best_power = i, p
     return best
@@ -235,11 +258,11 @@ class LegalMoves:
         }
 
 
-def legal(position: Position) -> LegalMoves:
+def legal(position: Position, *, explain: bool = True) -> LegalMoves:
     """The cards the player to move may play, and the rules that decided it."""
     if position.leading:
-        return _legal_lead(position)
-    return _legal_follow(position)
+        return _legal_lead(position, explain)
+    return _legal_follow(position, explain)
 
 
 def check_play(position: Position, played: Card) -> LegalMoves:
@@ -282,7 +305,7 @@ def top_sequence(p: Position, trumps_held: Sequence[Card]) -> list[Card]:
     return sequence
 
 
-def _legal_lead(p: Position) -> LegalMoves:
+def _legal_lead(p: Position, explain: bool) -> LegalMoves:
     t = p.trumps
     rules = p.rules
     hand = p.hand
@@ -319,7 +342,8 @@ def _legal_lead(p: Position) -> LegalMoves:
                     f" It must be led even though Pam ({t.pam.display}) ranks higher: the ace "
                     "rule prevails over the rules that ask for the highest trump."
                 )
-            apps.append(RuleApplication(forced_rule, text, _others(hand, keep)))
+            if explain:
+                apps.append(RuleApplication(forced_rule, text, _others(hand, keep)))
             allowed &= keep
 
     # Two or more trumps; heads-up, the highest (RULES.md 1.5).
@@ -333,26 +357,28 @@ def _legal_lead(p: Position) -> LegalMoves:
         highest = trumps_held[0]
         held_words = displays(trumps_held)
         if two == "highest":
-            apps.append(
-                RuleApplication(
-                    "lead-highest-of-two-or-three",
-                    f"You hold {len(trumps_held)} trumps ({held_words}), so you must lead the "
-                    f"highest, {t.name(highest)}{scope_words}.",
-                    _others(hand, [highest]),
+            if explain:
+                apps.append(
+                    RuleApplication(
+                        "lead-highest-of-two-or-three",
+                        f"You hold {len(trumps_held)} trumps ({held_words}), so you must lead the "
+                        f"highest, {t.name(highest)}{scope_words}.",
+                        _others(hand, [highest]),
+                    )
                 )
-            )
             allowed &= {highest}
         elif two == "any-trump" or (two == "heads-up-only" and heads_up):
-            apps.append(
-                RuleApplication(
-                    "lead-trump-holding-two",
-                    f"You hold two or more trumps ({held_words}), so you must lead one of "
-                    f"them{scope_words}.",
-                    _others(hand, trumps_held),
+            if explain:
+                apps.append(
+                    RuleApplication(
+                        "lead-trump-holding-two",
+                        f"You hold two or more trumps ({held_words}), so you must lead one of "
+                        f"them{scope_words}.",
+                        _others(hand, trumps_held),
+                    )
                 )
-            )
             allowed &= set(trumps_held)
-        elif two == "heads-up-only":
+        elif two == "heads-up-only" and explain:
             notes.append(
                 RuleApplication(
                     "irish-loo",
@@ -373,37 +399,40 @@ def _legal_lead(p: Position) -> LegalMoves:
             )
             if len(seq) > 1:
                 text += _equal_value_words(p, seq)
-            apps.append(
-                RuleApplication("lead-highest-trump-heads-up", text + ".", _others(hand, seq))
-            )
+            if explain:
+                apps.append(
+                    RuleApplication("lead-highest-trump-heads-up", text + ".", _others(hand, seq))
+                )
             allowed &= set(seq)
 
     # Trump after trick (RULES.md 1.5): from trick 2 on, independent of the lead scope.
     if later and trumps_held and p.rules.trump_after_trick != "off":
         if p.rules.trump_after_trick == "highest" and forced is None:
             highest = trumps_held[0]
-            apps.append(
-                RuleApplication(
-                    "trump-after-trick",
-                    f"Trump after trick: you won the last trick and hold "
-                    f"{_trump_count(trumps_held)}, so you must lead your highest trump, "
-                    f"{t.name(highest)}.",
-                    _others(hand, [highest]),
+            if explain:
+                apps.append(
+                    RuleApplication(
+                        "trump-after-trick",
+                        f"Trump after trick: you won the last trick and hold "
+                        f"{_trump_count(trumps_held)}, so you must lead your highest trump, "
+                        f"{t.name(highest)}.",
+                        _others(hand, [highest]),
+                    )
                 )
-            )
             allowed &= {highest}
         else:
-            apps.append(
-                RuleApplication(
-                    "trump-after-trick",
-                    f"Trump after trick: you won the last trick and hold "
-                    f"{_trump_count(trumps_held)} ({displays(trumps_held)}), so you must lead "
-                    "a trump.",
-                    _others(hand, trumps_held),
+            if explain:
+                apps.append(
+                    RuleApplication(
+                        "trump-after-trick",
+                        f"Trump after trick: you won the last trick and hold "
+                        f"{_trump_count(trumps_held)} ({displays(trumps_held)}), so you must lead "
+                        "a trump.",
+                        _others(hand, trumps_held),
+                    )
                 )
-            )
             allowed &= set(trumps_held)
-    elif later and trumps_held and not bind:
+    elif later and trumps_held and not bind and explain:
         notes.append(
             RuleApplication(
                 "trump-after-trick",
@@ -411,7 +440,7 @@ def _legal_lead(p: Position) -> LegalMoves:
                 "lead, so you may lead any card.",
             )
         )
-    if not bind and not later and p.rules.lead_scope(p.game) == "none":
+    if not bind and not later and p.rules.lead_scope(p.game) == "none" and explain:
         notes.append(
             RuleApplication(
                 "lead-rules-scope",
@@ -421,7 +450,7 @@ def _legal_lead(p: Position) -> LegalMoves:
         )
 
     legal_cards = tuple(c for c in hand if c in allowed)
-    if len(hand) == 1 and not apps:
+    if len(hand) == 1 and not apps and explain:
         apps.append(
             RuleApplication(
                 "elder-leads-first",
@@ -462,105 +491,98 @@ def _was(cards: Sequence[Card]) -> str:
 # -- following ------------------------------------------------------------------------------
 
 
-def _legal_follow(p: Position) -> LegalMoves:
+def _legal_follow(p: Position, explain: bool) -> LegalMoves:
     t = p.trumps
-    rules = p.rules
+    suit_of = t.suit_of_card
     hand = p.hand
     trick = p.trick
     lead_card = trick[0]
-    led = t.suit_of(lead_card)
+    led = suit_of[lead_card]
     win = trick[winning_index(trick, t)]
-    trumped = led != t.suit and any(t.is_trump(c) for c in trick)
+    trumped = led != t.suit and any(suit_of[c] == t.suit for c in trick)
+    followers = [c for c in hand if suit_of[c] == led]
+    if not followers:
+        return _legal_void(p, led, win, trumped, explain)
+
     apps: list[RuleApplication] = []
     notes: list[RuleApplication] = []
-    followers = [c for c in hand if t.suit_of(c) == led]
-    suit_words = "trumps" if led == t.suit else SUIT_NAMES[led]
-    if lead_card is t.pam:
-        led_words = f"Pam ({lead_card.display}) was led, which is a trump lead"
-    else:
-        led_words = f"{suit_words} were led ({lead_card.display})"
-
-    if not followers:
-        return _legal_void(p, led, win, trumped, apps, notes)
-
-    candidates = list(followers)
-    non_followers = _others(hand, followers)
-    pam_excluded: tuple[Card, ...] = ()
-    if t.pam is not None and t.pam in hand and t.pam.suit == led and led != t.suit:
-        # A club led, clubs not trumps: Pam is a trump, not a club (RULES.md A3).
-        pam_excluded = (t.pam,)
-        apps.append(
-            RuleApplication(
-                "pam-identity",
-                f"Pam ({t.pam.display}) belongs to the trump suit, not to {SUIT_NAMES[led]}: "
-                f"it does not follow the {lead_card.display} led, and you hold "
-                f"{displays(followers)}, so you must follow with a real {SUIT_SINGULAR[led]}.",
-                pam_excluded,
-            )
-        )
-    plain_excluded = tuple(c for c in non_followers if c not in pam_excluded)
-    if plain_excluded:
-        if lead_card is t.pam and _source_states(rules, "pam-led-trump-must-be-played"):
+    pam = t.pam
+    # A club led, clubs not trumps: Pam belongs to the trumps, not to clubs (RULES.md A3).
+    pam_excluded = pam is not None and pam in hand and pam.suit == led and led != t.suit
+    if explain:
+        if pam_excluded and pam is not None:
             apps.append(
                 RuleApplication(
-                    "pam-led-trump-must-be-played",
-                    f"{led_words[0].upper()}{led_words[1:]}: you must play a trump if you can "
-                    f"({displays(followers)}).",
+                    "pam-identity",
+                    f"Pam ({pam.display}) belongs to the trump suit, not to {SUIT_NAMES[led]}: "
+                    f"it does not follow the {lead_card.display} led, and you hold "
+                    f"{displays(followers)}, so you must follow with a real {SUIT_SINGULAR[led]}.",
+                    (pam,),
+                )
+            )
+        plain_excluded = tuple(
+            c for c in hand if suit_of[c] != led and not (pam_excluded and c is pam)
+        )
+        if plain_excluded:
+            led_words = _led_words(t, lead_card)
+            if lead_card is pam and _source_states(p.rules, "pam-led-trump-must-be-played"):
+                apps.append(
+                    RuleApplication(
+                        "pam-led-trump-must-be-played",
+                        f"{led_words[0].upper()}{led_words[1:]}: you must play a trump if you can "
+                        f"({displays(followers)}).",
+                        plain_excluded,
+                    )
+                )
+            apps.append(
+                RuleApplication(
+                    "follow-suit",
+                    f"You must follow suit: {led_words}, and you hold {displays(followers)}, "
+                    f"so the {displays(plain_excluded)} may not be played.",
                     plain_excluded,
                 )
             )
-        apps.append(
-            RuleApplication(
-                "follow-suit",
-                f"You must follow suit: {led_words}, and you hold {displays(followers)}, "
-                f"so the {displays(plain_excluded)} may not be played.",
-                plain_excluded,
-            )
-        )
 
-    civil = p.pam_be_civil and t.pam is not None and t.pam in candidates and len(candidates) > 1
-    if civil and t.pam is not None:
-        others = [c for c in candidates if c is not t.pam]
-        if rules.pam_be_civil == "pass-without-revoke":
-            text = (
-                f"“Pam, be civil”: the {lead_card.display} was led with the call, so you must "
-                f"pass the trick with another trump ({displays(others)}) and may not play Pam "
-                f"({t.pam.display}). The call overrides heading the trick."
-            )
-        else:
-            text = (
-                f"“Pam, be civil” was called on the {lead_card.display}: you may not play Pam "
-                f"({t.pam.display}) while you hold another trump ({displays(others)})."
-            )
-        apps.append(RuleApplication("pam-be-civil", text, (t.pam,)))
-        candidates = others
-    elif p.pam_be_civil and t.pam is not None and t.pam in candidates:
-        notes.append(
-            RuleApplication(
-                "pam-be-civil",
-                f"“Pam, be civil” was called, but Pam ({t.pam.display}) is your only trump, "
-                "so you must play it — and it wins the trick.",
-            )
-        )
-    else:
-        heading, target, impossible = _heading(p, candidates, led, win, trumped)
-        if heading and len(heading) < len(candidates):
-            beaten = _others(candidates, heading)
-            apps.append(
-                RuleApplication("head-the-trick", _head_text(p, heading, beaten, target), beaten)
-            )
-            candidates = heading
-        elif impossible:
+    candidates = followers
+    if p.pam_be_civil and pam is not None and pam in followers:
+        others = [c for c in followers if c is not pam]
+        if others:
+            candidates = others
+            if explain:
+                apps.append(RuleApplication("pam-be-civil", _civil_text(p, others), (pam,)))
+        elif explain:
             notes.append(
                 RuleApplication(
-                    "head-the-trick",
-                    f"The trick has been trumped ({win.display}), so no {SUIT_SINGULAR[led]} "
-                    f"can head it: you may play any {SUIT_SINGULAR[led]}.",
+                    "pam-be-civil",
+                    f"“Pam, be civil” was called, but Pam ({pam.display}) is your only trump, "
+                    "so you must play it — and it wins the trick.",
                 )
             )
+    elif p.rules.head_scope == "beat-led-suit" or not trumped:
+        # Heading: beat every card of the suit led (which, untrumped, is the winning card).
+        rank = t.rank_of_card
+        target = max((c for c in trick if suit_of[c] == led), key=rank.__getitem__)
+        heading = [c for c in followers if rank[c] > rank[target]]
+        if heading and len(heading) < len(followers):
+            candidates = heading
+            if explain:
+                beaten = _others(followers, heading)
+                apps.append(
+                    RuleApplication(
+                        "head-the-trick", _head_text(p, heading, beaten, target), beaten
+                    )
+                )
+    elif explain:
+        # beat-winning-card, a plain suit led and trumped: no card of the suit led can head it.
+        notes.append(
+            RuleApplication(
+                "head-the-trick",
+                f"The trick has been trumped ({win.display}), so no {SUIT_SINGULAR[led]} "
+                f"can head it: you may play any {SUIT_SINGULAR[led]}.",
+            )
+        )
 
-    legal_cards = tuple(candidates)
-    if len(hand) == 1 and not apps:
+    if explain and len(hand) == 1 and not apps:
         apps.append(
             RuleApplication(
                 "follow-suit",
@@ -568,44 +590,44 @@ def _legal_follow(p: Position) -> LegalMoves:
                 f"follows the {lead_card.display} led.",
             )
         )
-    return LegalMoves(p, legal_cards, tuple(apps), tuple(notes))
+    return LegalMoves(p, tuple(candidates), tuple(apps), tuple(notes))
 
 
-def _heading(
-    p: Position, candidates: Sequence[Card], led: str, win: Card, trumped: bool
-) -> tuple[list[Card], Card | None, bool]:
-    """Cards among ``candidates`` (all of the led suit) that head the trick.
+def _led_words(t: Trumps, lead_card: Card) -> str:
+    if lead_card is t.pam:
+        return f"Pam ({lead_card.display}) was led, which is a trump lead"
+    suit = t.suit_of_card[lead_card]
+    suit_words = "trumps" if suit == t.suit else SUIT_NAMES[suit]
+    return f"{suit_words} were led ({lead_card.display})"
 
-    Returns (heading cards, the card they must beat, whether heading is impossible only
-    because the trick has been trumped).
-    """
+
+def _civil_text(p: Position, others: Sequence[Card]) -> str:
+    pam = p.trumps.pam
+    assert pam is not None
+    ace = p.trick[0].display
+    if p.rules.pam_be_civil == "pass-without-revoke":
+        return (
+            f"“Pam, be civil”: the {ace} was led with the call, so you must pass the trick with "
+            f"another trump ({displays(others)}) and may not play Pam ({pam.display}). The call "
+            "overrides heading the trick."
+        )
+    return (
+        f"“Pam, be civil” was called on the {ace}: you may not play Pam ({pam.display}) while "
+        f"you hold another trump ({displays(others)})."
+    )
+
+
+def _head_text(p: Position, heading: Sequence[Card], beaten: Sequence[Card], target: Card) -> str:
     t = p.trumps
-    if p.rules.head_scope == "beat-led-suit" or not trumped:
-        in_suit = [c for c in p.trick if t.suit_of(c) == led]
-        target = max(in_suit, key=t.rank)
-        heading = [c for c in candidates if t.rank(c) > t.rank(target)]
-        return heading, target, False
-    # beat-winning-card with a plain suit trumped: no card of the led suit can head it.
-    return [], win, True
-
-
-def _head_text(
-    p: Position, heading: Sequence[Card], beaten: Sequence[Card], target: Card | None
-) -> str:
-    t = p.trumps
-    assert target is not None
     lead_card = p.trick[0]
     what = f"the {t.name(target)}" + (" led" if target is lead_card else "")
     beats = "beats" if len(heading) == 1 else "beat"
     text = (
-        f"You must head the trick: your {displays([c for c in heading])} {beats} {what}, "
-        f"so the {displays(list(beaten))} may not be played."
+        f"You must head the trick: your {displays(heading)} {beats} {what}, "
+        f"so the {displays(beaten)} may not be played."
     )
-    if (
-        p.rules.head_scope == "beat-led-suit"
-        and any(t.is_trump(c) for c in p.trick)
-        and t.suit_of(lead_card) != t.suit
-    ):
+    led = t.suit_of_card[lead_card]
+    if led != t.suit and any(t.is_trump(c) for c in p.trick):
         text += (
             " Under these rules heading means beating every card of the suit led, even though "
             "the trick has been trumped."
@@ -613,76 +635,61 @@ def _head_text(
     return text
 
 
-def _legal_void(
-    p: Position,
-    led: str,
-    win: Card,
-    trumped: bool,
-    apps: list[RuleApplication],
-    notes: list[RuleApplication],
-) -> LegalMoves:
+def _legal_void(p: Position, led: str, win: Card, trumped: bool, explain: bool) -> LegalMoves:
+    """The player holds no card of the suit led: must he trump, or overtrump?"""
     t = p.trumps
     hand = p.hand
-    trumps_held = [c for c in hand if t.is_trump(c)]
-    legal_cards: tuple[Card, ...] = hand
-    no_suit = f"You have no {SUIT_NAMES[led]}"
+    apps: list[RuleApplication] = []
+    notes: list[RuleApplication] = []
+    trumps_held = [c for c in hand if t.suit_of_card[c] == t.suit]
+    legal_cards: Sequence[Card] = hand
+    rule = ""
     if trumps_held:
-        heading = [c for c in trumps_held if t.power(c, led) > t.power(win, led)]
-        if heading and trumped:
-            excluded = _others(hand, heading)
-            if excluded:
-                apps.append(
-                    RuleApplication(
-                        "must-overtrump",
-                        f"{no_suit} and the trick has been trumped with the {t.name(win)}: you "
-                        f"must overtrump with a higher trump ({displays(heading)}).",
-                        excluded,
-                    )
-                )
-            legal_cards = tuple(heading)
-        elif heading:
-            excluded = _others(hand, heading)
-            if excluded:
-                apps.append(
-                    RuleApplication(
-                        "must-trump",
-                        f"{no_suit}, so you must trump: your {displays(heading)} "
-                        f"{'heads' if len(heading) == 1 else 'head'} the trick.",
-                        excluded,
-                    )
-                )
-            legal_cards = tuple(heading)
+        power = t.power
+        to_beat = power(win, led)
+        heading = [c for c in trumps_held if power(c, led) > to_beat]
+        if heading:
+            legal_cards = heading
+            rule = "must-overtrump" if trumped else "must-trump"
         elif p.rules.void_trump == "always":
-            excluded = _others(hand, trumps_held)
-            if excluded:
-                apps.append(
-                    RuleApplication(
-                        "must-trump",
-                        f"{no_suit} and you hold {_trump_count(trumps_held)} "
-                        f"({displays(trumps_held)}), so you must play a trump even though it "
-                        f"cannot beat the {t.name(win)}.",
-                        excluded,
-                    )
-                )
-            legal_cards = tuple(trumps_held)
-        else:
+            legal_cards = trumps_held
+            rule = "must-trump"
+    if explain:
+        no_suit = f"You have no {SUIT_NAMES[led]}"
+        excluded = _others(hand, legal_cards)
+        if excluded and rule == "must-overtrump":
+            text = (
+                f"{no_suit} and the trick has been trumped with the {t.name(win)}: you must "
+                f"overtrump with a higher trump ({displays(legal_cards)})."
+            )
+        elif excluded and legal_cards is trumps_held:
+            text = (
+                f"{no_suit} and you hold {_trump_count(trumps_held)} ({displays(trumps_held)}), "
+                f"so you must play a trump even though it cannot beat the {t.name(win)}."
+            )
+        elif excluded:
+            heads = "heads" if len(legal_cards) == 1 else "head"
+            text = f"{no_suit}, so you must trump: your {displays(legal_cards)} {heads} the trick."
+        if excluded:
+            apps.append(RuleApplication(rule, text, excluded))
+        elif trumps_held and not rule:
             notes.append(
                 RuleApplication(
                     "must-trump",
-                    f"{no_suit}, and your {_trump_count(trumps_held).replace('a trump', 'trump')} "
+                    f"{no_suit}, and your {'trump' if len(trumps_held) == 1 else 'trumps'} "
                     f"({displays(trumps_held)}) cannot beat the {t.name(win)}: you are not bound "
                     "to trump, so you may play any card.",
                 )
             )
-    if len(hand) == 1 and not apps:
-        apps.append(
-            RuleApplication(
-                "follow-suit",
-                f"{no_suit} to follow with; the {hand[0].display} is your last card, so you "
-                "play it.",
+        if len(hand) == 1 and not apps:
+            apps.append(
+                RuleApplication(
+                    "follow-suit",
+                    f"{no_suit} to follow with; the {hand[0].display} is your last card, so you "
+                    "play it.",
+                )
             )
-        )
-    return LegalMoves(p, legal_cards, tuple(apps), tuple(notes))
+    return LegalMoves(p, tuple(legal_cards), tuple(apps), tuple(notes))
 
 
 def _source_states(rules: RuleSet, rule_id: str) -> bool:
@@ -707,7 +714,9 @@ class TrickResult:
         }
 
 
-def trick_winner(game: str, rules: RuleSet, trump: str, trick: Sequence[Card]) -> TrickResult:
+def trick_winner(
+    game: str, rules: RuleSet, trump: str, trick: Sequence[Card], *, explain: bool = True
+) -> TrickResult:
     """Who takes a complete (or partial) trick, and why."""
     if game not in GAMES:
         raise PositionError(f"unknown game {game!r}: choose one of {', '.join(GAMES)}")
@@ -727,28 +736,31 @@ def trick_winner(game: str, rules: RuleSet, trump: str, trick: Sequence[Card]) -
     led = t.suit_of(trick[0])
     apps: list[RuleApplication] = []
     if win is t.pam:
-        apps.append(
-            RuleApplication(
-                "pam-highest-trump",
-                f"Pam ({win.display}) is the highest trump, above the ace of trumps: it takes "
-                "the trick.",
+        if explain:
+            apps.append(
+                RuleApplication(
+                    "pam-highest-trump",
+                    f"Pam ({win.display}) is the highest trump, above the ace of trumps: it takes "
+                    "the trick.",
+                )
             )
-        )
     elif t.is_trump(win):
         if led == t.suit:
             text = f"Trumps were led; the highest trump, the {win.display}, takes the trick."
         else:
             text = f"The trick was trumped: the highest trump played, the {win.display}, takes it."
-        apps.append(RuleApplication("trick-winner", text))
+        if explain:
+            apps.append(RuleApplication("trick-winner", text))
     else:
-        apps.append(
-            RuleApplication(
-                "trick-winner",
-                f"No trump was played: the highest {SUIT_SINGULAR[led]}, the {win.display}, "
-                "takes the trick.",
+        if explain:
+            apps.append(
+                RuleApplication(
+                    "trick-winner",
+                    f"No trump was played: the highest {SUIT_SINGULAR[led]}, the {win.display}, "
+                    "takes the trick.",
+                )
             )
-        )
-    if t.pam is not None and t.pam in trick and t.pam.suit != t.suit and led == t.pam.suit:
+    if explain and t.pam is not None and t.pam in trick and led == t.pam.suit != t.suit:
         apps.append(
             RuleApplication(
                 "pam-identity",

@@ -70,6 +70,10 @@ def test_the_legal_set_is_never_empty_and_lies_within_the_hand(p: Position) -> N
     assert moves.legal
     assert set(moves.legal) <= set(p.hand)
     assert len(set(moves.legal)) == len(moves.legal)
+    # The fast path the bots and simulations take gives the same cards, without the words.
+    quiet = legal(p, explain=False)
+    assert quiet.legal == moves.legal
+    assert quiet.explanations == quiet.notes == ()
 
 
 @many
