@@ -89,7 +89,7 @@ def compare_flushes(
         raise PositionError("flushes are shown only in five-card Loo")
     if trump not in SUIT_NAMES:
         raise PositionError(f"unknown trump suit {trump!r}: use one of S, H, D, C")
-    low, high = 2, 10
+    low, high = 1, 10
     if not low <= len(hands) <= high:
         raise PositionError(f"five-card Loo is played by {low} to {high} hands, not {len(hands)}")
     seen: dict[Card, int] = {}

@@ -1,0 +1,1311 @@
+"""One hand of Loo, from the stake to the settlement, as a state machine with seeded chance.
+
+A :class:`Hand` starts from a :class:`HandSetup` (the table as the hand begins: who deals, what
+the pool holds, what the last hand left behind) and moves by :class:`Action`\\ s:
+
+- ``declare`` — in three-card Loo ``play``, ``pass``, ``take-miss``, and the dealer's choices
+  against a lone player ``defend-miss`` (miss for the pool) and ``defend-master`` (britannica's
+  master); in five-card and Irish Loo ``pass`` or ``play`` with the cards to discard (none:
+  stand);
+- ``play`` — a card, with ``civil`` for "Pam, be civil" when the ace of trumps is led;
+- ``replay`` — ``demand`` or ``decline``, after a revoke under hoffmann's Law 16.
+
+Every decision comes with its legal options and the rules that shaped them (:meth:`Hand.options`),
+like card play does. The hand's public trace (:attr:`Hand.events`) never names a hidden card.
+``../shared/RULES.md`` is the specification; rule ids come from the catalogue.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from .cards import SUIT_NAMES, Card, card, displays, parse_card
+from .errors import LooError
+from .flushes import FlushResult, compare_flushes, find_flush
+from .play import LegalMoves, Position, RuleApplication, Trumps, legal, trick_winner
+from .rng import rng_for, shuffled_pack
+from .rulesets import HAND_SIZE, RuleSet
+
+FORMAT_VERSION: Final = 1
+
+PHASES: Final = ("declare", "exchange", "play", "replay", "over")
+
+#: Short public phrases for a rule that constrained someone's card ("West had to …").
+HAD_TO: Final = {
+    "follow-suit": "follow suit",
+    "pam-identity": "follow with a real club, not Pam",
+    "pam-led-trump-must-be-played": "play a trump to Pam",
+    "head-the-trick": "head the trick",
+    "must-trump": "trump",
+    "must-overtrump": "overtrump",
+    "pam-be-civil": "pass the trick: Pam, be civil",
+    "lead-ace-of-trumps": "lead the ace of trumps",
+    "lead-king-when-ace-turned": "lead the king of trumps (the ace is turned up)",
+    "lead-trump-holding-two": "lead a trump, holding two or more",
+    "lead-highest-trump-heads-up": "lead the highest trump, heads-up",
+    "lead-highest-of-two-or-three": "lead the highest of two or more trumps",
+    "trump-after-trick": "lead a trump (trump after trick)",
+}
+
+#: Which penalty rule a card-play offence falls under (RULES.md 1.11).
+OFFENCE_RULE: Final = {
+    "follow-suit": "penalty-revoke",
+    "pam-identity": "penalty-revoke",
+    "pam-led-trump-must-be-played": "penalty-revoke",
+    "head-the-trick": "penalty-fail-to-head",
+    "must-trump": "penalty-fail-to-head",
+    "must-overtrump": "penalty-fail-to-head",
+    "pam-be-civil": "penalty-fail-to-head",
+    "lead-ace-of-trumps": "penalty-lead-violation",
+    "lead-king-when-ace-turned": "penalty-lead-violation",
+    "lead-trump-holding-two": "penalty-lead-violation",
+    "lead-highest-trump-heads-up": "penalty-lead-violation",
+    "lead-highest-of-two-or-three": "penalty-lead-violation",
+    "trump-after-trick": "penalty-lead-violation",
+}
+
+
+class IllegalAction(LooError):
+    """An action the rules do not allow now; ``application`` is the rule that forbids it."""
+
+    def __init__(self, message: str, application: RuleApplication | None = None) -> None:
+        super().__init__(message)
+        self.application = application
+
+
+def seat_name(seat: int | None, players: int) -> str:
+    """Plain seat names for the trace: the practice table gives them faces."""
+    if seat is None:
+        return "the pool"
+    return f"seat {seat + 1}"
+
+
+@dataclass(frozen=True)
+class Action:
+    kind: str
+    seat: int
+    choice: str = ""
+    cards: tuple[str, ...] = ()
+    civil: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind, "seat": self.seat}
+        if self.choice:
+            data["choice"] = self.choice
+        if self.cards:
+            data["cards"] = list(self.cards)
+        if self.civil:
+            data["civil"] = True
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Action:
+        return cls(
+            kind=str(data["kind"]),
+            seat=int(data["seat"]),
+            choice=str(data.get("choice", "")),
+            cards=tuple(str(c) for c in data.get("cards", ())),
+            civil=bool(data.get("civil", False)),
+        )
+
+    @classmethod
+    def declare(cls, seat: int, choice: str, discards: Sequence[Card | str] = ()) -> Action:
+        return cls("declare", seat, choice, tuple(str(c) for c in discards))
+
+    @classmethod
+    def play(cls, seat: int, played: Card | str, civil: bool = False) -> Action:
+        return cls("play", seat, cards=(str(played),), civil=civil)
+
+
+@dataclass(frozen=True)
+class Payment:
+    """Counters moving at the settlement: ``None`` is the pool."""
+
+    payer: int | None
+    payee: int | None
+    amount: int
+    rule: str
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "payer": self.payer,
+            "payee": self.payee,
+            "amount": self.amount,
+            "rule": self.rule,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
+class Event:
+    """One line of the public trace. ``seat`` is the actor (None for the table)."""
+
+    kind: str
+    text: str
+    seat: int | None = None
+    rules: tuple[str, ...] = ()
+    cards: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "text": self.text,
+            "seat": self.seat,
+            "rules": list(self.rules),
+            "cards": list(self.cards),
+        }
+
+
+@dataclass(frozen=True)
+class Offence:
+    """An irregular play let stand in laws mode."""
+
+    seat: int
+    trick: int
+    card: str
+    rule: str  # the rule broken
+    penalty: str  # the penalty rule that applies
+    text: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class HandSetup:
+    """The table as a hand begins. With the seed it determines the deal."""
+
+    game: str
+    rules: RuleSet
+    players: int
+    dealer: int
+    hand_number: int
+    seed: int | str
+    balances: tuple[int, ...]
+    pool: int
+    first: bool = True
+    prev_no_loo: bool = False
+    prev_flush: bool = False
+    laws: bool = False
+    trace: bool = True
+
+
+@dataclass(frozen=True)
+class Options:
+    """What the player to act may do, and why."""
+
+    seat: int
+    kind: str  # "declare", "play", "replay" or "none"
+    choices: tuple[str, ...] = ()
+    max_discards: int = 0
+    legal: LegalMoves | None = None
+    explanations: tuple[RuleApplication, ...] = ()
+    #: May the leader call "Pam, be civil" with the ace of trumps?
+    civil_call: bool = False
+
+
+@dataclass
+class Trick:
+    leader: int
+    plays: list[tuple[int, Card]] = field(default_factory=list)
+    civil: bool = False
+    winner: int | None = None
+
+    @property
+    def cards(self) -> list[Card]:
+        return [c for _, c in self.plays]
+
+
+class Hand:
+    """One deal of Loo. Build it with :meth:`deal` (or :meth:`replay`); move it with
+    :meth:`apply`. Chips are conserved: ``sum(balances) + pool`` never changes."""
+
+    def __init__(self, setup: HandSetup) -> None:
+        self.setup = setup
+        self.game = setup.game
+        self.rules = setup.rules
+        self.players = setup.players
+        self.dealer = setup.dealer
+        self.trumps: Trumps
+        self.balances = list(setup.balances)
+        self.pool = setup.pool
+        self.stake = setup.rules.stake(setup.game)
+        self.log: list[Action] = []
+        self.events: list[Event] = []
+        self.phase = "declare"
+        self.to_act: int | None = None
+        # Cards.
+        self.dealt: list[list[Card]] = []
+        self.hands: list[list[Card]] = []
+        self.miss: list[Card] | None = None
+        self.miss_withdrawn = False
+        self.turn_up: Card
+        self.stock: list[Card] = []
+        self.discards: list[Card] = []
+        self.thrown: dict[int, list[Card]] = {}
+        # Declaring.
+        self.must = False
+        self.club_law = False
+        self.single = False
+        self.declared: list[str | None] = [None] * self.players
+        self.drawn: list[int] = [0] * self.players
+        self.miss_holder: int | None = None
+        self.defender: int | None = None
+        # Flushes.
+        self.flush: FlushResult | None = None
+        # Play.
+        self.in_play: list[int] = []
+        self.retired: list[int] = []
+        self.tricks: list[Trick] = []
+        self.trick: Trick | None = None
+        self.start_of_play: list[list[Card]] = []
+        self.offences: list[Offence] = []
+        self.replaying = False
+        self.replay_asked: list[int] = []
+        # Outcome.
+        self.outcome = ""
+        self.pool_at_start = 0
+        self.payments: list[Payment] = []
+        self.looed: list[int] = []
+        self.no_loo = False
+
+    # -- the deal -------------------------------------------------------------------------------
+
+    @classmethod
+    def deal(cls, setup: HandSetup) -> Hand:
+        hand = cls(setup)
+        hand._deal()
+        return hand
+
+    @classmethod
+    def replay(cls, setup: HandSetup, log: Sequence[Action]) -> Hand:
+        """The hand rebuilt from its seed and its action log."""
+        hand = cls.deal(setup)
+        for action in log:
+            hand.apply(action)
+        return hand
+
+    def takeback(self, count: int = 1) -> Hand:
+        """The state before the last ``count`` actions."""
+        if not 0 <= count <= len(self.log):
+            raise IllegalAction(f"there are only {len(self.log)} actions to take back")
+        return Hand.replay(self.setup, self.log[: len(self.log) - count])
+
+    def _event(
+        self,
+        kind: str,
+        text: str,
+        seat: int | None = None,
+        rules: Sequence[str] = (),
+        cards: Sequence[Card] = (),
+    ) -> None:
+        if self.setup.trace:
+            self.events.append(Event(kind, text, seat, tuple(rules), tuple(c.code for c in cards)))
+
+    def name(self, seat: int | None) -> str:
+        return seat_name(seat, self.players)
+
+    def _pay(
+        self, payer: int | None, payee: int | None, amount: int, rule: str, reason: str
+    ) -> None:
+        if amount <= 0:
+            return
+        if payer is None:
+            self.pool -= amount
+        else:
+            self.balances[payer] -= amount
+        if payee is None:
+            self.pool += amount
+        else:
+            self.balances[payee] += amount
+        self.payments.append(Payment(payer, payee, amount, rule, reason))
+
+    def _deal(self) -> None:
+        s = self.setup
+        rules = self.rules
+        # The stake (RULES.md 1.2, ante).
+        fresh = s.first or s.prev_no_loo or (s.prev_flush and rules.flush_loos_to == "holder")
+        if rules.ante == "all-players-fresh-pool":
+            if fresh:
+                for seat in self.seat_order():
+                    self._pay(seat, None, self.stake, "ante", "every player stakes a fresh pool")
+                self._event(
+                    "ante", f"Every player stakes {self.stake} to a fresh pool.", None, ["ante"]
+                )
+            else:
+                self._event("ante", "The loos of the last hand form the pool.", None, ["ante"])
+        else:
+            self._pay(self.dealer, None, self.stake, "ante", "the dealer's stake")
+            self._event("ante", f"The dealer stakes {self.stake}.", self.dealer, ["ante"])
+        self.single = self.pool == (
+            self.stake * self.players if rules.ante == "all-players-fresh-pool" else self.stake
+        )
+        # A must (RULES.md 1.10): a three-card device.
+        must = rules.must
+        single = (
+            s.first or s.prev_no_loo if rules.single_definition == "after-no-loo" else self.single
+        )
+        self.must = self.game == "three-card" and (
+            (must == "after-no-loo" and s.prev_no_loo)
+            or (must == "first-deal+after-no-loo" and (s.first or s.prev_no_loo))
+            or (must == "pool-is-single" and single)
+            or (
+                must == "first-deal+after-no-loo+after-flush"
+                and (s.first or s.prev_no_loo or s.prev_flush)
+            )
+        )
+        deal_miss = self.game == "three-card" and not (self.must and rules.must_miss == "none")
+        # The cards (RULES.md 1.1, deal-order).
+        pack = shuffled_pack(rng_for(s.seed, "deal", s.hand_number))
+        size = HAND_SIZE[self.game]
+        order = self.seat_order()
+        hands: dict[int, list[Card]] = {seat: [] for seat in order}
+        miss: list[Card] = []
+        pattern = [1] * size
+        if self.game == "five-card" and rules.deal_5c == "3-then-2":
+            pattern = [3, 2]
+        elif self.game == "five-card" and rules.deal_5c == "2-and-3":
+            pattern = [2, 3]
+        i = 0
+        for batch in pattern:
+            for seat in order:
+                hands[seat].extend(pack[i : i + batch])
+                i += batch
+                if seat == self.dealer and deal_miss:
+                    miss.extend(pack[i : i + batch])
+                    i += batch
+        self.turn_up = pack[i]
+        self.stock = pack[i + 1 :]
+        self.hands = [hands[seat] for seat in range(self.players)]
+        self.dealt = [list(h) for h in self.hands]
+        self.miss = miss if deal_miss else None
+        trump = self.turn_up.suit
+        self.trumps = Trumps.of(self.game, rules, trump)
+        self.pool_at_start = self.pool
+        self._event(
+            "deal",
+            f"{size} cards each{' and a miss' if deal_miss else ''}; the {self.turn_up.display} "
+            f"is turned up: {SUIT_NAMES[trump]} are trumps.",
+            self.dealer,
+            ["deal-order", "turn-up-trump"],
+            [self.turn_up],
+        )
+        if self.must:
+            self._event(
+                "must",
+                "This deal is a must: nobody may pass"
+                + (", and there is no miss." if not deal_miss else "; the miss may be taken."),
+                None,
+                ["must"],
+            )
+        club_games = rules.club_law_games
+        if (
+            rules.club_law == "on"
+            and trump == "C"
+            and (club_games == "both" or (club_games == "five-card") == (self.game == "five-card"))
+        ):
+            self.club_law = True
+            if self.miss is not None:
+                # The miss is withdrawn to the stock unseen (peel p. 26).
+                self.stock.extend(self.miss)
+                self.miss = None
+                self.miss_withdrawn = True
+            self._event(
+                "club-law",
+                "Clubs are trumps: club law forces everyone to play.",
+                None,
+                ["club-law"],
+            )
+        self.phase = "declare" if self.game == "three-card" else "exchange"
+        self.to_act = (self.dealer + 1) % self.players
+        if self.phase == "exchange":
+            self._check_flush_at_turn()
+
+    def seat_order(self) -> list[int]:
+        """Seats from the dealer's left round to the dealer."""
+        return [(self.dealer + 1 + k) % self.players for k in range(self.players)]
+
+    # -- what may be done ---------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"
+
+    @property
+    def trump(self) -> str:
+        return self.turn_up.suit
+
+    @property
+    def trick_number(self) -> int:
+        return len(self.tricks) + 1
+
+    def declared_before_dealer(self) -> list[int]:
+        return [
+            s
+            for s in self.seat_order()
+            if s != self.dealer and self.declared[s] not in (None, "pass")
+        ]
+
+    def forced_to_play(self, seat: int) -> RuleApplication | None:
+        """Why ``seat`` may not pass, if it may not."""
+        if self.must:
+            return RuleApplication(
+                "must", "This deal is a must: everyone, whatever his cards, is bound to play."
+            )
+        if self.club_law:
+            return RuleApplication(
+                "club-law", "Clubs are trumps: club law forces everyone to play."
+            )
+        if seat == self.dealer:
+            before = self.declared_before_dealer()
+            if len(before) == 1 and before[0] != self.miss_holder:
+                if self.game == "three-card":
+                    return RuleApplication(
+                        "dealer-must-play-against-one",
+                        f"Only {self.name(before[0])} has declared to play, on his own cards, so "
+                        "the dealer may not pass.",
+                    )
+                return RuleApplication(
+                    "dealer-must-play-against-one",
+                    f"Only {self.name(before[0])} has declared to play, so the dealer may not pass "
+                    "(as at three-card Loo, which five-card otherwise resembles: hoffmann ¶10).",
+                )
+            if (
+                len(before) == 1
+                and before[0] == self.miss_holder
+                and self.rules.lone_miss_holder == "dealer-must-play-own-or-master"
+            ):
+                return RuleApplication(
+                    "master",
+                    f"{self.name(before[0])} alone has taken miss: under these rules the dealer "
+                    "must face him, with his own cards or with master.",
+                )
+        return None
+
+    def options(self) -> Options:
+        """What the player to act may do now, with the rules that decided it."""
+        seat = self.to_act
+        if seat is None or self.phase == "over":
+            return Options(-1, "none")
+        if self.phase == "declare":
+            return self._declare_options(seat)
+        if self.phase == "exchange":
+            return self._exchange_options(seat)
+        if self.phase == "replay":
+            return Options(
+                seat,
+                "replay",
+                ("demand", "decline"),
+                explanations=(
+                    RuleApplication(
+                        "revoke-replay",
+                        "A revoke was made: any player other than the offender may require "
+                        "that the cards be taken up and the hand played again (Law 16).",
+                    ),
+                ),
+            )
+        moves = legal(self.position(seat))
+        lead_ace = (
+            self.game == "five-card"
+            and not self.trick_cards()
+            and card("A" + self.trump) in self.hands[seat]
+        )
+        return Options(
+            seat, "play", legal=moves, explanations=moves.explanations, civil_call=lead_ace
+        )
+
+    def _declare_options(self, seat: int) -> Options:
+        apps: list[RuleApplication] = []
+        forced = self.forced_to_play(seat)
+        choices: list[str] = ["play"]
+        miss_free = self.miss is not None and self.miss_holder is None
+        if seat == self.dealer and self.must is False and self.club_law is False:
+            before = self.declared_before_dealer()
+            if len(before) == 1 and before[0] == self.miss_holder:
+                if self.rules.lone_miss_holder == "dealer-must-play-own-or-master":
+                    choices = ["play", "defend-master"]
+                else:
+                    apps.append(
+                        RuleApplication(
+                            "miss-holder-alone-wins",
+                            f"{self.name(before[0])} alone has taken miss: if you pass, he takes "
+                            "the pool without play.",
+                        )
+                    )
+            elif len(before) == 1:
+                menu = self.rules.dealer_vs_one.split("|")
+                choices = [
+                    {"own": "play", "miss": "take-miss", "miss-for-pool": "defend-miss"}[m]
+                    for m in menu
+                ]
+            elif miss_free:
+                choices.append("take-miss")
+        elif miss_free:
+            choices.append("take-miss")
+        elif self.miss_holder is not None:
+            apps.append(
+                RuleApplication(
+                    "miss-only-once",
+                    f"{self.name(self.miss_holder)} has taken miss, so you may only play or pass.",
+                )
+            )
+        if forced is None:
+            choices.append("pass")
+        else:
+            apps.insert(0, forced)
+        return Options(seat, "declare", tuple(choices), explanations=tuple(apps))
+
+    def _exchange_options(self, seat: int) -> Options:
+        apps: list[RuleApplication] = []
+        forced = self.forced_to_play(seat)
+        if forced is not None:
+            apps.append(forced)
+        may_draw = not (self.club_law and self.rules.club_law_exchange == "none")
+        if not may_draw:
+            apps.append(RuleApplication("club-law", "Under club law there is no drawing of cards."))
+        most = min(len(self.hands[seat]), len(self.stock)) if may_draw else 0
+        if may_draw and most < len(self.hands[seat]):
+            apps.append(
+                RuleApplication(
+                    "five-card-exchange",
+                    f"Only {len(self.stock)} cards are left in the stock, so you may draw at most "
+                    f"{most}.",
+                )
+            )
+        choices = ("play",) if forced else ("play", "pass")
+        return Options(seat, "declare", choices, max_discards=most, explanations=tuple(apps))
+
+    def trick_cards(self) -> list[Card]:
+        return self.trick.cards if self.trick is not None else []
+
+    def played_cards(self) -> list[Card]:
+        """Cards played to the finished tricks of this hand (face up: RULES.md A9)."""
+        return [c for t in self.tricks for _, c in t.plays]
+
+    def position(self, seat: int) -> Position:
+        """The card-play position of ``seat`` as it stands."""
+        trick = self.trick
+        return Position(
+            game=self.game,
+            rules=self.rules,
+            trump=self.trump,
+            hand=tuple(self.hands[seat]),
+            trick=tuple(trick.cards) if trick else (),
+            turn_up=self.turn_up,
+            declared=len(self.in_play),
+            trick_number=self.trick_number,
+            pam_be_civil=bool(trick and trick.civil),
+            played=tuple(self.played_cards()),
+        )
+
+    # -- moving -------------------------------------------------------------------------------
+
+    def apply(self, action: Action) -> None:
+        """Carry out ``action``, or raise :class:`IllegalAction` leaving the hand unchanged."""
+        if self.phase == "over":
+            raise IllegalAction("the hand is over")
+        if not 0 <= action.seat < self.players:
+            raise IllegalAction(f"there is no seat {action.seat + 1} at this table")
+        if action.kind == "play" and self.phase == "play":
+            self._play(action)
+        elif action.kind != "play" and action.seat != self.to_act:
+            raise IllegalAction(f"it is not {self.name(action.seat)}'s turn")
+        elif action.kind == "declare" and self.phase == "declare":
+            self._declare(action)
+        elif action.kind == "declare" and self.phase == "exchange":
+            self._exchange(action)
+        elif action.kind == "replay" and self.phase == "replay":
+            self._replay_choice(action)
+        else:
+            raise IllegalAction(f"a {action.kind} action is not possible now ({self.phase})")
+        self.log.append(action)
+
+    def _next_declarer(self) -> None:
+        assert self.to_act is not None
+        seat = self.to_act
+        if seat == self.dealer:
+            self._end_declaring()
+            return
+        seat = (seat + 1) % self.players
+        self.to_act = seat
+        if seat == self.dealer and not self.declared_before_dealer():
+            # RULES.md all-pass-dealer-wins: the dealer takes the pool without play.
+            self._event(
+                "all-pass",
+                "Everyone before the dealer has passed: the dealer takes the pool without play.",
+                self.dealer,
+                ["all-pass-dealer-wins"],
+            )
+            self._settle_single_winner(self.dealer, "all-pass", "all-pass-dealer-wins")
+            return
+        if self.phase == "exchange":
+            self._check_flush_at_turn()
+
+    def _declare(self, action: Action) -> None:
+        seat = action.seat
+        options = self._declare_options(seat)
+        choice = action.choice
+        if choice not in options.choices:
+            why = options.explanations[0] if options.explanations else None
+            allowed = ", ".join(options.choices)
+            raise IllegalAction(
+                f"{choice!r} is not open to {self.name(seat)} now (choose {allowed})"
+                + (f": {why.text}" if why else "."),
+                why,
+            )
+        if action.cards:
+            raise IllegalAction("cards are exchanged only at five-card and Irish Loo")
+        name = self.name(seat)
+        if choice == "play":
+            self.declared[seat] = "play"
+            self._event("declare", f"{name} plays.", seat, ["declare-in-turn"])
+        elif choice == "pass":
+            self.declared[seat] = "pass"
+            self.thrown[seat] = self.hands[seat]
+            self.discards.extend(self.hands[seat])
+            self.hands[seat] = []
+            self._event("declare", f"{name} passes.", seat, ["declare-in-turn", "discards-unseen"])
+        elif choice == "take-miss":
+            assert self.miss is not None
+            self.discards.extend(self.hands[seat])
+            self.thrown[seat] = self.hands[seat]
+            self.hands[seat] = self.miss
+            self.miss = None
+            self.miss_holder = seat
+            self.declared[seat] = "miss"
+            self._event(
+                "declare",
+                f"{name} takes miss, and so must play.",
+                seat,
+                ["take-miss", "miss-holder-must-play"],
+            )
+        elif choice in ("defend-miss", "defend-master"):
+            self.discards.extend(self.hands[seat])
+            self.thrown[seat] = self.hands[seat]
+            if choice == "defend-miss":
+                assert self.miss is not None
+                self.hands[seat] = self.miss
+                self.miss = None
+                self.miss_holder = seat
+                text = "plays miss for the pool: any tricks he takes stay in the pool"
+                rules = ["dealer-defends-miss"]
+            else:
+                self.hands[seat] = self.stock[:3]
+                del self.stock[:3]
+                text = "defends with master, the three cards below the turn-up, for the pool"
+                rules = ["master"]
+            self.defender = seat
+            self.declared[seat] = "defend"
+            self._event("declare", f"The dealer {text}.", seat, rules)
+        self._next_declarer()
+
+    def _exchange(self, action: Action) -> None:
+        seat = action.seat
+        options = self._exchange_options(seat)
+        if action.choice not in options.choices:
+            why = options.explanations[0] if options.explanations else None
+            raise IllegalAction(
+                f"{action.choice!r} is not open to {self.name(seat)} now"
+                + (f": {why.text}" if why else "."),
+                why,
+            )
+        name = self.name(seat)
+        if action.choice == "pass":
+            if action.cards:
+                raise IllegalAction("a player who passes draws no cards")
+            self.declared[seat] = "pass"
+            self.thrown[seat] = self.hands[seat]
+            self.discards.extend(self.hands[seat])
+            self.hands[seat] = []
+            self._event("declare", f"{name} passes.", seat, ["declare-in-turn"])
+            self._next_declarer()
+            return
+        discards = _parse_held(action.cards, self.hands[seat], name)
+        if len(discards) > options.max_discards:
+            raise IllegalAction(
+                f"{name} may discard at most {options.max_discards} cards now",
+                options.explanations[-1] if options.explanations else None,
+            )
+        self.declared[seat] = "play"
+        if discards:
+            kept = [c for c in self.hands[seat] if c not in discards]
+            drawn = self.stock[: len(discards)]
+            del self.stock[: len(discards)]
+            self.hands[seat] = kept + drawn
+            self.discards.extend(discards)
+            self.drawn[seat] = len(discards)
+            self._event(
+                "exchange",
+                f"{name} discards {len(discards)} and draws {len(discards)}, and so must play.",
+                seat,
+                ["five-card-exchange"],
+            )
+        else:
+            self._event("exchange", f"{name} stands on his cards.", seat, ["five-card-exchange"])
+        if (
+            self.game == "five-card"
+            and self.rules.flush_timing == "immediate"
+            and find_flush(self.hands[seat], self.trumps, seat) is not None
+        ):
+            self._show_flushes()
+            return
+        self._next_declarer()
+
+    def _check_flush_at_turn(self) -> None:
+        """Immediate flushes (A29): a player holding a flush shows it when his turn comes."""
+        seat = self.to_act
+        if (
+            self.game == "five-card"
+            and self.rules.flush_timing == "immediate"
+            and seat is not None
+            and find_flush(self.hands[seat], self.trumps, seat) is not None
+        ):
+            self.declared[seat] = "play"
+            self._show_flushes()
+
+    def _show_flushes(self) -> None:
+        """The flushes are shown and the best loos the board (RULES.md 1.9, A29).
+
+        Every player's cards count as they stand: his hand, or the cards he threw up. Under
+        ``immediate`` timing a passer cannot hold a flush (it would have been shown at his
+        turn); under peel's ``after-declaring`` a thrown-up flush still counts and passers pay.
+        """
+        order = self.seat_order()
+        hands = [self.hands[s] or self.thrown.get(s, []) for s in order]
+        result = compare_flushes(self.game, self.rules, self.trump, hands)
+        assert result.winner is not None
+        winner = order[result.winner]
+        self.flush = result
+        self.outcome = "flush"
+        for f in result.flushes:
+            seat = order[f.seat]
+            self._event(
+                "flush",
+                f"{self.name(seat)} shows a {f.kind}: {displays(f.cards)}.",
+                seat,
+                ["flush-loos-the-board", "flush-timing"],
+                f.cards,
+            )
+        for app in result.explanations:
+            self._event("flush", _seat_words(app.text, order, self), winner, [app.rule])
+        self._pay(None, winner, self.pool, "flush-loos-the-board", "the flush takes the pool")
+        loo = self.loo_amount()
+        to_holder = self.rules.flush_loos_to == "holder"
+        self.looed = [order[i] for i in result.pay]
+        for s in self.looed:
+            self._pay(
+                s,
+                winner if to_holder else None,
+                loo,
+                "flush-loos-the-board",
+                "looed by the flush"
+                + (", paid to its holder" if to_holder else ", to the next pool"),
+            )
+        self.no_loo = False
+        self._finish()
+
+    def _end_declaring(self) -> None:
+        self.in_play = [s for s in self.seat_order() if self.declared[s] not in (None, "pass")]
+        if len(self.in_play) == 1:
+            (alone,) = self.in_play
+            self._event(
+                "lone-miss",
+                f"{self.name(alone)} alone has taken miss and everyone else has passed: he takes "
+                "the pool without play.",
+                alone,
+                ["miss-holder-alone-wins"],
+            )
+            self._settle_single_winner(alone, "lone-miss", "miss-holder-alone-wins")
+            return
+        if self.game == "five-card" and self.rules.flush_timing == "after-declaring":
+            hands = [self.hands[s] or self.thrown.get(s, []) for s in self.seat_order()]
+            if any(find_flush(h, self.trumps) for h in hands):
+                self._show_flushes()
+                return
+        self._start_play()
+
+    def _start_play(self) -> None:
+        self.phase = "play"
+        self.start_of_play = [list(h) for h in self.hands]
+        leader = self.in_play[0]
+        if self.rules.first_leader == "miss-holder" and self.miss_holder in self.in_play:
+            leader = self.miss_holder
+        self.trick = Trick(leader)
+        self.to_act = leader
+        names = ", ".join(self.name(s) for s in self.in_play)
+        self._event(
+            "play-begins",
+            f"{len(self.in_play)} play: {names}. {self.name(leader)} leads.",
+            leader,
+            ["elder-leads-first"],
+        )
+
+    def active(self) -> list[int]:
+        """Players still in the play (not retired under a law)."""
+        return [s for s in self.in_play if s not in self.retired]
+
+    def _next_in_play(self, seat: int) -> int:
+        """The next active player clockwise after ``seat``."""
+        order = self.in_play
+        i = order.index(seat)
+        for k in range(1, len(order) + 1):
+            nxt = order[(i + k) % len(order)]
+            if nxt not in self.retired:
+                return nxt
+        raise AssertionError("no active player")
+
+    def _trick_complete(self) -> bool:
+        trick = self.trick
+        assert trick is not None
+        active = self.active()
+        return sum(1 for s, _ in trick.plays if s in active) == len(active)
+
+    def _play(self, action: Action) -> None:
+        seat = action.seat
+        name = self.name(seat)
+        if len(action.cards) != 1:
+            raise IllegalAction("play exactly one card")
+        played = parse_card(action.cards[0])
+        if seat not in self.in_play or seat in self.retired:
+            raise IllegalAction(f"{name} is not in the play")
+        if played not in self.hands[seat]:
+            raise IllegalAction(f"{name} does not hold the {played.display}")
+        trick = self.trick
+        assert trick is not None
+        if seat != self.to_act:
+            self._out_of_turn(seat, played)
+            return
+        leading = not trick.plays
+        ace = card("A" + self.trump)
+        if action.civil and not (leading and self.game == "five-card" and played is ace):
+            raise IllegalAction('"Pam, be civil" is called only when leading the ace of trumps')
+        position = self.position(seat)
+        moves = legal(position, explain=self.setup.trace)
+        if played not in moves.legal:
+            why = (moves if self.setup.trace else legal(position)).why_not(played)
+            assert why is not None
+            if not self.laws_apply():
+                raise IllegalAction(f"The {played.display} may not be played. {why.text}", why)
+            self._record_offence(seat, played, why)
+        rules = [a.rule for a in moves.explanations if a.excluded]
+        self.hands[seat].remove(played)
+        trick.plays.append((seat, played))
+        if leading and action.civil:
+            trick.civil = True
+        text = f"{name} {'leads' if leading else 'plays'} the {played.display}"
+        if action.civil:
+            text += ' and calls "Pam, be civil"'
+            rules.append("pam-be-civil")
+        if rules:
+            had = "; ".join(HAD_TO.get(r, r) for r in rules if r in HAD_TO)
+            if had:
+                text += f" (had to {had})"
+        self._event("play", text + ".", seat, rules, [played])
+        if self._trick_complete():
+            self._end_trick()
+        else:
+            self.to_act = self._next_in_play(seat)
+
+    def laws_apply(self) -> bool:
+        """Laws mode lets an irregular play stand only where the source states penalties."""
+        return self.setup.laws and not self.replaying and self.rules.penalties != "none"
+
+    def _record_offence(self, seat: int, played: Card, why: RuleApplication) -> None:
+        penalty = OFFENCE_RULE.get(why.rule, "penalty-revoke")
+        offence = Offence(seat, self.trick_number, played.code, why.rule, penalty, why.text)
+        self.offences.append(offence)
+        self._event(
+            "offence",
+            f"{self.name(seat)} plays the {played.display} irregularly ({why.rule}); the law "
+            "will be applied at the end of the hand.",
+            seat,
+            [why.rule, penalty],
+            [played],
+        )
+
+    def _out_of_turn(self, seat: int, played: Card) -> None:
+        if not self.laws_apply():
+            raise IllegalAction(
+                f"it is {self.name(self.to_act)}'s turn, not {self.name(seat)}'s",
+                RuleApplication("penalty-play-out-of-turn", "Players play in rotation."),
+            )
+        self.offences.append(
+            Offence(
+                seat,
+                self.trick_number,
+                played.code,
+                "elder-leads-first",
+                "penalty-play-out-of-turn",
+                f"{self.name(seat)} played the {played.display} out of turn.",
+            )
+        )
+        if self.rules.penalties == "hoffmann-laws":
+            # Law 15: he throws up his cards and forfeits a single to the (current) pool.
+            self.retired.append(seat)
+            self.discards.extend(self.hands[seat])
+            self.hands[seat] = []
+            self._pay(seat, None, self.stake, "penalty-play-out-of-turn", "a single, Law 15")
+            self._event(
+                "offence",
+                f"{self.name(seat)} played the {played.display} out of turn: he must throw up "
+                "his cards and forfeit a single to the pool (Law 15).",
+                seat,
+                ["penalty-play-out-of-turn"],
+                [played],
+            )
+            if len(self.active()) < 2:
+                self._end_play()
+            elif self._trick_complete():
+                self._end_trick()
+            elif self.to_act not in self.active():
+                assert self.to_act is not None
+                self.to_act = self._next_in_play(self.to_act)
+        else:
+            self._event(
+                "offence",
+                f"{self.name(seat)} played the {played.display} out of turn: he is looed and "
+                "the hand will be replayed.",
+                seat,
+                ["penalty-play-out-of-turn"],
+                [played],
+            )
+
+    def _end_trick(self) -> None:
+        trick = self.trick
+        assert trick is not None
+        result = trick_winner(
+            self.game, self.rules, self.trump, trick.cards, explain=self.setup.trace
+        )
+        winner = trick.plays[result.winner][0]
+        trick.winner = winner
+        self.tricks.append(trick)
+        why = result.explanations[0].text if result.explanations else ""
+        self._event(
+            "trick",
+            f"{self.name(winner)} takes trick {len(self.tricks)}. {why}".strip(),
+            winner,
+            [a.rule for a in result.explanations],
+            [result.card],
+        )
+        if len(self.tricks) == HAND_SIZE[self.game]:
+            self._end_play()
+        else:
+            leader = winner if winner not in self.retired else self._next_in_play(winner)
+            self.trick = Trick(leader)
+            self.to_act = leader
+
+    def _end_play(self) -> None:
+        self.trick = None
+        self.to_act = None
+        offences = self.offences
+        if offences and not self.replaying:
+            if self.rules.replay == "always":
+                self._start_replay()
+                return
+            revokes = [o for o in offences if o.penalty == "penalty-revoke"]
+            if self.rules.replay == "on-demand" and revokes:
+                offenders = {o.seat for o in revokes}
+                self.replay_asked = [s for s in self.in_play if s not in offenders]
+                if self.replay_asked:
+                    self.phase = "replay"
+                    self.to_act = self.replay_asked[0]
+                    return
+        self._settle_tricks()
+
+    def _replay_choice(self, action: Action) -> None:
+        if action.choice not in ("demand", "decline"):
+            raise IllegalAction("answer 'demand' or 'decline'")
+        name = self.name(action.seat)
+        if action.choice == "demand":
+            self._event(
+                "replay",
+                f"{name} requires the hand to be played again.",
+                action.seat,
+                ["revoke-replay"],
+            )
+            self._start_replay()
+            return
+        self._event("replay", f"{name} lets the result stand.", action.seat, ["revoke-replay"])
+        self.replay_asked.pop(0)
+        if self.replay_asked:
+            self.to_act = self.replay_asked[0]
+        else:
+            self._settle_tricks()
+
+    def _start_replay(self) -> None:
+        """The cards are taken up and the hand played again in proper order."""
+        self.replaying = True
+        self.hands = [list(h) for h in self.start_of_play]
+        self.tricks = []
+        self.retired = []
+        self.phase = "play"
+        leader = self.in_play[0]
+        if self.rules.first_leader == "miss-holder" and self.miss_holder in self.in_play:
+            leader = self.miss_holder
+        self.trick = Trick(leader)
+        self.to_act = leader
+        self._event(
+            "replay",
+            "The cards are taken up and the hand is played again in proper order.",
+            None,
+            ["revoke-replay"],
+        )
+
+    # -- settlement -----------------------------------------------------------------------------
+
+    def loo_amount(self) -> int:
+        """What a loo costs (RULES.md limited-loo, unlimited-loo, mixed-loo; A31)."""
+        rules = self.rules
+        if rules.loo_payment == "fixed":
+            return rules.loo_amount * self.stake
+        if rules.loo_payment == "pool":
+            return self.pool_at_start
+        return min(self.pool_at_start, rules.loo_cap * self.stake)
+
+    def _settle_single_winner(self, seat: int, outcome: str, rule: str) -> None:
+        self.phase = "over"
+        self.to_act = None
+        self.outcome = outcome
+        self.in_play = [seat]
+        self._pay(None, seat, self.pool, rule, "takes the pool without play")
+        self.no_loo = True
+        self._finish()
+
+    def _settle_tricks(self) -> None:
+        self.phase = "over"
+        self.to_act = None
+        self.outcome = "played"
+        tricks = self.tricks
+        offenders = {o.seat for o in self.offences}
+        forfeit = offenders if self.rules.penalties != "none" else set()
+        pool = self.pool
+        share, remainder = divmod(pool, HAND_SIZE[self.game])
+        for i, trick in enumerate(tricks):
+            amount = share + (1 if i < remainder else 0)
+            winner = trick.winner
+            assert winner is not None
+            if winner == self.defender:
+                reason = f"trick {i + 1}, won by the dealer for the pool: it stays there"
+                self._event(
+                    "settle",
+                    f"Trick {i + 1}'s share, {amount}, stays in the pool.",
+                    winner,
+                    ["dealer-defends-miss"],
+                )
+                self.payments.append(Payment(None, None, amount, "dealer-defends-miss", reason))
+                continue
+            if winner in forfeit:
+                self.payments.append(
+                    Payment(
+                        None,
+                        None,
+                        amount,
+                        "penalty-destination",
+                        f"trick {i + 1}, won by an offender: left in the pool",
+                    )
+                )
+                continue
+            rule = "pool-division" if not remainder else "indivisible-pool-rounding"
+            self._pay(None, winner, amount, rule, f"trick {i + 1}")
+        won = {s: sum(1 for t in tricks if t.winner == s) for s in self.in_play}
+        loo = self.loo_amount()
+        self.looed = [
+            s for s in self.in_play if won[s] == 0 and s != self.defender and s not in self.retired
+        ]
+        for s in self.looed:
+            self._pay(s, None, loo, "looed", "looed: no trick")
+        self._apply_penalties(loo)
+        self.no_loo = not self.looed
+        for s in self.in_play:
+            if won[s]:
+                self._event(
+                    "settle",
+                    f"{self.name(s)} took {won[s]} trick{'s' if won[s] > 1 else ''}.",
+                    s,
+                    ["pool-division"],
+                )
+        for s in self.looed:
+            self._event(
+                "settle", f"{self.name(s)} is looed and pays {loo} to the next pool.", s, ["looed"]
+            )
+        self._finish()
+
+    def _apply_penalties(self, loo: int) -> None:
+        penalties = self.rules.penalties
+        for seat in sorted({o.seat for o in self.offences}):
+            kinds = {o.penalty for o in self.offences if o.seat == seat}
+            if penalties == "hoffmann-laws":
+                play_offences = kinds - {"penalty-play-out-of-turn"}
+                if play_offences:
+                    rule = sorted(play_offences)[0]
+                    self._pay(
+                        seat,
+                        None,
+                        4 * self.stake,
+                        rule,
+                        "four singles to the next pool (after Law 14); tricks left in the pool",
+                    )
+                    self._event(
+                        "penalty",
+                        f"{self.name(seat)} forfeits four singles "
+                        f"({4 * self.stake}) to the next pool and leaves his tricks in the "
+                        "pool.",
+                        seat,
+                        [rule, "penalty-destination"],
+                    )
+            elif penalties == "peel-looed-replay" and seat not in self.looed:
+                rule = sorted(kinds)[0]
+                self._pay(seat, None, loo, rule, "looed for the offence (peel p. 25)")
+                self._event(
+                    "penalty",
+                    f"{self.name(seat)} is looed for the offence ({loo}) and wins nothing.",
+                    seat,
+                    [rule, "penalty-destination"],
+                )
+
+    def _finish(self) -> None:
+        self.phase = "over"
+        self.to_act = None
+
+    # -- reading the result -----------------------------------------------------------------------
+
+    def tricks_won(self) -> dict[int, int]:
+        return {s: sum(1 for t in self.tricks if t.winner == s) for s in self.in_play}
+
+    def chips(self) -> int:
+        return sum(self.balances) + self.pool
+
+    # -- serialisation --------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        def codes(cards: Sequence[Card] | None) -> list[str] | None:
+            return None if cards is None else [c.code for c in cards]
+
+        return {
+            "version": FORMAT_VERSION,
+            "setup": setup_to_dict(self.setup),
+            "log": [a.to_dict() for a in self.log],
+            "state": {
+                "phase": self.phase,
+                "to_act": self.to_act,
+                "balances": self.balances,
+                "pool": self.pool,
+                "pool_at_start": self.pool_at_start,
+                "must": self.must,
+                "club_law": self.club_law,
+                "single": self.single,
+                "dealt": [codes(h) for h in self.dealt],
+                "hands": [codes(h) for h in self.hands],
+                "miss": codes(self.miss),
+                "miss_withdrawn": self.miss_withdrawn,
+                "turn_up": self.turn_up.code,
+                "stock": codes(self.stock),
+                "discards": codes(self.discards),
+                "thrown": {str(s): codes(h) for s, h in self.thrown.items()},
+                "declared": self.declared,
+                "drawn": self.drawn,
+                "miss_holder": self.miss_holder,
+                "defender": self.defender,
+                "in_play": self.in_play,
+                "retired": self.retired,
+                "tricks": [_trick_to_dict(t) for t in self.tricks],
+                "trick": _trick_to_dict(self.trick) if self.trick else None,
+                "start_of_play": [codes(h) for h in self.start_of_play],
+                "offences": [o.to_dict() for o in self.offences],
+                "replaying": self.replaying,
+                "replay_asked": self.replay_asked,
+                "outcome": self.outcome,
+                "payments": [p.to_dict() for p in self.payments],
+                "looed": self.looed,
+                "no_loo": self.no_loo,
+                "flush": self.flush.to_dict() if self.flush else None,
+                "events": [e.to_dict() for e in self.events],
+            },
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Hand:
+        """Restore a hand; the stored state is checked against a replay of its log."""
+        if data.get("version") != FORMAT_VERSION:
+            raise LooError(f"unknown hand format version {data.get('version')!r}")
+        setup = setup_from_dict(data["setup"])
+        log = [Action.from_dict(a) for a in data["log"]]
+        hand = cls.replay(setup, log)
+        if hand.to_dict()["state"] != data["state"]:
+            raise LooError("the stored hand does not match a replay of its actions")
+        return hand
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self.log)
+
+
+def _trick_to_dict(trick: Trick) -> dict[str, Any]:
+    return {
+        "leader": trick.leader,
+        "plays": [[s, c.code] for s, c in trick.plays],
+        "civil": trick.civil,
+        "winner": trick.winner,
+    }
+
+
+def setup_to_dict(setup: HandSetup) -> dict[str, Any]:
+    base = RuleSet.preset(setup.rules.source)
+    return {
+        "game": setup.game,
+        "rules": setup.rules.source,
+        "options": {d.option: d.value for d in setup.rules.differences(base)},
+        "players": setup.players,
+        "dealer": setup.dealer,
+        "hand_number": setup.hand_number,
+        "seed": setup.seed,
+        "balances": list(setup.balances),
+        "pool": setup.pool,
+        "first": setup.first,
+        "prev_no_loo": setup.prev_no_loo,
+        "prev_flush": setup.prev_flush,
+        "laws": setup.laws,
+        "trace": setup.trace,
+    }
+
+
+def setup_from_dict(data: dict[str, Any]) -> HandSetup:
+    rules = RuleSet.preset(data["rules"])
+    if data.get("options"):
+        rules = rules.with_options(data["options"])
+    return HandSetup(
+        game=data["game"],
+        rules=rules,
+        players=int(data["players"]),
+        dealer=int(data["dealer"]),
+        hand_number=int(data["hand_number"]),
+        seed=data["seed"],
+        balances=tuple(int(b) for b in data["balances"]),
+        pool=int(data["pool"]),
+        first=bool(data["first"]),
+        prev_no_loo=bool(data["prev_no_loo"]),
+        prev_flush=bool(data["prev_flush"]),
+        laws=bool(data.get("laws", False)),
+        trace=bool(data.get("trace", True)),
+    )
+
+
+def _parse_held(codes: Sequence[str], hand: Sequence[Card], name: str) -> list[Card]:
+    cards: list[Card] = []
+    for code in codes:
+        c = parse_card(code)
+        if c not in hand:
+            raise IllegalAction(f"{name} does not hold the {c.display}")
+        if c in cards:
+            raise IllegalAction(f"the {c.display} is discarded twice")
+        cards.append(c)
+    return cards
+
+
+def _seat_words(text: str, seats: Sequence[int], hand: Hand) -> str:
+    """Flush explanations count from the elder hand; name the seats instead."""
+    for i in range(len(seats) - 1, -1, -1):
+        text = text.replace(f"player {i + 1}", hand.name(seats[i]))
+    return text.replace("the elder hand", hand.name(seats[0]) if seats else "the elder hand")

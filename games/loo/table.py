@@ -1,0 +1,226 @@
+"""A table: a session of hands of Loo at one table, with the deal passing to the left.
+
+The table keeps the counters (``balances``) and the pool between hands and decides what the
+next deal is: a single, a double, a must, club law (RULES.md 1.2, 1.10), and when a session
+ends (``round-continues-until-no-loo``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+from .errors import LooError
+from .hand import FORMAT_VERSION, Action, Hand, HandSetup, IllegalAction
+from .rng import rng_for, shuffled_pack
+from .rulesets import GAMES, RuleSet, preset
+
+#: Cut order for choosing the dealer: ace low (RULES.md first-dealer).
+ACE_LOW: Final = "A23456789TJQK"
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    game: str
+    rules: RuleSet
+    players: int
+    seed: int | str
+    chips: int = 100
+    #: Laws mode: an irregular play stands and the source's penalty is applied.
+    laws: bool = False
+    #: A session of this many rounds (every player deals once a round); None: open.
+    rounds: int | None = None
+    #: Keep the public trace of each hand (off for fast simulations).
+    trace: bool = True
+
+    def __post_init__(self) -> None:
+        if self.game not in GAMES:
+            raise LooError(f"unknown game {self.game!r}: choose one of {', '.join(GAMES)}")
+        if not self.rules.supports(self.game):
+            raise LooError(
+                f"the {self.rules.source} rules describe no {self.game} Loo "
+                f"(they cover {', '.join(self.rules.games)})"
+            )
+        low, high = self.rules.players(self.game)
+        if not low <= self.players <= high:
+            raise LooError(
+                f"{self.game} Loo under the {self.rules.source} rules is for {low} to {high} "
+                f"players, not {self.players}"
+            )
+
+    def to_dict(self) -> dict[str, Any]:
+        base = RuleSet.preset(self.rules.source)
+        return {
+            "game": self.game,
+            "rules": self.rules.source,
+            "options": {d.option: d.value for d in self.rules.differences(base)},
+            "players": self.players,
+            "seed": self.seed,
+            "chips": self.chips,
+            "laws": self.laws,
+            "rounds": self.rounds,
+            "trace": self.trace,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TableConfig:
+        rules = preset(data["rules"]).rules
+        if data.get("options"):
+            rules = rules.with_options(data["options"])
+        return cls(
+            game=data["game"],
+            rules=rules,
+            players=int(data["players"]),
+            seed=data["seed"],
+            chips=int(data.get("chips", 100)),
+            laws=bool(data.get("laws", False)),
+            rounds=data.get("rounds"),
+            trace=bool(data.get("trace", True)),
+        )
+
+
+def choose_first_dealer(rules: RuleSet, players: int, seed: int | str) -> tuple[int, str]:
+    """The first dealer by the procedure the rule set names, and how it fell out."""
+    pack = shuffled_pack(rng_for(seed, "first-dealer"))
+    if rules.first_dealer == "first-jack-face-up":
+        for i, c in enumerate(pack):
+            if c.rank == "J":
+                seat = i % players
+                return seat, (
+                    f"Cards are dealt face up round the table; seat {seat + 1} receives the first "
+                    f"knave ({c.display}) and deals first."
+                )
+        raise AssertionError("a pack holds four knaves")
+    # Lowest cut, ace low; players who tie cut again from the rest of the pack.
+    contenders = list(range(players))
+    cards = iter(pack)
+    while True:
+        cuts = {seat: next(cards) for seat in contenders}
+        low = min(ACE_LOW.index(c.rank) for c in cuts.values())
+        contenders = [s for s, c in cuts.items() if ACE_LOW.index(c.rank) == low]
+        if len(contenders) == 1:
+            seat = contenders[0]
+            return seat, (
+                f"Each player cuts; seat {seat + 1} cuts the lowest card ({cuts[seat].display}, "
+                "ace low) and deals first."
+            )
+
+
+class Table:
+    """A session at one table. ``hand`` is the deal in progress (or the last one, finished)."""
+
+    def __init__(self, config: TableConfig) -> None:
+        self.config = config
+        self.balances = [config.chips] * config.players
+        self.pool = 0
+        self.dealer, self.first_dealer_text = choose_first_dealer(
+            config.rules, config.players, config.seed
+        )
+        self.hand_number = 0
+        self.hand: Hand | None = None
+        self.prev_no_loo = False
+        self.prev_flush = False
+        #: Finished hands: their setups and action logs (enough to replay each).
+        self.history: list[dict[str, Any]] = []
+
+    @property
+    def rules(self) -> RuleSet:
+        return self.config.rules
+
+    def chips(self) -> int:
+        """Counters at the table, pool included: the same after every settlement."""
+        if self.hand is not None and not self.hand.over:
+            return self.hand.chips()
+        return sum(self.balances) + self.pool
+
+    @property
+    def session_over(self) -> bool:
+        """RULES.md round-continues-until-no-loo: every player deals equally; under
+        britannica a loo in the last deal of a round carries the game on."""
+        rounds = self.config.rounds
+        if rounds is None or self.hand_number < rounds * self.config.players:
+            return False
+        if self.rules.session_end == "equal-deals-then-until-no-loo":
+            return self.prev_no_loo
+        return True
+
+    def deal(self) -> Hand:
+        """Start the next hand (the previous one must be over)."""
+        if self.hand is not None and not self.hand.over:
+            raise IllegalAction("the hand in progress is not over")
+        if self.session_over:
+            raise IllegalAction("the session is over")
+        if self.hand is not None:
+            self._close(self.hand)
+            self.dealer = (self.dealer + 1) % self.config.players
+        self.hand_number += 1
+        self.hand = Hand.deal(
+            HandSetup(
+                game=self.config.game,
+                rules=self.rules,
+                players=self.config.players,
+                dealer=self.dealer,
+                hand_number=self.hand_number,
+                seed=self.config.seed,
+                balances=tuple(self.balances),
+                pool=self.pool,
+                first=self.hand_number == 1,
+                prev_no_loo=self.prev_no_loo,
+                prev_flush=self.prev_flush,
+                laws=self.config.laws,
+                trace=self.config.trace,
+            )
+        )
+        return self.hand
+
+    def _close(self, hand: Hand) -> None:
+        self.balances = list(hand.balances)
+        self.pool = hand.pool
+        self.prev_no_loo = hand.no_loo
+        self.prev_flush = hand.outcome == "flush"
+        data = hand.to_dict()
+        self.history.append({"setup": data["setup"], "log": data["log"]})
+
+    def apply(self, action: Action) -> None:
+        if self.hand is None:
+            raise IllegalAction("no hand has been dealt")
+        self.hand.apply(action)
+        if self.hand.over:
+            self.balances = list(self.hand.balances)
+            self.pool = self.hand.pool
+            self.prev_no_loo = self.hand.no_loo
+            self.prev_flush = self.hand.outcome == "flush"
+
+    # -- serialisation --------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": FORMAT_VERSION,
+            "config": self.config.to_dict(),
+            "balances": self.balances,
+            "pool": self.pool,
+            "dealer": self.dealer,
+            "hand_number": self.hand_number,
+            "prev_no_loo": self.prev_no_loo,
+            "prev_flush": self.prev_flush,
+            "history": self.history,
+            "hand": self.hand.to_dict() if self.hand is not None else None,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Table:
+        if data.get("version") != FORMAT_VERSION:
+            raise LooError(f"unknown table format version {data.get('version')!r}")
+        table = cls(TableConfig.from_dict(data["config"]))
+        table.balances = [int(b) for b in data["balances"]]
+        table.pool = int(data["pool"])
+        table.dealer = int(data["dealer"])
+        table.hand_number = int(data["hand_number"])
+        table.prev_no_loo = bool(data["prev_no_loo"])
+        table.prev_flush = bool(data["prev_flush"])
+        table.history = list(data["history"])
+        table.hand = Hand.from_dict(data["hand"]) if data.get("hand") else None
+        return table
+
+
+__all__ = ["Table", "TableConfig", "choose_first_dealer"]
