@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from .cards import SUIT_NAMES, Card, card, displays, parse_card
 from .errors import LooError
@@ -82,8 +82,9 @@ def seat_name(seat: int | None, players: int) -> str:
     return f"seat {seat + 1}"
 
 
-@dataclass(frozen=True)
-class Action:
+class Action(NamedTuple):
+    """One move by one seat; it round-trips through :meth:`to_dict` for the action log."""
+
     kind: str
     seat: int
     choice: str = ""
@@ -193,7 +194,7 @@ class HandSetup:
     trace: bool = True
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Options:
     """What the player to act may do, and why."""
 
@@ -245,7 +246,10 @@ class Hand:
         self.turn_up: Card
         self.stock: list[Card] = []
         self.discards: list[Card] = []
+        #: Hands given up: passed, or exchanged for miss (seen by their holder only).
         self.thrown: dict[int, list[Card]] = {}
+        #: Cards each player discarded to draw (five-card and Irish Loo).
+        self.exchanged: dict[int, list[Card]] = {}
         # Declaring.
         self.must = False
         self.club_law = False
@@ -269,6 +273,7 @@ class Hand:
         self.outcome = ""
         self.pool_at_start = 0
         self.payments: list[Payment] = []
+        self._moves: tuple[tuple[int, int], LegalMoves, bool] | None = None
         self.looed: list[int] = []
         self.no_loo = False
 
@@ -485,8 +490,9 @@ class Hand:
                 )
         return None
 
-    def options(self) -> Options:
-        """What the player to act may do now, with the rules that decided it."""
+    def options(self, explain: bool = True) -> Options:
+        """What the player to act may do now, with the rules that decided it (``explain``:
+        the sentences too)."""
         seat = self.to_act
         if seat is None or self.phase == "over":
             return Options(-1, "none")
@@ -507,7 +513,7 @@ class Hand:
                     ),
                 ),
             )
-        moves = legal(self.position(seat))
+        moves = self.legal_moves(seat, explain)
         lead_ace = (
             self.game == "five-card"
             and not self.trick_cards()
@@ -588,18 +594,28 @@ class Hand:
     def position(self, seat: int) -> Position:
         """The card-play position of ``seat`` as it stands."""
         trick = self.trick
-        return Position(
-            game=self.game,
-            rules=self.rules,
-            trump=self.trump,
-            hand=tuple(self.hands[seat]),
-            trick=tuple(trick.cards) if trick else (),
-            turn_up=self.turn_up,
-            declared=len(self.in_play),
-            trick_number=self.trick_number,
-            pam_be_civil=bool(trick and trick.civil),
-            played=tuple(self.played_cards()),
+        return Position.trusted(
+            self.game,
+            self.rules,
+            self.trumps,
+            tuple(self.hands[seat]),
+            tuple([c for _, c in trick.plays]) if trick else (),
+            self.turn_up,
+            len(self.in_play),
+            len(self.tricks) + 1,
+            bool(trick and trick.civil),
+            tuple([c for t in self.tricks for _, c in t.plays]),
         )
+
+    def legal_moves(self, seat: int, explain: bool = True) -> LegalMoves:
+        """:func:`~games.loo.play.legal` for ``seat`` now (remembered until the next action)."""
+        key = (len(self.log), seat)
+        cached = self._moves
+        if cached is not None and cached[0] == key and (cached[2] or not explain):
+            return cached[1]
+        moves = legal(self.position(seat), explain=explain)
+        self._moves = (key, moves, explain)
+        return moves
 
     # -- moving -------------------------------------------------------------------------------
 
@@ -736,6 +752,7 @@ class Hand:
             del self.stock[: len(discards)]
             self.hands[seat] = kept + drawn
             self.discards.extend(discards)
+            self.exchanged[seat] = discards
             self.drawn[seat] = len(discards)
             self._event(
                 "exchange",
@@ -882,28 +899,27 @@ class Hand:
         ace = card("A" + self.trump)
         if action.civil and not (leading and self.game == "five-card" and played is ace):
             raise IllegalAction('"Pam, be civil" is called only when leading the ace of trumps')
-        position = self.position(seat)
-        moves = legal(position, explain=self.setup.trace)
+        moves = self.legal_moves(seat, explain=self.setup.trace)
         if played not in moves.legal:
-            why = (moves if self.setup.trace else legal(position)).why_not(played)
+            why = self.legal_moves(seat).why_not(played)
             assert why is not None
             if not self.laws_apply():
                 raise IllegalAction(f"The {played.display} may not be played. {why.text}", why)
             self._record_offence(seat, played, why)
-        rules = [a.rule for a in moves.explanations if a.excluded]
         self.hands[seat].remove(played)
         trick.plays.append((seat, played))
         if leading and action.civil:
             trick.civil = True
-        text = f"{name} {'leads' if leading else 'plays'} the {played.display}"
-        if action.civil:
-            text += ' and calls "Pam, be civil"'
-            rules.append("pam-be-civil")
-        if rules:
-            had = "; ".join(HAD_TO.get(r, r) for r in rules if r in HAD_TO)
+        if self.setup.trace:
+            rules = [a.rule for a in moves.explanations if a.excluded]
+            text = f"{name} {'leads' if leading else 'plays'} the {played.display}"
+            if action.civil:
+                text += ' and calls "Pam, be civil"'
+                rules.append("pam-be-civil")
+            had = "; ".join(HAD_TO[r] for r in rules if r in HAD_TO and r != "pam-be-civil")
             if had:
                 text += f" (had to {had})"
-        self._event("play", text + ".", seat, rules, [played])
+            self._event("play", text + ".", seat, rules, [played])
         if self._trick_complete():
             self._end_trick()
         else:
@@ -1205,6 +1221,7 @@ class Hand:
                 "stock": codes(self.stock),
                 "discards": codes(self.discards),
                 "thrown": {str(s): codes(h) for s, h in self.thrown.items()},
+                "exchanged": {str(s): codes(h) for s, h in self.exchanged.items()},
                 "declared": self.declared,
                 "drawn": self.drawn,
                 "miss_holder": self.miss_holder,

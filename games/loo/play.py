@@ -106,7 +106,7 @@ def winning_index(trick: Sequence[Card], trumps: Trumps) -> int:
     return best
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class RuleApplication:
     """One rule applied to a position: its id, a plain sentence, and the cards it excluded."""
 
@@ -151,6 +151,36 @@ class Position:
     def __post_init__(self) -> None:
         validate_position(self)
         object.__setattr__(self, "trumps", Trumps.of(self.game, self.rules, self.trump))
+
+    @classmethod
+    def trusted(
+        cls,
+        game: str,
+        rules: RuleSet,
+        trumps: Trumps,
+        hand: tuple[Card, ...],
+        trick: tuple[Card, ...],
+        turn_up: Card | None,
+        declared: int,
+        trick_number: int,
+        pam_be_civil: bool,
+        played: tuple[Card, ...],
+    ) -> Position:
+        """A position the engine built itself from a consistent hand: not validated again."""
+        p = object.__new__(cls)
+        d = p.__dict__
+        d["game"] = game
+        d["rules"] = rules
+        d["trump"] = trumps.suit
+        d["hand"] = hand
+        d["trick"] = trick
+        d["turn_up"] = turn_up
+        d["declared"] = declared
+        d["trick_number"] = trick_number
+        d["pam_be_civil"] = pam_be_civil
+        d["played"] = played
+        d["trumps"] = trumps
+        return p
 
     @property
     def leading(self) -> bool:
@@ -221,7 +251,7 @@ def validate_position(p: Position) -> None:
             )
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class LegalMoves:
     """The answer of :func:`legal`."""
 

@@ -11,7 +11,15 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from .errors import LooError
-from .hand import FORMAT_VERSION, Action, Hand, HandSetup, IllegalAction
+from .hand import (
+    FORMAT_VERSION,
+    Action,
+    Hand,
+    HandSetup,
+    IllegalAction,
+    setup_from_dict,
+    setup_to_dict,
+)
 from .rng import rng_for, shuffled_pack
 from .rulesets import GAMES, RuleSet, preset
 
@@ -120,8 +128,21 @@ class Table:
         self.hand: Hand | None = None
         self.prev_no_loo = False
         self.prev_flush = False
-        #: Finished hands: their setups and action logs (enough to replay each).
-        self.history: list[dict[str, Any]] = []
+        # Finished hands: their setups and action logs (enough to replay each).
+        self._finished: list[tuple[HandSetup, list[Action]]] = []
+
+    @property
+    def history(self) -> list[dict[str, Any]]:
+        """The finished hands, each as its setup and action log (enough to replay it)."""
+        return [
+            {"setup": setup_to_dict(setup), "log": [a.to_dict() for a in log]}
+            for setup, log in self._finished
+        ]
+
+    def finished_hand(self, index: int) -> Hand:
+        """A finished hand, replayed from its seed and actions."""
+        setup, log = self._finished[index]
+        return Hand.replay(setup, log)
 
     @property
     def rules(self) -> RuleSet:
@@ -178,8 +199,7 @@ class Table:
         self.pool = hand.pool
         self.prev_no_loo = hand.no_loo
         self.prev_flush = hand.outcome == "flush"
-        data = hand.to_dict()
-        self.history.append({"setup": data["setup"], "log": data["log"]})
+        self._finished.append((hand.setup, list(hand.log)))
 
     def apply(self, action: Action) -> None:
         if self.hand is None:
@@ -218,7 +238,10 @@ class Table:
         table.hand_number = int(data["hand_number"])
         table.prev_no_loo = bool(data["prev_no_loo"])
         table.prev_flush = bool(data["prev_flush"])
-        table.history = list(data["history"])
+        table._finished = [
+            (setup_from_dict(h["setup"]), [Action.from_dict(a) for a in h["log"]])
+            for h in data["history"]
+        ]
         table.hand = Hand.from_dict(data["hand"]) if data.get("hand") else None
         return table
 

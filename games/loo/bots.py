@@ -1,0 +1,348 @@
+"""Computer players. They see a :class:`~games.loo.view.PlayerView` and nothing else.
+
+- :class:`BeginnerBot` makes random legal choices: it abides by every rule and knows nothing.
+- :class:`SensibleBot` decides by *determinisation*: it deals the cards it cannot see at random,
+  consistently with what it has seen (its own cards, the cards played, who has shown himself void
+  in a suit), plays each candidate decision out to the end of the hand in every sampled deal,
+  and takes the one that wins it most counters on average. Its strength is measured by
+  ``bench/engine.py``, not assumed.
+
+Every decision says briefly why ("passed: looed in 70% of 24 sampled deals").
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final, Protocol
+
+from .cards import PACK, Card
+from .hand import Action, Hand, HandSetup, Trick
+from .play import Trumps, legal, winning_index
+from .rng import rng_for
+from .rulesets import HAND_SIZE
+from .view import PlayerView
+
+BOT_KINDS: Final = ("beginner", "sensible")
+
+
+@dataclass(frozen=True)
+class Decision:
+    action: Action
+    reason: str
+
+
+class Bot(Protocol):
+    name: str
+
+    def decide(self, view: PlayerView) -> Decision: ...
+
+
+def _choices(view: PlayerView) -> list[Action]:
+    """Every distinct action open to the player (discards: a handful of sensible sets)."""
+    options = view.options
+    assert options is not None and view.hand is not None
+    seat = view.seat
+    if options.kind == "play":
+        assert options.legal is not None
+        ace = "A" + view.trump
+        return [
+            Action.play(seat, c, civil=options.civil_call and c.code == ace)
+            for c in options.legal.legal
+        ]
+    if options.kind == "replay":
+        return [Action("replay", seat, "demand"), Action("replay", seat, "decline")]
+    if view.phase == "exchange":
+        actions = [Action.declare(seat, "pass")] if "pass" in options.choices else []
+        for discards in _discard_sets(view, options.max_discards):
+            actions.append(Action.declare(seat, "play", discards))
+        return actions
+    return [Action.declare(seat, c) for c in options.choices]
+
+
+def _discard_sets(view: PlayerView, most: int) -> list[list[Card]]:
+    """Stand, or throw the weak cards: non-trumps below a queen, all non-trumps, everything."""
+    assert view.hand is not None
+    trumps = Trumps.of(view.game, view.rules, view.trump)
+    hand = list(view.hand)
+    plain = [c for c in hand if not trumps.is_trump(c)]
+    weak = [c for c in plain if c.value < 12]
+    sets: list[list[Card]] = [[]]
+    for candidate in (weak, plain, hand):
+        candidate = candidate[:most]
+        if candidate and candidate not in sets:
+            sets.append(candidate)
+    return sets
+
+
+class BeginnerBot:
+    """Random legal choices."""
+
+    name = "beginner"
+
+    def __init__(self, seed: int | str = 0) -> None:
+        self.rng = rng_for(seed, "beginner")
+
+    def decide(self, view: PlayerView) -> Decision:
+        options = view.options
+        assert options is not None and view.hand is not None
+        rng = self.rng
+        seat = view.seat
+        if options.kind == "play":
+            assert options.legal is not None
+            played = rng.choice(options.legal.legal)
+            civil = options.civil_call and played.code == "A" + view.trump
+            return Decision(Action.play(seat, played, civil), "a random legal card")
+        if options.kind == "replay":
+            return Decision(Action("replay", seat, "decline"), "lets the result stand")
+        choice = rng.choice(options.choices)
+        discards: list[Card] = []
+        if view.phase == "exchange" and choice == "play" and options.max_discards:
+            discards = rng.sample(list(view.hand), rng.randint(0, options.max_discards))
+        return Decision(Action.declare(seat, choice, discards), "a random choice")
+
+
+class SensibleBot:
+    """Determinisation: sample the unseen cards, play each choice out, keep the best."""
+
+    name = "sensible"
+
+    def __init__(self, seed: int | str = 0, playouts: int = 48) -> None:
+        self.rng = rng_for(seed, "sensible")
+        self.playouts = playouts
+
+    def decide(self, view: PlayerView) -> Decision:
+        candidates = _choices(view)
+        name = f"seat {view.seat + 1}"
+        if len(candidates) == 1:
+            only = candidates[0]
+            return Decision(only, _only_reason(view, only))
+        samples = max(6, self.playouts // len(candidates))
+        worlds = [sample_world(view, self.rng) for _ in range(samples)]
+        scores: list[tuple[float, float, Action]] = []
+        for action in candidates:
+            total = 0
+            looed = 0
+            for w, world in enumerate(worlds):
+                hand = build_world(view, world)
+                before = hand.balances[view.seat]
+                hand.apply(action)
+                playout(hand, random.Random(w))
+                total += hand.balances[view.seat] - before
+                looed += view.seat in hand.looed
+            scores.append((total / samples, looed / samples, action))
+        best = max(scores, key=lambda s: s[0])
+        return Decision(best[2], _reason(view, name, best, scores, samples))
+
+
+def _only_reason(view: PlayerView, action: Action) -> str:
+    options = view.options
+    if options is not None and options.explanations:
+        return (
+            f"{action.choice or action.cards[0]}: the only choice ({options.explanations[0].rule})"
+        )
+    return "the only choice"
+
+
+def _reason(
+    view: PlayerView,
+    name: str,
+    best: tuple[float, float, Action],
+    scores: Sequence[tuple[float, float, Action]],
+    samples: int,
+) -> str:
+    mean, looed, action = best
+    if action.kind == "play":
+        return (
+            f"{name} played the {action.cards[0]}: the best of {len(scores)} legal cards over "
+            f"{samples} sampled deals ({mean:+.1f} counters on average)"
+        )
+    if action.choice == "pass":
+        worst = [s for s in scores if s[2].choice != "pass"]
+        risk = max((s[1] for s in worst), default=0.0)
+        return f"{name} passed: a hand like this is looed in {risk:.0%} of {samples} sampled deals"
+    if action.choice == "take-miss":
+        return f"{name} took miss: the unseen miss did better than its own cards ({mean:+.1f})"
+    if action.cards:
+        return (
+            f"{name} drew {len(action.cards)}: the best of {len(scores)} ways to exchange "
+            f"({mean:+.1f} counters on average, looed in {looed:.0%})"
+        )
+    return (
+        f"{name} chose to {action.choice}: {mean:+.1f} counters on average, looed in {looed:.0%} "
+        f"of {samples} sampled deals"
+    )
+
+
+# -- sampling the unseen cards --------------------------------------------------------------
+
+
+@dataclass
+class World:
+    hands: list[list[Card]]
+    miss: list[Card] | None
+    thrown: dict[int, list[Card]]
+    stock: list[Card]
+
+
+def voids(view: PlayerView) -> dict[int, set[str]]:
+    """Suits each player has shown himself void in (he did not follow the suit led)."""
+    trumps = Trumps.of(view.game, view.rules, view.trump)
+    found: dict[int, set[str]] = {}
+    for trick in view.tricks + ((view.trick,) if view.trick else ()):
+        if not trick.plays:
+            continue
+        led = trumps.suit_of(trick.plays[0][1])
+        for seat, c in trick.plays[1:]:
+            if trumps.suit_of(c) != led:
+                found.setdefault(seat, set()).add(led)
+    return found
+
+
+def sample_world(view: PlayerView, rng: random.Random) -> World:
+    """Deal the unseen cards at random, respecting the voids shown."""
+    seen = view.visible_cards()
+    unseen = [c for c in PACK if c not in seen]
+    rng.shuffle(unseen)
+    trumps = Trumps.of(view.game, view.rules, view.trump)
+    void = voids(view)
+    hands: list[list[Card]] = [[] for _ in range(view.players)]
+    assert view.hand is not None
+    hands[view.seat] = list(view.hand)
+    others = [s for s in range(view.players) if s != view.seat and view.hand_sizes[s]]
+    others.sort(key=lambda s: -len(void.get(s, ())))
+    for seat in others:
+        need = view.hand_sizes[seat]
+        banned = void.get(seat, set())
+        take = [c for c in unseen if trumps.suit_of(c) not in banned][:need]
+        if len(take) < need:  # the constraints cannot all be met: relax them
+            take += [c for c in unseen if c not in take][: need - len(take)]
+        chosen = set(take)
+        unseen = [c for c in unseen if c not in chosen]
+        hands[seat] = take
+    size = HAND_SIZE[view.game]
+    miss = None
+    if view.miss_on_table:
+        miss, unseen = unseen[:size], unseen[size:]
+    thrown: dict[int, list[Card]] = {}
+    for seat in range(view.players):
+        if seat == view.seat:
+            continue
+        if view.declared[seat] in ("pass", "miss", "defend"):
+            # A hand passed, or given up for miss or master.
+            thrown[seat], unseen = unseen[:size], unseen[size:]
+    stock = unseen[: view.stock_size]
+    return World(hands, miss, thrown, stock)
+
+
+def build_world(view: PlayerView, world: World) -> Hand:
+    """A hand in the sampled deal, at the point the view shows."""
+    setup = HandSetup(
+        game=view.game,
+        rules=view.rules,
+        players=view.players,
+        dealer=view.dealer,
+        hand_number=view.hand_number,
+        seed=0,
+        balances=view.balances,
+        pool=view.pool,
+        trace=False,
+    )
+    hand = Hand(setup)
+    hand.phase = view.phase
+    hand.to_act = view.to_act
+    hand.turn_up = view.turn_up
+    hand.trumps = Trumps.of(view.game, view.rules, view.trump)
+    hand.pool_at_start = view.pool_at_start
+    hand.must = view.must
+    hand.club_law = view.club_law
+    hand.single = view.single
+    hand.hands = [list(h) for h in world.hands]
+    hand.miss = list(world.miss) if world.miss is not None else None
+    hand.thrown = {s: list(h) for s, h in world.thrown.items()}
+    hand.stock = list(world.stock)
+    hand.declared = list(view.declared)
+    hand.drawn = list(view.drawn)
+    hand.miss_holder = view.miss_holder
+    hand.defender = view.defender
+    hand.in_play = list(view.in_play)
+    hand.retired = list(view.retired)
+    hand.tricks = [Trick(t.leader, list(t.plays), t.civil, t.winner) for t in view.tricks]
+    if view.trick is not None:
+        hand.trick = Trick(view.trick.leader, list(view.trick.plays), view.trick.civil)
+    return hand
+
+
+# -- the quick policy used to play the sampled deals out --------------------------------------
+
+
+def playout(hand: Hand, rng: random.Random) -> None:
+    """Play ``hand`` to its end with a quick rule of thumb for every player."""
+    while not hand.over:
+        hand.apply(quick_action(hand, rng))
+
+
+def quick_action(hand: Hand, rng: random.Random) -> Action:
+    seat = hand.to_act
+    assert seat is not None
+    phase = hand.phase
+    if phase == "play":
+        return Action.play(seat, _quick_card(hand, seat), civil=False)
+    options = hand.options()
+    if phase == "replay":
+        return Action("replay", seat, "decline")
+    strength = _strength(hand, hand.hands[seat])
+    choices = options.choices
+    if phase == "exchange":
+        if "pass" in choices and strength < 0.9 and rng.random() < 0.6:
+            return Action.declare(seat, "pass")
+        trumps = hand.trumps
+        weak = [c for c in hand.hands[seat] if not trumps.is_trump(c) and c.value < 12]
+        return Action.declare(seat, "play", weak[: options.max_discards])
+    if strength >= 1.0 and "play" in choices:
+        return Action.declare(seat, "play")
+    if "take-miss" in choices and rng.random() < 0.5:
+        return Action.declare(seat, "take-miss")
+    if "pass" in choices:
+        return Action.declare(seat, "pass")
+    return Action.declare(seat, choices[0])
+
+
+def _strength(hand: Hand, cards: Sequence[Card]) -> float:
+    """A rough count of likely tricks: trumps and aces."""
+    trumps = hand.trumps
+    score = 0.0
+    for c in cards:
+        if trumps.is_trump(c):
+            score += 0.5 + trumps.rank(c) / 30
+        elif c.value == 14:
+            score += 0.6
+        elif c.value == 13:
+            score += 0.3
+    return score
+
+
+def _quick_card(hand: Hand, seat: int) -> Card:
+    moves = legal(hand.position(seat), explain=False).legal
+    if len(moves) == 1:
+        return moves[0]
+    trumps = hand.trumps
+    trick = hand.trick_cards()
+    if not trick:
+        return max(moves, key=lambda c: (trumps.is_trump(c), trumps.rank(c)))
+    led = trumps.suit_of(trick[0])
+    best = trick[winning_index(trick, trumps)]
+    to_beat = trumps.power(best, led)
+    winners = [c for c in moves if trumps.power(c, led) > to_beat]
+    if winners:
+        return min(winners, key=lambda c: trumps.power(c, led))
+    return min(moves, key=lambda c: (trumps.is_trump(c), trumps.rank(c)))
+
+
+def make_bot(kind: str, seed: int | str) -> BeginnerBot | SensibleBot:
+    if kind == "beginner":
+        return BeginnerBot(seed)
+    if kind == "sensible":
+        return SensibleBot(seed)
+    raise ValueError(f"unknown bot {kind!r}: choose one of {', '.join(BOT_KINDS)}")

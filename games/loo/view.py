@@ -1,0 +1,208 @@
+"""A player's view: exactly what one player may know of a hand.
+
+His own cards (once his turn to declare has come, where the rules say so), the cards played,
+the turn-up, the declarations, the pool and the counters, the tricks, any flush shown — never
+another hand, the miss, the stock or the discards. Bots and templates get only this.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import Card
+from .flushes import FlushResult
+from .hand import Event, Hand, Options, Payment
+from .rulesets import RuleSet
+
+
+@dataclass(frozen=True)
+class TrickView:
+    leader: int
+    plays: tuple[tuple[int, Card], ...]
+    civil: bool
+    winner: int | None
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    seat: int
+    players: int
+    game: str
+    rules: RuleSet
+    hand_number: int
+    dealer: int
+    phase: str
+    to_act: int | None
+    trump: str
+    turn_up: Card
+    stake: int
+    pool: int
+    pool_at_start: int
+    balances: tuple[int, ...]
+    must: bool
+    club_law: bool
+    single: bool
+    #: His own cards; None while the rules do not yet let him look (look-at-cards-in-turn).
+    hand: tuple[Card, ...] | None
+    #: Cards he has seen and given up himself (a hand exchanged for miss, discards).
+    own_discards: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    declared: tuple[str | None, ...]
+    drawn: tuple[int, ...]
+    miss_on_table: bool
+    miss_holder: int | None
+    defender: int | None
+    stock_size: int
+    in_play: tuple[int, ...]
+    retired: tuple[int, ...]
+    tricks: tuple[TrickView, ...]
+    trick: TrickView | None
+    flush: FlushResult | None
+    outcome: str
+    payments: tuple[Payment, ...]
+    looed: tuple[int, ...]
+    events: tuple[Event, ...]
+    #: What he may do now, with its explanations (None when it is not his turn).
+    options: Options | None
+
+    @property
+    def my_turn(self) -> bool:
+        return self.to_act == self.seat
+
+    def visible_cards(self) -> set[Card]:
+        """Every card this view shows."""
+        cards = set(self.hand or ()) | set(self.own_discards) | {self.turn_up}
+        for t in self.tricks + ((self.trick,) if self.trick else ()):
+            cards |= {c for _, c in t.plays}
+        if self.flush is not None:
+            for f in self.flush.flushes:
+                cards |= set(f.cards)
+        return cards
+
+    def played_cards(self) -> list[Card]:
+        return [c for t in self.tricks for _, c in t.plays]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-friendly form for templates and tests."""
+
+        def trick(t: TrickView | None) -> dict[str, Any] | None:
+            if t is None:
+                return None
+            return {
+                "leader": t.leader,
+                "plays": [[s, c.code] for s, c in t.plays],
+                "civil": t.civil,
+                "winner": t.winner,
+            }
+
+        options = None
+        if self.options is not None:
+            o = self.options
+            options = {
+                "kind": o.kind,
+                "choices": list(o.choices),
+                "max_discards": o.max_discards,
+                "civil_call": o.civil_call,
+                "legal": o.legal.to_dict() if o.legal is not None else None,
+                "explanations": [a.to_dict() for a in o.explanations],
+            }
+        return {
+            "seat": self.seat,
+            "players": self.players,
+            "game": self.game,
+            "rules": self.rules.name,
+            "hand_number": self.hand_number,
+            "dealer": self.dealer,
+            "phase": self.phase,
+            "to_act": self.to_act,
+            "trump": self.trump,
+            "turn_up": self.turn_up.code,
+            "stake": self.stake,
+            "pool": self.pool,
+            "pool_at_start": self.pool_at_start,
+            "balances": list(self.balances),
+            "must": self.must,
+            "club_law": self.club_law,
+            "single": self.single,
+            "hand": None if self.hand is None else [c.code for c in self.hand],
+            "own_discards": [c.code for c in self.own_discards],
+            "hand_sizes": list(self.hand_sizes),
+            "declared": list(self.declared),
+            "drawn": list(self.drawn),
+            "miss_on_table": self.miss_on_table,
+            "miss_holder": self.miss_holder,
+            "defender": self.defender,
+            "stock_size": self.stock_size,
+            "in_play": list(self.in_play),
+            "retired": list(self.retired),
+            "tricks": [trick(t) for t in self.tricks],
+            "trick": trick(self.trick),
+            "flush": self.flush.to_dict() if self.flush else None,
+            "flush_hands": (
+                [[c.code for c in f.cards] for f in self.flush.flushes] if self.flush else []
+            ),
+            "outcome": self.outcome,
+            "payments": [p.to_dict() for p in self.payments],
+            "looed": list(self.looed),
+            "events": [e.to_dict() for e in self.events],
+            "options": options,
+        }
+
+
+def may_look(hand: Hand, seat: int) -> bool:
+    """RULES.md look-at-cards-in-turn: a seat sees its hand only when its turn to declare has
+    come (and from then on)."""
+    if hand.rules.look_in_turn == "off" or hand.phase not in ("declare", "exchange"):
+        return True
+    return hand.declared[seat] is not None or hand.to_act == seat
+
+
+def view_for(hand: Hand, seat: int, hand_number: int | None = None) -> PlayerView:
+    """What ``seat`` may know of ``hand``."""
+    looks = may_look(hand, seat)
+    own = tuple(hand.hands[seat]) if looks else None
+    own_discards = tuple(hand.thrown.get(seat, ())) + tuple(hand.exchanged.get(seat, ()))
+
+    def trick_view(t: Any) -> TrickView:
+        return TrickView(t.leader, tuple(t.plays), t.civil, t.winner)
+
+    options = hand.options() if hand.to_act == seat and looks else None
+    return PlayerView(
+        seat=seat,
+        players=hand.players,
+        game=hand.game,
+        rules=hand.rules,
+        hand_number=hand_number if hand_number is not None else hand.setup.hand_number,
+        dealer=hand.dealer,
+        phase=hand.phase,
+        to_act=hand.to_act,
+        trump=hand.trump,
+        turn_up=hand.turn_up,
+        stake=hand.stake,
+        pool=hand.pool,
+        pool_at_start=hand.pool_at_start,
+        balances=tuple(hand.balances),
+        must=hand.must,
+        club_law=hand.club_law,
+        single=hand.single,
+        hand=own,
+        own_discards=own_discards,
+        hand_sizes=tuple(len(h) for h in hand.hands),
+        declared=tuple(hand.declared),
+        drawn=tuple(hand.drawn),
+        miss_on_table=hand.miss is not None,
+        miss_holder=hand.miss_holder,
+        defender=hand.defender,
+        stock_size=len(hand.stock),
+        in_play=tuple(hand.in_play),
+        retired=tuple(hand.retired),
+        tricks=tuple(trick_view(t) for t in hand.tricks),
+        trick=trick_view(hand.trick) if hand.trick is not None else None,
+        flush=hand.flush,
+        outcome=hand.outcome,
+        payments=tuple(hand.payments),
+        looed=tuple(hand.looed),
+        events=tuple(hand.events),
+        options=options,
+    )
