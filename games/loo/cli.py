@@ -17,6 +17,7 @@ from .errors import LooError
 from .flushes import compare_flushes
 from .play import Position, legal, trick_winner
 from .rulesets import GAMES, OPTIONS, PRESETS, RuleSet, preset
+from .simulate import simulate
 
 
 class InputError(Exception):
@@ -184,6 +185,17 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--rules", metavar="PRESET", help="rule set (wins over the file's 'rules')")
         p.add_argument("file", metavar="FILE", help="a JSON file, or - for standard input")
     sub.add_parser("presets", help="the rule-set presets and their options")
+    sim = sub.add_parser("simulate", help="play many hands with computer players")
+    sim.add_argument("--game", required=True, choices=GAMES)
+    sim.add_argument("--players", required=True, type=int)
+    sim.add_argument("--rules", required=True, metavar="PRESET")
+    sim.add_argument("--hands", required=True, type=int)
+    sim.add_argument("--seed", required=True, type=int)
+    sim.add_argument(
+        "--bots",
+        default="beginner",
+        help="one bot kind for every seat, or one per seat, comma-separated (beginner, sensible)",
+    )
     return parser
 
 
@@ -200,6 +212,15 @@ def main(
         args = build_parser().parse_args(argv)
         if args.command == "presets":
             result = cmd_presets()
+        elif args.command == "simulate":
+            result = simulate(
+                args.game,
+                args.players,
+                preset(args.rules).rules,
+                args.hands,
+                args.seed,
+                [b.strip() for b in args.bots.split(",")],
+            )
         else:
             data = _read_json(args.file, stdin)
             result = COMMANDS[args.command](data, args.rules)

@@ -1,0 +1,122 @@
+"""Measure the rules engine; prints figures, asserts nothing.
+
+    .venv/bin/python bench/engine.py [--hands N] [--bot-hands N]
+
+1. Random full hands of five-card Loo with 6 players (every decision a random legal one,
+   made through the engine's own options and legal moves): hands per second.
+2. The cost of one such hand divided by the cost of a bare shuffle-and-deal of the 52 cards
+   (``random.shuffle`` and slicing six hands and a turn-up), measured in the same run.
+3. The sensible bot's median decision time, at a five-card table of one sensible bot and five
+   beginners, and its share of the pools won there (chance would give 1/6).
+
+The last line is exactly
+``engine: hands_per_second=N hand_to_shuffle_ratio=R bot_decision_ms=M bot_pool_share=S``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from games.loo import PACK, RuleSet  # noqa: E402
+from games.loo.bots import BeginnerBot, SensibleBot  # noqa: E402
+from games.loo.hand import Action, Hand  # noqa: E402
+from games.loo.table import Table, TableConfig  # noqa: E402
+from games.loo.view import view_for  # noqa: E402
+
+
+def random_action(hand: Hand, rng: random.Random) -> Action:
+    options = hand.options(explain=False)
+    seat = options.seat
+    if options.kind == "play":
+        assert options.legal is not None
+        return Action.play(seat, rng.choice(options.legal.legal))
+    if options.kind == "replay":
+        return Action("replay", seat, "decline")
+    choice = rng.choice(options.choices)
+    if choice == "play" and options.max_discards:
+        discards = rng.sample(hand.hands[seat], rng.randint(0, options.max_discards))
+        return Action.declare(seat, choice, discards)
+    return Action.declare(seat, choice)
+
+
+def time_random_hands(count: int) -> float:
+    """Seconds per random full five-card hand, 6 players."""
+    rng = random.Random(1)
+    table = Table(TableConfig("five-card", RuleSet.preset("hoffmann"), 6, 1, trace=False))
+    start = time.perf_counter()
+    for _ in range(count):
+        hand = table.deal()
+        while not hand.over:
+            table.apply(random_action(hand, rng))
+    return (time.perf_counter() - start) / count
+
+
+def time_shuffle_and_deal(count: int) -> float:
+    """Seconds per bare shuffle of 52 cards and deal of six hands of five and a turn-up."""
+    rng = random.Random(1)
+    start = time.perf_counter()
+    for _ in range(count):
+        pack = list(PACK)
+        rng.shuffle(pack)
+        hands = [pack[i * 5 : i * 5 + 5] for i in range(6)]
+        turn_up = pack[30]
+        del hands, turn_up
+    return (time.perf_counter() - start) / count
+
+
+def bot_table(hands: int) -> tuple[float, float]:
+    """(median decision ms, share of the pools won) for one sensible bot against five beginners."""
+    table = Table(TableConfig("five-card", RuleSet.preset("hoffmann"), 6, 2024, trace=False))
+    bots = [SensibleBot("bench"), *(BeginnerBot(f"bench:{i}") for i in range(1, 6))]
+    times: list[float] = []
+    won = [0] * 6
+    for _ in range(hands):
+        hand = table.deal()
+        while not hand.over:
+            seat = hand.to_act
+            assert seat is not None
+            view = view_for(hand, seat)
+            start = time.perf_counter()
+            decision = bots[seat].decide(view)
+            if seat == 0:
+                times.append(time.perf_counter() - start)
+            table.apply(decision.action)
+        for payment in hand.payments:
+            if payment.payer is None and payment.payee is not None:
+                won[payment.payee] += payment.amount
+    return statistics.median(times) * 1000, won[0] / max(1, sum(won))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--hands", type=int, default=2000)
+    parser.add_argument("--bot-hands", type=int, default=150)
+    args = parser.parse_args()
+    # Interleave the two measurements so that both see the same machine load.
+    hand_times, shuffle_times = [], []
+    for _ in range(5):
+        hand_times.append(time_random_hands(args.hands // 5))
+        shuffle_times.append(time_shuffle_and_deal(20 * args.hands // 5))
+    per_hand = statistics.median(hand_times)
+    per_shuffle = statistics.median(shuffle_times)
+    print(f"random five-card hand, 6 players: {per_hand * 1e6:.0f} us")
+    print(f"bare shuffle-and-deal of 52 cards: {per_shuffle * 1e6:.1f} us")
+    decision_ms, share = bot_table(args.bot_hands)
+    print(f"sensible bot: median decision {decision_ms:.1f} ms over {args.bot_hands} hands")
+    print(f"sensible bot: share of the pools won {share:.3f} (chance: {1 / 6:.3f})")
+    print(
+        f"engine: hands_per_second={1 / per_hand:.0f} "
+        f"hand_to_shuffle_ratio={per_hand / per_shuffle:.1f} "
+        f"bot_decision_ms={decision_ms:.1f} bot_pool_share={share:.3f}"
+    )
+
+
+if __name__ == "__main__":
+    main()
