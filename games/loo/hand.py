@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
 
-from .cards import SUIT_NAMES, Card, card, displays, parse_card
+from .cards import PACK, SUIT_NAMES, Card, card, displays, parse_card
 from .errors import LooError
 from .flushes import FlushResult, compare_flushes, find_flush
 from .play import LegalMoves, Position, RuleApplication, Trumps, legal, trick_winner
@@ -192,6 +192,9 @@ class HandSetup:
     prev_flush: bool = False
     laws: bool = False
     trace: bool = True
+    #: A stacked pack (52 card codes, top first) instead of the seeded shuffle: for lessons,
+    #: quizzes and tests that need a particular deal (see :func:`stack_pack`).
+    pack: tuple[str, ...] | None = None
 
 
 @dataclass(slots=True)
@@ -364,27 +367,20 @@ class Hand:
         )
         deal_miss = self.game == "three-card" and not (self.must and rules.must_miss == "none")
         # The cards (RULES.md 1.1, deal-order).
-        pack = shuffled_pack(rng_for(s.seed, "deal", s.hand_number))
+        if s.pack:
+            pack = [card(c) for c in s.pack]
+        else:
+            pack = shuffled_pack(rng_for(s.seed, "deal", s.hand_number))
         size = HAND_SIZE[self.game]
-        order = self.seat_order()
-        hands: dict[int, list[Card]] = {seat: [] for seat in order}
+        hands: list[list[Card]] = [[] for _ in range(self.players)]
         miss: list[Card] = []
-        pattern = [1] * size
-        if self.game == "five-card" and rules.deal_5c == "3-then-2":
-            pattern = [3, 2]
-        elif self.game == "five-card" and rules.deal_5c == "2-and-3":
-            pattern = [2, 3]
-        i = 0
-        for batch in pattern:
-            for seat in order:
-                hands[seat].extend(pack[i : i + batch])
-                i += batch
-                if seat == self.dealer and deal_miss:
-                    miss.extend(pack[i : i + batch])
-                    i += batch
+        receivers = deal_order(self.game, rules, self.players, self.dealer, deal_miss)
+        for c, receiver in zip(pack, receivers, strict=False):
+            (miss if receiver is None else hands[receiver]).append(c)
+        i = len(receivers)
         self.turn_up = pack[i]
         self.stock = pack[i + 1 :]
-        self.hands = [hands[seat] for seat in range(self.players)]
+        self.hands = hands
         self.dealt = [list(h) for h in self.hands]
         self.miss = miss if deal_miss else None
         trump = self.turn_up.suit
@@ -1285,6 +1281,7 @@ def setup_to_dict(setup: HandSetup) -> dict[str, Any]:
         "prev_flush": setup.prev_flush,
         "laws": setup.laws,
         "trace": setup.trace,
+        "pack": list(setup.pack) if setup.pack else None,
     }
 
 
@@ -1306,6 +1303,7 @@ def setup_from_dict(data: dict[str, Any]) -> HandSetup:
         prev_flush=bool(data["prev_flush"]),
         laws=bool(data.get("laws", False)),
         trace=bool(data.get("trace", True)),
+        pack=tuple(data["pack"]) if data.get("pack") else None,
     )
 
 
@@ -1326,3 +1324,53 @@ def _seat_words(text: str, seats: Sequence[int], hand: Hand) -> str:
     for i in range(len(seats) - 1, -1, -1):
         text = text.replace(f"player {i + 1}", hand.name(seats[i]))
     return text.replace("the elder hand", hand.name(seats[0]) if seats else "the elder hand")
+
+
+def deal_order(
+    game: str, rules: RuleSet, players: int, dealer: int, with_miss: bool
+) -> list[int | None]:
+    """Who receives each card of the pack, top first (None: the miss), before the turn-up.
+
+    One at a time from the dealer's left, the miss served straight after the dealer's own card
+    (peel p. 23; A37); five-card Loo in the batches the rule set names.
+    """
+    size = HAND_SIZE[game]
+    pattern = [1] * size
+    if game == "five-card" and rules.deal_5c == "3-then-2":
+        pattern = [3, 2]
+    elif game == "five-card" and rules.deal_5c == "2-and-3":
+        pattern = [2, 3]
+    order = [(dealer + 1 + k) % players for k in range(players)]
+    receivers: list[int | None] = []
+    for batch in pattern:
+        for seat in order:
+            receivers.extend([seat] * batch)
+            if seat == dealer and with_miss:
+                receivers.extend([None] * batch)
+    return receivers
+
+
+def stack_pack(
+    game: str,
+    rules: RuleSet,
+    players: int,
+    dealer: int,
+    hands: Sequence[Sequence[str]],
+    turn_up: str,
+    miss: Sequence[str] | None = None,
+    stock: Sequence[str] = (),
+) -> tuple[str, ...]:
+    """A pack that deals exactly these hands (by seat), miss and turn-up; ``stock`` gives the
+    top of the stock, and the rest of the pack follows in the usual order."""
+    per_seat = [list(h) for h in hands]
+    miss_cards = list(miss or ())
+    pack: list[str] = []
+    for seat in deal_order(game, rules, players, dealer, miss is not None):
+        pack.append(miss_cards.pop(0) if seat is None else per_seat[seat].pop(0))
+    pack.append(turn_up)
+    pack.extend(stock)
+    used = set(pack)
+    if len(used) != len(pack):
+        raise LooError("a card is stacked twice")
+    pack.extend(c.code for c in PACK if c.code not in used)
+    return tuple(pack)
