@@ -1,1 +1,656 @@
-"""Sources, passages, rule pages, lessons and quizzes will live here."""
+"""Sources, their passages, the rules they state, and the glossary.
+
+The rule catalogue of the engine (``games.loo.catalogue``) is the list of rules: a
+:class:`Rule` row holds what the reading side adds to a catalogue entry (our plain explanation
+and a worked example) and a copy of its name and statement for search. Everything here is
+loaded from the files in ``content/`` by ``manage.py loadcontent``; editors may also correct
+the texts in the admin, and the HTML of editor text is rendered on save (STYLE.md 5).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import connections, models
+from django.urls import reverse
+
+from games.loo import catalogue
+from games.loo.cards import Card, parse_card, parse_cards
+from games.loo.errors import LooError
+from games.loo.play import LegalMoves, Position, legal
+from games.loo.rulesets import BASIS_NAMES, OPTIONS, PRESETS, OptionSpec, RuleSet
+from lessons import markup
+
+# -- links used by rendered markup ---------------------------------------------------------
+
+
+def _term_link(slug: str) -> markup.Link:
+    url = reverse("lessons:term-detail", args=[slug])
+    return markup.Link(url, url, "term")
+
+
+def _rule_link(rule_id: str) -> markup.Link:
+    url = reverse("lessons:rule-detail", args=[rule_id])
+    return markup.Link(url, url, "rule")
+
+
+def _passage_link(source: str, key: str) -> markup.Link:
+    url = reverse("lessons:source-detail", args=[source])
+    return markup.Link(f"{url}#{key}" if key else url, None, "passage")
+
+
+def resolver_from_database(source: str = "") -> markup.Resolver:
+    """A resolver for rendering one object in the admin: looks up what exists (3 queries)."""
+    forms = GlossaryTerm.form_index(GlossaryTerm.objects.values_list("slug", "forms"))
+    passages = set(Passage.objects.values_list("source_id", "key"))
+    sources = set(Source.objects.values_list("slug", flat=True))
+    return make_resolver(forms, catalogue.rule_ids(), passages, sources, source)
+
+
+def make_resolver(
+    forms: dict[str, str],
+    rule_ids: Iterable[str],
+    passages: set[tuple[str, str]],
+    sources: set[str],
+    source: str = "",
+) -> markup.Resolver:
+    """A resolver over known terms (form → slug), rules, passages and sources."""
+    known_rules = frozenset(rule_ids)
+
+    def term(words: str) -> tuple[str, markup.Link] | None:
+        slug = forms.get(words.strip().lower())
+        return (slug, _term_link(slug)) if slug else None
+
+    def rule(rule_id: str) -> markup.Link | None:
+        return _rule_link(rule_id) if rule_id in known_rules else None
+
+    def passage(source_id: str, key: str) -> markup.Link | None:
+        if source_id not in sources or (key and (source_id, key) not in passages):
+            return None
+        return _passage_link(source_id, key)
+
+    return markup.Resolver(
+        term=term,
+        rule=rule,
+        passage=passage,
+        source=source,
+        note_exists=lambda n: (source, f"fn-{n}") in passages,
+    )
+
+
+class EditorText(models.Model):
+    """A model with editor markup: its HTML is rendered on save (STYLE.md 5), and a broken
+    reference is a validation error in the admin."""
+
+    class Meta:
+        abstract = True
+
+    def render(self, resolver: markup.Resolver) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def clean(self) -> None:
+        try:
+            self.render(resolver_from_database(getattr(self, "source_id", "") or ""))
+        except markup.MarkupError as error:
+            raise ValidationError(str(error)) from None
+
+
+# -- search ---------------------------------------------------------------------------------
+
+
+class SearchQuerySet(models.QuerySet[Any]):
+    """Search in the ``plain`` text: PostgreSQL's full-text search when the database is
+    PostgreSQL; elsewhere (SQLite) every word of the query must begin a word of the text,
+    after the same rough stemming, so that simple queries find the same rows either way."""
+
+    def search(self, query: str) -> SearchQuerySet:
+        if connections[self.db].vendor == "postgresql":
+            from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
+
+            vector = SearchVector("plain", config="english")
+            wanted = SearchQuery(query, config="english", search_type="websearch")
+            return (
+                self.annotate(document=vector)
+                .filter(document=wanted)
+                .annotate(rank=SearchRank(vector, wanted))
+                .order_by("-rank", *self.model._meta.ordering)
+            )
+        found = self
+        for word in search_words(query):
+            found = found.filter(plain__iregex=rf"\b{re.escape(stem(word))}")
+        return found
+
+
+def search_words(query: str) -> list[str]:
+    return [w.lower() for w in re.findall(r"[^\W_]+", query)]
+
+
+def stem(word: str) -> str:
+    """A rough English stem (revoking → revok, looed → loo, trumps → trump)."""
+    word = word.lower()
+    for suffix in ("ing", "ed", "es", "s", "e"):
+        if word.endswith(suffix) and not word.endswith("ss") and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+# -- sources and passages -------------------------------------------------------------------
+
+
+class Licence(models.TextChoices):
+    PUBLIC_DOMAIN = "public-domain", "Public domain: shown in full"
+    COPYRIGHTED = "copyrighted", "Modern and copyrighted: short quotations only"
+
+
+class Source(EditorText):
+    """One of the five texts, with its bibliographic record and provenance."""
+
+    slug = models.SlugField(primary_key=True, help_text="The preset id: hoffmann, peel, …")
+    position = models.PositiveSmallIntegerField(default=0)
+    short_title = models.CharField(max_length=80, help_text="As cited on the site: Peel (1891)")
+    title = models.CharField(max_length=200)
+    author = models.CharField(max_length=200)
+    year = models.CharField(max_length=80)
+    edition = models.CharField(max_length=200, blank=True)
+    publisher = models.CharField(max_length=200, blank=True)
+    extent = models.CharField(max_length=200, blank=True, help_text="Chapter, pages")
+    link = models.URLField()
+    licence = models.CharField(max_length=20, choices=Licence.choices)
+    licence_note = models.CharField(max_length=300, blank=True)
+    about = models.TextField(help_text="Our description (for modern texts: our summary).")
+    about_html = models.TextField(editable=False, default="")
+    editorial_note = models.TextField(help_text="What we corrected, restored or left out.")
+    editorial_note_html = models.TextField(editable=False, default="")
+    #: [wrong, right] pairs: the transcription faults corrected in the text, also applied to
+    #: the catalogue's quotations (which keep the faults) before they are looked up.
+    corrections = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["position"]
+
+    def __str__(self) -> str:
+        return self.short_title
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.render(resolver_from_database(self.slug))
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self) -> str:
+        return reverse("lessons:source-detail", args=[self.slug])
+
+    @property
+    def modern(self) -> bool:
+        return self.licence != Licence.PUBLIC_DOMAIN
+
+    def render(self, resolver: markup.Resolver) -> None:
+        self.about_html = markup.render(self.about, resolver, slot_prefix=f"{self.slug}-about").html
+        self.editorial_note_html = markup.render(
+            self.editorial_note, resolver, slot_prefix=f"{self.slug}-note"
+        ).html
+
+    def correct(self, text: str) -> str:
+        """``text`` with this source's known transcription faults corrected."""
+        return apply_corrections(text, self.corrections)
+
+
+def apply_corrections(text: str, corrections: Iterable[Iterable[str]]) -> str:
+    for wrong, right in corrections:
+        text = text.replace(wrong, right)
+    return text
+
+
+class PassageKind(models.TextChoices):
+    HEADING = "heading", "Heading"
+    PARAGRAPH = "paragraph", "Paragraph"
+    LAW = "law", "Law"
+    SENTENCE = "sentence", "Sentence"
+    FOOTNOTE = "footnote", "Footnote"
+    QUOTATION = "quotation", "Short quotation (modern text)"
+
+
+class PassageQuerySet(SearchQuerySet):
+    def using_term(self, slug: str) -> PassageQuerySet:
+        return self.filter(term_slugs__contains=f" {slug} ")
+
+    def for_reading(self) -> PassageQuerySet:
+        """With the rules each passage states, ready for margin notes (2 queries)."""
+        return self.prefetch_related(
+            models.Prefetch(
+                "citations",
+                queryset=Citation.objects.select_related("rule").order_by("rule__position"),
+            )
+        )
+
+
+class Passage(EditorText):
+    """A paragraph, law, sentence, heading or note of a source: the unit that is cited.
+
+    Its ``key`` is stable and is the fragment of its permalink: ``/sources/hoffmann/#law-13``.
+    For a modern text a passage is a place in it (``3c-play``): our summary of that place in
+    ``text`` and, optionally, one short quotation (under 50 words) in ``quotation``.
+    """
+
+    source = models.ForeignKey(Source, on_delete=models.CASCADE, related_name="passages")
+    key = models.SlugField(max_length=40)
+    position = models.PositiveIntegerField(default=0)
+    kind = models.CharField(max_length=12, choices=PassageKind.choices)
+    label = models.CharField(max_length=60, help_text="How it is cited: ¶2, Law 13, s. 19, p. 21")
+    page = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Page it starts on")
+    last_page = models.PositiveSmallIntegerField(null=True, blank=True)
+    editorial = models.BooleanField(default=False, help_text="Restored or written by us")
+    text = models.TextField(help_text="The text in content markup (modern texts: our summary)")
+    quotation = models.TextField(blank=True, help_text="Modern texts only: a short quotation")
+    html = models.TextField(editable=False, default="")
+    plain = models.TextField(editable=False, default="")
+    #: [slug, words] for each glossary term marked in the text.
+    terms = models.JSONField(editable=False, default=list)
+    #: The same slugs as " miss pool looed ", to find a term's passages in any database.
+    term_slugs = models.CharField(max_length=1000, editable=False, default="")
+
+    objects = PassageQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["source__position", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["source", "key"], name="unique_passage_key"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.source_id} {self.label}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.render(resolver_from_database(self.source_id))
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self) -> str:
+        return _passage_link(self.source_id, self.key).url
+
+    @property
+    def pages(self) -> str:
+        if self.page is None:
+            return ""
+        if self.last_page and self.last_page != self.page:
+            return f"pp. {self.page}–{self.last_page}"
+        return f"p. {self.page}"
+
+    def render(self, resolver: markup.Resolver) -> None:
+        rendered = markup.render(
+            self.text,
+            resolver,
+            slot_prefix=f"{self.source_id}-{self.key}",
+            block=self.kind != PassageKind.HEADING,
+        )
+        self.html = rendered.html
+        self.plain = " ".join(filter(None, [self.quotation, rendered.plain]))
+        self.terms = [list(pair) for pair in rendered.terms]
+        self.term_slugs = "".join(f" {slug} " for slug, _ in rendered.terms)
+
+    @property
+    def stated_rules(self) -> list[Rule]:
+        """The rules this passage states, once each (needs ``for_reading()``). A passage the
+        catalogue quotes for a rule on which its source is silent does not state it."""
+        seen: dict[str, Rule] = {}
+        for citation in self.citations.all():
+            if not citation.rule.entry.source(self.source_id).silent:
+                seen.setdefault(citation.rule_id, citation.rule)
+        return list(seen.values())
+
+
+# -- rules ----------------------------------------------------------------------------------
+
+
+class RuleQuerySet(SearchQuerySet):
+    def with_citations(self, sources: Iterable[str] | None = None) -> RuleQuerySet:
+        """With each rule's citations and their passages (2 queries in all)."""
+        citations = Citation.objects.select_related("passage").order_by(
+            "passage__source__position", "position", "passage__position"
+        )
+        if sources is not None:
+            citations = citations.filter(passage__source__in=list(sources))
+        return self.prefetch_related(models.Prefetch("citations", queryset=citations))
+
+
+@dataclass(frozen=True)
+class ExampleRow:
+    """The engine's answer to a rule's worked example under one preset."""
+
+    preset: str
+    title: str
+    hand: tuple[Card, ...]
+    moves: LegalMoves
+
+    @property
+    def cited(self) -> list[str]:
+        return [a.rule for a in self.moves.explanations]
+
+
+class Rule(EditorText):
+    """A rule of the engine's catalogue, as the reading side presents it."""
+
+    id = models.SlugField(primary_key=True, max_length=60, help_text="The catalogue's rule id")
+    position = models.PositiveSmallIntegerField(default=0)
+    group = models.CharField(max_length=40, editable=False)
+    name = models.CharField(max_length=200, editable=False)
+    statement = models.TextField(editable=False)
+    explanation = models.TextField(help_text="Our plain explanation, in content markup")
+    explanation_html = models.TextField(editable=False, default="")
+    example_title = models.CharField(max_length=200, blank=True)
+    #: A position for ``games.loo.play.legal``: game, trump, turn_up, declared, trick_number,
+    #: hand, trick, pam_be_civil (as in RULES.md Part 4).
+    example = models.JSONField(null=True, blank=True)
+    plain = models.TextField(editable=False, default="")
+
+    objects = RuleQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["position"]
+
+    def __str__(self) -> str:
+        return f"{self.id}: {self.name}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.render(resolver_from_database())
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self) -> str:
+        return _rule_link(self.id).url
+
+    @cached_property
+    def entry(self) -> catalogue.Rule:
+        """The catalogue's entry: statement and what each source says."""
+        return catalogue.rule(self.id)
+
+    @property
+    def title(self) -> str:
+        return self.name[:1].upper() + self.name[1:]
+
+    def render(self, resolver: markup.Resolver) -> None:
+        rendered = markup.render(self.explanation, resolver, slot_prefix=f"rule-{self.id}")
+        self.explanation_html = rendered.html
+        self.plain = "\n\n".join([self.name, self.statement, rendered.plain])
+
+    def clean(self) -> None:
+        super().clean()
+        if self.example:
+            try:
+                self.worked_example()
+            except (LooError, KeyError, TypeError, ValueError) as error:
+                raise ValidationError({"example": str(error)}) from None
+
+    def statements(self, sources: Iterable[Source]) -> list[Statement]:
+        """What each source says, with the passages cited (needs ``with_citations()``)."""
+        statements = []
+        for source in sources:
+            mine = [c for c in self.citations.all() if c.passage.source_id == source.slug]
+            statements.append(
+                Statement(
+                    source,
+                    self.entry.source(source.slug),
+                    [c for c in mine if c.primary],
+                    [c for c in mine if not c.primary],
+                )
+            )
+        return statements
+
+    def readings(self) -> list[OptionReadings]:
+        """The engine's options for this rule and how each preset sets them."""
+        return option_readings(self.id)
+
+    @property
+    def silent_sources(self) -> list[str]:
+        return [s.source for s in self.entry.sources if s.silent]
+
+    @property
+    def disagreement(self) -> bool:
+        """The sources differ: in the presets' values, or some state it and some are silent."""
+        return bool(self.silent_sources) or any(o.differs for o in self.readings())
+
+    def worked_example(self) -> list[ExampleRow]:
+        """The example position under every preset that plays its game, from the engine."""
+        if not self.example:
+            return []
+        return worked_example(self.example)
+
+
+_EXAMPLE_FIELDS = {
+    "game",
+    "trump",
+    "turn_up",
+    "declared",
+    "trick_number",
+    "hand",
+    "trick",
+    "pam_be_civil",
+    "played",
+}
+
+
+def worked_example(data: dict[str, Any]) -> list[ExampleRow]:
+    """Legal cards under each preset for a position written as in RULES.md Part 4.
+
+    Raises LooError (or KeyError/TypeError/ValueError) with a message for a bad position.
+    """
+    unknown = set(data) - _EXAMPLE_FIELDS
+    if unknown:
+        raise ValueError(f"unknown field(s) in the example: {', '.join(sorted(unknown))}")
+    hand = parse_cards(data["hand"], what="hand")
+    trick = parse_cards(data.get("trick", []), what="trick")
+    played = parse_cards(data.get("played", []), what="played cards")
+    turn_up = parse_card(data["turn_up"]) if data.get("turn_up") else None
+    rows = []
+    for preset in PRESETS.values():
+        rules = RuleSet.preset(preset.id)
+        if not rules.supports(str(data["game"])):
+            continue
+        position = Position(
+            game=str(data["game"]),
+            rules=rules,
+            trump=str(data["trump"]),
+            hand=hand,
+            trick=trick,
+            turn_up=turn_up,
+            declared=int(data["declared"]),
+            trick_number=int(data.get("trick_number", 1)),
+            pam_be_civil=bool(data.get("pam_be_civil", False)),
+            played=played,
+        )
+        rows.append(ExampleRow(preset.id, preset.title, hand, legal(position)))
+    return rows
+
+
+STATUS_NAMES = {
+    "states": "States it",
+    "implied": "Implies it",
+    "subsumed": "Covered by another of its rules",
+    "silent": "Silent",
+    "refers": "Silent: refers to a passage missing from our copy",
+}
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One preset's value for one option, and its basis."""
+
+    preset: str
+    title: str
+    value: str
+    phrase: str
+    basis: str
+    note: str
+
+    @property
+    def basis_name(self) -> str:
+        return BASIS_NAMES[self.basis]
+
+
+@dataclass(frozen=True)
+class OptionReadings:
+    """How each preset sets one option of the engine (RULES.md Part 2.2)."""
+
+    spec: OptionSpec
+    readings: tuple[Reading, ...]
+
+    @property
+    def differs(self) -> bool:
+        return len({r.value for r in self.readings}) > 1
+
+    def groups(self) -> list[tuple[str, list[Reading]]]:
+        """The distinct values, each with the presets that choose it."""
+        grouped: dict[str, list[Reading]] = {}
+        for reading in self.readings:
+            grouped.setdefault(reading.phrase, []).append(reading)
+        return list(grouped.items())
+
+    def reading(self, preset: str) -> Reading:
+        return next(r for r in self.readings if r.preset == preset)
+
+
+def option_readings(rule_id: str | None = None) -> list[OptionReadings]:
+    """Every option (or those configuring ``rule_id``) with each preset's value."""
+    found = []
+    for spec in OPTIONS:
+        if rule_id is not None and rule_id not in spec.rules:
+            continue
+        readings = []
+        for preset in PRESETS.values():
+            setting = preset.settings[spec.name]
+            readings.append(
+                Reading(
+                    preset.id,
+                    preset.title,
+                    str(setting.value),
+                    spec.phrase(setting.value),
+                    setting.basis,
+                    setting.note,
+                )
+            )
+        found.append(OptionReadings(spec, tuple(readings)))
+    return found
+
+
+@dataclass(frozen=True)
+class Statement:
+    """What one source says about one rule: the catalogue's account and our passages."""
+
+    source: Source
+    entry: catalogue.SourceStatement
+    citations: list[Citation]
+    see_also: list[Citation]
+
+    @property
+    def status_name(self) -> str:
+        return STATUS_NAMES[self.entry.status]
+
+    @property
+    def link(self) -> Citation | None:
+        return self.citations[0] if self.citations else None
+
+
+class CitationOrigin(models.TextChoices):
+    CATALOGUE = "catalogue", "The rule catalogue (RULES.md)"
+    EDITOR = "editor", "An editor's annotation in the content files"
+
+
+class Citation(models.Model):
+    """A passage that states a rule: from the catalogue's citations, or an editor's note.
+
+    One catalogue citation may touch several passages (``s. 24–25``); ``primary`` marks the
+    one its quotation is linked to. ``quote`` is the quotation as the passage has it, with
+    the transcription faults corrected.
+    """
+
+    rule = models.ForeignKey(Rule, on_delete=models.CASCADE, related_name="citations")
+    passage = models.ForeignKey(Passage, on_delete=models.CASCADE, related_name="citations")
+    position = models.PositiveSmallIntegerField(default=0)
+    origin = models.CharField(max_length=10, choices=CitationOrigin.choices)
+    primary = models.BooleanField(default=True)
+    locator = models.CharField(max_length=80, blank=True)
+    quote = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["rule__position", "passage__source__position", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["rule", "passage", "position"], name="unique_citation"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rule_id} ← {self.passage}"
+
+
+# -- glossary -------------------------------------------------------------------------------
+
+
+class GlossaryTerm(EditorText):
+    """A word of the game, with a plain definition and a quotation from a period source."""
+
+    slug = models.SlugField(primary_key=True, max_length=60)
+    position = models.PositiveSmallIntegerField(default=0)
+    term = models.CharField(max_length=80, help_text="The headword")
+    also = models.CharField(max_length=200, blank=True, help_text="Other names, shown")
+    forms = models.CharField(
+        max_length=400, help_text="Words that [[…]] in a text may use for it, separated by ;"
+    )
+    definition = models.TextField(help_text="A plain definition, in content markup")
+    definition_html = models.TextField(editable=False, default="")
+    quote_passage = models.ForeignKey(
+        Passage, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    quote = models.TextField(help_text="Words of the passage, as printed")
+    rules = models.JSONField(default=list, blank=True, help_text="Related rule ids")
+    plain = models.TextField(editable=False, default="")
+
+    objects = SearchQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["position"]
+
+    def __str__(self) -> str:
+        return self.term
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.render(resolver_from_database())
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self) -> str:
+        return _term_link(self.slug).url
+
+    @property
+    def form_list(self) -> list[str]:
+        return [f.strip() for f in self.forms.split(";") if f.strip()]
+
+    @staticmethod
+    def form_index(rows: Iterable[tuple[str, str]]) -> dict[str, str]:
+        """form (lower case) → slug, from (slug, forms) rows; the slug is a form too."""
+        index: dict[str, str] = {}
+        for slug, forms in rows:
+            index[slug] = slug
+            for form in forms.split(";"):
+                if form.strip():
+                    index.setdefault(form.strip().lower(), slug)
+        return index
+
+    @property
+    def summary(self) -> str:
+        """The definition's first paragraph as plain text, for the in-place disclosure."""
+        return markup.plain_text(self.definition).split("\n\n")[0]
+
+    def render(self, resolver: markup.Resolver) -> None:
+        rendered = markup.render(self.definition, resolver, slot_prefix=f"term-{self.slug}")
+        self.definition_html = rendered.html
+        self.plain = "\n\n".join([self.term, self.also, rendered.plain, self.quote])
+
+    def clean(self) -> None:
+        super().clean()
+        if (
+            self.quote_passage
+            and markup.find_quotation(self.quote, self.quote_passage.plain) is None
+        ):
+            raise ValidationError({"quote": "These words are not in the chosen passage."})
+        unknown = [r for r in self.rules if r not in catalogue.rule_ids()]
+        if unknown:
+            raise ValidationError({"rules": f"Not in the rule catalogue: {', '.join(unknown)}"})

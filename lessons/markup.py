@@ -1,0 +1,276 @@
+"""The small markup that editors write in content files and in the admin.
+
+Blocks: paragraphs are separated by blank lines; a paragraph whose every line starts with
+"- " is a bulleted list. Single line breaks are spaces.
+
+Inline:
+
+- ``[[miss]]`` or ``[[miss|the spare hand]]``: a glossary term, found by its slug or one of
+  its forms; it is a link to the term's page that htmx opens in place.
+- ``[[rule:head-the-trick]]`` or ``[[rule:head-the-trick|head the trick]]``: a rule page,
+  likewise opened in place.
+- ``[[source:peel#p21-2|p. 21]]`` or ``[[source:peel]]``: a source, or one passage of it.
+- ``{page:22}``: a page of the printed book begins here.
+- ``{note:28}``: the reference mark of footnote 28 (the passage ``fn-28`` of the same source).
+- ``_words_``: italics (the convention of the Project Gutenberg texts).
+
+Rendering is pure: the caller passes a :class:`Resolver` that knows which terms, rules and
+passages exist and how to link to them. An unknown reference raises :class:`MarkupError`
+with the offending text, so that the loader and the admin can say what is wrong.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from django.utils.html import escape
+
+_REFERENCE = re.compile(r"\[\[([^\[\]|]+?)(?:\|([^\[\]]+?))?\]\]")
+_BRACE = re.compile(r"\{(page|note):(\d+)\}")
+_ITALIC = re.compile(r"_([^_\n]+)_")
+_TOKEN = re.compile(f"{_REFERENCE.pattern}|{_BRACE.pattern}")
+
+
+class MarkupError(ValueError):
+    """A reference in editor text that points at nothing."""
+
+
+@dataclass(frozen=True)
+class Link:
+    """Where a reference points: its URL, and whether htmx may open it in place."""
+
+    url: str
+    inline_url: str | None = None
+    kind: str = "term"
+
+
+@dataclass
+class Resolver:
+    """What exists and how to link to it; the loader and the models supply the lookups."""
+
+    term: Callable[[str], tuple[str, Link] | None]
+    rule: Callable[[str], Link | None]
+    passage: Callable[[str, str], Link | None]
+    #: The source whose text is rendered (for ``{note:n}``), or "".
+    source: str = ""
+    note_exists: Callable[[int], bool] = lambda n: False
+
+
+@dataclass
+class Rendered:
+    html: str
+    plain: str
+    #: (slug, words shown) for every glossary term marked, in order of first use.
+    terms: list[tuple[str, str]] = field(default_factory=list)
+    rules: list[str] = field(default_factory=list)
+
+
+def paragraphs(text: str) -> list[str]:
+    """The text's paragraphs (separated by blank lines), stripped, empty ones dropped."""
+    return [p.strip() for p in re.split(r"\n\s*\n", text.strip()) if p.strip()]
+
+
+def render(text: str, resolver: Resolver, *, slot_prefix: str, block: bool = True) -> Rendered:
+    """HTML for editor text. ``slot_prefix`` makes the in-place slots' ids unique on a page.
+
+    With ``block=False`` the text is rendered as phrasing content (no ``<p>``), for a heading
+    or a one-line field.
+    """
+    out = Rendered(html="", plain="")
+    counter = iter(range(1, 10_000))
+    html_parts: list[str] = []
+    plain_parts: list[str] = []
+    for para in paragraphs(text) if block else [text.strip()]:
+        lines = para.splitlines()
+        if block and lines[0].startswith("- "):
+            items = [
+                _inline(item, resolver, out, slot_prefix, counter) for item in _list_items(lines)
+            ]
+            html_parts.append("<ul>" + "".join(f"<li>{h}</li>" for h, _ in items) + "</ul>")
+            plain_parts.append(" ".join(p for _, p in items))
+            continue
+        html, plain = _inline(
+            " ".join(line.strip() for line in lines), resolver, out, slot_prefix, counter
+        )
+        html_parts.append(f"<p>{html}</p>" if block else html)
+        plain_parts.append(plain)
+    out.html = "".join(html_parts) if not block else "\n".join(html_parts)
+    out.plain = "\n\n".join(plain_parts)
+    return out
+
+
+def _list_items(lines: list[str]) -> list[str]:
+    """The items of a list paragraph: each starts with "- "; other lines continue it."""
+    items: list[str] = []
+    for line in lines:
+        if line.startswith("- ") or not items:
+            items.append(line.removeprefix("- ").strip())
+        else:
+            items[-1] += " " + line.strip()
+    return items
+
+
+def plain_text(text: str) -> str:
+    """The words of editor text without its markup (no resolver needed)."""
+    parts = []
+    for para in paragraphs(text):
+        line = " ".join(line.strip().removeprefix("- ") for line in para.splitlines())
+        line = _REFERENCE.sub(lambda m: m.group(2) or _default_words(m.group(1)), line)
+        line = _BRACE.sub("", line)
+        parts.append(" ".join(_ITALIC.sub(r"\1", line).split()))
+    return "\n\n".join(parts)
+
+
+def references(text: str) -> Iterator[tuple[str, str | None]]:
+    """Every ``[[target|words]]`` reference in ``text``, as (target, words or None)."""
+    for match in _REFERENCE.finditer(text):
+        yield match.group(1).strip(), match.group(2)
+
+
+def braces(text: str) -> Iterator[tuple[str, int]]:
+    """Every ``{page:n}`` and ``{note:n}`` mark in ``text``, as ("page"/"note", n)."""
+    for match in _BRACE.finditer(text):
+        yield match.group(1), int(match.group(2))
+
+
+def _default_words(target: str) -> str:
+    if target.startswith("rule:"):
+        return target.removeprefix("rule:").replace("-", " ")
+    if target.startswith("source:"):
+        return target.removeprefix("source:").split("#")[0]
+    return target
+
+
+def _inline(
+    text: str, resolver: Resolver, out: Rendered, slot_prefix: str, counter: Iterator[int]
+) -> tuple[str, str]:
+    html: list[str] = []
+    plain: list[str] = []
+    position = 0
+    for match in _TOKEN.finditer(text):
+        before = text[position : match.start()]
+        html.append(_italics(escape(before)))
+        plain.append(_ITALIC.sub(r"\1", before))
+        position = match.end()
+        if match.group(3):  # {page:n} or {note:n}
+            kind, number = match.group(3), int(match.group(4))
+            if kind == "page":
+                html.append(f'<span class="page-mark">[p.&nbsp;{number}]</span>')
+            else:
+                if not resolver.note_exists(number):
+                    raise MarkupError(
+                        f"{{note:{number}}} refers to a note fn-{number} that does not exist"
+                    )
+                html.append(
+                    f'<sup class="note-mark"><a href="#fn-{number}" id="note-{number}">'
+                    f"[{number}]</a></sup>"
+                )
+            continue
+        target, words = match.group(1).strip(), match.group(2)
+        link, shown = _resolve(target, words, resolver, out)
+        slot = f"slot-{slot_prefix}-{next(counter)}"
+        html.append(_link_html(link, escape(shown), slot))
+        plain.append(shown)
+    rest = text[position:]
+    html.append(_italics(escape(rest)))
+    plain.append(_ITALIC.sub(r"\1", rest))
+    return "".join(html), " ".join("".join(plain).split())
+
+
+def _resolve(target: str, words: str | None, resolver: Resolver, out: Rendered) -> tuple[Link, str]:
+    if target.startswith("rule:"):
+        rule_id = target.removeprefix("rule:")
+        link = resolver.rule(rule_id)
+        if link is None:
+            raise MarkupError(f"[[{target}]]: {rule_id!r} is not a rule id in the catalogue")
+        if rule_id not in out.rules:
+            out.rules.append(rule_id)
+        return link, (words or rule_id.replace("-", " ")).strip()
+    if target.startswith("source:"):
+        source, _, key = target.removeprefix("source:").partition("#")
+        link = resolver.passage(source, key)
+        if link is None:
+            what = f"passage {source}#{key}" if key else f"source {source!r}"
+            raise MarkupError(f"[[{target}]]: there is no {what}")
+        return link, (words or (key or source)).strip()
+    found = resolver.term(target)
+    if found is None:
+        raise MarkupError(f"[[{target}]]: {target!r} is not a glossary term (nor one of its forms)")
+    slug, link = found
+    shown = (words or target).strip()
+    if slug not in [s for s, _ in out.terms]:
+        out.terms.append((slug, shown))
+    return link, shown
+
+
+def _link_html(link: Link, shown: str, slot: str) -> str:
+    if link.inline_url is None:
+        return f'<a href="{escape(link.url)}">{shown}</a>'
+    return (
+        f'<a class="ref ref--{link.kind}" href="{escape(link.url)}" '
+        f'hx-get="{escape(link.inline_url)}" hx-target="#{slot}" hx-swap="innerHTML" '
+        f'aria-controls="{slot}" aria-expanded="false" '
+        "hx-on::after-request=\"this.setAttribute('aria-expanded', 'true')\">"
+        f'{shown}</a><span class="ref-slot" id="{slot}" aria-live="polite"></span>'
+    )
+
+
+def _italics(escaped: str) -> str:
+    return _ITALIC.sub(r"<i>\1</i>", escaped)
+
+
+# -- quotations ------------------------------------------------------------------------------
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def words(text: str) -> list[str]:
+    """The words of ``text`` for comparing quotations: letters and digits only, lower case,
+    so that quotation marks, stray spaces, italics and dotted mirror artefacts do not count.
+    Joined words (``dealer"s`` → ``dealers``, ``ent.i.tled`` → ``entitled``) stay joined."""
+    joined = re.sub(r"(?<=[^\W_])[\"'’.*_]+(?=[^\W_])", "", text)
+    return [w.lower() for w in _WORD.findall(joined)]
+
+
+def find_quotation(quote: str, text: str) -> list[tuple[int, int]] | None:
+    """Where each part of ``quote`` (parts are separated by "…") occurs in ``text``, in order,
+    as (start, end) character offsets into ``text``; None if some part is not there."""
+    spans = _word_spans(text)
+    tokens = [w for w, _, _ in spans]
+    found: list[tuple[int, int]] = []
+    start = 0
+    for part in quote.split("…"):
+        wanted = words(_without_marks(part))
+        if not wanted:
+            continue
+        index = _find_run(tokens, wanted, start)
+        if index is None:
+            return None
+        end = index + len(wanted) - 1
+        found.append((spans[index][1], spans[end][2]))
+        start = end + 1
+    return found or None
+
+
+def _without_marks(text: str) -> str:
+    """A quotation without the page and note marks ([22], [28]) that RULES.md keeps."""
+    return re.sub(r"\[\d+\]", " ", text)
+
+
+def _word_spans(text: str) -> list[tuple[str, int, int]]:
+    """(word, start, end) for each word of ``text`` as :func:`words` sees them."""
+    spans: list[tuple[str, int, int]] = []
+    pattern = re.compile(r"[^\W_]+(?:[\"'’.*_]+[^\W_]+)*")
+    for match in pattern.finditer(text):
+        spans.append((re.sub(r"[\"'’.*_]", "", match.group()).lower(), match.start(), match.end()))
+    return spans
+
+
+def _find_run(tokens: list[str], wanted: list[str], start: int) -> int | None:
+    first = wanted[0]
+    for i in range(start, len(tokens) - len(wanted) + 1):
+        if tokens[i] == first and tokens[i : i + len(wanted)] == wanted:
+            return i
+    return None
