@@ -1,0 +1,806 @@
+"""The content files: their format, their validation, and loading them into the database.
+
+``content/`` holds one file per source (``sources/<id>.txt``), the rule explanations
+(``rules.txt``) and the glossary (``glossary.txt``), all in one plain-text format that an
+editor can read and diff (README: "Reading the sources")::
+
+    # A comment.
+    [paragraph p2]
+    label: ¶2
+    rules: ante, stake-divisible
+
+    The full pack of fifty-two cards is used, … known as "[[miss]]." …
+
+A block starts with a ``[kind id]`` line; ``key: value`` lines follow it directly; after a
+blank line comes its body, up to the next block. Bodies use the markup of
+:mod:`lessons.markup`.
+
+:func:`read` parses and validates everything without touching the database and raises
+:class:`ContentError` ("content/<file>:<line>: <problem>") at the first problem;
+:meth:`Content.save` then writes it in one transaction, updating rows in place by their
+natural keys (source slug, source + passage key, rule id, term slug), so that reloading keeps
+every primary key and permalink. The files are the master copy: whatever an editor changed in
+the admin is overwritten by the next load.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.db import models, transaction
+
+from games.loo import catalogue
+from games.loo.errors import LooError
+from lessons import markup
+from lessons.models import (
+    Citation,
+    CitationOrigin,
+    GlossaryTerm,
+    Licence,
+    Passage,
+    PassageKind,
+    Rule,
+    Source,
+    apply_corrections,
+    make_resolver,
+    worked_example,
+)
+
+#: A modern text may be quoted only in short passages: fewer words than this.
+MAX_MODERN_QUOTE_WORDS = 50
+
+_HEADER = re.compile(r"^\[([a-z][a-z-]*)(?: ([^\s\]]+))?\]\s*$")
+_FIELD = re.compile(r"^([a-z][a-z-]*):(?:\s(.*))?$")
+_KEY = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+_PASSAGE_KINDS = {kind.value for kind in PassageKind}
+_SOURCE_FIELDS = {
+    "short-title",
+    "title",
+    "author",
+    "year",
+    "edition",
+    "publisher",
+    "extent",
+    "link",
+    "licence",
+    "licence-note",
+    "correct",
+}
+_PASSAGE_FIELDS = {"label", "page", "editorial", "rules", "quote"}
+_KINDS: dict[str, dict[str, set[str]]] = {
+    "source": {"source": _SOURCE_FIELDS, "editorial-note": set()}
+    | {kind: _PASSAGE_FIELDS for kind in _PASSAGE_KINDS},
+    "rules": {"rule": {"example-title", "example"}},
+    "glossary": {"term": {"term", "also", "forms", "quote-from", "quote", "rules"}},
+}
+_REPEATABLE = {"correct"}
+
+
+class ContentError(Exception):
+    """A problem in a content file, as one line: ``content/<file>:<line>: <problem>``."""
+
+    def __init__(self, where: str, line: int, problem: str) -> None:
+        super().__init__(f"{where}:{line}: {problem}")
+
+
+# -- the file format ------------------------------------------------------------------------
+
+
+@dataclass
+class Block:
+    file: str
+    line: int
+    kind: str
+    id: str
+    fields: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
+    body_lines: list[tuple[str, int]] = field(default_factory=list)
+
+    def error(self, problem: str, line: int | None = None) -> ContentError:
+        return ContentError(self.file, self.line if line is None else line, problem)
+
+    @property
+    def body(self) -> str:
+        return "\n".join(text for text, _ in self.body_lines).strip()
+
+    def get(self, name: str, default: str = "") -> str:
+        values = self.fields.get(name)
+        return values[0][0] if values else default
+
+    def line_of(self, name: str) -> int:
+        values = self.fields.get(name)
+        return values[0][1] if values else self.line
+
+    def require(self, name: str) -> str:
+        value = self.get(name)
+        if not value:
+            raise self.error(f"[{self.kind} {self.id}] needs a '{name}:' line")
+        return value
+
+    def listed(self, name: str) -> list[str]:
+        return [item.strip() for item in self.get(name).split(",") if item.strip()]
+
+
+def parse(text: str, where: str, file_type: str) -> list[Block]:
+    """The blocks of one content file; raises ContentError on a malformed line."""
+    kinds = _KINDS[file_type]
+    blocks: list[Block] = []
+    current: Block | None = None
+    in_fields = False
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.rstrip()
+        if line.startswith("#"):
+            continue
+        header = _HEADER.match(line)
+        if header:
+            kind, key = header.group(1), header.group(2) or ""
+            if kind not in kinds:
+                allowed = ", ".join(f"[{k}]" for k in sorted(kinds))
+                raise ContentError(where, number, f"unknown block [{kind}] (allowed: {allowed})")
+            if key and not _KEY.match(key):
+                raise ContentError(
+                    where, number, f"malformed id {key!r}: use lower-case letters, digits and -"
+                )
+            if not key and kind != "editorial-note":
+                raise ContentError(where, number, f"[{kind}] needs an id: [{kind} some-id]")
+            current = Block(where, number, kind, key)
+            blocks.append(current)
+            in_fields = True
+            continue
+        if current is None:
+            if line.strip():
+                raise ContentError(
+                    where, number, f"malformed line: expected a [block id] line, not {line!r}"
+                )
+            continue
+        if in_fields:
+            if not line.strip():
+                in_fields = False
+                continue
+            found = _FIELD.match(line)
+            if found:
+                name, value = found.group(1), (found.group(2) or "").strip()
+                if name not in kinds[current.kind]:
+                    allowed = ", ".join(sorted(kinds[current.kind])) or "none"
+                    raise ContentError(
+                        where,
+                        number,
+                        f"malformed line: unknown field '{name}:' in a [{current.kind}] block "
+                        f"(fields: {allowed})",
+                    )
+                if name in current.fields and name not in _REPEATABLE:
+                    raise ContentError(where, number, f"'{name}:' is given twice")
+                current.fields.setdefault(name, []).append((value, number))
+                continue
+            in_fields = False
+        current.body_lines.append((line, number))
+    return blocks
+
+
+# -- what the files say ---------------------------------------------------------------------
+
+
+@dataclass
+class SourceContent:
+    block: Block
+    note: Block
+    passages: list[Block]
+    corrections: list[tuple[str, str]]
+
+    @property
+    def slug(self) -> str:
+        return self.block.id
+
+    @property
+    def modern(self) -> bool:
+        return self.block.get("licence") != Licence.PUBLIC_DOMAIN
+
+
+@dataclass
+class ResolvedCitation:
+    rule: str
+    source: str
+    position: int
+    locator: str
+    quote: str
+    primary: str
+    passages: list[str]
+
+
+@dataclass
+class Content:
+    """Everything in ``content/``, validated, ready to save."""
+
+    sources: list[SourceContent]
+    rules: dict[str, Block]
+    terms: list[Block]
+    citations: list[ResolvedCitation]
+    #: One resolver per source (its notes are its own), and "" for the rest.
+    resolvers: dict[str, markup.Resolver] = field(repr=False)
+
+    def save(self) -> dict[str, int]:
+        """Write everything in one transaction; returns how many rows each model has."""
+        with transaction.atomic():
+            self._save_sources()
+            passage_ids = self._save_passages()
+            self._save_rules()
+            self._save_terms(passage_ids)
+            self._save_citations(passage_ids)
+        return {
+            "sources": Source.objects.count(),
+            "passages": Passage.objects.count(),
+            "rules": Rule.objects.count(),
+            "glossary terms": GlossaryTerm.objects.count(),
+            "citations": Citation.objects.count(),
+        }
+
+    def _save_sources(self) -> None:
+        rows = []
+        for position, sc in enumerate(self.sources, 1):
+            b = sc.block
+            source = Source(
+                slug=sc.slug,
+                position=position,
+                short_title=b.get("short-title"),
+                title=b.get("title"),
+                author=b.get("author"),
+                year=b.get("year"),
+                edition=b.get("edition"),
+                publisher=b.get("publisher"),
+                extent=b.get("extent"),
+                link=b.get("link"),
+                licence=b.get("licence"),
+                licence_note=b.get("licence-note"),
+                about=b.body,
+                editorial_note=sc.note.body,
+                corrections=[list(pair) for pair in sc.corrections],
+            )
+            source.render(self.resolvers[sc.slug])
+            rows.append(source)
+        _sync(Source, rows, lambda s: s.slug)
+
+    def _save_passages(self) -> dict[tuple[str, str], int]:
+        rows = []
+        for sc in self.sources:
+            pages = _page_spans(sc)
+            for position, b in enumerate(sc.passages, 1):
+                first, last = pages[b.id]
+                passage = Passage(
+                    source_id=sc.slug,
+                    key=b.id,
+                    position=position,
+                    kind=b.kind,
+                    label=_label(sc, b),
+                    page=first,
+                    last_page=last,
+                    editorial=b.get("editorial") == "yes",
+                    text=b.body,
+                    quotation=b.get("quote"),
+                )
+                passage.render(self.resolvers[sc.slug])
+                rows.append(passage)
+        _sync(Passage, rows, lambda p: (p.source_id, p.key))
+        return {(s, k): pk for pk, s, k in Passage.objects.values_list("pk", "source_id", "key")}
+
+    def _save_rules(self) -> None:
+        rows = []
+        for position, entry in enumerate(catalogue.rules(), 1):
+            b = self.rules.get(entry.id)
+            rule = Rule(
+                id=entry.id,
+                position=position,
+                group=entry.group,
+                name=entry.name,
+                statement=entry.statement,
+                explanation=b.body if b else "",
+                example_title=b.get("example-title") if b else "",
+                example=json.loads(b.get("example")) if b and b.get("example") else None,
+            )
+            rule.render(self.resolvers[""])
+            rows.append(rule)
+        _sync(Rule, rows, lambda r: r.id)
+
+    def _save_terms(self, passage_ids: dict[tuple[str, str], int]) -> None:
+        rows = []
+        for position, b in enumerate(self.terms, 1):
+            source, _, key = b.get("quote-from").partition("#")
+            term = GlossaryTerm(
+                slug=b.id,
+                position=position,
+                term=b.get("term"),
+                also=b.get("also"),
+                forms=b.get("forms"),
+                definition=b.body,
+                quote_passage_id=passage_ids[(source, key)],
+                quote=b.get("quote"),
+                rules=b.listed("rules"),
+            )
+            term.render(self.resolvers[""])
+            rows.append(term)
+        _sync(GlossaryTerm, rows, lambda t: t.slug)
+
+    def _save_citations(self, passage_ids: dict[tuple[str, str], int]) -> None:
+        rows: list[Citation] = []
+        attached: set[tuple[str, int]] = set()
+        for c in self.citations:
+            for key in c.passages:
+                passage_id = passage_ids[(c.source, key)]
+                attached.add((c.rule, passage_id))
+                rows.append(
+                    Citation(
+                        rule_id=c.rule,
+                        passage_id=passage_id,
+                        position=c.position,
+                        origin=CitationOrigin.CATALOGUE,
+                        primary=key == c.primary,
+                        locator=c.locator,
+                        quote=c.quote if key == c.primary else "",
+                    )
+                )
+        for sc in self.sources:
+            for b in sc.passages:
+                passage_id = passage_ids[(sc.slug, b.id)]
+                for n, rule_id in enumerate(b.listed("rules"), 100):
+                    if (rule_id, passage_id) in attached:
+                        continue
+                    attached.add((rule_id, passage_id))
+                    rows.append(
+                        Citation(
+                            rule_id=rule_id,
+                            passage_id=passage_id,
+                            position=n,
+                            origin=CitationOrigin.EDITOR,
+                            primary=False,
+                        )
+                    )
+        _sync(Citation, rows, lambda c: (c.rule_id, c.passage_id, c.position))
+
+
+def _sync(model: type[models.Model], rows: list[Any], key: Callable[[Any], object]) -> None:
+    """Make the table hold exactly ``rows``: update in place (same primary keys) by ``key``,
+    insert what is new, delete what is gone."""
+    editable = [
+        f.attname
+        for f in model._meta.concrete_fields
+        if not f.primary_key and f.attname not in ("id",)
+    ]
+    existing = {key(obj): obj for obj in model._default_manager.all()}
+    create, update = [], []
+    for row in rows:
+        old = existing.pop(key(row), None)
+        if old is None:
+            create.append(row)
+            continue
+        changed = [name for name in editable if getattr(old, name) != getattr(row, name)]
+        if changed:
+            for name in editable:
+                setattr(old, name, getattr(row, name))
+            update.append(old)
+    if existing:
+        model._default_manager.filter(pk__in=[obj.pk for obj in existing.values()]).delete()
+    if update:
+        model._default_manager.bulk_update(update, editable, batch_size=200)
+    if create:
+        model._default_manager.bulk_create(create, batch_size=200)
+
+
+# -- reading and validating -------------------------------------------------------------------
+
+
+def default_path() -> Path:
+    return Path(settings.BASE_DIR) / "content"
+
+
+def read(path: Path | None = None) -> Content:
+    """Parse and validate ``content/``; raises ContentError at the first problem."""
+    root = Path(path) if path is not None else default_path()
+    if not root.is_dir():
+        raise ContentError(_display(root), 0, "no such directory")
+    sources = _read_sources(root)
+    rules = _read_rules(root)
+    terms = _read_glossary(root)
+
+    forms: dict[str, str] = {}
+    for b in terms:
+        for form in [b.id, *(f.strip().lower() for f in b.get("forms").split(";") if f.strip())]:
+            if form in forms and forms[form] != b.id:
+                raise b.error(f"the form {form!r} is already used by the term {forms[form]!r}")
+            forms[form] = b.id
+    passage_keys = {(sc.slug, b.id) for sc in sources for b in sc.passages}
+    source_ids = {sc.slug for sc in sources}
+    resolvers = {
+        slug: make_resolver(forms, catalogue.rule_ids(), passage_keys, source_ids, slug)
+        for slug in ["", *source_ids]
+    }
+
+    plains: dict[tuple[str, str], str] = {}
+    for sc in sources:
+        _check_markup(sc.block, resolvers[sc.slug])
+        _check_markup(sc.note, resolvers[sc.slug])
+        for b in sc.passages:
+            _check_passage(sc, b)
+            rendered = _check_markup(b, resolvers[sc.slug], block=b.kind != PassageKind.HEADING)
+            plains[(sc.slug, b.id)] = " ".join(filter(None, [b.get("quote"), rendered.plain]))
+    for b in rules.values():
+        _check_markup(b, resolvers[""])
+    for b in terms:
+        _check_term(b, resolvers[""], passage_keys, plains, sources)
+
+    citations = list(_resolve_citations(sources, plains))
+    return Content(sources, rules, terms, citations, resolvers)
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path(settings.BASE_DIR).resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _read_sources(root: Path) -> list[SourceContent]:
+    folder = root / "sources"
+    files = {p.stem: p for p in sorted(folder.glob("*.txt"))} if folder.is_dir() else {}
+    found: dict[str, SourceContent] = {}
+    for stem, path in files.items():
+        where = _display(path)
+        blocks = parse(path.read_text(encoding="utf-8"), where, "source")
+        if not blocks or blocks[0].kind != "source":
+            raise ContentError(
+                where, blocks[0].line if blocks else 1, "must begin with [source id]"
+            )
+        head = blocks[0]
+        if head.id not in catalogue.SOURCE_IDS:
+            raise head.error(
+                f"unknown source id {head.id!r} (the sources are {', '.join(catalogue.SOURCE_IDS)})"
+            )
+        if head.id != stem:
+            raise head.error(f"the source {head.id!r} belongs in sources/{head.id}.txt")
+        for name in ("short-title", "title", "author", "year", "link", "licence"):
+            head.require(name)
+        if head.get("licence") not in Licence.values:
+            raise head.error(
+                f"licence must be one of {', '.join(Licence.values)}", head.line_of("licence")
+            )
+        corrections = []
+        for value, line in head.fields.get("correct", []):
+            wrong, arrow, right = value.partition(" => ")
+            if not arrow or not wrong:
+                raise ContentError(where, line, "malformed line: write 'correct: wrong => right'")
+            corrections.append((wrong, right))
+        notes = [b for b in blocks[1:] if b.kind == "editorial-note"]
+        if len(notes) != 1:
+            raise head.error("needs exactly one [editorial-note] block")
+        passages = [b for b in blocks[1:] if b.kind not in ("source", "editorial-note")]
+        for b in blocks[1:]:
+            if b.kind == "source":
+                raise b.error("only one [source] block per file")
+        seen: dict[str, int] = {}
+        for b in passages:
+            if b.id in seen:
+                raise b.error(f"duplicate passage id {b.id!r} (first used on line {seen[b.id]})")
+            seen[b.id] = b.line
+        found[head.id] = SourceContent(head, notes[0], passages, corrections)
+    missing = [s for s in catalogue.SOURCE_IDS if s not in found]
+    if missing:
+        raise ContentError(_display(folder), 0, f"no file for the source(s) {', '.join(missing)}")
+    return [found[s] for s in catalogue.SOURCE_IDS]
+
+
+def _read_rules(root: Path) -> dict[str, Block]:
+    path = root / "rules.txt"
+    where = _display(path)
+    if not path.is_file():
+        raise ContentError(where, 0, "missing file")
+    rules: dict[str, Block] = {}
+    for b in parse(path.read_text(encoding="utf-8"), where, "rules"):
+        if b.id not in catalogue.rule_ids():
+            raise b.error(f"unknown rule id {b.id!r}: it is not in the engine's rule catalogue")
+        if b.id in rules:
+            raise b.error(f"the rule {b.id!r} has a block already, on line {rules[b.id].line}")
+        rules[b.id] = b
+        if b.get("example"):
+            line = b.line_of("example")
+            try:
+                data = json.loads(b.get("example"))
+                if not isinstance(data, dict):
+                    raise ValueError("the example must be a JSON object")
+                worked_example(data)
+            except json.JSONDecodeError as error:
+                raise b.error(f"the example is not valid JSON: {error.msg}", line) from None
+            except (LooError, KeyError, TypeError, ValueError) as error:
+                raise b.error(f"impossible example: {error}", line) from None
+    return rules
+
+
+def _read_glossary(root: Path) -> list[Block]:
+    path = root / "glossary.txt"
+    where = _display(path)
+    if not path.is_file():
+        raise ContentError(where, 0, "missing file")
+    terms: list[Block] = []
+    seen: dict[str, int] = {}
+    for b in parse(path.read_text(encoding="utf-8"), where, "glossary"):
+        if b.id in seen:
+            raise b.error(f"duplicate glossary term {b.id!r} (first used on line {seen[b.id]})")
+        seen[b.id] = b.line
+        for name in ("term", "quote-from", "quote"):
+            b.require(name)
+        if not b.body:
+            raise b.error(f"the term {b.id!r} needs a definition (its body)")
+        terms.append(b)
+    return terms
+
+
+def _check_passage(sc: SourceContent, b: Block) -> None:
+    if b.kind == PassageKind.QUOTATION and not sc.modern:
+        raise b.error("[quotation] blocks are for modern texts; give the text itself")
+    if sc.modern and b.kind not in (PassageKind.QUOTATION, PassageKind.HEADING):
+        raise b.error(
+            f"{sc.slug} is a modern text: only [quotation] and [heading] blocks, not [{b.kind}]"
+        )
+    quote = b.get("quote")
+    if quote and b.kind != PassageKind.QUOTATION:
+        raise b.error("'quote:' belongs to [quotation] blocks", b.line_of("quote"))
+    if quote and len(quote.split()) >= MAX_MODERN_QUOTE_WORDS:
+        raise b.error(
+            f"quotation of {len(quote.split())} words: a modern text may only be quoted in "
+            f"passages of fewer than {MAX_MODERN_QUOTE_WORDS} words",
+            b.line_of("quote"),
+        )
+    if b.kind != PassageKind.HEADING and not b.body:
+        raise b.error(f"the passage {b.id!r} has no text")
+    if b.get("page") and not b.get("page").isdigit():
+        raise b.error("'page:' must be a page number", b.line_of("page"))
+    if b.get("editorial") not in ("", "yes", "no"):
+        raise b.error("'editorial:' must be yes or no", b.line_of("editorial"))
+    _check_rule_ids(b, b.listed("rules"), "rules")
+
+
+def _check_rule_ids(b: Block, ids: Iterable[str], field_name: str) -> None:
+    for rule_id in ids:
+        if rule_id not in catalogue.rule_ids():
+            raise b.error(
+                f"unknown rule id {rule_id!r}: it is not in the engine's rule catalogue",
+                b.line_of(field_name),
+            )
+
+
+def _check_markup(b: Block, resolver: markup.Resolver, *, block: bool = True) -> markup.Rendered:
+    """Render a block's body, reporting a bad reference on the line where it is."""
+    for text, line in b.body_lines:
+        for target, words in markup.references(text):
+            try:
+                markup.render(f"[[{target}|{words or target}]]", resolver, slot_prefix="x")
+            except markup.MarkupError as error:
+                raise b.error(_unknown(target, str(error)), line) from None
+        for kind, number in markup.braces(text):
+            if kind == "note" and not resolver.note_exists(number):
+                raise b.error(f"unknown passage id 'fn-{number}' (for {{note:{number}}})", line)
+    try:
+        return markup.render(b.body, resolver, slot_prefix=f"{b.file}-{b.id}", block=block)
+    except markup.MarkupError as error:  # a reference broken across lines
+        raise b.error(str(error)) from None
+
+
+def _unknown(target: str, message: str) -> str:
+    if target.startswith("rule:"):
+        return f"unknown rule id {target.removeprefix('rule:')!r} in [[{target}]]"
+    if target.startswith("source:"):
+        source, _, key = target.removeprefix("source:").partition("#")
+        if source not in catalogue.SOURCE_IDS:
+            return f"unknown source id {source!r} in [[{target}]]"
+        return f"unknown passage id {key!r} of {source} in [[{target}]]"
+    return f"unknown glossary term {target!r} in [[{target}]]"
+
+
+def _check_term(
+    b: Block,
+    resolver: markup.Resolver,
+    passages: set[tuple[str, str]],
+    plains: dict[tuple[str, str], str],
+    sources: list[SourceContent],
+) -> None:
+    _check_markup(b, resolver)
+    _check_rule_ids(b, b.listed("rules"), "rules")
+    line = b.line_of("quote-from")
+    source, hash_, key = b.get("quote-from").partition("#")
+    if source not in catalogue.SOURCE_IDS:
+        raise b.error(f"unknown source id {source!r} in 'quote-from:'", line)
+    if not hash_ or (source, key) not in passages:
+        raise b.error(f"unknown passage id {key!r} of {source} in 'quote-from:'", line)
+    corrections = next(sc.corrections for sc in sources if sc.slug == source)
+    quote = apply_corrections(b.get("quote"), corrections)
+    if markup.find_quotation(quote, plains[(source, key)]) is None:
+        raise b.error(f"the quotation is not in {source}#{key}", b.line_of("quote"))
+    if len(quote.split()) >= MAX_MODERN_QUOTE_WORDS:
+        raise b.error("the quotation is too long: keep it under 50 words", b.line_of("quote"))
+
+
+# -- passages: labels and pages ----------------------------------------------------------------
+
+
+def _label(sc: SourceContent, b: Block) -> str:
+    if b.get("label"):
+        return b.get("label")
+    if b.kind == PassageKind.HEADING:
+        return markup.plain_text(b.body).rstrip(".")
+    patterns: list[tuple[str, Callable[[re.Match[str]], str]]] = [
+        (r"p(\d+)", lambda m: f"¶{m[1]}"),
+        (r"p(\d+)-b(\d+)", lambda m: f"¶{m[1]} b{m[2]}"),
+        (r"law-(\d+)", lambda m: f"Law {m[1]}"),
+        (r"after-law-(\d+)", lambda m: f"after Law {m[1]}"),
+        (r"s(\d+)", lambda m: f"s. {m[1]}"),
+        (r"fn-(\d+)", lambda m: f"note [{m[1]}]"),
+    ]
+    if sc.slug == "peel" and (m := re.fullmatch(r"p(\d+)-(\d+)", b.id)):
+        return f"p. {m[1]}"
+    for pattern, label in patterns:
+        if m := re.fullmatch(pattern, b.id):
+            return label(m)
+    return b.id
+
+
+def _page_spans(sc: SourceContent) -> dict[str, tuple[int | None, int | None]]:
+    """First and last page of each passage: a ``page:`` line sets the page a passage starts
+    on, and each ``{page:n}`` mark inside a passage opens page n for it and what follows."""
+    spans: dict[str, tuple[int | None, int | None]] = {}
+    page: int | None = None
+    for b in sc.passages:
+        if b.get("page"):
+            page = int(b.get("page"))
+        first = page
+        for kind, number in markup.braces(b.body):
+            if kind == "page":
+                page = number
+        spans[b.id] = (first, page)
+    return spans
+
+
+# -- the catalogue's citations -----------------------------------------------------------------
+
+_LOCATOR = re.compile(
+    r"after Law (?P<after>\d+)"
+    r"|¶\s?(?P<para>\d+)(?:\s?b(?P<bullet>\d+))?"
+    r"|\bLaws? (?P<law>\d+)(?:[–-](?P<law2>\d+))?"
+    r"|\bs\. (?P<s>\d+)(?:[–-](?P<s2>\d+))?"
+    r"|\bp\. (?P<page>\d+)(?:[–-](?P<page2>\d+))?"
+    r"|\b(?P<game>[35]c):(?P<heading>Optional rules|[A-Z][A-Za-z-]*)(?P<fn> fn)?"
+    r"|\b(?P<intro>intro)\b"
+)
+
+
+def locator_places(locator: str) -> tuple[list[str], list[int]]:
+    """The passage keys and the pages a catalogue locator names.
+
+    ``"Laws 9–11"`` → law-9, law-10, law-11; ``"s. 44; repeated s. 52"`` → s44, s52;
+    ``"¶11 b2"`` → p11-b2; ``"3c:Optional rules"`` → 3c-optional-rules; ``"p. 19–20"`` →
+    pages 19 and 20 (peel's passages are found by page).
+    """
+    keys: list[str] = []
+    pages: list[int] = []
+    for m in _LOCATOR.finditer(locator):
+        if m["after"]:
+            keys.append(f"after-law-{m['after']}")
+        elif m["para"]:
+            keys.append(f"p{m['para']}" + (f"-b{m['bullet']}" if m["bullet"] else ""))
+        elif m["law"]:
+            keys += [f"law-{n}" for n in _span(m["law"], m["law2"])]
+        elif m["s"]:
+            keys += [f"s{n}" for n in _span(m["s"], m["s2"])]
+        elif m["page"]:
+            pages += list(_span(m["page"], m["page2"]))
+        elif m["game"]:
+            heading = m["heading"].lower().replace(" ", "-")
+            keys.append(f"{m['game']}-{heading}" + ("-fn" if m["fn"] else ""))
+        elif m["intro"]:
+            keys.append("intro")
+    return keys, pages
+
+
+def _span(first: str, last: str | None) -> range:
+    return range(int(first), int(last or first) + 1)
+
+
+def _resolve_citations(
+    sources: list[SourceContent], plains: dict[tuple[str, str], str]
+) -> Iterator[ResolvedCitation]:
+    by_slug = {sc.slug: sc for sc in sources}
+    for entry in catalogue.rules():
+        for statement in entry.sources:
+            sc = by_slug[statement.source]
+            for position, citation in enumerate(statement.citations):
+                yield _resolve(sc, entry.id, position, citation, plains)
+
+
+def _resolve(
+    sc: SourceContent,
+    rule_id: str,
+    position: int,
+    citation: catalogue.Citation,
+    plains: dict[tuple[str, str], str],
+) -> ResolvedCitation:
+    keys, pages = locator_places(citation.locator)
+    order = [b.id for b in sc.passages]
+    what = f"the catalogue cites {sc.slug} {citation.locator or '(no locator)'} for {rule_id!r}"
+    if pages:
+        spans = _page_spans(sc)
+        wanted = set(pages)
+        keys = [k for k in order if _overlaps(spans[k], wanted)]
+        explicit = False
+    elif keys:
+        missing = [k for k in keys if k not in order]
+        if missing:
+            raise sc.block.error(f"{what}, but there is no passage {missing[0]!r}")
+        explicit = True
+    elif citation.locator:
+        raise sc.block.error(f"{what}: cannot read the locator")
+    else:
+        keys, explicit = order, False
+
+    quote = apply_corrections(citation.quote, sc.corrections)
+    if sc.modern:
+        return _resolve_modern(sc, rule_id, position, citation, keys, explicit, quote, what)
+
+    text, offsets = "", []
+    for key in keys:
+        offsets.append((len(text), key))
+        text += plains[(sc.slug, key)] + "\n"
+    spans = markup.find_quotation(quote, text)
+    if spans is None:
+        raise sc.block.error(f"{what}, but the quotation {citation.quote!r} is not there")
+    touched = []
+    for start, end in spans:
+        for i, (offset, key) in enumerate(offsets):
+            after = offsets[i + 1][0] if i + 1 < len(offsets) else len(text)
+            if start < after and end > offset and key not in touched:
+                touched.append(key)
+    shown = " … ".join(" ".join(text[s:e].split()) for s, e in spans)
+    return ResolvedCitation(
+        rule_id,
+        sc.slug,
+        position,
+        citation.locator,
+        shown,
+        touched[0],
+        keys if explicit else touched,
+    )
+
+
+def _resolve_modern(
+    sc: SourceContent,
+    rule_id: str,
+    position: int,
+    citation: catalogue.Citation,
+    keys: list[str],
+    explicit: bool,
+    quote: str,
+    what: str,
+) -> ResolvedCitation:
+    """A modern text is not in the files, only places in it: the locator names the place.
+    Without a locator, the place is the one whose quotation (or rules: line) has it."""
+    blocks = {b.id: b for b in sc.passages}
+    if not explicit:
+        keys = [
+            k
+            for k in keys
+            if markup.find_quotation(quote, blocks[k].get("quote"))
+            or rule_id in blocks[k].listed("rules")
+        ][:1]
+        if not keys:
+            raise sc.block.error(f"{what}, but no passage quotes {citation.quote!r}")
+    return ResolvedCitation(
+        rule_id, sc.slug, position, citation.locator, citation.quote, keys[0], keys
+    )
+
+
+def _overlaps(span: tuple[int | None, int | None], pages: set[int]) -> bool:
+    first, last = span
+    if first is None:
+        return False
+    return any(first <= page <= (last or first) for page in pages)
