@@ -1,5 +1,17 @@
-from django.urls import URLPattern
+from django.urls import path
+
+from lessons import views
 
 app_name = "lessons"
 
-urlpatterns: list[URLPattern] = []
+urlpatterns = [
+    path("sources/", views.list_sources, name="source-list"),
+    path("sources/<slug:source>/", views.show_source, name="source-detail"),
+    path("rules/", views.list_rules, name="rule-list"),
+    path("rules/<slug:rule_id>/", views.show_rule, name="rule-detail"),
+    path("compare/", views.compare_sources, name="source-compare"),
+    path("disagreements/", views.list_disagreements, name="disagreement-list"),
+    path("glossary/", views.list_terms, name="term-list"),
+    path("glossary/<slug:term>/", views.show_term, name="term-detail"),
+    path("search/", views.search_content, name="search"),
+]

@@ -1,0 +1,65 @@
+"""Template helpers for the reading pages: cards drawn as cards, and catalogue text."""
+
+import re
+
+from django import template
+from django.urls import reverse
+from django.utils.html import escape, format_html
+from django.utils.safestring import SafeString, mark_safe
+
+from games.loo import catalogue
+from games.loo.cards import SUIT_NAMES, Card
+
+register = template.Library()
+
+_CODE = re.compile(r"`([^`]+)`")
+_SOURCE_NAMES = {
+    "hoffmann": "Hoffmann",
+    "britannica": "the Britannica",
+    "whiteknuckle": "White Knuckle",
+    "parlett": "Parlett",
+    "peel": "Peel",
+}
+
+
+@register.simple_tag
+def card(c: Card, inline: bool = False) -> SafeString:
+    """A card drawn as a card: its face for the eye, its name for a screen reader."""
+    return format_html(
+        '<span class="card card--{}{}" role="img" aria-label="{}">{}</span>',
+        SUIT_NAMES[c.suit],
+        " card--inline" if inline else "",
+        c.label,
+        c.display,
+    )
+
+
+@register.filter
+def catalogue_text(text: str) -> SafeString:
+    """Text of the rule catalogue (RULES.md), with its `rule-id` and `source` marks as links
+    or names, and anything else in backquotes as code."""
+
+    def replace(match: re.Match[str]) -> str:
+        word = match.group(1)
+        if word in catalogue.rule_ids():
+            url = reverse("lessons:rule-detail", args=[word])
+            return f'<a href="{url}">{catalogue.rule(word).name}</a>'
+        if word in _SOURCE_NAMES:
+            return _SOURCE_NAMES[word]
+        return f"<code>{word}</code>"
+
+    # Escaping leaves backquotes alone, and ids and names need no escaping.
+    return mark_safe(_CODE.sub(replace, str(escape(text))))
+
+
+@register.filter
+def suit_name(letter: str) -> str:
+    """``"H"`` → ``"hearts"``."""
+    return SUIT_NAMES.get(letter, letter)
+
+
+@register.filter
+def rule_title(rule_id: str) -> str:
+    """A rule's name from the catalogue, capitalised, for a link."""
+    name = catalogue.rule(rule_id).name
+    return name[:1].upper() + name[1:]
