@@ -137,12 +137,10 @@ class SensibleBot:
 
 
 def _only_reason(view: PlayerView, action: Action) -> str:
+    what = f"played the {action.cards[0]}" if action.kind == "play" else f"chose to {action.choice}"
     options = view.options
-    if options is not None and options.explanations:
-        return (
-            f"{action.choice or action.cards[0]}: the only choice ({options.explanations[0].rule})"
-        )
-    return "the only choice"
+    why = f" ({options.explanations[0].rule})" if options and options.explanations else ""
+    return f"seat {view.seat + 1} {what}: the only choice{why}"
 
 
 def _reason(

@@ -270,6 +270,9 @@ class Hand:
         self.trick: Trick | None = None
         self.start_of_play: list[list[Card]] = []
         self.offences: list[Offence] = []
+        #: Every card shown face up in play, including a play later taken back for a replay
+        #: and a card played out of turn: everyone at the table has seen these.
+        self.seen: list[Card] = []
         self.replaying = False
         self.replay_asked: list[int] = []
         # Outcome.
@@ -904,6 +907,7 @@ class Hand:
             self._record_offence(seat, played, why)
         self.hands[seat].remove(played)
         trick.plays.append((seat, played))
+        self.seen.append(played)
         if leading and action.civil:
             trick.civil = True
         if self.setup.trace:
@@ -944,6 +948,7 @@ class Hand:
                 f"it is {self.name(self.to_act)}'s turn, not {self.name(seat)}'s",
                 RuleApplication("penalty-play-out-of-turn", "Players play in rotation."),
             )
+        self.seen.append(played)
         self.offences.append(
             Offence(
                 seat,
@@ -1203,7 +1208,7 @@ class Hand:
             "state": {
                 "phase": self.phase,
                 "to_act": self.to_act,
-                "balances": self.balances,
+                "balances": list(self.balances),
                 "pool": self.pool,
                 "pool_at_start": self.pool_at_start,
                 "must": self.must,
@@ -1218,21 +1223,22 @@ class Hand:
                 "discards": codes(self.discards),
                 "thrown": {str(s): codes(h) for s, h in self.thrown.items()},
                 "exchanged": {str(s): codes(h) for s, h in self.exchanged.items()},
-                "declared": self.declared,
-                "drawn": self.drawn,
+                "declared": list(self.declared),
+                "drawn": list(self.drawn),
                 "miss_holder": self.miss_holder,
                 "defender": self.defender,
-                "in_play": self.in_play,
-                "retired": self.retired,
+                "in_play": list(self.in_play),
+                "retired": list(self.retired),
                 "tricks": [_trick_to_dict(t) for t in self.tricks],
                 "trick": _trick_to_dict(self.trick) if self.trick else None,
                 "start_of_play": [codes(h) for h in self.start_of_play],
                 "offences": [o.to_dict() for o in self.offences],
+                "seen": codes(self.seen),
                 "replaying": self.replaying,
-                "replay_asked": self.replay_asked,
+                "replay_asked": list(self.replay_asked),
                 "outcome": self.outcome,
                 "payments": [p.to_dict() for p in self.payments],
-                "looed": self.looed,
+                "looed": list(self.looed),
                 "no_loo": self.no_loo,
                 "flush": self.flush.to_dict() if self.flush else None,
                 "events": [e.to_dict() for e in self.events],

@@ -47,6 +47,8 @@ class PlayerView:
     hand: tuple[Card, ...] | None
     #: Cards he has seen and given up himself (a hand exchanged for miss, discards).
     own_discards: tuple[Card, ...]
+    #: Every card shown face up in play so far, a replayed play included.
+    seen: tuple[Card, ...]
     hand_sizes: tuple[int, ...]
     declared: tuple[str | None, ...]
     drawn: tuple[int, ...]
@@ -72,7 +74,7 @@ class PlayerView:
 
     def visible_cards(self) -> set[Card]:
         """Every card this view shows."""
-        cards = set(self.hand or ()) | set(self.own_discards) | {self.turn_up}
+        cards = set(self.hand or ()) | set(self.own_discards) | set(self.seen) | {self.turn_up}
         for t in self.tricks + ((self.trick,) if self.trick else ()):
             cards |= {c for _, c in t.plays}
         if self.flush is not None:
@@ -127,6 +129,7 @@ class PlayerView:
             "single": self.single,
             "hand": None if self.hand is None else [c.code for c in self.hand],
             "own_discards": [c.code for c in self.own_discards],
+            "seen": [c.code for c in self.seen],
             "hand_sizes": list(self.hand_sizes),
             "declared": list(self.declared),
             "drawn": list(self.drawn),
@@ -188,6 +191,7 @@ def view_for(hand: Hand, seat: int, hand_number: int | None = None) -> PlayerVie
         single=hand.single,
         hand=own,
         own_discards=own_discards,
+        seen=tuple(hand.seen),
         hand_sizes=tuple(len(h) for h in hand.hands),
         declared=tuple(hand.declared),
         drawn=tuple(hand.drawn),

@@ -1,0 +1,87 @@
+"""Computer players: they play only legal moves, see only their view, and say why."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from games.loo import RuleSet
+from games.loo.bots import BeginnerBot, SensibleBot, sample_world, voids
+from games.loo.hand import Hand, HandSetup, stack_pack
+from games.loo.rng import rng_for
+from games.loo.table import Table, TableConfig
+from games.loo.view import view_for
+
+
+def test_bots_play_whole_sessions_with_legal_moves_only() -> None:
+    for game, preset in [
+        ("three-card", "hoffmann"),
+        ("five-card", "peel"),
+        ("irish", "britannica"),
+    ]:
+        table = Table(TableConfig(game, RuleSet.preset(preset), 5, seed=3))
+        bots = [
+            SensibleBot(1, playouts=12),
+            BeginnerBot(2),
+            BeginnerBot(3),
+            SensibleBot(4, 12),
+            BeginnerBot(5),
+        ]
+        for _ in range(4):
+            hand = table.deal()
+            while not hand.over:
+                seat = hand.to_act
+                assert seat is not None
+                decision = bots[seat].decide(view_for(hand, seat))
+                assert decision.reason
+                table.apply(decision.action)  # raises if illegal
+        assert table.chips() == 500
+
+
+def test_the_sensible_bot_decides_from_its_view_alone() -> None:
+    """Two deals that look the same from seat 0 (same hand, same turn-up) but differ in every
+    hidden card get the same decision."""
+    rules = RuleSet.preset("hoffmann")
+    mine = ["KH", "QH", "3S"]
+    others = [["AS", "2C", "5D"], ["9H", "TS", "JC"], ["4D", "6C", "8S"]]
+    shuffled = [["9H", "4D", "8S"], ["AS", "6C", "JC"], ["TS", "2C", "5D"]]
+    decisions = []
+    for hands in (others, shuffled):
+        pack = stack_pack("three-card", rules, 4, 3, [mine, *hands], "7H", ["AD", "KD", "QD"])
+        setup = HandSetup("three-card", rules, 4, 3, 2, 0, (100,) * 4, 0, pack=pack)
+        hand = Hand.deal(setup)
+        view = view_for(hand, 0)
+        decisions.append(SensibleBot("same").decide(view))
+    assert decisions[0] == decisions[1]
+
+
+def test_unseen_cards_are_dealt_consistently_with_the_voids_shown() -> None:
+    table = Table(TableConfig("five-card", RuleSet.preset("hoffmann"), 4, seed=8))
+    bot = BeginnerBot(8)
+    hand = table.deal()
+    checked = False
+    while not hand.over:
+        seat = hand.to_act
+        assert seat is not None
+        view = view_for(hand, seat)
+        shown = voids(view)
+        if view.phase == "play" and shown:
+            world = sample_world(view, rng_for(1, "test"))
+            for other, suits in shown.items():
+                if other != seat:
+                    assert not {c.suit for c in world.hands[other]} & suits - {view.trump}
+            assert set(world.hands[seat]) == set(view.hand or ())
+            checked = True
+        table.apply(bot.decide(view).action)
+        if hand.over and not checked:
+            hand = table.deal()
+    assert checked or hand.over
+
+
+def test_a_bot_explains_its_choice() -> None:
+    table = Table(TableConfig("three-card", RuleSet.preset("peel"), 4, seed=21))
+    hand = table.deal()
+    assert hand.to_act is not None
+    decision = SensibleBot(0, playouts=12).decide(view_for(hand, hand.to_act))
+    assert decision.reason.startswith(f"seat {hand.to_act + 1} ")
+    assert "sampled deals" in decision.reason or "only" in decision.reason
+    assert dataclasses.is_dataclass(decision)
