@@ -280,3 +280,51 @@ def test_no_input_makes_the_cli_crash(command: str, data: dict[str, object]) -> 
         assert json.loads(out) and err == ""
     else:
         assert code == 2 and err.startswith("error: ") and err.count("\n") == 1
+
+
+def test_simulate_plays_a_table_and_counts_what_happened() -> None:
+    args = ["simulate", "--game", "five-card", "--players", "4", "--rules", "hoffmann"]
+    code, out, err = run(
+        [*args, "--hands", "12", "--seed", "5", "--bots", "sensible,beginner,beginner,beginner"]
+    )
+    assert (code, err) == (0, "")
+    result = json.loads(out)
+    assert [r["bot"] for r in result["results"]] == ["sensible", "beginner", "beginner", "beginner"]
+    assert sum(r["net"] for r in result["results"]) + result["pool"]["final"] == 0
+    counts = result["counts"]
+    assert counts["played"] + counts["all_pass"] + counts["lone_miss"] + counts["flushes"] == 12
+    # The same seed gives the same table.
+    again = run(
+        [*args, "--hands", "12", "--seed", "5", "--bots", "sensible,beginner,beginner,beginner"]
+    )[1]
+    assert json.loads(again) == result
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--players", "2"], "for 3 to 16 players, not 2"),
+        (["--bots", "beginner,sensible"], "names 2 players but the table has 4"),
+        (["--bots", "genius"], "unknown bot 'genius'"),
+        (["--hands", "0"], "--hands must be at least 1"),
+        (["--rules", "hoyle"], "unknown rule set 'hoyle'"),
+        (["--game", "whist"], "invalid choice: 'whist'"),
+        (["--seed", "x"], "invalid int value: 'x'"),
+    ],
+)
+def test_simulate_refuses_bad_arguments(extra: list[str], message: str) -> None:
+    args = {
+        "--game": "three-card",
+        "--players": "4",
+        "--rules": "hoffmann",
+        "--hands": "3",
+        "--seed": "1",
+    }
+    for flag, value in zip(extra[::2], extra[1::2], strict=True):
+        args[flag] = value
+    argv = ["simulate", *[x for kv in args.items() for x in kv]]
+    if extra[0] == "--bots":
+        argv += extra
+    code, out, err = run(argv)
+    assert code == 2 and out == ""
+    assert message in err and err.count("\n") == 1
