@@ -401,7 +401,7 @@ def read(path: Path | None = None) -> Content:
     """Parse and validate ``content/``; raises ContentError at the first problem."""
     root = Path(path) if path is not None else default_path()
     if not root.is_dir():
-        raise ContentError(_display(root), 0, "no such directory")
+        raise ContentError(str(root), 0, "no such directory")
     sources = _read_sources(root)
     rules = _read_rules(root)
     terms = _read_glossary(root)
@@ -436,11 +436,10 @@ def read(path: Path | None = None) -> Content:
     return Content(sources, rules, terms, citations, resolvers)
 
 
-def _display(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path(settings.BASE_DIR).resolve()))
-    except ValueError:
-        return str(path)
+def _display(path: Path, root: Path) -> str:
+    """How a file is named in messages: from the content folder's name down, as
+    ``content/sources/peel.txt``, wherever the folder is."""
+    return str(Path(root.name) / path.relative_to(root))
 
 
 def _read_sources(root: Path) -> list[SourceContent]:
@@ -448,7 +447,7 @@ def _read_sources(root: Path) -> list[SourceContent]:
     files = {p.stem: p for p in sorted(folder.glob("*.txt"))} if folder.is_dir() else {}
     found: dict[str, SourceContent] = {}
     for stem, path in files.items():
-        where = _display(path)
+        where = _display(path, root)
         blocks = parse(path.read_text(encoding="utf-8"), where, "source")
         if not blocks or blocks[0].kind != "source":
             raise ContentError(
@@ -488,13 +487,15 @@ def _read_sources(root: Path) -> list[SourceContent]:
         found[head.id] = SourceContent(head, notes[0], passages, corrections)
     missing = [s for s in catalogue.SOURCE_IDS if s not in found]
     if missing:
-        raise ContentError(_display(folder), 0, f"no file for the source(s) {', '.join(missing)}")
+        raise ContentError(
+            _display(folder, root), 0, f"no file for the source(s) {', '.join(missing)}"
+        )
     return [found[s] for s in catalogue.SOURCE_IDS]
 
 
 def _read_rules(root: Path) -> dict[str, Block]:
     path = root / "rules.txt"
-    where = _display(path)
+    where = _display(path, root)
     if not path.is_file():
         raise ContentError(where, 0, "missing file")
     rules: dict[str, Block] = {}
@@ -520,7 +521,7 @@ def _read_rules(root: Path) -> dict[str, Block]:
 
 def _read_glossary(root: Path) -> list[Block]:
     path = root / "glossary.txt"
-    where = _display(path)
+    where = _display(path, root)
     if not path.is_file():
         raise ContentError(where, 0, "missing file")
     terms: list[Block] = []
@@ -716,6 +717,16 @@ def _resolve_citations(
             sc = by_slug[statement.source]
             for position, citation in enumerate(statement.citations):
                 yield _resolve(sc, entry.id, position, citation, plains)
+            if not statement.citations and not statement.silent:
+                # Stated without a quotation ("3 chips (¶4) and 5 chips (¶14)"): link the
+                # passages its locators name.
+                keys = [k for k in locator_places(statement.text)[0] if k in plains_of(sc)]
+                if keys:
+                    yield ResolvedCitation(entry.id, sc.slug, 0, "", "", keys[0], keys)
+
+
+def plains_of(sc: SourceContent) -> set[str]:
+    return {b.id for b in sc.passages}
 
 
 def _resolve(

@@ -402,13 +402,14 @@ class Rule(EditorText):
         return option_readings(self.id)
 
     @property
-    def silent_sources(self) -> list[str]:
-        return [s.source for s in self.entry.sources if s.silent]
+    def unstated_by(self) -> list[str]:
+        """The sources that do not state this rule outright (silent, or only implying it)."""
+        return [s.source for s in self.entry.sources if s.status != "states"]
 
     @property
     def disagreement(self) -> bool:
-        """The sources differ: in the presets' values, or some state it and some are silent."""
-        return bool(self.silent_sources) or any(o.differs for o in self.readings())
+        """The sources differ: in the presets' values, or some state it and some do not."""
+        return bool(self.unstated_by) or any(o.differs for o in self.readings())
 
     def worked_example(self) -> list[ExampleRow]:
         """The example position under every preset that plays its game, from the engine."""

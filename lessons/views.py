@@ -20,6 +20,7 @@ from django.views.decorators.vary import vary_on_headers
 from games.loo.catalogue import GROUPS
 from lessons.forms import CompareForm, SearchForm, SourceViewForm
 from lessons.models import (
+    STATUS_NAMES,
     Citation,
     GlossaryTerm,
     Passage,
@@ -147,12 +148,18 @@ def list_disagreements(request: HttpRequest) -> HttpResponse:
     disputed = {rule.id for rule, _, _ in options}
     silences = []
     for rule in rules.values():
-        if rule.id in disputed or not rule.silent_sources:
+        if rule.id in disputed or not rule.unstated_by:
             continue
         cells = []
         for s in sources:
             entry = rule.entry.source(s.slug)
-            cells.append(Cell(entry.status, "", None if entry.silent else link((rule.id,), s.slug)))
+            cells.append(
+                Cell(
+                    STATUS_NAMES[entry.status],
+                    "",
+                    None if entry.silent else link((rule.id,), s.slug),
+                )
+            )
         silences.append((rule, cells))
     return render(
         request,

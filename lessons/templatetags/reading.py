@@ -35,16 +35,17 @@ def card(c: Card, inline: bool = False) -> SafeString:
 
 
 @register.filter
-def catalogue_text(text: str) -> SafeString:
+def catalogue_text(text: str, links: str = "links") -> SafeString:
     """Text of the rule catalogue (RULES.md), with its `rule-id` and `source` marks as links
-    or names, and anything else in backquotes as code."""
+    or names, and anything else in backquotes as code. With ``"code"`` nothing is linked
+    (in the notes on variants, `must` names an option as often as a rule)."""
 
     def replace(match: re.Match[str]) -> str:
         word = match.group(1)
-        if word in catalogue.rule_ids():
+        if links == "links" and word in catalogue.rule_ids():
             url = reverse("lessons:rule-detail", args=[word])
             return f'<a href="{url}">{catalogue.rule(word).name}</a>'
-        if word in _SOURCE_NAMES:
+        if links == "links" and word in _SOURCE_NAMES:
             return _SOURCE_NAMES[word]
         return f"<code>{word}</code>"
 
