@@ -1,0 +1,101 @@
+"""The content markup: links that open in place, marks, lists, and finding quotations."""
+
+import pytest
+
+from lessons import markup
+
+
+def _resolver(source: str = "hoffmann") -> markup.Resolver:
+    terms = {"miss": "miss", "cat": "miss", "pam": "pam"}
+
+    def term(words: str) -> tuple[str, markup.Link] | None:
+        slug = terms.get(words.lower())
+        return (slug, markup.Link(f"/glossary/{slug}/", f"/glossary/{slug}/")) if slug else None
+
+    return markup.Resolver(
+        term=term,
+        rule=lambda r: markup.Link(f"/rules/{r}/", f"/rules/{r}/", "rule") if r == "must" else None,
+        passage=lambda s, k: (
+            markup.Link(f"/sources/{s}/#{k}") if (s, k) == ("peel", "p21-2") else None
+        ),
+        source=source,
+        note_exists=lambda n: n == 28,
+    )
+
+
+def test_a_term_is_a_real_link_that_htmx_opens_in_a_slot_beside_it() -> None:
+    out = markup.render("Some call it the [[cat]].", _resolver(), slot_prefix="peel-p19-1")
+
+    assert out.html == (
+        '<p>Some call it the <a class="ref ref--term" href="/glossary/miss/" '
+        'hx-get="/glossary/miss/" hx-target="#slot-peel-p19-1-1" hx-swap="innerHTML" '
+        'aria-controls="slot-peel-p19-1-1" aria-expanded="false" '
+        "hx-on::after-request=\"this.setAttribute('aria-expanded', 'true')\">cat</a>"
+        '<span class="ref-slot" id="slot-peel-p19-1-1" aria-live="polite"></span>.</p>'
+    )
+    assert out.plain == "Some call it the cat."
+    assert out.terms == [("miss", "cat")]
+
+
+def test_rule_and_passage_links() -> None:
+    out = markup.render(
+        "A [[rule:must|must]] follows; see [[source:peel#p21-2|p. 21]].",
+        _resolver(),
+        slot_prefix="x",
+    )
+
+    assert 'href="/rules/must/" hx-get="/rules/must/"' in out.html
+    assert '<a href="/sources/peel/#p21-2">p. 21</a>' in out.html
+    assert out.rules == ["must"]
+    assert out.plain == "A must follows; see p. 21."
+
+
+def test_page_and_note_marks_italics_and_escaping() -> None:
+    out = markup.render(
+        "one {page:22} or _more_ <b>tricks</b> & {note:28}", _resolver(), slot_prefix="x"
+    )
+
+    assert '<span class="page-mark">[p.&nbsp;22]</span>' in out.html
+    assert '<a href="#fn-28" id="note-28">[28]</a>' in out.html
+    assert "<i>more</i>" in out.html
+    assert "&lt;b&gt;tricks&lt;/b&gt; &amp;" in out.html
+    assert out.plain == "one or more <b>tricks</b> &"
+
+
+def test_paragraphs_and_lists() -> None:
+    out = markup.render(
+        "First line\nwraps.\n\n- one\n  continues\n- two", _resolver(), slot_prefix="x"
+    )
+
+    assert out.html == "<p>First line wraps.</p>\n<ul><li>one continues</li><li>two</li></ul>"
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("[[dog]]", "'dog' is not a glossary term"),
+        ("[[rule:mustn't]]", "not a rule id"),
+        ("[[source:peel#p99-1]]", "no passage peel#p99-1"),
+        ("{note:27}", "fn-27 that does not exist"),
+    ],
+)
+def test_a_reference_to_nothing_is_an_error(text: str, problem: str) -> None:
+    with pytest.raises(markup.MarkupError, match=problem):
+        markup.render(text, _resolver(), slot_prefix="x")
+
+
+def test_a_quotation_is_found_despite_quotation_marks_marks_and_omissions() -> None:
+    text = 'LOO (formerly called "Lanterloo," Fr. lanturlu) is the dealer\'s game.'
+
+    spans = markup.find_quotation("formerly called ' Lanterloo,' … the dealer\"s game", text)
+
+    assert spans is not None
+    assert [text[s:e] for s, e in spans] == ['formerly called "Lanterloo', "the dealer's game"]
+    assert markup.find_quotation("the pool, [28] receives", "the pool, receives") is not None
+    assert markup.find_quotation("called Lanterloo game", text) is None
+
+
+def test_plain_text_drops_the_markup() -> None:
+    assert markup.plain_text("the [[miss|spare hand]] {page:20} is _dead_") == (
+        "the spare hand is dead"
+    )

@@ -1,0 +1,445 @@
+"""The reading pages: what each shows, its htmx fragment, and the queries it makes."""
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from pytest_django import DjangoAssertNumQueries
+
+from games.loo import catalogue
+from games.loo.rulesets import PRESETS
+from lessons.models import GlossaryTerm, Passage, Rule, option_readings
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+
+
+class _Page(HTMLParser):
+    """What the tests read from a page: headings, landmarks, ids, links and visible text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[str] = []
+        self.ids: set[str] = set()
+        self.links: list[str] = []
+        self.h1: list[str] = []
+        self.text: list[str] = []
+        self._in_h1 = False
+        self._skip = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        a = dict(attrs)
+        if a.get("id"):
+            self.ids.add(a["id"] or "")
+        if tag == "a" and a.get("href"):
+            self.links.append(a["href"] or "")
+        if tag == "h1":
+            self._in_h1 = True
+            self.h1.append("")
+        if tag in ("script", "style"):
+            self._skip += 1
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "h1":
+            self._in_h1 = False
+        if tag in ("script", "style"):
+            self._skip -= 1
+
+    def handle_data(self, data: str) -> None:
+        if self._skip:
+            return
+        self.text.append(data)
+        if self._in_h1:
+            self.h1[-1] += data
+
+
+def _page(client: Client, url: str, status: int = 200) -> _Page:
+    response = client.get(url)
+    assert response.status_code == status, url
+    page = _Page()
+    page.feed(response.content.decode())
+    return page
+
+
+def _text(page: _Page) -> str:
+    return " ".join(" ".join(page.text).split())
+
+
+PAGES = [
+    ("/sources/", 1),
+    ("/sources/hoffmann/", 3),
+    ("/sources/peel/?view=side-by-side", 3),
+    ("/sources/parlett/", 3),
+    ("/rules/", 1),
+    ("/rules/head-the-trick/", 3),
+    ("/rules/ante/", 3),
+    ("/compare/", 3),
+    ("/compare/?a=parlett&b=whiteknuckle&differ=on", 3),
+    ("/disagreements/", 3),
+    ("/glossary/", 1),
+    ("/glossary/miss/", 2),
+    ("/search/?q=Pam", 3),
+    ("/search/", 0),
+]
+
+
+@pytest.mark.parametrize(("url", "queries"), PAGES)
+def test_each_page_makes_a_fixed_number_of_queries(
+    client: Client, django_assert_num_queries: DjangoAssertNumQueries, url: str, queries: int
+) -> None:
+    with django_assert_num_queries(queries):
+        response = client.get(url)
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize(("url", "queries"), PAGES)
+def test_each_page_has_one_h1_the_landmarks_and_the_language(
+    client: Client, url: str, queries: int
+) -> None:
+    page = _page(client, url)
+    assert len(page.h1) == 1, page.h1
+    for landmark in ("header", "nav", "main", "footer"):
+        assert landmark in page.tags
+    assert 'lang="en"' in client.get(url).content.decode()[:200]
+
+
+def test_the_menu_links_to_rules_sources_and_glossary(client: Client) -> None:
+    page = _page(client, "/rules/")
+    for url in ("/rules/", "/sources/", "/glossary/"):
+        assert url in page.links
+    assert (
+        '<a href="/rules/" aria-current="page">Rules</a>' in client.get("/rules/").content.decode()
+    )
+
+
+# Sources
+
+
+def test_the_bibliography_lists_every_source_with_its_record(client: Client) -> None:
+    text = _text(_page(client, "/sources/"))
+    for title in ("Hoffmann (1909)", "Britannica (1911)", "Peel (1891)", "Parlett (modern)"):
+        assert title in text
+    assert "Public domain: shown in full" in text
+    assert "Modern and copyrighted: short quotations only" in text
+    assert "https://www.gutenberg.org/ebooks/27819" in text
+
+
+@pytest.mark.parametrize("source", catalogue.SOURCE_IDS)
+def test_every_passage_has_its_permalink_anchor_on_its_source_page(
+    client: Client, source: str
+) -> None:
+    page = _page(client, f"/sources/{source}/")
+    keys = set(Passage.objects.filter(source=source).values_list("key", flat=True))
+    assert keys <= page.ids
+    assert {"law-13", "p2", "fn-28"} <= keys or source != "hoffmann"
+
+
+def test_a_source_page_shows_the_editorial_note_and_the_corrections(client: Client) -> None:
+    text = _text(_page(client, "/sources/peel/"))
+    assert "Editorial note" in text
+    assert "“ent.i.tled” → “entitled”" in text or "ent.i.tled" in text
+    assert "the dealer is entitled to the amount in the pool" in text
+
+
+def test_the_margin_names_the_rules_a_passage_states_and_its_terms(client: Client) -> None:
+    html = client.get("/sources/hoffmann/").content.decode()
+    law = html[html.index('id="law-13"') : html.index('id="law-14"')]
+    assert 'href="/rules/head-the-trick/"' in law
+    assert "States" in law and "Glossary" in law
+    assert 'href="/glossary/head-the-trick/"' in law
+
+
+def test_terms_in_a_passage_are_links_that_htmx_opens_in_place(client: Client) -> None:
+    html = client.get("/sources/peel/").content.decode()
+    assert re.search(
+        r'<a class="ref ref--term" href="/glossary/miss/" hx-get="/glossary/miss/" '
+        r'hx-target="#(slot-peel-p19-1-1)"[^>]*>miss</a><span class="ref-slot" id="\1"',
+        html,
+    )
+
+
+def test_the_side_by_side_mode_puts_the_explanation_of_each_stated_rule_beside_it(
+    client: Client,
+) -> None:
+    plain = _page(client, "/sources/hoffmann/")
+    side = _page(client, "/sources/hoffmann/?view=side-by-side")
+    explanation = "The rule that makes Loo Loo"
+    assert explanation not in _text(plain)
+    assert explanation in _text(side)
+
+
+def test_a_bad_view_falls_back_to_the_text(client: Client) -> None:
+    assert "Text with margin notes" in _text(_page(client, "/sources/hoffmann/?view=upside-down"))
+
+
+def test_an_unknown_source_is_404(client: Client) -> None:
+    assert client.get("/sources/hoyle/").status_code == 404
+
+
+# Rules
+
+
+def test_the_rule_list_shows_every_rule_in_its_group(client: Client) -> None:
+    page = _page(client, "/rules/")
+    for slug, label in catalogue.GROUPS:
+        assert slug in page.ids and label in _text(page)
+    for rule_id in catalogue.rule_ids():
+        assert f"/rules/{rule_id}/" in page.links
+
+
+def test_every_rule_page_cites_a_passage_of_every_source_that_states_it(client: Client) -> None:
+    for entry in catalogue.rules():
+        page = _page(client, f"/rules/{entry.id}/")
+        passages = [link for link in page.links if re.match(r"/sources/\w+/#", link)]
+        assert passages, entry.id
+        for source in entry.stated_by:
+            assert any(link.startswith(f"/sources/{source}/#") for link in passages), (
+                entry.id,
+                source,
+            )
+
+
+def test_a_rule_page_sets_the_five_sources_side_by_side(client: Client) -> None:
+    page = _page(client, "/rules/trump-after-trick/")
+    text = _text(page)
+    for slug in catalogue.SOURCE_IDS:
+        assert f"st-{slug}" in page.ids
+    assert "/sources/hoffmann/#p6" in page.links
+    assert "/sources/hoffmann/#law-14" in page.links
+    assert 'called "trump after trick"' in text or "called trump after trick" in text
+    # White Knuckle is silent, and the page says what that means.
+    assert "Silent" in text
+    # The disagreement, and which rule set follows which reading.
+    assert "no obligation (White Knuckle (modern))" in text
+    assert "the winner of a trick must lead his highest trump (Peel (1891))" in text
+    assert "default: the source is silent" in text
+
+
+def test_a_quotation_on_a_rule_page_is_corrected_and_links_to_its_passage(client: Client) -> None:
+    html = client.get("/rules/ante/").content.decode()
+    assert "Each player contributes to the pool a sum previously agreed upon" in html
+    assert "tothe" not in html
+    assert 'href="/sources/britannica/#s6"' in html
+
+
+def test_the_worked_example_comes_from_the_engine_with_cards_drawn_as_cards(
+    client: Client,
+) -> None:
+    rule = Rule.objects.get(pk="head-the-trick")
+    html = client.get(rule.get_absolute_url()).content.decode()
+    assert (
+        '<span class="card card--diamonds" role="img" aria-label="king of diamonds">K♦</span>'
+        in html
+    )
+    for row in rule.worked_example():
+        for application in row.moves.explanations:
+            assert application.text.replace("'", "&#x27;") in html
+    # Parlett must head with the K♦ although the trick is trumped; Hoffmann need not.
+    parlett = next(row for row in rule.worked_example() if row.preset == "parlett")
+    hoffmann = next(row for row in rule.worked_example() if row.preset == "hoffmann")
+    assert [c.code for c in parlett.moves.legal] == ["KD"]
+    assert [c.code for c in hoffmann.moves.legal] == ["KD", "6D"]
+
+
+def test_a_rule_opens_in_place_for_htmx(
+    client: Client, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
+    with django_assert_num_queries(1):
+        response = client.get("/rules/must/", headers=HTMX)
+    html = response.content.decode()
+    assert html.strip().startswith('<span class="inline-card rule-summary" id="rule-summary-must">')
+    assert "<html" not in html and "Close</button>" in html
+    assert 'href="/rules/must/"' in html
+    assert "HX-Request" in response["Vary"]
+
+
+def test_an_unknown_rule_is_404(client: Client) -> None:
+    assert client.get("/rules/no-such-rule/").status_code == 404
+    assert client.get("/rules/no-such-rule/", headers=HTMX).status_code == 404
+
+
+# Disagreements and comparison
+
+
+def test_every_option_on_which_the_presets_differ_is_on_the_disagreements_page(
+    client: Client,
+) -> None:
+    page = _page(client, "/disagreements/")
+    text = _text(page)
+    differing = [o for o in option_readings() if o.differs]
+    assert len(differing) >= 30
+    for option in differing:
+        assert f"option-{option.spec.name}" in page.ids, option.spec.name
+        assert option.spec.label in text
+        for reading in option.readings:
+            assert reading.phrase in text
+
+
+def test_every_rule_some_source_leaves_out_is_on_the_disagreements_page(client: Client) -> None:
+    page = _page(client, "/disagreements/")
+    for entry in catalogue.rules():
+        if set(entry.stated_by) != set(catalogue.SOURCE_IDS):
+            assert f"/rules/{entry.id}/" in page.links, entry.id
+
+
+def test_every_silence_of_the_matrix_of_rules_md_is_on_the_disagreements_page(
+    client: Client, rules_md: str
+) -> None:
+    page = _page(client, "/disagreements/")
+    matrix = rules_md[rules_md.index("### 2.1 Matrix") : rules_md.index("### 2.2")]
+    rows = re.findall(r"^\| `([a-z0-9-]+)` \|(.*)\|$", matrix, re.M)
+    assert len(rows) == len(catalogue.rule_ids())
+    for rule_id, cells in rows:
+        values = [cell.strip() for cell in cells.replace("\\|", "/").split("|")]
+        if any(value.startswith("—") for value in values):
+            assert f"/rules/{rule_id}/" in page.links, rule_id
+
+
+def test_the_cells_of_the_disagreements_table_link_to_passages(client: Client) -> None:
+    html = client.get("/disagreements/").content.decode()
+    row = html[html.index('id="option-trump-after-trick"') :]
+    row = row[: row.index("</tr>")]
+    assert 'href="/sources/hoffmann/#p6"' in row
+    assert 'href="/sources/peel/#p21-2"' in row or 'href="/sources/peel/#p20-2"' in row
+    assert "no obligation" in row
+
+
+def test_compare_aligns_two_sources_rule_by_rule(client: Client) -> None:
+    page = _page(client, "/compare/?a=hoffmann&b=peel")
+    text = _text(page)
+    assert page.h1 == ["Hoffmann (1909) and Peel (1891), rule by rule"]
+    assert "/sources/hoffmann/#law-13" in page.links and "/sources/peel/#p20-2" in page.links
+    assert len([i for i in page.ids if i.startswith("cmp-")]) == len(catalogue.rule_ids())
+    assert "differ" in text
+
+
+def test_compare_can_show_only_the_differences(client: Client) -> None:
+    page = _page(client, "/compare/?a=hoffmann&b=britannica&differ=on")
+    shown = {i.removeprefix("cmp-") for i in page.ids if i.startswith("cmp-")}
+    assert "lead-highest-trump-heads-up" in shown  # hoffmann's sequence exception
+    assert "follow-suit" not in shown
+
+
+def test_compare_refuses_the_same_source_twice_on_the_page(client: Client) -> None:
+    text = _text(_page(client, "/compare/?a=peel&b=peel"))
+    assert "Choose two different sources." in text
+    assert (
+        "/compare/?a=peel&b=nobody" and client.get("/compare/?a=peel&b=nobody").status_code == 200
+    )
+
+
+# Glossary
+
+
+def test_the_glossary_lists_every_term(client: Client) -> None:
+    page = _page(client, "/glossary/")
+    for term in GlossaryTerm.objects.all():
+        assert term.get_absolute_url() in page.links
+
+
+def test_a_term_has_a_definition_and_a_quotation_linked_to_its_passage(client: Client) -> None:
+    page = _page(client, "/glossary/miss/")
+    text = _text(page)
+    assert "an extra hand of three cards" in text
+    assert 'designate it the "cat"' in text
+    assert "/sources/peel/#p19-1" in page.links
+    assert "/rules/take-miss/" in page.links
+    assert "/sources/hoffmann/#p2" in page.links  # where the term is marked
+
+
+def test_a_term_opens_in_place_for_htmx(
+    client: Client, django_assert_num_queries: DjangoAssertNumQueries
+) -> None:
+    with django_assert_num_queries(1):
+        response = client.get("/glossary/pam/", headers=HTMX)
+    html = response.content.decode().strip()
+    assert html.startswith('<span class="inline-card term-definition" id="term-definition-pam">')
+    assert "knave of clubs" in html and "<html" not in html
+    assert "HX-Request" in response["Vary"]
+
+
+def test_an_unknown_term_is_404(client: Client) -> None:
+    assert client.get("/glossary/nonsense/").status_code == 404
+
+
+# Search
+
+
+def test_search_finds_rules_terms_and_passages(client: Client) -> None:
+    page = _page(client, "/search/?q=Pam")
+    text = _text(page)
+    assert "/rules/pam-highest-trump/" in page.links
+    assert "/glossary/pam/" in page.links
+    assert "/sources/hoffmann/#p10" in page.links
+    assert re.search(r"\d+ results for “Pam”", text)
+
+
+def test_search_answers_htmx_with_its_results_only(client: Client) -> None:
+    response = client.get("/search/?q=flush", headers=HTMX)
+    html = response.content.decode().strip()
+    assert html.startswith('<div id="search-results"')
+    assert "/glossary/flush/" in html
+
+
+def test_an_empty_search_shows_the_form_only(client: Client) -> None:
+    assert "result" not in _text(_page(client, "/search/"))
+    assert "Type a word to search for." in _text(_page(client, "/search/?q=%21%3F"))
+
+
+@pytest.mark.parametrize("word", ["Pam", "flush", "miss", "knave"])
+def test_a_simple_search_finds_the_same_rows_on_every_database(word: str) -> None:
+    """The rows whose text has the word (or its plural): the same on SQLite and PostgreSQL."""
+    pattern = re.compile(rf"\b{word}(s|es|ed)?\b", re.I)
+    for model in (Passage, Rule, GlossaryTerm):
+        expected = {o.pk for o in model.objects.all() if pattern.search(o.plain)}
+        assert expected, (model, word)
+        assert set(model.objects.search(word).values_list("pk", flat=True)) == expected
+
+
+# The modern sources are never reproduced
+
+
+def _shingles(text: str, size: int = 50) -> set[tuple[str, ...]]:
+    from lessons.markup import words
+
+    tokens = words(text)
+    return {tuple(tokens[i : i + size]) for i in range(len(tokens) - size + 1)}
+
+
+def test_no_page_holds_50_consecutive_words_of_a_modern_source(
+    client: Client, shared_texts: dict[str, str]
+) -> None:
+    from lessons.markup import words
+
+    forbidden = _shingles(shared_texts["whiteknuckle"]) | _shingles(shared_texts["parlett"])
+    urls = ["/sources/", "/rules/", "/disagreements/", "/glossary/", "/search/?q=Pam"]
+    urls += [f"/sources/{s}/" for s in catalogue.SOURCE_IDS]
+    urls += [f"/sources/{s}/?view=side-by-side" for s in ("parlett", "whiteknuckle")]
+    urls += [f"/rules/{r}/" for r in catalogue.rule_ids()]
+    urls += [f"/glossary/{t}/" for t in GlossaryTerm.objects.values_list("slug", flat=True)]
+    urls += [
+        f"/compare/?a={a}&b={b}" for a in ("parlett", "whiteknuckle") for b in PRESETS if b != a
+    ]
+    for url in urls:
+        tokens = words(_text(_page(client, url)))
+        runs = {tuple(tokens[i : i + 50]) for i in range(len(tokens) - 49)}
+        assert not runs & forbidden, url
+
+
+@pytest.fixture(scope="module")
+def rules_md() -> str:
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[3] / "shared" / "RULES.md"
+    if not path.is_file():
+        pytest.fail(f"{path} is missing: the shared folder must sit beside the checkout.")
+    return path.read_text(encoding="utf-8")
+
+
+def test_reverse_names_are_kebab_case() -> None:
+    assert reverse("lessons:rule-detail", args=["must"]) == "/rules/must/"
+    assert reverse("lessons:source-compare") == "/compare/"
