@@ -24,7 +24,15 @@ from typing import Any, Final, NamedTuple
 from .cards import PACK, SUIT_NAMES, Card, card, displays, parse_card
 from .errors import LooError
 from .flushes import FlushResult, compare_flushes, find_flush
-from .play import LegalMoves, Position, RuleApplication, Trumps, legal, trick_winner
+from .play import (
+    LegalMoves,
+    Position,
+    RuleApplication,
+    Trumps,
+    legal,
+    trick_winner,
+    winning_index,
+)
 from .rng import rng_for, shuffled_pack
 from .rulesets import HAND_SIZE, RuleSet
 
@@ -229,6 +237,7 @@ class Hand:
 
     def __init__(self, setup: HandSetup) -> None:
         self.setup = setup
+        self._trace = setup.trace
         self.game = setup.game
         self.rules = setup.rules
         self.players = setup.players
@@ -273,6 +282,7 @@ class Hand:
         #: Every card shown face up in play, including a play later taken back for a replay
         #: and a card played out of turn: everyone at the table has seen these.
         self.seen: list[Card] = []
+        self._played: list[Card] = []
         self.replaying = False
         self.replay_asked: list[int] = []
         # Outcome.
@@ -313,8 +323,7 @@ class Hand:
         rules: Sequence[str] = (),
         cards: Sequence[Card] = (),
     ) -> None:
-        if self.setup.trace:
-            self.events.append(Event(kind, text, seat, tuple(rules), tuple(c.code for c in cards)))
+        self.events.append(Event(kind, text, seat, tuple(rules), tuple(c.code for c in cards)))
 
     def name(self, seat: int | None) -> str:
         return seat_name(seat, self.players)
@@ -343,14 +352,17 @@ class Hand:
             if fresh:
                 for seat in self.seat_order():
                     self._pay(seat, None, self.stake, "ante", "every player stakes a fresh pool")
-                self._event(
-                    "ante", f"Every player stakes {self.stake} to a fresh pool.", None, ["ante"]
-                )
+                if self._trace:
+                    self._event(
+                        "ante", f"Every player stakes {self.stake} to a fresh pool.", None, ["ante"]
+                    )
             else:
-                self._event("ante", "The loos of the last hand form the pool.", None, ["ante"])
+                if self._trace:
+                    self._event("ante", "The loos of the last hand form the pool.", None, ["ante"])
         else:
             self._pay(self.dealer, None, self.stake, "ante", "the dealer's stake")
-            self._event("ante", f"The dealer stakes {self.stake}.", self.dealer, ["ante"])
+            if self._trace:
+                self._event("ante", f"The dealer stakes {self.stake}.", self.dealer, ["ante"])
         self.single = self.pool == (
             self.stake * self.players if rules.ante == "all-players-fresh-pool" else self.stake
         )
@@ -389,15 +401,16 @@ class Hand:
         trump = self.turn_up.suit
         self.trumps = Trumps.of(self.game, rules, trump)
         self.pool_at_start = self.pool
-        self._event(
-            "deal",
-            f"{size} cards each{' and a miss' if deal_miss else ''}; the {self.turn_up.display} "
-            f"is turned up: {SUIT_NAMES[trump]} are trumps.",
-            self.dealer,
-            ["deal-order", "turn-up-trump"],
-            [self.turn_up],
-        )
-        if self.must:
+        if self._trace:
+            self._event(
+                "deal",
+                f"{size} cards each{' and a miss' if deal_miss else ''}; the "
+                f"{self.turn_up.display} is turned up: {SUIT_NAMES[trump]} are trumps.",
+                self.dealer,
+                ["deal-order", "turn-up-trump"],
+                [self.turn_up],
+            )
+        if self.must and self._trace:
             self._event(
                 "must",
                 "This deal is a must: nobody may pass"
@@ -417,12 +430,13 @@ class Hand:
                 self.stock.extend(self.miss)
                 self.miss = None
                 self.miss_withdrawn = True
-            self._event(
-                "club-law",
-                "Clubs are trumps: club law forces everyone to play.",
-                None,
-                ["club-law"],
-            )
+            if self._trace:
+                self._event(
+                    "club-law",
+                    "Clubs are trumps: club law forces everyone to play.",
+                    None,
+                    ["club-law"],
+                )
         self.phase = "declare" if self.game == "three-card" else "exchange"
         self.to_act = (self.dealer + 1) % self.players
         if self.phase == "exchange":
@@ -603,7 +617,7 @@ class Hand:
             len(self.in_play),
             len(self.tricks) + 1,
             bool(trick and trick.civil),
-            tuple([c for t in self.tricks for _, c in t.plays]),
+            tuple(self._played),
         )
 
     def legal_moves(self, seat: int, explain: bool = True) -> LegalMoves:
@@ -648,12 +662,14 @@ class Hand:
         self.to_act = seat
         if seat == self.dealer and not self.declared_before_dealer():
             # RULES.md all-pass-dealer-wins: the dealer takes the pool without play.
-            self._event(
-                "all-pass",
-                "Everyone before the dealer has passed: the dealer takes the pool without play.",
-                self.dealer,
-                ["all-pass-dealer-wins"],
-            )
+            if self._trace:
+                self._event(
+                    "all-pass",
+                    "Everyone before the dealer has passed: the dealer takes the pool without "
+                    "play.",
+                    self.dealer,
+                    ["all-pass-dealer-wins"],
+                )
             self._settle_single_winner(self.dealer, "all-pass", "all-pass-dealer-wins")
             return
         if self.phase == "exchange":
@@ -676,13 +692,17 @@ class Hand:
         name = self.name(seat)
         if choice == "play":
             self.declared[seat] = "play"
-            self._event("declare", f"{name} plays.", seat, ["declare-in-turn"])
+            if self._trace:
+                self._event("declare", f"{name} plays.", seat, ["declare-in-turn"])
         elif choice == "pass":
             self.declared[seat] = "pass"
             self.thrown[seat] = self.hands[seat]
             self.discards.extend(self.hands[seat])
             self.hands[seat] = []
-            self._event("declare", f"{name} passes.", seat, ["declare-in-turn", "discards-unseen"])
+            if self._trace:
+                self._event(
+                    "declare", f"{name} passes.", seat, ["declare-in-turn", "discards-unseen"]
+                )
         elif choice == "take-miss":
             assert self.miss is not None
             self.discards.extend(self.hands[seat])
@@ -691,12 +711,13 @@ class Hand:
             self.miss = None
             self.miss_holder = seat
             self.declared[seat] = "miss"
-            self._event(
-                "declare",
-                f"{name} takes miss, and so must play.",
-                seat,
-                ["take-miss", "miss-holder-must-play"],
-            )
+            if self._trace:
+                self._event(
+                    "declare",
+                    f"{name} takes miss, and so must play.",
+                    seat,
+                    ["take-miss", "miss-holder-must-play"],
+                )
         elif choice in ("defend-miss", "defend-master"):
             self.discards.extend(self.hands[seat])
             self.thrown[seat] = self.hands[seat]
@@ -714,7 +735,8 @@ class Hand:
                 rules = ["master"]
             self.defender = seat
             self.declared[seat] = "defend"
-            self._event("declare", f"The dealer {text}.", seat, rules)
+            if self._trace:
+                self._event("declare", f"The dealer {text}.", seat, rules)
         self._next_declarer()
 
     def _exchange(self, action: Action) -> None:
@@ -735,7 +757,8 @@ class Hand:
             self.thrown[seat] = self.hands[seat]
             self.discards.extend(self.hands[seat])
             self.hands[seat] = []
-            self._event("declare", f"{name} passes.", seat, ["declare-in-turn"])
+            if self._trace:
+                self._event("declare", f"{name} passes.", seat, ["declare-in-turn"])
             self._next_declarer()
             return
         discards = _parse_held(action.cards, self.hands[seat], name)
@@ -753,14 +776,18 @@ class Hand:
             self.discards.extend(discards)
             self.exchanged[seat] = discards
             self.drawn[seat] = len(discards)
-            self._event(
-                "exchange",
-                f"{name} discards {len(discards)} and draws {len(discards)}, and so must play.",
-                seat,
-                ["five-card-exchange"],
-            )
+            if self._trace:
+                self._event(
+                    "exchange",
+                    f"{name} discards {len(discards)} and draws {len(discards)}, and so must play.",
+                    seat,
+                    ["five-card-exchange"],
+                )
         else:
-            self._event("exchange", f"{name} stands on his cards.", seat, ["five-card-exchange"])
+            if self._trace:
+                self._event(
+                    "exchange", f"{name} stands on his cards.", seat, ["five-card-exchange"]
+                )
         if (
             self.game == "five-card"
             and self.rules.flush_timing == "immediate"
@@ -798,15 +825,17 @@ class Hand:
         self.outcome = "flush"
         for f in result.flushes:
             seat = order[f.seat]
-            self._event(
-                "flush",
-                f"{self.name(seat)} shows a {f.kind}: {displays(f.cards)}.",
-                seat,
-                ["flush-loos-the-board", "flush-timing"],
-                f.cards,
-            )
+            if self._trace:
+                self._event(
+                    "flush",
+                    f"{self.name(seat)} shows a {f.kind}: {displays(f.cards)}.",
+                    seat,
+                    ["flush-loos-the-board", "flush-timing"],
+                    f.cards,
+                )
         for app in result.explanations:
-            self._event("flush", _seat_words(app.text, order, self), winner, [app.rule])
+            if self._trace:
+                self._event("flush", _seat_words(app.text, order, self), winner, [app.rule])
         self._pay(None, winner, self.pool, "flush-loos-the-board", "the flush takes the pool")
         loo = self.loo_amount()
         to_holder = self.rules.flush_loos_to == "holder"
@@ -827,13 +856,14 @@ class Hand:
         self.in_play = [s for s in self.seat_order() if self.declared[s] not in (None, "pass")]
         if len(self.in_play) == 1:
             (alone,) = self.in_play
-            self._event(
-                "lone-miss",
-                f"{self.name(alone)} alone has taken miss and everyone else has passed: he takes "
-                "the pool without play.",
-                alone,
-                ["miss-holder-alone-wins"],
-            )
+            if self._trace:
+                self._event(
+                    "lone-miss",
+                    f"{self.name(alone)} alone has taken miss and everyone else has passed: he "
+                    "takes the pool without play.",
+                    alone,
+                    ["miss-holder-alone-wins"],
+                )
             self._settle_single_winner(alone, "lone-miss", "miss-holder-alone-wins")
             return
         if self.game == "five-card" and self.rules.flush_timing == "after-declaring":
@@ -852,12 +882,13 @@ class Hand:
         self.trick = Trick(leader)
         self.to_act = leader
         names = ", ".join(self.name(s) for s in self.in_play)
-        self._event(
-            "play-begins",
-            f"{len(self.in_play)} play: {names}. {self.name(leader)} leads.",
-            leader,
-            ["elder-leads-first"],
-        )
+        if self._trace:
+            self._event(
+                "play-begins",
+                f"{len(self.in_play)} play: {names}. {self.name(leader)} leads.",
+                leader,
+                ["elder-leads-first"],
+            )
 
     def active(self) -> list[int]:
         """Players still in the play (not retired under a law)."""
@@ -876,27 +907,29 @@ class Hand:
     def _trick_complete(self) -> bool:
         trick = self.trick
         assert trick is not None
+        if not self.retired:
+            return len(trick.plays) == len(self.in_play)
         active = self.active()
         return sum(1 for s, _ in trick.plays if s in active) == len(active)
 
     def _play(self, action: Action) -> None:
         seat = action.seat
-        name = self.name(seat)
         if len(action.cards) != 1:
             raise IllegalAction("play exactly one card")
-        played = parse_card(action.cards[0])
+        played = card(action.cards[0])
         if seat not in self.in_play or seat in self.retired:
-            raise IllegalAction(f"{name} is not in the play")
+            raise IllegalAction(f"{self.name(seat)} is not in the play")
         if played not in self.hands[seat]:
-            raise IllegalAction(f"{name} does not hold the {played.display}")
+            raise IllegalAction(f"{self.name(seat)} does not hold the {played.display}")
         trick = self.trick
         assert trick is not None
         if seat != self.to_act:
             self._out_of_turn(seat, played)
             return
         leading = not trick.plays
-        ace = card("A" + self.trump)
-        if action.civil and not (leading and self.game == "five-card" and played is ace):
+        if action.civil and not (
+            leading and self.game == "five-card" and played.code == "A" + self.trump
+        ):
             raise IllegalAction('"Pam, be civil" is called only when leading the ace of trumps')
         moves = self.legal_moves(seat, explain=self.setup.trace)
         if played not in moves.legal:
@@ -910,16 +943,17 @@ class Hand:
         self.seen.append(played)
         if leading and action.civil:
             trick.civil = True
-        if self.setup.trace:
+        if self._trace:
             rules = [a.rule for a in moves.explanations if a.excluded]
-            text = f"{name} {'leads' if leading else 'plays'} the {played.display}"
+            text = f"{self.name(seat)} {'leads' if leading else 'plays'} the {played.display}"
             if action.civil:
                 text += ' and calls "Pam, be civil"'
                 rules.append("pam-be-civil")
             had = "; ".join(HAD_TO[r] for r in rules if r in HAD_TO and r != "pam-be-civil")
             if had:
                 text += f" (had to {had})"
-            self._event("play", text + ".", seat, rules, [played])
+            if self._trace:
+                self._event("play", text + ".", seat, rules, [played])
         if self._trick_complete():
             self._end_trick()
         else:
@@ -933,14 +967,15 @@ class Hand:
         penalty = OFFENCE_RULE.get(why.rule, "penalty-revoke")
         offence = Offence(seat, self.trick_number, played.code, why.rule, penalty, why.text)
         self.offences.append(offence)
-        self._event(
-            "offence",
-            f"{self.name(seat)} plays the {played.display} irregularly ({why.rule}); the law "
-            "will be applied at the end of the hand.",
-            seat,
-            [why.rule, penalty],
-            [played],
-        )
+        if self._trace:
+            self._event(
+                "offence",
+                f"{self.name(seat)} plays the {played.display} irregularly ({why.rule}); the law "
+                "will be applied at the end of the hand.",
+                seat,
+                [why.rule, penalty],
+                [played],
+            )
 
     def _out_of_turn(self, seat: int, played: Card) -> None:
         if not self.laws_apply():
@@ -965,14 +1000,15 @@ class Hand:
             self.discards.extend(self.hands[seat])
             self.hands[seat] = []
             self._pay(seat, None, self.stake, "penalty-play-out-of-turn", "a single, Law 15")
-            self._event(
-                "offence",
-                f"{self.name(seat)} played the {played.display} out of turn: he must throw up "
-                "his cards and forfeit a single to the pool (Law 15).",
-                seat,
-                ["penalty-play-out-of-turn"],
-                [played],
-            )
+            if self._trace:
+                self._event(
+                    "offence",
+                    f"{self.name(seat)} played the {played.display} out of turn: he must throw up "
+                    "his cards and forfeit a single to the pool (Law 15).",
+                    seat,
+                    ["penalty-play-out-of-turn"],
+                    [played],
+                )
             if len(self.active()) < 2:
                 self._end_play()
             elif self._trick_complete():
@@ -981,32 +1017,35 @@ class Hand:
                 assert self.to_act is not None
                 self.to_act = self._next_in_play(self.to_act)
         else:
-            self._event(
-                "offence",
-                f"{self.name(seat)} played the {played.display} out of turn: he is looed and "
-                "the hand will be replayed.",
-                seat,
-                ["penalty-play-out-of-turn"],
-                [played],
-            )
+            if self._trace:
+                self._event(
+                    "offence",
+                    f"{self.name(seat)} played the {played.display} out of turn: he is looed and "
+                    "the hand will be replayed.",
+                    seat,
+                    ["penalty-play-out-of-turn"],
+                    [played],
+                )
 
     def _end_trick(self) -> None:
         trick = self.trick
         assert trick is not None
-        result = trick_winner(
-            self.game, self.rules, self.trump, trick.cards, explain=self.setup.trace
-        )
-        winner = trick.plays[result.winner][0]
+        cards = trick.cards
+        winner = trick.plays[winning_index(cards, self.trumps)][0]
         trick.winner = winner
         self.tricks.append(trick)
-        why = result.explanations[0].text if result.explanations else ""
-        self._event(
-            "trick",
-            f"{self.name(winner)} takes trick {len(self.tricks)}. {why}".strip(),
-            winner,
-            [a.rule for a in result.explanations],
-            [result.card],
-        )
+        self._played.extend(cards)
+        if self._trace:
+            result = trick_winner(self.game, self.rules, self.trump, cards)
+            if self._trace:
+                self._event(
+                    "trick",
+                    f"{self.name(winner)} takes trick {len(self.tricks)}. "
+                    + result.explanations[0].text,
+                    winner,
+                    [a.rule for a in result.explanations],
+                    [result.card],
+                )
         if len(self.tricks) == HAND_SIZE[self.game]:
             self._end_play()
         else:
@@ -1037,15 +1076,17 @@ class Hand:
             raise IllegalAction("answer 'demand' or 'decline'")
         name = self.name(action.seat)
         if action.choice == "demand":
-            self._event(
-                "replay",
-                f"{name} requires the hand to be played again.",
-                action.seat,
-                ["revoke-replay"],
-            )
+            if self._trace:
+                self._event(
+                    "replay",
+                    f"{name} requires the hand to be played again.",
+                    action.seat,
+                    ["revoke-replay"],
+                )
             self._start_replay()
             return
-        self._event("replay", f"{name} lets the result stand.", action.seat, ["revoke-replay"])
+        if self._trace:
+            self._event("replay", f"{name} lets the result stand.", action.seat, ["revoke-replay"])
         self.replay_asked.pop(0)
         if self.replay_asked:
             self.to_act = self.replay_asked[0]
@@ -1057,6 +1098,7 @@ class Hand:
         self.replaying = True
         self.hands = [list(h) for h in self.start_of_play]
         self.tricks = []
+        self._played = []
         self.retired = []
         self.phase = "play"
         leader = self.in_play[0]
@@ -1064,12 +1106,13 @@ class Hand:
             leader = self.miss_holder
         self.trick = Trick(leader)
         self.to_act = leader
-        self._event(
-            "replay",
-            "The cards are taken up and the hand is played again in proper order.",
-            None,
-            ["revoke-replay"],
-        )
+        if self._trace:
+            self._event(
+                "replay",
+                "The cards are taken up and the hand is played again in proper order.",
+                None,
+                ["revoke-replay"],
+            )
 
     # -- settlement -----------------------------------------------------------------------------
 
@@ -1106,12 +1149,13 @@ class Hand:
             assert winner is not None
             if winner == self.defender:
                 reason = f"trick {i + 1}, won by the dealer for the pool: it stays there"
-                self._event(
-                    "settle",
-                    f"Trick {i + 1}'s share, {amount}, stays in the pool.",
-                    winner,
-                    ["dealer-defends-miss"],
-                )
+                if self._trace:
+                    self._event(
+                        "settle",
+                        f"Trick {i + 1}'s share, {amount}, stays in the pool.",
+                        winner,
+                        ["dealer-defends-miss"],
+                    )
                 self.payments.append(Payment(None, None, amount, "dealer-defends-miss", reason))
                 continue
             if winner in forfeit:
@@ -1137,7 +1181,7 @@ class Hand:
         self._apply_penalties(loo)
         self.no_loo = not self.looed
         for s in self.in_play:
-            if won[s]:
+            if won[s] and self._trace:
                 self._event(
                     "settle",
                     f"{self.name(s)} took {won[s]} trick{'s' if won[s] > 1 else ''}.",
@@ -1145,9 +1189,13 @@ class Hand:
                     ["pool-division"],
                 )
         for s in self.looed:
-            self._event(
-                "settle", f"{self.name(s)} is looed and pays {loo} to the next pool.", s, ["looed"]
-            )
+            if self._trace:
+                self._event(
+                    "settle",
+                    f"{self.name(s)} is looed and pays {loo} to the next pool.",
+                    s,
+                    ["looed"],
+                )
         self._finish()
 
     def _apply_penalties(self, loo: int) -> None:
@@ -1165,23 +1213,25 @@ class Hand:
                         rule,
                         "four singles to the next pool (after Law 14); tricks left in the pool",
                     )
-                    self._event(
-                        "penalty",
-                        f"{self.name(seat)} forfeits four singles "
-                        f"({4 * self.stake}) to the next pool and leaves his tricks in the "
-                        "pool.",
-                        seat,
-                        [rule, "penalty-destination"],
-                    )
+                    if self._trace:
+                        self._event(
+                            "penalty",
+                            f"{self.name(seat)} forfeits four singles "
+                            f"({4 * self.stake}) to the next pool and leaves his tricks in the "
+                            "pool.",
+                            seat,
+                            [rule, "penalty-destination"],
+                        )
             elif penalties == "peel-looed-replay" and seat not in self.looed:
                 rule = sorted(kinds)[0]
                 self._pay(seat, None, loo, rule, "looed for the offence (peel p. 25)")
-                self._event(
-                    "penalty",
-                    f"{self.name(seat)} is looed for the offence ({loo}) and wins nothing.",
-                    seat,
-                    [rule, "penalty-destination"],
-                )
+                if self._trace:
+                    self._event(
+                        "penalty",
+                        f"{self.name(seat)} is looed for the offence ({loo}) and wins nothing.",
+                        seat,
+                        [rule, "penalty-destination"],
+                    )
 
     def _finish(self) -> None:
         self.phase = "over"

@@ -339,7 +339,10 @@ def _legal_lead(p: Position, explain: bool) -> LegalMoves:
     t = p.trumps
     rules = p.rules
     hand = p.hand
-    trumps_held = sorted((c for c in hand if t.is_trump(c)), key=t.rank, reverse=True)
+    rank = t.rank_of_card
+    trumps_held = sorted(
+        [c for c in hand if t.suit_of_card[c] == t.suit], key=rank.__getitem__, reverse=True
+    )
     apps: list[RuleApplication] = []
     notes: list[RuleApplication] = []
     allowed: set[Card] = set(hand)
@@ -349,32 +352,23 @@ def _legal_lead(p: Position, explain: bool) -> LegalMoves:
 
     # The ace of trumps, or the king when the ace is the turn-up (RULES.md 1.5).
     forced: Card | None = None
-    forced_rule = ""
-    if bind:
+    if bind and trumps_held:
         ace = card("A" + t.suit)
-        king = card("K" + t.suit)
         if ace in hand:
-            forced, forced_rule = ace, "lead-ace-of-trumps"
-            text = f"You hold the ace of trumps ({ace.display}), so you must lead it{scope_words}."
-        elif p.turn_up is ace and king in hand:
-            forced, forced_rule = king, "lead-king-when-ace-turned"
-            text = (
-                f"The ace of trumps ({ace.display}) is the turn-up and you hold the king "
-                f"({king.display}), so you must lead it{scope_words}."
-            )
+            forced, rule = ace, "lead-ace-of-trumps"
+        elif p.turn_up is ace and card("K" + t.suit) in hand:
+            forced, rule = card("K" + t.suit), "lead-king-when-ace-turned"
         if forced is not None:
             keep = {forced}
-            if rules.pam_ace_lead == "either" and t.pam in hand and t.pam is not None:
+            if rules.pam_ace_lead == "either" and t.pam is not None and t.pam in hand:
                 keep.add(t.pam)
-                text = text[:-1] + f", or Pam ({t.pam.display}) instead."
-            elif t.pam in hand and t.pam is not None:
-                text += (
-                    f" It must be led even though Pam ({t.pam.display}) ranks higher: the ace "
-                    "rule prevails over the rules that ask for the highest trump."
-                )
-            if explain:
-                apps.append(RuleApplication(forced_rule, text, _others(hand, keep)))
             allowed &= keep
+            if explain:
+                apps.append(
+                    RuleApplication(
+                        rule, _forced_text(p, forced, keep, scope_words), _others(hand, keep)
+                    )
+                )
 
     # Two or more trumps; heads-up, the highest (RULES.md 1.5).
     if bind and forced is None and len(trumps_held) >= 2:
@@ -383,32 +377,30 @@ def _legal_lead(p: Position, explain: bool) -> LegalMoves:
             # peel's "lead one" replaces "the highest" on the original lead only (A41); trump
             # after trick asks for the highest from trick 2 on.
             two = "highest"
-        heads_up = p.declared == 2
         highest = trumps_held[0]
-        held_words = displays(trumps_held)
         if two == "highest":
+            allowed &= {highest}
             if explain:
                 apps.append(
                     RuleApplication(
                         "lead-highest-of-two-or-three",
-                        f"You hold {len(trumps_held)} trumps ({held_words}), so you must lead the "
-                        f"highest, {t.name(highest)}{scope_words}.",
+                        f"You hold {len(trumps_held)} trumps ({displays(trumps_held)}), so you "
+                        f"must lead the highest, {t.name(highest)}{scope_words}.",
                         _others(hand, [highest]),
                     )
                 )
-            allowed &= {highest}
-        elif two == "any-trump" or (two == "heads-up-only" and heads_up):
+        elif two == "any-trump" or (two == "heads-up-only" and p.declared == 2):
+            allowed &= set(trumps_held)
             if explain:
                 apps.append(
                     RuleApplication(
                         "lead-trump-holding-two",
-                        f"You hold two or more trumps ({held_words}), so you must lead one of "
-                        f"them{scope_words}.",
+                        f"You hold two or more trumps ({displays(trumps_held)}), so you must "
+                        f"lead one of them{scope_words}.",
                         _others(hand, trumps_held),
                     )
                 )
-            allowed &= set(trumps_held)
-        elif two == "heads-up-only" and explain:
+        elif explain:  # heads-up-only, more than two in the play
             notes.append(
                 RuleApplication(
                     "irish-loo",
@@ -418,27 +410,30 @@ def _legal_lead(p: Position, explain: bool) -> LegalMoves:
             )
         threshold = rules.heads_up_threshold
         if two != "highest" and threshold != "n/a" and p.declared <= int(threshold):
-            who = "Only two players are" if p.declared == 2 else f"Only {p.declared} players are"
             if rules.heads_up_sequence_exception == "on":
                 seq = top_sequence(p, trumps_held)
             else:
                 seq = [highest]
-            text = (
-                f"{who} in the play and you hold two or more trumps, so you must lead your "
-                f"highest, {t.name(highest)}"
-            )
-            if len(seq) > 1:
-                text += _equal_value_words(p, seq)
+            allowed &= set(seq)
             if explain:
+                who = (
+                    "Only two players are" if p.declared == 2 else f"Only {p.declared} players are"
+                )
+                text = (
+                    f"{who} in the play and you hold two or more trumps, so you must lead your "
+                    f"highest, {t.name(highest)}"
+                )
+                if len(seq) > 1:
+                    text += _equal_value_words(p, seq)
                 apps.append(
                     RuleApplication("lead-highest-trump-heads-up", text + ".", _others(hand, seq))
                 )
-            allowed &= set(seq)
 
     # Trump after trick (RULES.md 1.5): from trick 2 on, independent of the lead scope.
-    if later and trumps_held and p.rules.trump_after_trick != "off":
-        if p.rules.trump_after_trick == "highest" and forced is None:
+    if later and trumps_held and rules.trump_after_trick != "off":
+        if rules.trump_after_trick == "highest" and forced is None:
             highest = trumps_held[0]
+            allowed &= {highest}
             if explain:
                 apps.append(
                     RuleApplication(
@@ -449,8 +444,8 @@ def _legal_lead(p: Position, explain: bool) -> LegalMoves:
                         _others(hand, [highest]),
                     )
                 )
-            allowed &= {highest}
         else:
+            allowed &= set(trumps_held)
             if explain:
                 apps.append(
                     RuleApplication(
@@ -461,7 +456,6 @@ def _legal_lead(p: Position, explain: bool) -> LegalMoves:
                         _others(hand, trumps_held),
                     )
                 )
-            allowed &= set(trumps_held)
     elif later and trumps_held and not bind and explain:
         notes.append(
             RuleApplication(
@@ -470,7 +464,7 @@ def _legal_lead(p: Position, explain: bool) -> LegalMoves:
                 "lead, so you may lead any card.",
             )
         )
-    if not bind and not later and p.rules.lead_scope(p.game) == "none" and explain:
+    if explain and not bind and not later and rules.lead_scope(p.game) == "none":
         notes.append(
             RuleApplication(
                 "lead-rules-scope",
@@ -479,8 +473,8 @@ def _legal_lead(p: Position, explain: bool) -> LegalMoves:
             )
         )
 
-    legal_cards = tuple(c for c in hand if c in allowed)
-    if len(hand) == 1 and not apps and explain:
+    legal_cards = tuple([c for c in hand if c in allowed])
+    if explain and len(hand) == 1 and not apps:
         apps.append(
             RuleApplication(
                 "elder-leads-first",
@@ -488,6 +482,25 @@ def _legal_lead(p: Position, explain: bool) -> LegalMoves:
             )
         )
     return LegalMoves(p, legal_cards, tuple(apps), tuple(notes))
+
+
+def _forced_text(p: Position, forced: Card, keep: set[Card], scope_words: str) -> str:
+    t = p.trumps
+    if forced.rank == "A":
+        text = f"You hold the ace of trumps ({forced.display}), so you must lead it{scope_words}."
+    else:
+        text = (
+            f"The ace of trumps ({card('A' + t.suit).display}) is the turn-up and you hold the "
+            f"king ({forced.display}), so you must lead it{scope_words}."
+        )
+    if t.pam is not None and t.pam in keep:
+        return text[:-1] + f", or Pam ({t.pam.display}) instead."
+    if t.pam is not None and t.pam in p.hand:
+        text += (
+            f" It must be led even though Pam ({t.pam.display}) ranks higher: the ace rule "
+            "prevails over the rules that ask for the highest trump."
+        )
+    return text
 
 
 def _trump_count(trumps_held: Sequence[Card]) -> str:
