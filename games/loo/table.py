@@ -205,11 +205,29 @@ class Table:
         if self.hand is None:
             raise IllegalAction("no hand has been dealt")
         self.hand.apply(action)
-        if self.hand.over:
+        self._sync()
+
+    def _sync(self) -> None:
+        """After a hand ends, its counters and pool are the table's."""
+        if self.hand is not None and self.hand.over:
             self.balances = list(self.hand.balances)
             self.pool = self.hand.pool
             self.prev_no_loo = self.hand.no_loo
             self.prev_flush = self.hand.outcome == "flush"
+
+    def takeback(self, count: int = 1) -> Hand:
+        """Take back the last ``count`` actions of the current hand (practice only). If the
+        hand had ended, the counters and the pool return to where they were before."""
+        hand = self.hand
+        if hand is None:
+            raise IllegalAction("no hand has been dealt")
+        self.hand = hand.takeback(count)
+        self.balances = list(hand.setup.balances)
+        self.pool = hand.setup.pool
+        self.prev_no_loo = hand.setup.prev_no_loo
+        self.prev_flush = hand.setup.prev_flush
+        self._sync()
+        return self.hand
 
     # -- serialisation --------------------------------------------------------------------------
 

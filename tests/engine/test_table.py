@@ -145,3 +145,15 @@ def test_an_impossible_table_is_refused(kwargs: dict[str, object], message: str)
     args.update(kwargs)
     with pytest.raises(LooError, match=message):
         TableConfig(**args)  # type: ignore[arg-type]
+
+
+def test_a_table_takes_back_the_end_of_a_hand_and_its_settlement() -> None:
+    table = Table(TableConfig("three-card", RuleSet.preset("hoffmann"), 4, seed=12))
+    table.deal()
+    start = (list(table.balances), table.pool)
+    hand = play_out(table)
+    assert hand.over
+    back = table.takeback(1)
+    assert not back.over and back.log == hand.log[:-1]
+    assert (table.balances, table.pool) == start
+    assert table.chips() == 400
