@@ -256,6 +256,7 @@ def build_world(view: PlayerView, world: World) -> Hand:
     hand.must = view.must
     hand.club_law = view.club_law
     hand.single = view.single
+    hand.double = view.double
     hand.hands = [list(h) for h in world.hands]
     hand.miss = list(world.miss) if world.miss is not None else None
     hand.thrown = {s: list(h) for s, h in world.thrown.items()}

@@ -266,6 +266,7 @@ class Hand:
         self.must = False
         self.club_law = False
         self.single = False
+        self.double = False
         self.declared: list[str | None] = [None] * self.players
         self.drawn: list[int] = [0] * self.players
         self.miss_holder: int | None = None
@@ -363,6 +364,8 @@ class Hand:
             self._pay(self.dealer, None, self.stake, "ante", "the dealer's stake")
             if self._trace:
                 self._event("ante", f"The dealer stakes {self.stake}.", self.dealer, ["ante"])
+        # RULES.md double: the pool holds more than the fresh stake, carried from the last deal.
+        self.double = s.pool > 0
         self.single = self.pool == (
             self.stake * self.players if rules.ante == "all-players-fresh-pool" else self.stake
         )
@@ -1264,6 +1267,7 @@ class Hand:
                 "must": self.must,
                 "club_law": self.club_law,
                 "single": self.single,
+                "double": self.double,
                 "dealt": [codes(h) for h in self.dealt],
                 "hands": [codes(h) for h in self.hands],
                 "miss": codes(self.miss),

@@ -43,6 +43,7 @@ class PlayerView:
     must: bool
     club_law: bool
     single: bool
+    double: bool
     #: His own cards; None while the rules do not yet let him look (look-at-cards-in-turn).
     hand: tuple[Card, ...] | None
     #: Cards he has seen and given up himself (a hand exchanged for miss, discards).
@@ -127,6 +128,7 @@ class PlayerView:
             "must": self.must,
             "club_law": self.club_law,
             "single": self.single,
+            "double": self.double,
             "hand": None if self.hand is None else [c.code for c in self.hand],
             "own_discards": [c.code for c in self.own_discards],
             "seen": [c.code for c in self.seen],
@@ -189,6 +191,7 @@ def view_for(hand: Hand, seat: int, hand_number: int | None = None) -> PlayerVie
         must=hand.must,
         club_law=hand.club_law,
         single=hand.single,
+        double=hand.double,
         hand=own,
         own_discards=own_discards,
         seen=tuple(hand.seen),

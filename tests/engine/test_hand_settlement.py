@@ -171,3 +171,12 @@ def test_peel_counts_the_flush_of_a_player_who_threw_up_his_cards(deal: Deal, st
     )
     assert hand.outcome == "flush"
     assert paid(hand, "flush-loos-the-board")[0] == (None, 1, 5)
+
+
+def test_a_pool_carried_from_the_last_deal_is_a_double(deal: Deal) -> None:
+    # double: whiteknuckle ¶4 "If the pool ever contains more chips than this left over from a
+    # previous deal, it is called a 'double'"; a single is the fresh stake alone.
+    fresh = deal("whiteknuckle", FOUR, "7H", miss=MISS, first=True)
+    assert fresh.single and not fresh.double
+    carried = deal("whiteknuckle", FOUR, "7H", miss=MISS, pool=6)
+    assert carried.double and not carried.single
