@@ -78,11 +78,10 @@ def _rules(data: Mapping[str, object], flag: str | None) -> RuleSet:
         raise InputError('no rule set: give --rules PRESET or a "rules" field')
     if not isinstance(name, str):
         raise InputError(f"field 'rules' must be a preset name, not {name!r}")
-    rules = preset(name).rules
     options = data.get("options", {})
     if not isinstance(options, dict):
         raise InputError("field 'options' must be an object of option names and values")
-    return rules.with_options(options) if options else rules
+    return RuleSet.from_dict({"rules": name, "options": options})
 
 
 def _game(data: Mapping[str, object]) -> str:

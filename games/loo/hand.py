@@ -1325,11 +1325,9 @@ def _trick_to_dict(trick: Trick) -> dict[str, Any]:
 
 
 def setup_to_dict(setup: HandSetup) -> dict[str, Any]:
-    base = RuleSet.preset(setup.rules.source)
     return {
         "game": setup.game,
-        "rules": setup.rules.source,
-        "options": {d.option: d.value for d in setup.rules.differences(base)},
+        **setup.rules.to_dict(),
         "players": setup.players,
         "dealer": setup.dealer,
         "hand_number": setup.hand_number,
@@ -1346,12 +1344,9 @@ def setup_to_dict(setup: HandSetup) -> dict[str, Any]:
 
 
 def setup_from_dict(data: dict[str, Any]) -> HandSetup:
-    rules = RuleSet.preset(data["rules"])
-    if data.get("options"):
-        rules = rules.with_options(data["options"])
     return HandSetup(
         game=data["game"],
-        rules=rules,
+        rules=RuleSet.from_dict(data),
         players=int(data["players"]),
         dealer=int(data["dealer"]),
         hand_number=int(data["hand_number"]),

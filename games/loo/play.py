@@ -188,13 +188,7 @@ class Position:
 
 
 def validate_position(p: Position) -> None:
-    if p.game not in GAMES:
-        raise PositionError(f"unknown game {p.game!r}: choose one of {', '.join(GAMES)}")
-    if not p.rules.supports(p.game):
-        raise PositionError(
-            f"the {p.rules.source} rules describe no {p.game} Loo "
-            f"(they cover {', '.join(p.rules.games)})"
-        )
+    p.rules.require_game(p.game)
     if p.trump not in SUIT_NAMES:
         raise PositionError(f"unknown trump suit {p.trump!r}: use one of S, H, D, C")
     if p.turn_up is not None and p.turn_up.suit != p.trump:

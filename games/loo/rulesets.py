@@ -650,6 +650,35 @@ class RuleSet:
         name = self.name if not overrides else f"{self.source} (custom)"
         return dataclasses.replace(self, name=name, overrides=overrides, **changes)  # type: ignore[arg-type]
 
+    def to_dict(self) -> dict[str, object]:
+        """The preset and the options changed from it: what a stored table keeps."""
+        base = RuleSet.preset(self.source)
+        return {
+            "rules": self.source,
+            "options": {d.option: d.value for d in self.differences(base)},
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> RuleSet:
+        name = data.get("rules")
+        if not isinstance(name, str):
+            raise RuleSetError(f"a rule set must name its preset, not {name!r}")
+        rules = preset(name).rules
+        options = data.get("options") or {}
+        if not isinstance(options, Mapping):
+            raise RuleSetError("a rule set's options must be a mapping of names to values")
+        return rules.with_options(options) if options else rules
+
+    def require_game(self, game: str) -> None:
+        """Raise :class:`RuleSetError` unless these rules describe ``game``."""
+        if game not in GAMES:
+            raise RuleSetError(f"unknown game {game!r}: choose one of {', '.join(GAMES)}")
+        if not self.supports(game):
+            raise RuleSetError(
+                f"the {self.source} rules describe no {game} Loo "
+                f"(they cover {', '.join(self.games)})"
+            )
+
     # -- reading options ---------------------------------------------------------------------
 
     def value(self, option: str) -> OptionValue:

@@ -21,7 +21,7 @@ from .hand import (
     setup_to_dict,
 )
 from .rng import rng_for, shuffled_pack
-from .rulesets import GAMES, RuleSet, preset
+from .rulesets import RuleSet
 
 #: Cut order for choosing the dealer: ace low (RULES.md first-dealer).
 ACE_LOW: Final = "A23456789TJQK"
@@ -42,13 +42,7 @@ class TableConfig:
     trace: bool = True
 
     def __post_init__(self) -> None:
-        if self.game not in GAMES:
-            raise LooError(f"unknown game {self.game!r}: choose one of {', '.join(GAMES)}")
-        if not self.rules.supports(self.game):
-            raise LooError(
-                f"the {self.rules.source} rules describe no {self.game} Loo "
-                f"(they cover {', '.join(self.rules.games)})"
-            )
+        self.rules.require_game(self.game)
         low, high = self.rules.players(self.game)
         if not low <= self.players <= high:
             raise LooError(
@@ -57,11 +51,9 @@ class TableConfig:
             )
 
     def to_dict(self) -> dict[str, Any]:
-        base = RuleSet.preset(self.rules.source)
         return {
             "game": self.game,
-            "rules": self.rules.source,
-            "options": {d.option: d.value for d in self.rules.differences(base)},
+            **self.rules.to_dict(),
             "players": self.players,
             "seed": self.seed,
             "chips": self.chips,
@@ -72,12 +64,9 @@ class TableConfig:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> TableConfig:
-        rules = preset(data["rules"]).rules
-        if data.get("options"):
-            rules = rules.with_options(data["options"])
         return cls(
             game=data["game"],
-            rules=rules,
+            rules=RuleSet.from_dict(data),
             players=int(data["players"]),
             seed=data["seed"],
             chips=int(data.get("chips", 100)),

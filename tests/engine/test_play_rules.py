@@ -9,7 +9,16 @@ from __future__ import annotations
 
 import pytest
 
-from games.loo import IllegalPlay, Position, PositionError, RuleSet, card, legal, parse_cards
+from games.loo import (
+    IllegalPlay,
+    LooError,
+    Position,
+    PositionError,
+    RuleSet,
+    card,
+    legal,
+    parse_cards,
+)
 
 ALL = ("hoffmann", "britannica", "whiteknuckle", "parlett", "peel")
 
@@ -167,7 +176,7 @@ def test_irish_loo_obliges_a_trump_lead_only_heads_up(
 
 
 def test_irish_loo_under_another_preset_is_refused() -> None:
-    with pytest.raises(PositionError, match="the peel rules describe no irish Loo"):
+    with pytest.raises(LooError, match="the peel rules describe no irish Loo"):
         pos("peel", "KH 4H 9S", game="irish")
 
 
