@@ -639,8 +639,9 @@ def _label(sc: SourceContent, b: Block) -> str:
         (r"s(\d+)", lambda m: f"s. {m[1]}"),
         (r"fn-(\d+)", lambda m: f"note [{m[1]}]"),
     ]
-    if sc.slug == "peel" and (m := re.fullmatch(r"p(\d+)-(\d+)", b.id)):
-        return f"p. {m[1]}"
+    if sc.slug == "peel" and re.fullmatch(r"p\d+-\d+", b.id):
+        first, last = _page_spans(sc)[b.id]
+        return f"p. {first}" if first == last else f"pp. {first}–{last}"
     for pattern, label in patterns:
         if m := re.fullmatch(pattern, b.id):
             return label(m)
@@ -771,7 +772,7 @@ def _resolve(
             after = offsets[i + 1][0] if i + 1 < len(offsets) else len(text)
             if start < after and end > offset and key not in touched:
                 touched.append(key)
-    shown = " … ".join(" ".join(text[s:e].split()) for s, e in spans)
+    shown = " … ".join(" ".join(text[s:e].split()) for s, e in _with_marks(spans, text, quote))
     return ResolvedCitation(
         rule_id,
         sc.slug,
@@ -781,6 +782,25 @@ def _resolve(
         touched[0],
         keys if explicit else touched,
     )
+
+
+def _with_marks(spans: list[tuple[int, int]], text: str, quote: str) -> list[tuple[int, int]]:
+    """The spans of a quotation widened to the quotation marks and the stop that its words
+    leave out: ``stated as "trump after trick."``, not ``stated as "trump after trick``."""
+    widened = []
+    for n, (first, last) in enumerate(spans):
+        stop = quote.rstrip()[-1:]
+        if n == len(spans) - 1 and stop in ".,;:!?" and text[last : last + 1] == stop:
+            last += 1
+        if sum(text[first:last].count(mark) for mark in '"“”') % 2:
+            if text[last : last + 1] in '"”':
+                last += 1
+            elif text[last : last + 1] in ".,;:!?" and text[last + 1 : last + 2] in '"”':
+                last += 2
+            elif first and text[first - 1] in '"“':
+                first -= 1
+        widened.append((first, last))
+    return widened
 
 
 def _resolve_modern(

@@ -372,7 +372,8 @@ class Rule(EditorText):
     def render(self, resolver: markup.Resolver) -> None:
         rendered = markup.render(self.explanation, resolver, slot_prefix=f"rule-{self.id}")
         self.explanation_html = rendered.html
-        self.plain = "\n\n".join([self.name, self.statement, rendered.plain])
+        statement = re.sub(r"`([^`]+)`", _catalogue_word, self.statement)
+        self.plain = "\n\n".join([self.name, statement, rendered.plain])
 
     def clean(self) -> None:
         super().clean()
@@ -416,6 +417,12 @@ class Rule(EditorText):
         if not self.example:
             return []
         return worked_example(self.example)
+
+
+def _catalogue_word(match: re.Match[str]) -> str:
+    """A `mark` of the catalogue's text in words: a rule's name, or the word itself."""
+    word = match.group(1)
+    return catalogue.rule(word).name if word in catalogue.rule_ids() else word
 
 
 _EXAMPLE_FIELDS = {
