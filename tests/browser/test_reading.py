@@ -1,0 +1,108 @@
+"""The reading side as a reader meets it, in Chromium: with and without JavaScript."""
+
+import re
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from django.core.management import call_command
+from playwright.sync_api import Page, expect
+
+
+@pytest.fixture
+def content(transactional_db: None) -> None:
+    """The live server's database holds content/ (it is emptied after each test)."""
+    call_command("loadcontent", verbosity=0)
+
+
+def _javascript(request: pytest.FixtureRequest) -> bool:
+    return "no-js" not in request.node.callspec.id
+
+
+def test_a_quotation_on_a_rule_page_leads_to_its_passage(page: Page, content: None) -> None:
+    page.goto("/rules/head-the-trick/")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Play higher if you can")
+
+    hoffmann = page.locator("article#st-hoffmann, article:has(#st-hoffmann)").first
+    hoffmann.get_by_role("link", name="Hoffmann (1909), ¶5").click()
+
+    expect(page).to_have_url(re.compile(r"/sources/hoffmann/#p5$"))
+    passage = page.locator("#p5")
+    expect(passage).to_be_in_viewport()
+    expect(passage).to_contain_text('he must "head the trick," i.e. play a higher card to it')
+
+
+def test_a_glossary_term_in_a_passage_opens_in_place(
+    page: Page, content: None, request: pytest.FixtureRequest
+) -> None:
+    page.goto("/sources/hoffmann/")
+    term = page.locator("#p2").get_by_role("link", name="miss", exact=True).first
+
+    term.click()
+
+    if _javascript(request):
+        card = page.locator("#p2 .term-definition")
+        expect(card).to_be_visible()
+        expect(card).to_contain_text("an extra hand of three cards")
+        expect(page).to_have_url(re.compile(r"/sources/hoffmann/$"))
+        expect(term).to_have_attribute("aria-expanded", "true")
+        card.get_by_role("button", name="Close").click()
+        expect(card).to_have_count(0)
+        expect(term).to_be_focused()
+    else:
+        expect(page).to_have_url(re.compile(r"/glossary/miss/$"))
+        expect(page.get_by_role("heading", level=1)).to_contain_text("miss")
+
+
+def test_a_rule_link_in_an_explanation_opens_in_place(js_page: Page, content: None) -> None:
+    js_page.goto("/rules/single/")
+    js_page.locator(".rule-statement").get_by_role("link", name="must", exact=True).click()
+
+    summary = js_page.locator(".rule-statement .rule-summary")
+    expect(summary).to_be_visible()
+    expect(summary).to_contain_text("Nobody may pass")
+    expect(js_page).to_have_url(re.compile(r"/rules/single/$"))
+
+
+def test_searching_for_pam_finds_rules_terms_and_passages(page: Page, content: None) -> None:
+    page.goto("/search/")
+
+    page.get_by_label("Search the sources, rules and glossary").fill("Pam")
+    page.get_by_role("button", name="Search").click()
+
+    results = page.locator("#search-results")
+    expect(results).to_contain_text("results for “Pam”")
+    expect(results.get_by_role("link", name="Pam", exact=True)).to_be_visible()
+    expect(results.get_by_role("link", name="Hoffmann (1909), ¶10")).to_be_visible()
+    expect(page).to_have_url(re.compile(r"/search/\?q=Pam$"))
+
+
+def test_the_side_by_side_mode_shows_the_rules_beside_the_text(page: Page, content: None) -> None:
+    page.goto("/sources/peel/")
+    page.get_by_role("link", name="Show it side by side with the rules it states").click()
+
+    passage = page.locator("#p20-1")
+    expect(passage.locator(".passage__rules")).to_contain_text("The first lead")
+
+
+@pytest.mark.parametrize("path", ["/rules/head-the-trick/", "/sources/hoffmann/"])
+def test_axe_finds_no_serious_violations(js_page: Page, content: None, path: str) -> None:
+    js_page.goto(path)
+
+    results = Axe().run(js_page)
+
+    serious = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+    assert serious == [], results.generate_report()
+
+
+@pytest.mark.parametrize(
+    "path", ["/rules/head-the-trick/", "/sources/hoffmann/", "/disagreements/", "/compare/"]
+)
+def test_a_phone_screen_reads_without_horizontal_scroll(
+    phone_page: Page, content: None, path: str
+) -> None:
+    phone_page.goto(path)
+
+    scroll_width, client_width = phone_page.evaluate(
+        "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    assert scroll_width <= client_width == 375
