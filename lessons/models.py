@@ -402,6 +402,21 @@ class Rule(EditorText):
         """The engine's options for this rule and how each preset sets them."""
         return option_readings(self.id)
 
+    def differs_between(self, a: str, b: str) -> bool:
+        """Whether two sources differ on this rule: one states it and the other does not,
+        or the rule sets that follow them set one of its options differently."""
+        if self.entry.source(a).silent != self.entry.source(b).silent:
+            return True
+        return any(o.reading(a).value != o.reading(b).value for o in self.readings())
+
+    def first_citation(self, source: str) -> Citation | None:
+        """The first passage of ``source`` the catalogue quotes for this rule (needs
+        ``with_citations()``)."""
+        return next(
+            (c for c in self.citations.all() if c.primary and c.passage.source_id == source),
+            None,
+        )
+
     @property
     def unstated_by(self) -> list[str]:
         """The sources that do not state this rule outright (silent, or only implying it)."""

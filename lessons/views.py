@@ -97,18 +97,10 @@ def compare_sources(request: HttpRequest) -> HttpResponse:
         pair = [by_slug[a], by_slug[b]]
         for rule in Rule.objects.with_citations(sources=[a, b]):
             statements = rule.statements(pair)
-            differs = _differ(rule, a, b)
+            differs = rule.differs_between(a, b)
             if differs or not form.cleaned_data["differ"]:
                 rows.append((rule, statements, differs))
     return render(request, "lessons/compare.html", {"form": form, "pair": pair, "rows": rows})
-
-
-def _differ(rule: Rule, a: str, b: str) -> bool:
-    """Whether two sources differ on a rule: one silent and the other not, or different
-    values in their presets for an option of the rule."""
-    if rule.entry.source(a).silent != rule.entry.source(b).silent:
-        return True
-    return any(o.reading(a).value != o.reading(b).value for o in rule.readings())
 
 
 @dataclass(frozen=True)
@@ -123,14 +115,12 @@ def list_disagreements(request: HttpRequest) -> HttpResponse:
     """Every point where the sources differ, as a table (rule × source) linked to passages."""
     sources = list(Source.objects.all())
     rules = {rule.id: rule for rule in Rule.objects.with_citations()}
-    first: dict[tuple[str, str], Citation] = {}
-    for rule in rules.values():
-        for citation in rule.citations.all():
-            if citation.primary:
-                first.setdefault((rule.id, citation.passage.source_id), citation)
 
     def link(rule_ids: tuple[str, ...], source: str) -> Citation | None:
-        return next((first[(r, source)] for r in rule_ids if (r, source) in first), None)
+        """The passage an option's value rests on: the first of its rules the source is
+        quoted for."""
+        found = (rules[r].first_citation(source) for r in rule_ids)
+        return next((c for c in found if c is not None), None)
 
     options = []
     for option in option_readings():
@@ -189,7 +179,6 @@ def show_term(request: HttpRequest, term: str) -> HttpResponse:
 class Hit:
     title: str
     url: str
-    where: str
     snippet: SafeString
 
 
@@ -204,18 +193,17 @@ def search_content(request: HttpRequest) -> HttpResponse:
         words = search_words(q)
         results = {
             "Rules": [
-                Hit(r.title, r.get_absolute_url(), "Rule", _snippet(r.plain, words))
+                Hit(r.title, r.get_absolute_url(), _snippet(r.plain, words))
                 for r in Rule.objects.search(q)
             ],
             "Glossary": [
-                Hit(t.term, t.get_absolute_url(), "Glossary", _snippet(t.plain, words))
+                Hit(t.term, t.get_absolute_url(), _snippet(t.plain, words))
                 for t in GlossaryTerm.objects.search(q)
             ],
             "Sources": [
                 Hit(
                     f"{p.source.short_title}, {p.label}",
                     p.get_absolute_url(),
-                    p.source.short_title,
                     _snippet(p.plain, words),
                 )
                 for p in Passage.objects.search(q).select_related("source")
@@ -232,20 +220,20 @@ def search_content(request: HttpRequest) -> HttpResponse:
 
 def _snippet(text: str, words: list[str], width: int = 90) -> SafeString:
     """A piece of ``text`` around the first word found, with the words found marked."""
-    pattern = (
-        re.compile(r"\b(" + "|".join(re.escape(stem(w)) for w in words) + r")\w*", re.I)
-        if words
-        else None
-    )
     flat = " ".join(text.split())
-    match = pattern.search(flat) if pattern else None
+    pattern = re.compile(r"\b(?:" + "|".join(re.escape(stem(w)) for w in words) + r")\w*", re.I)
+    match = pattern.search(flat)
     start = max(0, match.start() - width) if match else 0
-    piece = flat[start : start + 2 * width + 40]
+    end = start + 2 * width + 40
+    piece = flat[start:end]
     if start > 0:
         piece = "…" + piece[piece.find(" ") + 1 :]
-    if start + 2 * width + 40 < len(flat):
+    if end < len(flat):
         piece = piece[: piece.rfind(" ")] + "…"
-    html = str(escape(piece))
-    if pattern:
-        html = pattern.sub(lambda m: f"<mark>{m.group()}</mark>", html)
-    return mark_safe(html)  # the text was escaped; only <mark> is added
+    parts, position = [], 0
+    for found in pattern.finditer(piece):
+        parts.append(escape(piece[position : found.start()]))
+        parts.append(f"<mark>{escape(found.group())}</mark>")
+        position = found.end()
+    parts.append(escape(piece[position:]))
+    return mark_safe("".join(parts))  # every piece of the text is escaped
