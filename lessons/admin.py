@@ -7,8 +7,11 @@ not exist is refused as a validation error.
 """
 
 from django.contrib import admin
+from django.db import models
+from django.utils.html import format_html_join
+from django.utils.safestring import SafeString
 
-from lessons.models import Citation, GlossaryTerm, Passage, Rule, Source
+from lessons.models import GlossaryTerm, Passage, Rule, Source
 
 _NOTE = (
     "The files in content/ are the master copy: the next loadcontent overwrites changes made "
@@ -16,21 +19,10 @@ _NOTE = (
 )
 
 
-class CitationInline(admin.TabularInline):
-    model = Citation
-    extra = 0
-    fields = ["rule", "passage", "origin", "primary", "locator", "quote"]
-    readonly_fields = fields
-    can_delete = False
-    show_change_link = False
-
-    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
-        return False
-
-
 @admin.register(Source)
 class SourceAdmin(admin.ModelAdmin):
     list_display = ["short_title", "title", "year", "licence"]
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
     readonly_fields = ["slug", "about_html", "editorial_note_html", "corrections"]
     fieldsets = [
         (None, {"description": _NOTE, "fields": ["slug", "short_title", "title", "author"]}),
@@ -45,13 +37,23 @@ class PassageAdmin(admin.ModelAdmin):
     list_display = ["__str__", "key", "kind", "editorial"]
     list_filter = ["source", "kind", "editorial"]
     search_fields = ["key", "plain"]
-    readonly_fields = ["source", "key", "kind", "page", "last_page", "html", "terms"]
+    readonly_fields = ["source", "key", "kind", "page", "last_page", "terms", "rules_stated"]
     fieldsets = [
         (None, {"description": _NOTE, "fields": ["source", "key", "kind", "label"]}),
         ("Text", {"fields": ["text", "quotation", "editorial"]}),
-        ("Computed", {"classes": ["collapse"], "fields": ["page", "last_page", "html", "terms"]}),
+        ("Computed", {"fields": ["rules_stated", "terms", "page", "last_page"]}),
     ]
-    inlines = [CitationInline]
+
+    @admin.display(description="Rules cited from this passage")
+    def rules_stated(self, passage: Passage) -> SafeString:
+        return format_html_join(
+            ", ",
+            '<a href="{}">{}</a>',
+            (
+                (c.rule.get_absolute_url(), c.rule_id)
+                for c in passage.citations.select_related("rule")
+            ),
+        )
 
 
 @admin.register(Rule)
@@ -59,12 +61,23 @@ class RuleAdmin(admin.ModelAdmin):
     list_display = ["id", "name", "group"]
     list_filter = ["group"]
     search_fields = ["id", "name", "plain"]
-    readonly_fields = ["id", "group", "name", "statement", "explanation_html"]
+    readonly_fields = ["id", "group", "name", "statement", "cited_passages"]
     fieldsets = [
         (None, {"description": _NOTE, "fields": ["id", "name", "group", "statement"]}),
         ("Ours", {"fields": ["explanation", "example_title", "example"]}),
+        ("From the catalogue", {"fields": ["cited_passages"]}),
     ]
-    inlines = [CitationInline]
+
+    @admin.display(description="Passages cited")
+    def cited_passages(self, rule: Rule) -> SafeString:
+        return format_html_join(
+            ", ",
+            '<a href="{}">{}</a>',
+            (
+                (c.passage.get_absolute_url(), c.passage)
+                for c in rule.citations.select_related("passage")
+            ),
+        )
 
 
 @admin.register(GlossaryTerm)
