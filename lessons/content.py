@@ -276,7 +276,7 @@ class Content:
                     key=b.id,
                     position=position,
                     kind=b.kind,
-                    label=_label(sc, b),
+                    label=_label(b, (first, last)),
                     page=first,
                     last_page=last,
                     editorial=b.get("editorial") == "yes",
@@ -578,8 +578,8 @@ def _check_markup(b: Block, resolver: markup.Resolver, *, block: bool = True) ->
         for target, words in markup.references(text):
             try:
                 markup.render(f"[[{target}|{words or target}]]", resolver, slot_prefix="x")
-            except markup.MarkupError as error:
-                raise b.error(_unknown(target, str(error)), line) from None
+            except markup.MarkupError:
+                raise b.error(_unknown(target), line) from None
         for kind, number in markup.braces(text):
             if kind == "note" and not resolver.note_exists(number):
                 raise b.error(f"unknown passage id 'fn-{number}' (for {{note:{number}}})", line)
@@ -589,7 +589,7 @@ def _check_markup(b: Block, resolver: markup.Resolver, *, block: bool = True) ->
         raise b.error(str(error)) from None
 
 
-def _unknown(target: str, message: str) -> str:
+def _unknown(target: str) -> str:
     if target.startswith("rule:"):
         return f"unknown rule id {target.removeprefix('rule:')!r} in [[{target}]]"
     if target.startswith("source:"):
@@ -619,32 +619,41 @@ def _check_term(
     quote = apply_corrections(b.get("quote"), corrections)
     if markup.find_quotation(quote, plains[(source, key)]) is None:
         raise b.error(f"the quotation is not in {source}#{key}", b.line_of("quote"))
-    if len(quote.split()) >= MAX_MODERN_QUOTE_WORDS:
-        raise b.error("the quotation is too long: keep it under 50 words", b.line_of("quote"))
+    modern = next(sc.modern for sc in sources if sc.slug == source)
+    if modern and len(quote.split()) >= MAX_MODERN_QUOTE_WORDS:
+        raise b.error(
+            f"quotation of {len(quote.split())} words: a modern text may only be quoted in "
+            f"passages of fewer than {MAX_MODERN_QUOTE_WORDS} words",
+            b.line_of("quote"),
+        )
 
 
 # -- passages: labels and pages ----------------------------------------------------------------
 
 
-def _label(sc: SourceContent, b: Block) -> str:
+_LABELS: list[tuple[str, str]] = [
+    (r"p(\d+)", "¶{0}"),
+    (r"p(\d+)-b(\d+)", "¶{0} b{1}"),
+    (r"law-(\d+)", "Law {0}"),
+    (r"after-law-(\d+)", "after Law {0}"),
+    (r"s(\d+)", "s. {0}"),
+    (r"fn-(\d+)", "note [{0}]"),
+]
+
+
+def _label(b: Block, pages: tuple[int | None, int | None]) -> str:
+    """How a passage is cited, from its id unless a ``label:`` line says otherwise: ¶2,
+    Law 13, s. 19, ¶11 b2; a paragraph of Peel by its pages (p. 21, pp. 21–22)."""
     if b.get("label"):
         return b.get("label")
     if b.kind == PassageKind.HEADING:
         return markup.plain_text(b.body).rstrip(".")
-    patterns: list[tuple[str, Callable[[re.Match[str]], str]]] = [
-        (r"p(\d+)", lambda m: f"¶{m[1]}"),
-        (r"p(\d+)-b(\d+)", lambda m: f"¶{m[1]} b{m[2]}"),
-        (r"law-(\d+)", lambda m: f"Law {m[1]}"),
-        (r"after-law-(\d+)", lambda m: f"after Law {m[1]}"),
-        (r"s(\d+)", lambda m: f"s. {m[1]}"),
-        (r"fn-(\d+)", lambda m: f"note [{m[1]}]"),
-    ]
-    if sc.slug == "peel" and re.fullmatch(r"p\d+-\d+", b.id):
-        first, last = _page_spans(sc)[b.id]
+    first, last = pages
+    if first is not None and re.fullmatch(r"p\d+-\d+", b.id):
         return f"p. {first}" if first == last else f"pp. {first}–{last}"
-    for pattern, label in patterns:
+    for pattern, label in _LABELS:
         if m := re.fullmatch(pattern, b.id):
-            return label(m)
+            return label.format(*m.groups())
     return b.id
 
 
@@ -721,13 +730,9 @@ def _resolve_citations(
             if not statement.citations and not statement.silent:
                 # Stated without a quotation ("3 chips (¶4) and 5 chips (¶14)"): link the
                 # passages its locators name.
-                keys = [k for k in locator_places(statement.text)[0] if k in plains_of(sc)]
+                keys = [k for k in locator_places(statement.text)[0] if (sc.slug, k) in plains]
                 if keys:
                     yield ResolvedCitation(entry.id, sc.slug, 0, "", "", keys[0], keys)
-
-
-def plains_of(sc: SourceContent) -> set[str]:
-    return {b.id for b in sc.passages}
 
 
 def _resolve(

@@ -324,10 +324,6 @@ class ExampleRow:
     hand: tuple[Card, ...]
     moves: LegalMoves
 
-    @property
-    def cited(self) -> list[str]:
-        return [a.rule for a in self.moves.explanations]
-
 
 class Rule(EditorText):
     """A rule of the engine's catalogue, as the reading side presents it."""
@@ -421,11 +417,6 @@ class Rule(EditorText):
     def unstated_by(self) -> list[str]:
         """The sources that do not state this rule outright (silent, or only implying it)."""
         return [s.source for s in self.entry.sources if s.status != "states"]
-
-    @property
-    def disagreement(self) -> bool:
-        """The sources differ: in the presets' values, or some state it and some do not."""
-        return bool(self.unstated_by) or any(o.differs for o in self.readings())
 
     def worked_example(self) -> list[ExampleRow]:
         """The example position under every preset that plays its game, from the engine."""
@@ -569,10 +560,6 @@ class Statement:
     def status_name(self) -> str:
         return STATUS_NAMES[self.entry.status]
 
-    @property
-    def link(self) -> Citation | None:
-        return self.citations[0] if self.citations else None
-
 
 class CitationOrigin(models.TextChoices):
     CATALOGUE = "catalogue", "The rule catalogue (RULES.md)"
@@ -641,10 +628,6 @@ class GlossaryTerm(EditorText):
 
     def get_absolute_url(self) -> str:
         return _term_link(self.slug).url
-
-    @property
-    def form_list(self) -> list[str]:
-        return [f.strip() for f in self.forms.split(";") if f.strip()]
 
     @staticmethod
     def form_index(rows: Iterable[tuple[str, str]]) -> dict[str, str]:
