@@ -1,1 +1,311 @@
-"""Stored hands will live here, converting to and from the engine with to_engine()."""
+"""Practice tables: a session of Loo against computer players, stored as the engine's own JSON.
+
+The engine (``games.loo``) is the authority on the rules; a :class:`PracticeTable` only keeps
+its state between requests. State crosses into the database in one place: ``to_engine()``
+restores the engine's :class:`~games.loo.table.Table` (checked against a replay of its seed and
+actions) and ``update_from_engine()`` stores it back, bumping ``version`` so that a stale page
+or a double submission is never applied twice.
+
+Deals are reproducible from a public seed, but the engine is dealt from a seed derived from it
+with the site's secret key (:func:`deal_seed`): the shareable seed on a page does not let
+anyone work out the hidden cards offline, while the same link on this site deals the same
+cards.
+"""
+
+from __future__ import annotations
+
+import secrets
+from contextlib import nullcontext
+from typing import Any
+
+from django.conf import settings
+from django.db import models, transaction
+from django.db.models import F, Q
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.crypto import salted_hmac
+
+from games.loo.bots import BeginnerBot, SensibleBot
+from games.loo.hand import Action, Hand, setup_from_dict
+from games.loo.rulesets import GAME_NAMES, GAMES, PRESETS, RuleSet
+from games.loo.table import Table, TableConfig
+from games.loo.view import view_for
+from games.naming import HUMAN
+
+GAME_CHOICES = [(g, GAME_NAMES[g][:1].upper() + GAME_NAMES[g][1:]) for g in GAMES]
+RULES_CHOICES = [(p.id, p.title) for p in PRESETS.values()]
+
+#: The largest practice table (the engine allows more at three-card Loo).
+MAX_PLAYERS = 9
+MIN_PLAYERS = 3
+#: Cheap enough for a web request (about 5 ms a decision), still better than chance.
+SENSIBLE_PLAYOUTS = 16
+#: A hand has at most a few dozen actions; this only stops a runaway loop.
+MAX_BOT_ACTIONS = 400
+
+
+class Opponents(models.TextChoices):
+    BEGINNER = "beginner", "Beginners: random legal choices"
+    SENSIBLE = "sensible", "Sensible players: they try out their choices before deciding"
+
+
+def deal_seed(seed: int) -> str:
+    """The engine's seed for a public seed: stable on this site, useless without its key."""
+    return salted_hmac("games.PracticeTable.deal_seed", str(seed)).hexdigest()[:24]
+
+
+def new_seed() -> int:
+    return secrets.randbelow(10**9)
+
+
+class PracticeTableQuerySet(models.QuerySet["PracticeTable"]):
+    def for_request(self, request: HttpRequest) -> PracticeTableQuerySet:
+        """The tables of whoever made ``request``: a user's own, or those of this browser
+        session for someone not logged in."""
+        if request.user.is_authenticated:
+            return self.filter(owner=request.user)
+        key = request.session.session_key
+        if not key:
+            return self.none()
+        return self.filter(owner=None, session_key=key)
+
+
+class PracticeTable(models.Model):
+    """One practice table: the human at seat 0, computer players in every other seat."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="practice_tables",
+    )
+    #: For someone not logged in, the table belongs to their browser session.
+    session_key = models.CharField(max_length=40, blank=True, db_index=True)
+    game = models.CharField(max_length=12, choices=GAME_CHOICES)
+    rules = models.CharField(max_length=20, choices=RULES_CHOICES)
+    players = models.PositiveSmallIntegerField()
+    #: The public seed of the shareable link; the engine is dealt from deal_seed(seed).
+    seed = models.PositiveBigIntegerField()
+    opponents = models.CharField(max_length=10, choices=Opponents.choices)
+    laws = models.BooleanField(default=False)
+    #: ``Table.to_dict()``: hidden cards included, so it never leaves the server.
+    state = models.JSONField()
+    #: Why each computer player did what it did in the current hand, and the rules that bound
+    #: the human: ``{"action": index in the log, "seat", "event": index of the first line of
+    #: the trace it produced, "reason" or "explanations"}``.
+    notes = models.JSONField(default=list)
+    version = models.PositiveIntegerField(default=1)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    objects = PracticeTableQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-updated"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(owner__isnull=False) | ~Q(session_key=""),
+                name="practice_table_has_an_owner_or_a_session",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.pk}: {self.game} Loo, {self.rules}, {self.players} players"
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:table", args=[self.pk])
+
+    @property
+    def game_name(self) -> str:
+        return GAME_NAMES[self.game]
+
+    @property
+    def rules_title(self) -> str:
+        return PRESETS[self.rules].title
+
+    @property
+    def seed_url(self) -> str:
+        """The shareable link that deals the same cards at a new table."""
+        return reverse("games:table-seed", args=[self.game, self.rules, self.players, self.seed])
+
+    # -- the engine ----------------------------------------------------------------------------
+
+    @classmethod
+    def deal_new(
+        cls,
+        *,
+        game: str,
+        rules: str,
+        players: int,
+        seed: int,
+        opponents: str,
+        laws: bool,
+        owner: Any = None,
+        session_key: str = "",
+    ) -> PracticeTable:
+        """A new table with its first hand dealt and played up to the human's first turn."""
+        config = TableConfig(game, RuleSet.preset(rules), players, deal_seed(seed), laws=laws)
+        table = Table(config)
+        table.deal()
+        practice = cls(
+            owner=owner,
+            session_key="" if owner is not None else session_key,
+            game=game,
+            rules=rules,
+            players=players,
+            seed=seed,
+            opponents=opponents,
+            laws=laws,
+        )
+        notes = practice.run_bots(table, [])
+        practice.state = table.to_dict()
+        practice.notes = notes
+        with transaction.atomic():
+            practice.save()
+            practice._record_hand(table)
+        return practice
+
+    def to_engine(self) -> Table:
+        """The stored table, checked against a replay of its seed and actions."""
+        return Table.from_dict(self.state)
+
+    def update_from_engine(self, table: Table, notes: list[dict[str, Any]]) -> bool:
+        """Store ``table`` and bump the version; False (nothing stored) if the table changed
+        since this object was loaded: another tab or a double submission got there first."""
+        state = table.to_dict()
+        hand = table.hand
+        assert hand is not None
+        was_over = self.hand_over
+        # The history changes only when a hand ends or is reopened: only then are two rows
+        # written, and only then is a transaction needed.
+        history = hand.over or was_over
+        with transaction.atomic() if history else nullcontext():
+            stored = PracticeTable.objects.filter(pk=self.pk, version=self.version).update(
+                state=state, notes=notes, version=F("version") + 1, updated=timezone.now()
+            )
+            if not stored:
+                return False
+            self.state, self.notes, self.version = state, notes, self.version + 1
+            if hand.over:
+                self._record_hand(table)
+            elif was_over:
+                # A takeback reopened a finished hand: it is no longer in the history.
+                self.hands.filter(number=hand.setup.hand_number).delete()
+        return True
+
+    @property
+    def hand_over(self) -> bool:
+        hand = self.state.get("hand") if self.state else None
+        return bool(hand) and hand["state"]["phase"] == "over"
+
+    def bot(self, table: Table, seat: int) -> BeginnerBot | SensibleBot:
+        """The computer player at ``seat`` for its next decision, seeded by the deal and the
+        point of the hand, so the same play by the human meets the same replies."""
+        hand = table.hand
+        assert hand is not None
+        seed = f"{table.config.seed}:{hand.setup.hand_number}:{len(hand.log)}:{seat}"
+        if self.opponents == Opponents.SENSIBLE:
+            return SensibleBot(seed, playouts=SENSIBLE_PLAYOUTS)
+        return BeginnerBot(seed)
+
+    def run_bots(self, table: Table, notes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Let the computer players act until it is the human's turn or the hand is over;
+        each one's reason is added to ``notes``."""
+        hand = table.hand
+        assert hand is not None
+        for _ in range(MAX_BOT_ACTIONS):
+            seat = hand.to_act
+            if hand.over or seat is None or seat == HUMAN:
+                break
+            decision = self.bot(table, seat).decide(view_for(hand, seat))
+            first_event = len(hand.events)
+            table.apply(decision.action)
+            notes.append(
+                {
+                    "action": len(hand.log) - 1,
+                    "seat": seat,
+                    "event": first_event,
+                    "reason": decision.reason,
+                }
+            )
+        return notes
+
+    def _record_hand(self, table: Table) -> None:
+        """Keep the finished hand (its setup and actions) for the history and its replay."""
+        hand = table.hand
+        if hand is None or not hand.over:
+            return
+        data = hand.to_dict()
+        record = PracticeHand(
+            table=self,
+            number=hand.setup.hand_number,
+            setup=data["setup"],
+            log=data["log"],
+            notes=self.notes,
+            outcome=hand.outcome,
+            tricks=hand.tricks_won().get(HUMAN, 0),
+            net=hand.balances[HUMAN] - hand.setup.balances[HUMAN],
+            looed=HUMAN in hand.looed,
+            finished=timezone.now(),
+        )
+        PracticeHand.objects.bulk_create(
+            [record],
+            update_conflicts=True,
+            unique_fields=["table", "number"],
+            update_fields=[
+                "setup",
+                "log",
+                "notes",
+                "outcome",
+                "tricks",
+                "net",
+                "looed",
+                "finished",
+            ],
+        )
+
+
+class PracticeHandQuerySet(models.QuerySet["PracticeHand"]):
+    def for_request(self, request: HttpRequest) -> PracticeHandQuerySet:
+        return self.filter(table__in=PracticeTable.objects.for_request(request))
+
+
+class PracticeHand(models.Model):
+    """A finished hand of a practice table: enough to replay it, and how it went for the human."""
+
+    table = models.ForeignKey(PracticeTable, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField()
+    #: ``setup_to_dict(hand.setup)`` and the action log: ``Hand.replay`` rebuilds the hand.
+    setup = models.JSONField()
+    log = models.JSONField()
+    notes = models.JSONField(default=list)
+    outcome = models.CharField(max_length=12)
+    tricks = models.PositiveSmallIntegerField(default=0)
+    net = models.IntegerField(default=0)
+    looed = models.BooleanField(default=False)
+    finished = models.DateTimeField()
+
+    objects = PracticeHandQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-finished"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="unique_practice_hand"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.table_id}, deal {self.number}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:hand-replay", args=[self.table_id, self.number])
+
+    @property
+    def steps(self) -> int:
+        return len(self.log)
+
+    def replay(self, step: int | None = None) -> Hand:
+        """The hand after its first ``step`` actions (all of them by default)."""
+        log = self.log if step is None else self.log[:step]
+        return Hand.replay(setup_from_dict(self.setup), [Action.from_dict(a) for a in log])
