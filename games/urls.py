@@ -1,5 +1,21 @@
-from django.urls import URLPattern
+from django.urls import path
+
+from games import views
 
 app_name = "games"
 
-urlpatterns: list[URLPattern] = []
+urlpatterns = [
+    path("", views.choose_table, name="choose"),
+    path("new/", views.create_table, name="table-create"),
+    path("history/", views.list_hands, name="hand-list"),
+    path(
+        "seed/<slug:game>/<slug:rules>/<int:players>/<int:seed>/",
+        views.show_seeded_deal,
+        name="table-seed",
+    ),
+    path("<int:pk>/", views.show_table, name="table"),
+    path("<int:pk>/act/", views.take_turn, name="table-act"),
+    path("<int:pk>/next/", views.deal_next_hand, name="table-next"),
+    path("<int:pk>/takeback/", views.take_back_decision, name="table-takeback"),
+    path("<int:pk>/hand/<int:number>/", views.replay_hand, name="hand-replay"),
+]

@@ -1,1 +1,574 @@
-"""Views for playing practice hands. The rules live in games.loo; views only adapt them."""
+"""Views for playing practice hands. The rules live in games.loo; views only adapt them.
+
+Each table page is one template with inline partials: an htmx request gets the ``hand-table``
+fragment, anything else the whole page. Every POST carries the version of the table its page
+showed: a stale one is not applied. Without JavaScript every POST redirects (POST/redirect/GET)
+and its outcome is a message on the table page.
+
+The human's view of the hand (``view_for(hand, HUMAN)``) is the only thing about the cards
+that reaches a template: no other hand, the miss, the stock or the discards.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.vary import vary_on_headers
+
+from games.forms import CHOICE_HELP, ActionForm, NewTableForm, ReplayStepForm, VersionForm
+from games.links import RuleLink, RuleLinks, source_url
+from games.loo.cards import Card, card
+from games.loo.errors import LooError
+from games.loo.hand import Event, Hand, IllegalAction, Payment
+from games.loo.rulesets import GAME_NAMES, PRESETS
+from games.loo.table import Table
+from games.loo.view import PlayerView, view_for
+from games.models import MAX_PLAYERS, PracticeHand, PracticeTable, new_seed
+from games.naming import HUMAN, name_cards, name_seats, seat_name
+
+TABLE_TEMPLATE = "games/table.html"
+STALE = (
+    "This page was out of date (another tab, or a second click?), so nothing was done. "
+    "Here is the table as it stands now."
+)
+#: The rules behind the stakes shown on every table.
+LOO_RULES = {"fixed": "limited-loo", "pool": "unlimited-loo", "capped": "mixed-loo"}
+
+
+# -- access ---------------------------------------------------------------------------------
+
+
+def _get_table_for_player(request: HttpRequest, pk: int) -> PracticeTable:
+    """The table ``pk`` if it belongs to this user or browser session; 404 otherwise."""
+    return get_object_or_404(PracticeTable.objects.for_request(request), pk=pk)
+
+
+def _get_hand_for_player(request: HttpRequest, pk: int, number: int) -> PracticeHand:
+    return get_object_or_404(
+        PracticeHand.objects.for_request(request).select_related("table"),
+        table_id=pk,
+        number=number,
+    )
+
+
+# -- choosing a table -----------------------------------------------------------------------
+
+
+@require_safe
+def choose_table(request: HttpRequest) -> HttpResponse:
+    """Choose the game, the rule set, the players and the opponents, or just deal."""
+    return _render_chooser(request, NewTableForm())
+
+
+def _render_chooser(request: HttpRequest, form: NewTableForm, status: int = 200) -> HttpResponse:
+    presets = [
+        {
+            "preset": p,
+            "url": source_url(p.id),
+            "games": [(GAME_NAMES[g], *_player_range(p.rules.players(g))) for g in p.rules.games],
+        }
+        for p in PRESETS.values()
+    ]
+    tables = list(PracticeTable.objects.for_request(request).defer("state", "notes")[:10])
+    return render(
+        request,
+        "games/choose.html",
+        {"form": form, "presets": presets, "tables": tables},
+        status=status,
+    )
+
+
+def _player_range(limits: tuple[int, int]) -> tuple[int, int]:
+    return limits[0], min(limits[1], MAX_PLAYERS)
+
+
+@require_POST
+def create_table(request: HttpRequest) -> HttpResponse:
+    """Deal a new table and go to it."""
+    form = NewTableForm(request.POST)
+    if not form.is_valid():
+        return _render_chooser(request, form, status=400)
+    data = form.cleaned_data
+    owner = request.user if request.user.is_authenticated else None
+    if owner is None and request.session.session_key is None:
+        # The table belongs to this browser session: make sure it has one.
+        request.session.create()
+    table = PracticeTable.deal_new(
+        game=data["game"],
+        rules=data["rules"],
+        players=data["players"],
+        seed=data["seed"] if data["seed"] is not None else new_seed(),
+        opponents=data["opponents"],
+        laws=data["mode"] == "laws",
+        owner=owner,
+        session_key=request.session.session_key or "",
+    )
+    return redirect(table)
+
+
+@require_safe
+def show_seeded_deal(
+    request: HttpRequest, game: str, rules: str, players: int, seed: int
+) -> HttpResponse:
+    """The shareable link of a deal: a new table dealt from the same seed gets the same cards."""
+    form = NewTableForm(
+        {
+            "game": game,
+            "rules": rules,
+            "players": players,
+            "seed": seed,
+            "opponents": NewTableForm.base_fields["opponents"].initial,
+            "mode": "learning",
+        }
+    )
+    if not form.is_valid():
+        return render(request, "games/seed.html", {"form": form}, status=404)
+    tables = list(
+        PracticeTable.objects.for_request(request)
+        .filter(game=game, rules=rules, players=players, seed=seed)
+        .defer("state", "notes")
+    )
+    return render(
+        request,
+        "games/seed.html",
+        {
+            "form": form,
+            "tables": tables,
+            "game_name": GAME_NAMES[game],
+            "rules_title": PRESETS[rules].title,
+        },
+    )
+
+
+# -- the table ------------------------------------------------------------------------------
+
+
+@require_safe
+@vary_on_headers("HX-Request")
+def show_table(request: HttpRequest, pk: int) -> HttpResponse:
+    practice = _get_table_for_player(request, pk)
+    return _render_table(request, practice, practice.to_engine())
+
+
+@require_POST
+def take_turn(request: HttpRequest, pk: int) -> HttpResponse:
+    """One decision of the human; then the computer players act until it is his turn again."""
+    practice = _get_table_for_player(request, pk)
+    version = _posted_version(request)
+    if version is None:
+        return _bad_request()
+    table = practice.to_engine()
+    hand = _current_hand(table)
+    if version != practice.version:
+        return _answer(request, practice, table, notice=STALE)
+    form = ActionForm(view_for(hand, HUMAN), request.POST)
+    if not form.is_valid():
+        return _answer(request, practice, table, form=form)
+    options = form.options
+    first_event = len(hand.events)
+    try:
+        table.apply(form.action())
+    except IllegalAction as refusal:
+        form.add_error(None, _sentence(str(refusal)))
+        return _answer(request, practice, table, form=form, refusal=refusal)
+    except LooError as error:
+        form.add_error(None, _sentence(str(error)))
+        return _answer(request, practice, table, form=form)
+    hand = _current_hand(table)
+    notes = list(practice.notes)
+    # The rules that bound the human's decision, for the trick log: they name only his cards.
+    bound = [
+        {"rule": a.rule, "text": a.text}
+        for a in (options.explanations if options is not None else ())
+        if a.excluded or options is None or options.kind != "play"
+    ]
+    if bound:
+        notes.append(
+            {
+                "action": len(hand.log) - 1,
+                "seat": HUMAN,
+                "event": first_event,
+                "explanations": bound,
+            }
+        )
+    notes = practice.run_bots(table, notes)
+    return _store(request, practice, table, notes)
+
+
+@require_POST
+def deal_next_hand(request: HttpRequest, pk: int) -> HttpResponse:
+    """The next deal at the same table, once the hand is over."""
+    practice = _get_table_for_player(request, pk)
+    version = _posted_version(request)
+    if version is None:
+        return _bad_request()
+    table = practice.to_engine()
+    if version != practice.version:
+        return _answer(request, practice, table, notice=STALE)
+    try:
+        table.deal()
+    except LooError as error:
+        return _answer(request, practice, table, error=_sentence(str(error)))
+    notes = practice.run_bots(table, [])
+    return _store(request, practice, table, notes)
+
+
+@require_POST
+def take_back_decision(request: HttpRequest, pk: int) -> HttpResponse:
+    """Take back the human's last decision in this deal, and the computer players' replies."""
+    practice = _get_table_for_player(request, pk)
+    version = _posted_version(request)
+    if version is None:
+        return _bad_request()
+    table = practice.to_engine()
+    if version != practice.version:
+        return _answer(request, practice, table, notice=STALE)
+    hand = _current_hand(table)
+    mine = [i for i, action in enumerate(hand.log) if action.seat == HUMAN]
+    if not mine:
+        return _answer(
+            request, practice, table, error="You have made no decision in this deal to take back."
+        )
+    keep = mine[-1]
+    table.takeback(len(hand.log) - keep)
+    notes = [n for n in practice.notes if n["action"] < keep]
+    return _store(request, practice, table, notes)
+
+
+# -- finished hands -------------------------------------------------------------------------
+
+
+@require_safe
+@vary_on_headers("HX-Request")
+def replay_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """A finished hand step by step, as the human saw it, with its rule trace."""
+    record = _get_hand_for_player(request, pk, number)
+    form = ReplayStepForm(request.GET)
+    if not form.is_valid():
+        return HttpResponseBadRequest(
+            "The step must be a whole number from 0 to the number of actions in the hand.",
+            content_type="text/plain; charset=utf-8",
+        )
+    steps = record.steps
+    step = form.cleaned_data["step"]
+    step = 0 if step is None else min(step, steps)
+    hand = record.replay(step)
+    view = view_for(hand, HUMAN)
+    log = _log_lines(view, [n for n in record.notes if n["action"] < step])
+    # The lines this step added to the trace.
+    first_new = len(record.replay(step - 1).events) if step else len(log)
+    links = RuleLinks.load(record.table.rules, _rules_cited(view, log, []))
+    context = {
+        "record": record,
+        "practice": record.table,
+        "view": view,
+        "step": step,
+        "steps": steps,
+        "log": _linked(log, links),
+        "first_new": first_new,
+        "links": links,
+        **_table_context(view, hand, links),
+    }
+    template = "games/replay.html#replay-step" if request.htmx else "games/replay.html"
+    return render(request, template, context)
+
+
+@require_safe
+def list_hands(request: HttpRequest) -> HttpResponse:
+    """A logged-in player's finished hands, newest first."""
+    page = None
+    if request.user.is_authenticated:
+        hands = PracticeHand.objects.filter(table__owner=request.user).select_related("table")
+        page = Paginator(hands, 50).get_page(request.GET.get("page"))
+    return render(request, "games/history.html", {"page": page})
+
+
+# -- helpers --------------------------------------------------------------------------------
+
+
+def _posted_version(request: HttpRequest) -> int | None:
+    form = VersionForm(request.POST)
+    return form.cleaned_data["version"] if form.is_valid() else None
+
+
+def _bad_request() -> HttpResponse:
+    return HttpResponseBadRequest(
+        "This request could not be read: it lacks the table's version. Reload the page.",
+        content_type="text/plain; charset=utf-8",
+    )
+
+
+def _current_hand(table: Table) -> Hand:
+    if table.hand is None:  # every stored table has been dealt
+        raise Http404("This table has no hand.")
+    return table.hand
+
+
+def _sentence(text: str) -> str:
+    text = name_seats(text)
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
+def _store(
+    request: HttpRequest, practice: PracticeTable, table: Table, notes: list[dict[str, Any]]
+) -> HttpResponse:
+    """Save the table; if another request changed it meanwhile, nothing is saved."""
+    if not practice.update_from_engine(table, notes):
+        practice.refresh_from_db()
+        return _answer(request, practice, practice.to_engine(), notice=STALE)
+    if request.htmx:
+        return _render_table(request, practice, table)
+    return redirect(practice)
+
+
+def _answer(
+    request: HttpRequest,
+    practice: PracticeTable,
+    table: Table,
+    *,
+    form: ActionForm | None = None,
+    refusal: IllegalAction | None = None,
+    notice: str = "",
+    error: str = "",
+) -> HttpResponse:
+    """A POST that changed nothing: with htmx the fragment (status 200, so that htmx swaps it)
+    with the reason; without, a redirect to the table with the reason as a message."""
+    if request.htmx:
+        return _render_table(
+            request, practice, table, form=form, refusal=refusal, notice=notice, error=error
+        )
+    if notice:
+        messages.warning(request, notice)
+    if error:
+        messages.error(request, error)
+    if form is not None:
+        rule = refusal.application.rule if refusal and refusal.application else ""
+        for text in form.non_field_errors():
+            messages.error(request, text, extra_tags=f"refusal rule:{rule}" if rule else "")
+        for name, errors in form.errors.items():
+            if name != "__all__":
+                for text in errors:
+                    messages.error(request, text)
+    return redirect(practice)
+
+
+@dataclass
+class LogLine:
+    """One line of the trick log: an event of the public trace, named for this table, and
+    what a computer player said about its decision or the rules that bound the human."""
+
+    event: Event
+    text: str
+    cards: list[Card]
+    reason: str = ""
+    explanations: list[dict[str, str]] = field(default_factory=list)
+    rules: list[RuleLink] = field(default_factory=list)
+
+
+def _log_lines(view: PlayerView, notes: list[dict[str, Any]]) -> list[LogLine]:
+    lines = [LogLine(e, name_seats(e.text), [card(c) for c in e.cards]) for e in view.events]
+    # A note belongs to the first line of the trace its action produced.
+    for note in notes:
+        if not 0 <= note["event"] < len(lines):
+            continue
+        line = lines[note["event"]]
+        if "reason" in note:
+            line.reason = name_seats(name_cards(note["reason"]))
+        if "explanations" in note:
+            line.explanations = [
+                {"rule": e["rule"], "text": name_seats(e["text"])} for e in note["explanations"]
+            ]
+    return lines
+
+
+def _rules_cited(view: PlayerView, log: list[LogLine], extra: list[str]) -> list[str]:
+    ids = set(extra)
+    for line in log:
+        ids.update(line.event.rules)
+        ids.update(e["rule"] for e in line.explanations)
+    for payment in view.payments:
+        ids.add(payment.rule)
+    if view.options is not None:
+        ids.update(a.rule for a in view.options.explanations)
+    ids.update({"single", "double", "must", "club-law", "pam-be-civil", "ante"})
+    ids.update(LOO_RULES.values())
+    return sorted(ids)
+
+
+def _linked(log: list[LogLine], links: RuleLinks) -> list[LogLine]:
+    for line in log:
+        line.rules = [links.link(r) for r in line.event.rules]
+    return log
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    name: str
+    counters: int
+    dealer: bool
+    to_act: bool
+    declared: str
+    cards: int
+    tricks: int
+    looed: bool
+
+
+@dataclass(frozen=True)
+class PaymentRow:
+    payer: str
+    payee: str
+    amount: int
+    reason: str
+    rule: RuleLink
+
+
+DECLARED = {
+    None: "",
+    "play": "plays",
+    "pass": "passed",
+    "miss": "took miss",
+    "defend": "plays for the pool",
+}
+
+
+def _table_context(view: PlayerView, hand: Hand, links: RuleLinks) -> dict[str, Any]:
+    """What the table shows besides the log, all from the human's view."""
+    tricks_won = {s: 0 for s in range(view.players)}
+    for t in view.tricks:
+        if t.winner is not None:
+            tricks_won[t.winner] += 1
+    seats = [
+        SeatRow(
+            seat=s,
+            name=seat_name(s),
+            counters=view.balances[s],
+            dealer=s == view.dealer,
+            to_act=s == view.to_act,
+            declared=DECLARED.get(view.declared[s], view.declared[s] or ""),
+            cards=view.hand_sizes[s],
+            tricks=tricks_won[s],
+            looed=s in view.looed,
+        )
+        for s in [(view.dealer + 1 + k) % view.players for k in range(view.players)]
+    ]
+    payments = [_payment_row(p, links) for p in view.payments if p.rule != "ante"]
+    loo_rule = LOO_RULES.get(view.rules.loo_payment, "limited-loo")
+    return {
+        "seats": seats,
+        "payments": payments,
+        "ante_rule": links.link("ante"),
+        "single_rule": links.link("single"),
+        "loo_cost": hand.loo_amount(),
+        "loo_rule": links.link(loo_rule),
+        "deal_rule": links.link("single" if view.single else "double"),
+        "must_rule": links.link("must"),
+        "club_law_rule": links.link("club-law"),
+        "civil_rule": links.link("pam-be-civil"),
+        "flush_cards": [list(f.cards) for f in view.flush.flushes] if view.flush else [],
+        "tricks": [
+            {
+                "number": i + 1,
+                "plays": [(seat_name(s), c) for s, c in t.plays],
+                "winner": seat_name(t.winner),
+            }
+            for i, t in enumerate(view.tricks)
+        ],
+        "trick": [(seat_name(s), c) for s, c in view.trick.plays] if view.trick else [],
+        "my_tricks": tricks_won[HUMAN],
+    }
+
+
+def _first_dealer(table: Table) -> str:
+    """How the first dealer was chosen, without the cards of the cut: those came from another
+    shuffle, and naming them beside this deal's cards would only confuse."""
+    return name_seats(re.sub(r" \([^)]*\)", "", table.first_dealer_text))
+
+
+def _status(view: PlayerView) -> str:
+    """The heading of the table: whose turn it is and what to do."""
+    if view.phase == "over":
+        return f"Deal {view.hand_number} is over"
+    options = view.options
+    if options is None:
+        return f"Waiting for {seat_name(view.to_act)}"
+    if options.kind == "play":
+        return (
+            "Your turn: lead a card"
+            if view.trick is None or not view.trick.plays
+            else ("Your turn: play a card")
+        )
+    if options.kind == "replay":
+        return "Your turn: a revoke was made. Play the hand again?"
+    if view.phase == "exchange":
+        return "Your turn: play (drawing new cards if you like) or pass"
+    words = {"play": "play", "pass": "pass", "take-miss": "take miss"}
+    said = [words[c] for c in options.choices if c in words]
+    if len(said) > 1:
+        said = [", ".join(said[:-1]), said[-1]]
+    return "Your turn to declare: " + (" or ".join(said) if said else "choose")
+
+
+def _payment_row(payment: Payment, links: RuleLinks) -> PaymentRow:
+    return PaymentRow(
+        payer=seat_name(payment.payer),
+        payee=seat_name(payment.payee),
+        amount=payment.amount,
+        reason=name_seats(payment.reason),
+        rule=links.link(payment.rule),
+    )
+
+
+def _render_table(
+    request: HttpRequest,
+    practice: PracticeTable,
+    table: Table,
+    *,
+    form: ActionForm | None = None,
+    refusal: IllegalAction | None = None,
+    notice: str = "",
+    error: str = "",
+) -> HttpResponse:
+    hand = _current_hand(table)
+    view = view_for(hand, HUMAN)
+    if form is None or form.is_bound and not form.errors:
+        form = ActionForm(view, initial={"version": practice.version})
+    log = _log_lines(view, practice.notes)
+    refusal_rule = refusal.application.rule if refusal and refusal.application else ""
+    links = RuleLinks.load(
+        practice.rules, _rules_cited(view, log, [refusal_rule] if refusal_rule else [])
+    )
+    explanations = [
+        (name_seats(a.text), links.link(a.rule))
+        for a in (view.options.explanations if view.options else ())
+    ]
+    context = {
+        "practice": practice,
+        "view": view,
+        "status": _status(view),
+        "form": form,
+        "choice_help": [
+            (value, label, CHOICE_HELP.get(value, "")) for value, label in form.choice_buttons
+        ],
+        "log": _linked(log, links),
+        "explanations": explanations,
+        "refusal_rule": links.link(refusal_rule) if refusal_rule else None,
+        "notice": notice,
+        "error": error,
+        "version": practice.version,
+        "can_take_back": any(a.seat == HUMAN for a in hand.log),
+        "can_deal": hand.over and not table.session_over,
+        "laws_stand": practice.laws and hand.rules.penalties != "none",
+        "first_dealer": _first_dealer(table) if hand.setup.hand_number == 1 else "",
+        "links": links,
+        **_table_context(view, hand, links),
+    }
+    template = f"{TABLE_TEMPLATE}#hand-table" if request.htmx else TABLE_TEMPLATE
+    return render(request, template, context)

@@ -1,0 +1,191 @@
+"""Forms of the practice table. Every choice a form offers comes from the engine: the rule set's
+games and player counts, and at the table the options and legal cards of ``hand.options()``.
+The engine has the last word: what it refuses becomes a form error."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from games.loo.cards import Card
+from games.loo.hand import Action
+from games.loo.play import RuleApplication
+from games.loo.rulesets import GAME_NAMES, PRESETS, RuleSet
+from games.loo.view import PlayerView
+from games.models import (
+    GAME_CHOICES,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    RULES_CHOICES,
+    Opponents,
+)
+from games.naming import HUMAN
+
+KINDS = [("declare", "Declare"), ("play", "Play a card"), ("replay", "Answer the revoke")]
+MODES = [
+    ("learning", "Learning: an illegal card is refused, with the rule that forbids it"),
+    ("laws", "Laws: an irregular play stands and the source's penalty is applied"),
+]
+
+#: How each declaring choice reads on its button.
+CHOICE_LABELS = {
+    "play": "Play",
+    "pass": "Pass",
+    "take-miss": "Take miss",
+    "defend-miss": "Play miss for the pool",
+    "defend-master": "Defend with master",
+    "demand": "Demand a replay",
+    "decline": "Let the result stand",
+}
+
+#: What each choice means, beside its button.
+CHOICE_HELP = {
+    "play": "Play the hand you hold.",
+    "pass": "Throw in your cards: you neither win nor pay this deal.",
+    "take-miss": "Exchange your hand, unseen, for the miss; you must then play.",
+    "defend-miss": "Take the miss and play for the pool: any trick you win stays in the pool.",
+    "defend-master": "Face the lone player with master, the three cards below the turn-up.",
+    "demand": "The cards are taken up and the hand is played again in proper order.",
+    "decline": "The result stands, and the offender pays the penalty.",
+}
+
+
+class NewTableForm(forms.Form):
+    """A new table: the game, the rule set, how many play, the opponents and the mode."""
+
+    game = forms.ChoiceField(choices=GAME_CHOICES, initial="three-card")
+    rules = forms.ChoiceField(choices=RULES_CHOICES, initial="hoffmann", label="Rule set")
+    players = forms.IntegerField(
+        min_value=MIN_PLAYERS, max_value=MAX_PLAYERS, initial=5, label="Players, you included"
+    )
+    opponents = forms.ChoiceField(choices=Opponents.choices, initial=Opponents.SENSIBLE)
+    mode = forms.ChoiceField(choices=MODES, initial="learning", widget=forms.RadioSelect)
+    #: Only from a shareable link: deal the cards of that seed.
+    seed = forms.IntegerField(min_value=0, max_value=10**12, required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        game, rules, players = data.get("game"), data.get("rules"), data.get("players")
+        if game and rules:
+            ruleset = RuleSet.preset(rules)
+            if not ruleset.supports(game):
+                self.add_error(
+                    "rules",
+                    f"{PRESETS[rules].title} describes no {GAME_NAMES[game]}: choose another "
+                    "rule set or game.",
+                )
+            elif players is not None:
+                low, high = ruleset.players(game)
+                high = min(high, MAX_PLAYERS)
+                if not low <= players <= high:
+                    self.add_error(
+                        "players",
+                        f"{GAME_NAMES[game][:1].upper()}{GAME_NAMES[game][1:]} under "
+                        f"{PRESETS[rules].title} is for {low} to {high} players here.",
+                    )
+        return data
+
+
+class VersionForm(forms.Form):
+    """What every table POST carries: the version of the table the page showed."""
+
+    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+
+
+@dataclass(frozen=True)
+class CardChoice:
+    """One of the human's cards on his turn to play: may it be played, and if not, why."""
+
+    card: Card
+    legal: bool
+    why: RuleApplication | None
+    #: Leading the ace of trumps at five-card Loo: the "Pam, be civil" call is offered.
+    civil_call: bool
+
+
+class ActionForm(VersionForm):
+    """One decision of the human. The choices are the engine's options for the human now;
+    the cards are the human's own (any of them may be attempted: the engine refuses an
+    illegal one, or in laws mode lets it stand)."""
+
+    kind = forms.ChoiceField(choices=KINDS)
+    choice = forms.ChoiceField(required=False)
+    card = forms.ChoiceField(
+        required=False, error_messages={"invalid_choice": "You do not hold that card."}
+    )
+    discards = forms.MultipleChoiceField(
+        required=False, error_messages={"invalid_choice": "You may only discard your own cards."}
+    )
+    civil = forms.BooleanField(required=False)
+
+    def __init__(self, view: PlayerView, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.view = view
+        self.options = view.options if view.seat == HUMAN else None
+        options = self.options
+        held = [(c.code, c.label) for c in view.hand or ()]
+        if options is not None and options.kind in ("declare", "replay"):
+            self.fields["choice"].choices = [(c, CHOICE_LABELS.get(c, c)) for c in options.choices]
+        if options is not None and options.kind == "play":
+            self.fields["card"].choices = held
+        if options is not None and view.phase == "exchange":
+            self.fields["discards"].choices = held
+
+    # -- what the template shows ----------------------------------------------------------------
+
+    @property
+    def choice_buttons(self) -> list[tuple[str, str]]:
+        return list(self.fields["choice"].choices)  # type: ignore[attr-defined]
+
+    @property
+    def card_choices(self) -> list[CardChoice]:
+        """Every card the human holds on his turn to play, legal or not, with the reason."""
+        options = self.options
+        if options is None or options.kind != "play" or options.legal is None:
+            return []
+        moves = options.legal
+        ace = "A" + self.view.trump
+        return [
+            CardChoice(c, c in moves.legal, moves.why_not(c), options.civil_call and c.code == ace)
+            for c in self.view.hand or ()
+        ]
+
+    # -- validation -----------------------------------------------------------------------------
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        options = self.options
+        kind = data.get("kind")
+        if options is None or options.kind == "none":
+            raise ValidationError("It is not your turn: there is nothing to decide now.")
+        if kind and kind != options.kind:
+            wanted = dict(KINDS)[options.kind].lower()
+            raise ValidationError(f"That cannot be done now: it is time to {wanted}.")
+        if kind in ("declare", "replay") and not data.get("choice"):
+            self.add_error("choice", "Choose one of the buttons.")
+        if kind == "play" and not data.get("card"):
+            self.add_error("card", "Choose a card to play.")
+        if data.get("discards") and data.get("choice") == "pass":
+            # Throwing in the hand draws nothing: the ticked cards are simply ignored.
+            data["discards"] = []
+        if data.get("civil") and not (kind == "play" and options.civil_call):
+            raise ValidationError('"Pam, be civil" is called only when leading the ace of trumps.')
+        return data
+
+    def action(self) -> Action:
+        """The engine's action for the (valid) form."""
+        data = self.cleaned_data
+        if data["kind"] == "play":
+            return Action.play(HUMAN, data["card"], civil=bool(data.get("civil")))
+        if data["kind"] == "replay":
+            return Action("replay", HUMAN, data["choice"])
+        return Action.declare(HUMAN, data["choice"], data.get("discards") or ())
+
+
+class ReplayStepForm(forms.Form):
+    """Which step of a finished hand to show."""
+
+    step = forms.IntegerField(min_value=0, required=False)

@@ -1,0 +1,96 @@
+"""Links from the practice table to the reading side: rule pages and source passages.
+
+``rule_url`` is the one place that builds a rule's address from its id. The source passage
+that states a rule under a rule set comes from the reading side's citations, all of a page's
+rules in one query.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.urls import reverse
+
+from games.loo import catalogue
+from games.loo.catalogue import UnknownRule
+from games.loo.rulesets import PRESETS
+
+
+def rule_url(rule_id: str) -> str:
+    """The rule's page on the reading side: ``/rules/<rule-id>/``."""
+    return reverse("lessons:rule-detail", args=[rule_id])
+
+
+def source_url(source: str) -> str:
+    """A source's page on the reading side: ``/sources/<source>/``."""
+    return reverse("lessons:source-detail", args=[source])
+
+
+@dataclass(frozen=True)
+class RuleLink:
+    """A rule as the table cites it: its name, its page, and the passage of the table's source."""
+
+    id: str
+    name: str
+    url: str
+    passage_url: str
+    passage_label: str
+
+    @property
+    def title(self) -> str:
+        return self.name[:1].upper() + self.name[1:]
+
+    @property
+    def statement(self) -> str:
+        """The rule in general terms, in the catalogue's markup (`ids` in backquotes)."""
+        try:
+            return catalogue.rule(self.id).statement
+        except UnknownRule:
+            return ""
+
+
+def rule_name(rule_id: str) -> str:
+    try:
+        return catalogue.rule(rule_id).name
+    except UnknownRule:
+        return rule_id
+
+
+class RuleLinks:
+    """The rules cited on one page, with the passages of ``source`` that state them."""
+
+    def __init__(self, source: str, passages: dict[str, tuple[str, str]]) -> None:
+        self.source = source
+        self.passages = passages
+        self.title = PRESETS[source].title if source in PRESETS else source
+
+    @classmethod
+    def load(cls, source: str, rule_ids: Iterable[str]) -> RuleLinks:
+        """One query: the primary passage of ``source`` citing each rule."""
+        from lessons.models import Citation
+
+        ids = sorted(set(rule_ids))
+        passages: dict[str, tuple[str, str]] = {}
+        if ids:
+            rows = (
+                Citation.objects.filter(rule_id__in=ids, passage__source_id=source, primary=True)
+                .order_by("rule_id", "position")
+                .values_list("rule_id", "passage__key", "passage__label")
+            )
+            for rule_id, key, label in rows:
+                passages.setdefault(rule_id, (key, label))
+        return cls(source, passages)
+
+    def link(self, rule_id: str) -> RuleLink:
+        rule_page = rule_url(rule_id)
+        found = self.passages.get(rule_id)
+        if found is not None:
+            key, label = found
+            passage_url = f"{source_url(self.source)}#{key}"
+            passage_label = f"{self.title}, {label}"
+        else:
+            # The source does not state the rule: its column on the rule page says so.
+            passage_url = f"{rule_page}#st-{self.source}"
+            passage_label = f"what {self.title} says"
+        return RuleLink(rule_id, rule_name(rule_id), rule_page, passage_url, passage_label)
