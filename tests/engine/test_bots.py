@@ -85,3 +85,11 @@ def test_a_bot_explains_its_choice() -> None:
     assert decision.reason.startswith(f"seat {hand.to_act + 1} ")
     assert "sampled deals" in decision.reason or "only" in decision.reason
     assert dataclasses.is_dataclass(decision)
+
+
+def test_the_public_phrases_and_penalties_name_catalogue_rules() -> None:
+    from games.loo.catalogue import rule_ids
+    from games.loo.hand import HAD_TO, OFFENCE_RULE
+
+    assert set(HAD_TO) <= rule_ids()
+    assert set(OFFENCE_RULE) | set(OFFENCE_RULE.values()) <= rule_ids()

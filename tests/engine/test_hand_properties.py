@@ -11,12 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.loo import PACK, PRESET_IDS, RuleSet
+from games.loo.catalogue import rule_ids
 from games.loo.hand import Action, Hand, IllegalAction
 from games.loo.table import Table, TableConfig
 from games.loo.view import may_look, view_for
 
 COMBOS = [(game, preset) for preset in PRESET_IDS for game in RuleSet.preset(preset).games]
 CODES = {c.code: c for c in PACK}
+RULE_IDS = rule_ids()
 
 
 def all_cards(hand: Hand) -> list[Any]:
@@ -107,6 +109,10 @@ def test_sessions_of_random_hands_keep_every_invariant(
             cards = all_cards(hand)
             assert len(cards) == 52 and set(cards) == set(PACK)
         assert table.chips() == total, "a settlement created or lost counters"
+        # Nothing outside the catalogue is cited: not in the trace, not in the settlement.
+        cited = {r for e in hand.events for r in e.rules} | {p.rule for p in hand.payments}
+        cited |= {o.rule for o in hand.offences} | {o.penalty for o in hand.offences}
+        assert cited <= RULE_IDS, cited - RULE_IDS
         if n < 3:
             assert Hand.replay(hand.setup, hand.log).to_dict() == hand.to_dict()
             for seat in range(players):
