@@ -83,11 +83,13 @@ def test_every_htmx_request_carries_the_csrf_token(client: Client) -> None:
 
 
 @pytest.mark.django_db
-def test_planned_sections_are_not_links(client: Client) -> None:
+def test_built_sections_are_links_and_planned_ones_are_not(client: Client) -> None:
     text = client.get(reverse("home")).content.decode()
 
-    for section in ("Rules", "Sources", "Play", "Classes"):
-        assert f'<span class="planned">{section} <small>(planned)</small></span>' in text
+    assert '<span class="planned">Classes <small>(planned)</small></span>' in text
+    for section in ("Rules", "Sources", "Glossary", "Play"):
+        assert f'<span class="planned">{section}' not in text
+        assert f">{section}</a>" in text
 
 
 @pytest.mark.django_db
