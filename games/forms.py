@@ -172,7 +172,7 @@ class ActionForm(VersionForm):
             # Throwing in the hand draws nothing: the ticked cards are simply ignored.
             data["discards"] = []
         if data.get("civil") and not (kind == "play" and options.civil_call):
-            raise ValidationError('"Pam, be civil" is called only when leading the ace of trumps.')
+            raise ValidationError("“Pam, be civil” is called only when leading the ace of trumps.")
         return data
 
     def action(self) -> Action:

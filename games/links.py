@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 
 from django.urls import reverse
 
@@ -17,11 +18,13 @@ from games.loo.catalogue import UnknownRule
 from games.loo.rulesets import PRESETS
 
 
+@cache
 def rule_url(rule_id: str) -> str:
     """The rule's page on the reading side: ``/rules/<rule-id>/``."""
     return reverse("lessons:rule-detail", args=[rule_id])
 
 
+@cache
 def source_url(source: str) -> str:
     """A source's page on the reading side: ``/sources/<source>/``."""
     return reverse("lessons:source-detail", args=[source])
@@ -64,6 +67,7 @@ class RuleLinks:
         self.source = source
         self.passages = passages
         self.title = PRESETS[source].title if source in PRESETS else source
+        self._links: dict[str, RuleLink] = {}
 
     @classmethod
     def load(cls, source: str, rule_ids: Iterable[str]) -> RuleLinks:
@@ -83,6 +87,12 @@ class RuleLinks:
         return cls(source, passages)
 
     def link(self, rule_id: str) -> RuleLink:
+        found_link = self._links.get(rule_id)
+        if found_link is None:
+            found_link = self._links[rule_id] = self._make(rule_id)
+        return found_link
+
+    def _make(self, rule_id: str) -> RuleLink:
         rule_page = rule_url(rule_id)
         found = self.passages.get(rule_id)
         if found is not None:

@@ -25,6 +25,7 @@ _CODE = re.compile(r"\b([AKQJT98765432])([SHDC])\b")
 
 #: Third-person verbs of the engine's sentences and their second-person forms.
 _VERBS: Final = {
+    "calls": "call",
     "cuts": "cut",
     "deals": "deal",
     "discards": "discard",

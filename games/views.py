@@ -19,6 +19,7 @@ from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
@@ -397,6 +398,8 @@ def _rules_cited(view: PlayerView, log: list[LogLine], extra: list[str]) -> list
         ids.add(payment.rule)
     if view.options is not None:
         ids.update(a.rule for a in view.options.explanations)
+        if view.options.legal is not None:
+            ids.update(a.rule for a in view.options.legal.notes)
     ids.update({"single", "double", "must", "club-law", "pam-be-civil", "ante"})
     ids.update(LOO_RULES.values())
     return sorted(ids)
@@ -542,12 +545,21 @@ def _render_table(
         form = ActionForm(view, initial={"version": practice.version})
     log = _log_lines(view, practice.notes)
     refusal_rule = refusal.application.rule if refusal and refusal.application else ""
-    links = RuleLinks.load(
-        practice.rules, _rules_cited(view, log, [refusal_rule] if refusal_rule else [])
-    )
+    # Messages left by a redirect (no JavaScript): a refusal carries its rule in its tags.
+    flashed = [
+        (m.message, m.level_tag, next((t[5:] for t in m.tags.split() if t[:5] == "rule:"), ""))
+        for m in messages.get_messages(request)
+    ]
+    cited = [refusal_rule, *(rule for _, _, rule in flashed)]
+    links = RuleLinks.load(practice.rules, _rules_cited(view, log, [r for r in cited if r]))
+    options = view.options
     explanations = [
+        (name_seats(a.text), links.link(a.rule)) for a in (options.explanations if options else ())
+    ]
+    card_rows = [(c, links.link(c.why.rule) if c.why else None) for c in form.card_choices]
+    notes = [
         (name_seats(a.text), links.link(a.rule))
-        for a in (view.options.explanations if view.options else ())
+        for a in (options.legal.notes if options and options.legal else ())
     ]
     context = {
         "practice": practice,
@@ -559,10 +571,20 @@ def _render_table(
         ],
         "log": _linked(log, links),
         "explanations": explanations,
+        "card_rows": card_rows,
+        "legal_notes": notes,
         "refusal_rule": links.link(refusal_rule) if refusal_rule else None,
+        "flashed": [
+            (text, level, links.link(rule) if rule else None) for text, level, rule in flashed
+        ],
         "notice": notice,
         "error": error,
         "version": practice.version,
+        "urls": {
+            "act": reverse("games:table-act", args=[practice.pk]),
+            "next": reverse("games:table-next", args=[practice.pk]),
+            "takeback": reverse("games:table-takeback", args=[practice.pk]),
+        },
         "can_take_back": any(a.seat == HUMAN for a in hand.log),
         "can_deal": hand.over and not table.session_over,
         "laws_stand": practice.laws and hand.rules.penalties != "none",

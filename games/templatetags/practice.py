@@ -1,8 +1,12 @@
 """Template helpers of the practice table: cards drawn as playing cards, and seat names."""
 
+from collections.abc import Iterable
+
 from django import template
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
+
+from games.links import RuleLink
 
 from games.loo.cards import RANK_SHORT, SUIT_NAMES, SUIT_SYMBOLS, Card
 from games.naming import name_seats, seat_name
@@ -53,3 +57,21 @@ def seat(index: int | None) -> str:
 @register.filter
 def suit_name(letter: str) -> str:
     return SUIT_NAMES.get(letter, letter)
+
+
+@register.simple_tag
+def rule_refs(rules: Iterable[RuleLink], prefix: str = "") -> SafeString:
+    """Links to rules: each to its page and to the passage of the table's source."""
+    links = format_html_join(
+        "",
+        '<span class="rule-ref">{}<a href="{}">{}</a> '
+        '<span class="rule-ref__source">(<a href="{}">{}</a>)</span></span>',
+        ((prefix, r.url, r.title, r.passage_url, r.passage_label) for r in rules),
+    )
+    return format_html('<span class="rule-refs">{}</span>', links) if links else links
+
+
+@register.simple_tag
+def rule_ref(rule: RuleLink | None, prefix: str = "") -> SafeString:
+    """One rule's links."""
+    return rule_refs([rule] if rule is not None else [], prefix)
