@@ -1,0 +1,231 @@
+"""The rules as the table applies and explains them: legal and illegal cards, learning and
+laws mode, the five-card exchange, flushes, "Pam, be civil", musts, and links to the rules."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
+
+from games.models import PracticeTable
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+
+#: Peel's first deal is a must; the human, elder hand, must lead the ace of trumps.
+MUST_DEAL: dict[str, Any] = {
+    "game": "three-card",
+    "players": 4,
+    "dealer": 3,
+    "hands": [["AH", "5C", "7D"], ["KH", "3C", "4D"], ["QS", "9C", "8D"], ["JS", "TC", "6D"]],
+    "turn_up": "2H",
+}
+
+
+def _act(client: Client, table: PracticeTable, **data: Any) -> str:
+    table.refresh_from_db()
+    response = client.post(
+        reverse("games:table-act", args=[table.pk]),
+        {"version": table.version, **data},
+        headers=HTMX,
+    )
+    assert response.status_code == 200
+    return str(response.content.decode())
+
+
+def _page(client: Client, table: PracticeTable) -> str:
+    return str(client.get(table.get_absolute_url()).content.decode())
+
+
+def _to_lead(client: Client, player: Any, rules: str, laws: bool = False) -> PracticeTable:
+    """Every three-card preset with a must on its first deal would do; under the others the
+    human declares first and play still begins with him (or the hand ends)."""
+    deal = dict(MUST_DEAL)
+    if rules != "peel":  # no must on the first deal: a miss is dealt
+        deal["miss"] = ["2C", "3D", "4S"]
+    table: PracticeTable = player.stacked_table(rules=rules, laws=laws, **deal)
+    _act(client, table, kind="declare", choice="play")
+    hand = player.current_hand(table.pk)
+    assert hand.phase == "play" and hand.to_act == 0, hand.phase
+    return table
+
+
+def test_legal_cards_are_buttons_and_illegal_ones_say_why(client: Client, player: Any) -> None:
+    table = _to_lead(client, player, "peel")
+
+    text = _page(client, table)
+
+    assert "Your turn: lead a card" in text
+    assert re.search(r'<button type="submit" name="card" value="AH" class="card-button">', text)
+    for code, display in (("5C", "5♣"), ("7D", "7♦")):
+        assert (
+            f'value="{code}" class="card-button" aria-disabled="true" '
+            f'aria-describedby="why-{code}"' in text
+        )
+        reason = re.search(rf'<p class="why" id="why-{code}">(.*?)</p>', text, re.S)
+        assert reason is not None
+        assert "Not allowed." in reason.group(1)
+        assert "You hold the ace of trumps (A♥), so you must lead it." in reason.group(1)
+        assert f"Try the {'five of clubs' if code == '5C' else 'seven of diamonds'}" in text
+        assert display not in reason.group(1)
+    assert "May be led." in text
+
+
+def test_in_learning_mode_an_illegal_card_changes_nothing(client: Client, player: Any) -> None:
+    table = _to_lead(client, player, "hoffmann")
+    table.refresh_from_db()
+    before = (table.state, table.version)
+
+    text = _act(client, table, kind="play", card="5C")
+
+    table.refresh_from_db()
+    assert (table.state, table.version) == before
+    assert "The 5♣ may not be played." in text
+
+
+@pytest.mark.parametrize(
+    ("rules", "penalty"),
+    [
+        ("peel", "looed for the offence (peel p. 25)"),
+        ("hoffmann", "four singles to the next pool (after Law 14)"),
+    ],
+)
+def test_in_laws_mode_an_irregular_lead_stands_and_is_punished_at_the_end(
+    client: Client, player: Any, rules: str, penalty: str
+) -> None:
+    table = _to_lead(client, player, rules, laws=True)
+
+    text = _act(client, table, kind="play", card="5C")
+
+    assert "irregularly" in text
+    assert "Penalty" in text or "law will be applied at the end of the hand" in text
+    hand = player.play_out(table.pk, htmx=True)
+    assert hand.offences
+    text = _page(client, table)
+    assert penalty[:1].upper() + penalty[1:] in text
+    assert 'href="/rules/penalty-lead-violation/"' in text
+
+
+def test_in_laws_mode_rules_without_penalties_refuse_like_learning_mode(
+    client: Client, player: Any
+) -> None:
+    table = _to_lead(client, player, "britannica", laws=True)
+
+    assert "These rules state no penalties" in _page(client, table)
+    text = _act(client, table, kind="play", card="5C")
+
+    assert "The 5♣ may not be played." in text
+    assert not player.current_hand(table.pk).offences
+
+
+def test_a_forced_declaration_is_explained_with_its_rule(client: Client, player: Any) -> None:
+    table = player.stacked_table(rules="peel", **MUST_DEAL)
+
+    text = _page(client, table)
+
+    assert "A must." in text
+    assert "This deal is a must: everyone, whatever his cards, is bound to play." in text
+    assert 'href="/rules/must/"' in text
+    assert 'name="choice" value="pass"' not in text
+
+
+def test_the_log_names_the_seats_and_speaks_to_the_human(client: Client, player: Any) -> None:
+    table = player.stacked_table(rules="peel", **MUST_DEAL)
+    _act(client, table, kind="declare", choice="play")
+
+    text = _act(client, table, kind="play", card="AH")
+
+    assert "You play." in text
+    assert "You lead the A♥ (had to lead the ace of trumps)." in text
+    assert "West plays." in text
+    assert "seat 1" not in text and "seat 2" not in text
+    # The rules that bound the human are kept with his decision, naming only his cards.
+    assert "You hold the ace of trumps (A♥), so you must lead it." in text
+
+
+#: Five-card Loo, three players; the human (elder) holds the ace of trumps and nobody a flush.
+FIVE_CARD: dict[str, Any] = {
+    "game": "five-card",
+    "rules": "hoffmann",
+    "players": 3,
+    "dealer": 2,
+    "hands": [
+        ["AH", "3C", "5D", "7S", "9C"],
+        ["JC", "4H", "6S", "8D", "TS"],
+        ["KS", "QD", "2C", "4C", "6D"],
+    ],
+    "turn_up": "2H",
+}
+
+
+def test_the_five_card_exchange_draws_for_the_ticked_cards(client: Client, player: Any) -> None:
+    table = player.stacked_table(**FIVE_CARD)
+
+    text = _page(client, table)
+    assert "tick the cards to throw away (at most 5)" in text
+    assert text.count('type="checkbox" name="discards"') == 5
+
+    text = _act(client, table, kind="declare", choice="play", discards=["3C", "5D"])
+
+    hand = player.current_hand(table.pk)
+    assert "You discard 2 and draw 2, and so must play." in text
+    assert "Cards you gave up" in text
+    assert {c.code for c in hand.exchanged[0]} == {"3C", "5D"}
+    assert len(hand.hands[0]) == 5 or hand.phase == "play"
+
+
+def test_leading_the_ace_of_trumps_offers_pam_be_civil(client: Client, player: Any) -> None:
+    table = player.stacked_table(**FIVE_CARD)
+    _act(client, table, kind="declare", choice="play")
+    hand = player.current_hand(table.pk)
+    assert hand.phase == "play" and hand.to_act == 0
+
+    text = _page(client, table)
+    assert "Lead the A♥ and call “Pam, be civil”" in text
+    assert "The holder of Pam may then not play Pam" in text
+    assert 'href="/rules/pam-be-civil/"' in text
+
+    text = _act(client, table, kind="play", card="AH", civil="1")
+
+    assert "You lead the A♥ and call &quot;Pam, be civil&quot;" in text
+    assert player.current_hand(table.pk).tricks[0].civil
+
+
+def test_a_flush_loos_the_board_and_the_settlement_says_so(client: Client, player: Any) -> None:
+    """West, the elder hand, holds a heart flush: it is shown at once under hoffmann."""
+    table = player.stacked_table(
+        game="five-card",
+        rules="hoffmann",
+        players=3,
+        dealer=0,
+        hands=[
+            ["AS", "3C", "5D", "7S", "9C"],
+            ["KH", "9H", "7H", "5H", "3H"],
+            ["KS", "QD", "2C", "4C", "6D"],
+        ],
+        turn_up="2S",
+    )
+
+    text = _page(client, table)
+
+    assert player.current_hand(table.pk).outcome == "flush"
+    assert "a flush loos the board" in text
+    assert "West shows a plain flush" in text
+    assert 'aria-label="king of hearts"' in text
+    assert 'href="/rules/flush-loos-the-board/"' in text
+    assert "queen of diamonds" not in text  # North's hand stays hidden
+
+
+def test_rules_link_to_the_passage_of_the_tables_source(client: Client, player: Any) -> None:
+    call_command("loadcontent", verbosity=0)
+    table = _to_lead(client, player, "hoffmann")
+
+    text = _page(client, table)
+
+    assert re.search(r'href="/sources/hoffmann/#[\w-]+">Hoffmann \(1909\), ', text)
+    assert 'href="/rules/lead-ace-of-trumps/"' in text
