@@ -64,7 +64,7 @@ class RuleAdmin(admin.ModelAdmin):
     readonly_fields = ["id", "group", "name", "statement", "cited_passages"]
     fieldsets = [
         (None, {"description": _NOTE, "fields": ["id", "name", "group", "statement"]}),
-        ("Ours", {"fields": ["explanation", "example_title", "example"]}),
+        ("Ours", {"fields": ["explanation", "example_title", "example", "no_example"]}),
         ("From the catalogue", {"fields": ["cited_passages"]}),
     ]
 

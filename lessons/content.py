@@ -11,9 +11,9 @@ editor can read and diff (README: "Reading the sources")::
 
     The full pack of fifty-two cards is used, … known as "[[miss]]." …
 
-A block starts with a ``[kind id]`` line; ``key: value`` lines follow it directly; after a
-blank line comes its body, up to the next block. Bodies use the markup of
-:mod:`lessons.markup`.
+A block starts with a ``[kind id]`` line; ``key: value`` lines follow it directly (a long
+value may go on over indented lines); after a blank line comes its body, up to the next block.
+Bodies use the markup of :mod:`lessons.markup`.
 
 :func:`read` parses and validates everything without touching the database and raises
 :class:`ContentError` ("content/<file>:<line>: <problem>") at the first problem;
@@ -38,6 +38,7 @@ from django.db import models, transaction
 from games.loo import catalogue
 from games.loo.errors import LooError
 from lessons import markup
+from lessons.examples import worked_example
 from lessons.models import (
     Citation,
     CitationOrigin,
@@ -49,7 +50,6 @@ from lessons.models import (
     Source,
     apply_corrections,
     make_resolver,
-    worked_example,
 )
 
 #: A modern text may be quoted only in short passages: fewer words than this.
@@ -77,7 +77,7 @@ _PASSAGE_FIELDS = {"label", "page", "editorial", "rules", "quote"}
 _KINDS: dict[str, dict[str, set[str]]] = {
     "source": {"source": _SOURCE_FIELDS, "editorial-note": set()}
     | {kind: _PASSAGE_FIELDS for kind in _PASSAGE_KINDS},
-    "rules": {"rule": {"example-title", "example"}},
+    "rules": {"rule": {"example-title", "example", "no-example"}},
     "glossary": {"term": {"term", "also", "forms", "quote-from", "quote", "rules"}},
 }
 _REPEATABLE = {"correct"}
@@ -133,6 +133,7 @@ def parse(text: str, where: str, file_type: str) -> list[Block]:
     blocks: list[Block] = []
     current: Block | None = None
     in_fields = False
+    last_field = ""
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.rstrip()
         if line.startswith("#"):
@@ -152,6 +153,7 @@ def parse(text: str, where: str, file_type: str) -> list[Block]:
             current = Block(where, number, kind, key)
             blocks.append(current)
             in_fields = True
+            last_field = ""
             continue
         if current is None:
             if line.strip():
@@ -162,6 +164,11 @@ def parse(text: str, where: str, file_type: str) -> list[Block]:
         if in_fields:
             if not line.strip():
                 in_fields = False
+                continue
+            if line[:1].isspace() and last_field:
+                # A long value goes on over indented lines.
+                value, first = current.fields[last_field][-1]
+                current.fields[last_field][-1] = (f"{value}\n{line.strip()}", first)
                 continue
             found = _FIELD.match(line)
             if found:
@@ -177,6 +184,7 @@ def parse(text: str, where: str, file_type: str) -> list[Block]:
                 if name in current.fields and name not in _REPEATABLE:
                     raise ContentError(where, number, f"'{name}:' is given twice")
                 current.fields.setdefault(name, []).append((value, number))
+                last_field = name
                 continue
             in_fields = False
         current.body_lines.append((line, number))
@@ -301,6 +309,7 @@ class Content:
                 explanation=b.body if b else "",
                 example_title=b.get("example-title") if b else "",
                 example=json.loads(b.get("example")) if b and b.get("example") else None,
+                no_example=b.get("no-example") if b else "",
             )
             rule.render(self.resolvers[""])
             rows.append(rule)
@@ -505,18 +514,33 @@ def _read_rules(root: Path) -> dict[str, Block]:
         if b.id in rules:
             raise b.error(f"the rule {b.id!r} has a block already, on line {rules[b.id].line}")
         rules[b.id] = b
-        if b.get("example"):
-            line = b.line_of("example")
-            try:
-                data = json.loads(b.get("example"))
-                if not isinstance(data, dict):
-                    raise ValueError("the example must be a JSON object")
-                worked_example(data)
-            except json.JSONDecodeError as error:
-                raise b.error(f"the example is not valid JSON: {error.msg}", line) from None
-            except (LooError, KeyError, TypeError, ValueError) as error:
-                raise b.error(f"impossible example: {error}", line) from None
+        _check_example(b)
     return rules
+
+
+def _check_example(b: Block) -> None:
+    """A rule has a worked example that the engine can work out, or says why it has none."""
+    if b.get("example") and b.get("no-example"):
+        raise b.error("give either 'example:' or 'no-example:', not both", b.line_of("no-example"))
+    if not b.get("example"):
+        if not b.get("no-example"):
+            raise b.error(
+                f"the rule {b.id!r} needs an 'example:' line, or a 'no-example:' line saying "
+                "why it cannot have one"
+            )
+        return
+    line = b.line_of("example")
+    try:
+        data = json.loads(b.get("example"))
+    except json.JSONDecodeError as error:
+        # The value may go on over several lines: point at the line of the fault.
+        raise b.error(
+            f"the example is not valid JSON: {error.msg}", line + error.lineno - 1
+        ) from None
+    try:
+        worked_example(data)
+    except (LooError, KeyError, TypeError, ValueError) as error:
+        raise b.error(f"impossible example: {error}", line) from None
 
 
 def _read_glossary(root: Path) -> list[Block]:

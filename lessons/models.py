@@ -20,11 +20,10 @@ from django.db import connections, models
 from django.urls import reverse
 
 from games.loo import catalogue
-from games.loo.cards import Card, parse_card, parse_cards
 from games.loo.errors import LooError
-from games.loo.play import LegalMoves, Position, legal
-from games.loo.rulesets import BASIS_NAMES, OPTIONS, PRESETS, OptionSpec, RuleSet
+from games.loo.rulesets import BASIS_NAMES, OPTIONS, PRESETS, OptionSpec
 from lessons import markup
+from lessons.examples import WorkedExample, worked_example
 
 # -- links used by rendered markup ---------------------------------------------------------
 
@@ -315,16 +314,6 @@ class RuleQuerySet(SearchQuerySet):
         return self.prefetch_related(models.Prefetch("citations", queryset=citations))
 
 
-@dataclass(frozen=True)
-class ExampleRow:
-    """The engine's answer to a rule's worked example under one preset."""
-
-    preset: str
-    title: str
-    hand: tuple[Card, ...]
-    moves: LegalMoves
-
-
 class Rule(EditorText):
     """A rule of the engine's catalogue, as the reading side presents it."""
 
@@ -336,9 +325,14 @@ class Rule(EditorText):
     explanation = models.TextField(help_text="Our plain explanation, in content markup")
     explanation_html = models.TextField(editable=False, default="")
     example_title = models.CharField(max_length=200, blank=True)
-    #: A position for ``games.loo.play.legal``: game, trump, turn_up, declared, trick_number,
-    #: hand, trick, pam_be_civil (as in RULES.md Part 4).
-    example = models.JSONField(null=True, blank=True)
+    #: A worked example for the engine (``lessons.examples``): a position to play from
+    #: (RULES.md 4.1), a trick (4.2), flushes (4.3) or a whole hand step by step.
+    example = models.JSONField(
+        null=True, blank=True, help_text="The JSON of a worked example (see content/rules.txt)"
+    )
+    no_example = models.TextField(
+        blank=True, help_text="Why this rule has no worked example (when it has none)"
+    )
     plain = models.TextField(editable=False, default="")
 
     objects = RuleQuerySet.as_manager()
@@ -373,6 +367,14 @@ class Rule(EditorText):
 
     def clean(self) -> None:
         super().clean()
+        if self.example and self.no_example:
+            raise ValidationError(
+                {"no_example": "This rule has a worked example: leave this empty."}
+            )
+        if not self.example and not self.no_example.strip():
+            raise ValidationError(
+                {"example": "Give a worked example, or say why there is none (below)."}
+            )
         if self.example:
             try:
                 self.worked_example()
@@ -418,10 +420,10 @@ class Rule(EditorText):
         """The sources that do not state this rule outright (silent, or only implying it)."""
         return [s.source for s in self.entry.sources if s.status != "states"]
 
-    def worked_example(self) -> list[ExampleRow]:
-        """The example position under every preset that plays its game, from the engine."""
+    def worked_example(self) -> WorkedExample | None:
+        """The example worked out by the engine under each rule set (pure: no queries)."""
         if not self.example:
-            return []
+            return None
         return worked_example(self.example)
 
 
@@ -429,52 +431,6 @@ def _catalogue_word(match: re.Match[str]) -> str:
     """A `mark` of the catalogue's text in words: a rule's name, or the word itself."""
     word = match.group(1)
     return catalogue.rule(word).name if word in catalogue.rule_ids() else word
-
-
-_EXAMPLE_FIELDS = {
-    "game",
-    "trump",
-    "turn_up",
-    "declared",
-    "trick_number",
-    "hand",
-    "trick",
-    "pam_be_civil",
-    "played",
-}
-
-
-def worked_example(data: dict[str, Any]) -> list[ExampleRow]:
-    """Legal cards under each preset for a position written as in RULES.md Part 4.
-
-    Raises LooError (or KeyError/TypeError/ValueError) with a message for a bad position.
-    """
-    unknown = set(data) - _EXAMPLE_FIELDS
-    if unknown:
-        raise ValueError(f"unknown field(s) in the example: {', '.join(sorted(unknown))}")
-    hand = parse_cards(data["hand"], what="hand")
-    trick = parse_cards(data.get("trick", []), what="trick")
-    played = parse_cards(data.get("played", []), what="played cards")
-    turn_up = parse_card(data["turn_up"]) if data.get("turn_up") else None
-    rows = []
-    for preset in PRESETS.values():
-        rules = RuleSet.preset(preset.id)
-        if not rules.supports(str(data["game"])):
-            continue
-        position = Position(
-            game=str(data["game"]),
-            rules=rules,
-            trump=str(data["trump"]),
-            hand=hand,
-            trick=trick,
-            turn_up=turn_up,
-            declared=int(data["declared"]),
-            trick_number=int(data.get("trick_number", 1)),
-            pam_be_civil=bool(data.get("pam_be_civil", False)),
-            played=played,
-        )
-        rows.append(ExampleRow(preset.id, preset.title, hand, legal(position)))
-    return rows
 
 
 STATUS_NAMES = {

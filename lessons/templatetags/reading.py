@@ -1,6 +1,7 @@
 """Template helpers for the reading pages: cards drawn as cards, and catalogue text."""
 
 import re
+from collections.abc import Iterable
 
 from django import template
 from django.urls import reverse
@@ -9,6 +10,8 @@ from django.utils.safestring import SafeString, mark_safe
 
 from games.loo import catalogue
 from games.loo.cards import SUIT_NAMES, Card
+from games.loo.hand import Event
+from lessons.examples import seat_label
 
 register = template.Library()
 
@@ -60,7 +63,34 @@ def suit_name(letter: str) -> str:
 
 
 @register.filter
+def rule_name(rule_id: str) -> str:
+    """A rule's name from the catalogue, as it stands in a sentence."""
+    return catalogue.rule(rule_id).name
+
+
+@register.filter
 def rule_title(rule_id: str) -> str:
     """A rule's name from the catalogue, capitalised, for a link."""
     name = catalogue.rule(rule_id).name
     return name[:1].upper() + name[1:]
+
+
+@register.filter
+def seat(number: int | None, players: int) -> str:
+    """A seat of a worked hand: ``Seat 1 (elder hand)``, ``Seat 4 (dealer)``, or the pool."""
+    return seat_label(number, players)
+
+
+@register.filter
+def ordinal(number: int) -> str:
+    """``1`` → ``1st``, ``2`` → ``2nd``: the place of a card in a trick."""
+    suffix = (
+        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    )
+    return f"{number}{suffix}"
+
+
+@register.filter
+def citing(events: Iterable[Event], rule_id: str) -> list[Event]:
+    """The entries of a hand's trace that cite ``rule_id``."""
+    return [event for event in events if rule_id in event.rules]

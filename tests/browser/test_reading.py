@@ -84,7 +84,17 @@ def test_the_side_by_side_mode_shows_the_rules_beside_the_text(page: Page, conte
     expect(passage.locator(".passage__rules")).to_contain_text("The first lead")
 
 
-@pytest.mark.parametrize("path", ["/rules/head-the-trick/", "/sources/hoffmann/"])
+#: A rule page with a worked example of each kind, and one without.
+EXAMPLES = [
+    "/rules/trick-winner/",
+    "/rules/flush-tie-break/",
+    "/rules/dealer-must-play-against-one/",
+    "/rules/deal-order/",
+    "/rules/shuffle-and-cut/",
+]
+
+
+@pytest.mark.parametrize("path", ["/rules/head-the-trick/", "/sources/hoffmann/", *EXAMPLES])
 def test_axe_finds_no_serious_violations(js_page: Page, content: None, path: str) -> None:
     js_page.goto(path)
 
@@ -95,7 +105,8 @@ def test_axe_finds_no_serious_violations(js_page: Page, content: None, path: str
 
 
 @pytest.mark.parametrize(
-    "path", ["/rules/head-the-trick/", "/sources/hoffmann/", "/disagreements/", "/compare/"]
+    "path",
+    ["/rules/head-the-trick/", "/sources/hoffmann/", "/disagreements/", "/compare/", *EXAMPLES],
 )
 def test_a_phone_screen_reads_without_horizontal_scroll(
     phone_page: Page, content: None, path: str
@@ -106,3 +117,15 @@ def test_a_phone_screen_reads_without_horizontal_scroll(
         "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
     )
     assert scroll_width <= client_width == 375
+
+
+def test_a_worked_hand_shows_its_trace_on_request(page: Page, content: None) -> None:
+    page.goto("/rules/dealer-must-play-against-one/")
+    group = page.locator(".example-group").filter(has_text="Not allowed")
+    expect(group.get_by_role("heading")).to_have_text("Britannica (1911)")
+    trace = group.locator(".example-trace")
+    expect(trace.get_by_text("Seat 3 passes.")).to_be_hidden()
+
+    trace.get_by_text("The hand as the table sees it").click()
+
+    expect(trace.get_by_text("Seat 3 passes.")).to_be_visible()

@@ -1,5 +1,7 @@
 """Editors correct texts in the admin: HTML is rendered on save, broken references refused."""
 
+import json
+
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
@@ -74,3 +76,46 @@ def test_a_rule_explanation_and_a_definition_are_rendered_on_save(editor: Client
     term.definition = "The spare hand; see [[rule:take-miss|taking it]]."
     term.save()
     assert 'href="/rules/take-miss/"' in GlossaryTerm.objects.get(pk=term.pk).definition_html
+
+
+def _post_rule(editor: Client, rule: Rule, **changes: str) -> str:
+    data = {
+        "explanation": rule.explanation,
+        "example_title": rule.example_title,
+        "example": json.dumps(rule.example) if rule.example else "",
+        "no_example": rule.no_example,
+    } | changes
+    response = editor.post(f"/admin/lessons/rule/{rule.pk}/change/", data, follow=True)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_a_worked_example_the_engine_cannot_work_out_is_refused(editor: Client) -> None:
+    rule = Rule.objects.get(pk="flush-tie-break")
+    broken = dict(rule.example, hands=["KS QS 9S 5S 3S", "KS 7D 6D 4D 2D"])
+
+    html = _post_rule(editor, rule, example=json.dumps(broken))
+
+    assert "KS is dealt twice" in html
+    assert Rule.objects.get(pk=rule.pk).example == rule.example
+
+
+def test_a_hand_refused_under_every_rule_set_is_refused(editor: Client) -> None:
+    rule = Rule.objects.get(pk="miss-only-once")
+    broken = dict(rule.example, steps=["0 take-miss", "1 take-miss"])
+
+    html = _post_rule(editor, rule, example=json.dumps(broken))
+
+    assert "the engine refuses this hand under every rule set" in html
+    assert Rule.objects.get(pk=rule.pk).example == rule.example
+
+
+def test_a_rule_needs_an_example_or_a_reason_for_having_none(editor: Client) -> None:
+    rule = Rule.objects.get(pk="shuffle-and-cut")
+
+    html = _post_rule(editor, rule, no_example="")
+    assert "Give a worked example, or say why there is none" in html
+
+    html = _post_rule(editor, rule, no_example="Nothing to work out.")
+    assert "was changed successfully" in html
+    assert Rule.objects.get(pk=rule.pk).no_example == "Nothing to work out."

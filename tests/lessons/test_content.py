@@ -24,7 +24,7 @@ def _snapshot() -> dict[str, object]:
     return {
         "sources": sorted(Source.objects.values_list("pk", "title", "about")),
         "passages": sorted(Passage.objects.values_list("pk", "source_id", "key", "text")),
-        "rules": sorted(Rule.objects.values_list("pk", "explanation")),
+        "rules": sorted(Rule.objects.values_list("pk", "explanation", "example", "no_example")),
         "terms": sorted(GlossaryTerm.objects.values_list("pk", "definition")),
         "citations": sorted(Citation.objects.values_list("pk", "rule_id", "passage_id")),
     }
@@ -337,6 +337,71 @@ def _unresolvable_catalogue_citation(folder: Path) -> tuple[str, str, str]:
     return "sources/hoffmann.txt", str(_line_of(path, "[source hoffmann]")), "no passage 'law-13'"
 
 
+def _edit_rule(folder: Path, rule_id: str, old: str, new: str) -> int:
+    """Change the [rule rule_id] block of rules.txt; returns the line of its 'example:'."""
+    path = folder / "rules.txt"
+    text = path.read_text(encoding="utf-8")
+    start = text.index(f"[rule {rule_id}]\n")
+    end = text.find("\n[rule ", start + 1)
+    block = text[start:end]
+    assert old in block, f"{old!r} is not in [rule {rule_id}]"
+    path.write_text(text[:start] + block.replace(old, new, 1) + text[end:], encoding="utf-8")
+    return text[:start].count("\n") + 1 + block[: block.find("example:")].count("\n")
+
+
+def _unknown_example_kind(folder: Path) -> tuple[str, str, str]:
+    line = _edit_rule(folder, "trick-winner", '"kind": "trick"', '"kind": "tricks"')
+    return "rules.txt", str(line), "impossible example: unknown example kind 'tricks'"
+
+
+def _bad_card_in_a_trick(folder: Path) -> tuple[str, str, str]:
+    line = _edit_rule(folder, "trick-winner", '"9C"', '"9X"')
+    return "rules.txt", str(line), "impossible example: unknown card '9X'"
+
+
+def _impossible_flush(folder: Path) -> tuple[str, str, str]:
+    line = _edit_rule(folder, "flush-tie-break", '"KS QS 9S 5S 3S"', '"KS QS 9S 5S"')
+    return "rules.txt", str(line), "impossible example: hand 1 holds 4 cards"
+
+
+def _card_dealt_twice_in_a_hand(folder: Path) -> tuple[str, str, str]:
+    line = _edit_rule(folder, "take-miss", '"miss": "KH 2C 9S"', '"miss": "KH 2C AS"')
+    return "rules.txt", str(line), "impossible example: AS is dealt twice"
+
+
+def _step_refused_under_every_rule_set(folder: Path) -> tuple[str, str, str]:
+    line = _edit_rule(
+        folder, "miss-only-once", '"0 take-miss", "?"', '"0 take-miss", "1 take-miss"'
+    )
+    return (
+        "rules.txt",
+        str(line),
+        "impossible example: the engine refuses this hand under every rule set: under hoffmann, "
+        "step 2 ('1 take-miss'): seat 1 has taken miss, so you may only play or pass.",
+    )
+
+
+def _bad_json_on_a_continuation_line(folder: Path) -> tuple[str, str, str]:
+    _edit_rule(folder, "take-miss", '"steps": ["?",', '"steps": ["?"')
+    return (
+        "rules.txt",
+        str(_line_of(folder / "rules.txt", '"steps": ["?" "0 take-miss"')),
+        ("the example is not valid JSON"),
+    )
+
+
+def _rule_without_example_or_reason(folder: Path) -> tuple[str, str, str]:
+    path = folder / "rules.txt"
+    text = path.read_text(encoding="utf-8")
+    text = re.sub(r"(\[rule shuffle-and-cut\]\n)no-example:.*\n(?:  .*\n)*", r"\1", text)
+    path.write_text(text, encoding="utf-8")
+    return (
+        "rules.txt",
+        str(_line_of(path, "[rule shuffle-and-cut]")),
+        "the rule 'shuffle-and-cut' needs an 'example:' line, or a 'no-example:' line",
+    )
+
+
 @pytest.mark.parametrize(
     "breakage",
     [
@@ -353,6 +418,13 @@ def _unresolvable_catalogue_citation(folder: Path) -> tuple[str, str, str]:
         _malformed_field,
         _malformed_text_before_any_block,
         _unresolvable_catalogue_citation,
+        _unknown_example_kind,
+        _bad_card_in_a_trick,
+        _impossible_flush,
+        _card_dealt_twice_in_a_hand,
+        _step_refused_under_every_rule_set,
+        _bad_json_on_a_continuation_line,
+        _rule_without_example_or_reason,
     ],
     ids=lambda f: f.__name__.strip("_").replace("_", "-"),
 )

@@ -77,6 +77,11 @@ PAGES = [
     ("/rules/", 1),
     ("/rules/head-the-trick/", 3),
     ("/rules/ante/", 3),
+    ("/rules/trick-winner/", 3),
+    ("/rules/flush-tie-break/", 3),
+    ("/rules/penalty-revoke/", 3),
+    ("/rules/deal-order/", 3),
+    ("/rules/shuffle-and-cut/", 3),
     ("/compare/", 3),
     ("/compare/?a=parlett&b=whiteknuckle&differ=on", 3),
     ("/disagreements/", 3),
@@ -243,6 +248,160 @@ def test_the_worked_example_comes_from_the_engine_with_cards_drawn_as_cards(
     hoffmann = next(row for row in rule.worked_example() if row.preset == "hoffmann")
     assert [c.code for c in parlett.moves.legal] == ["KD"]
     assert [c.code for c in hoffmann.moves.legal] == ["KD", "6D"]
+
+
+#: The rules that have no worked example: the page says why (content/rules.txt no-example:).
+NO_EXAMPLE = {
+    "first-dealer",
+    "shuffle-and-cut",
+    "deal-rotation",
+    "look-at-cards-in-turn",
+    "round-continues-until-no-loo",
+    "penalty-misdeal",
+    "faced-card-in-pack",
+    "penalty-interfering-with-deal",
+    "penalty-declare-out-of-turn",
+    "penalty-look-at-miss",
+    "penalty-look-at-others-cards",
+    "penalty-exposed-card",
+}
+
+
+def test_every_rule_page_has_a_worked_example_or_says_why_not(client: Client) -> None:
+    assert set(Rule.objects.filter(example__isnull=True).values_list("id", flat=True)) == (
+        NO_EXAMPLE
+    )
+    kinds = {"example-legal", "example-trick", "example-flush", "example-hand"}
+    for rule in Rule.objects.all():
+        page = _page(client, rule.get_absolute_url())
+        text = _text(page)
+        assert "example-title" in page.ids, rule.id
+        if rule.id in NO_EXAMPLE:
+            assert "There is no worked example for this rule." in text, rule.id
+            assert " ".join(rule.no_example.split()) in text, rule.id
+            assert not kinds & page.ids
+        else:
+            assert len(kinds & page.ids) == 1, rule.id
+            assert "There is no worked example" not in text
+
+
+def _between(html: str, start: str, end: str) -> str:
+    assert start in html, start
+    piece = html[html.index(start) :]
+    return piece[: piece.index(end)]
+
+
+def _card(code_label: str, display: str, suit: str) -> str:
+    return f'<span class="card card--{suit}" role="img" aria-label="{code_label}">{display}</span>'
+
+
+def test_a_trick_example_shows_who_takes_it_under_every_rule_set(client: Client) -> None:
+    html = client.get("/rules/trick-winner/").content.decode()
+    example = _between(html, 'id="example-trick"', "</table>")
+    assert _card("four of diamonds", "4♦", "diamonds") in example
+    assert "Every rule set" in example
+    assert "The trick was trumped: the highest trump played, the 4♦, takes it." in example
+    # RULES.md W4: clubs are trumps, and Pam is above the ace.
+    html = client.get("/rules/pam-highest-trump/").content.decode()
+    example = _between(html, 'id="example-trick"', "</table>")
+    assert _card("knave of clubs", "J♣", "clubs") in _between(example, "<tbody>", "</tbody>")
+    assert "Pam (J♣) is the highest trump, above the ace of trumps: it takes the trick." in example
+
+
+def test_a_flush_example_shows_the_winner_the_excused_and_the_payers(client: Client) -> None:
+    # RULES.md F2: the elder hand wins under britannica and peel, the better cards elsewhere.
+    html = client.get("/rules/flush-tie-break/").content.decode()
+    example = _between(html, 'id="example-flush"', "</table>")
+    assert _card("ace of diamonds", "A♦", "diamonds") in example
+    britannica = _between(example, '<th scope="row">Britannica (1911)</th>', "</tr>")
+    assert "<td>Player 1 (elder hand)</td>" in britannica
+    assert "<td>Player 2, Player 3</td>" in britannica
+    assert "the elder hand wins" in britannica
+    hoffmann = _between(example, '<th scope="row">Hoffmann (1909)</th>', "</tr>")
+    assert "<td>Player 2</td>" in hoffmann
+    assert "the better cards win" in hoffmann
+    assert "<td>Player 3, Player 4</td>" in _between(
+        example, '<th scope="row">White Knuckle (modern)</th>', "</tr>"
+    )
+
+
+def _group(html: str, names: str) -> str:
+    """The block of a hand example for one group of rule sets."""
+    return _between(html, f">{names}</h3>", "</article>")
+
+
+def test_a_hand_example_shows_the_options_the_trace_and_the_settlement(client: Client) -> None:
+    html = client.get("/rules/dealer-must-play-against-one/").content.decode()
+    example = _between(html, 'id="example-hand"', 'id="sources-title"')
+    assert "Seat 1 (elder hand):" in example and "Seat 4 (dealer):" in example
+    assert _card("king of hearts", "K♥", "hearts") in example  # the miss, drawn as cards
+    others = _group(
+        example, "Hoffmann (1909), White Knuckle (modern), Parlett (modern) and Peel (1891)"
+    )
+    assert "<strong>Seat 4 (dealer)</strong> is to declare." in others
+    assert "He may play; or take the miss; or play the miss for the pool." in others
+    assert (
+        "Only seat 1 has declared to play, on his own cards, so the dealer may not pass." in others
+    )
+    assert "Seat 4 takes trick 3." in others  # the trace, from the engine
+    assert "<td>Trick 3 <a" in others  # the settlement
+    britannica = _group(example, "Britannica (1911)")
+    assert "Not allowed: Seat 4 (dealer) chooses to play." in britannica
+    assert "He may take the miss; or play the miss for the pool." in britannica
+    assert "The example stops here for this rule set." in britannica
+    assert "example-settlement" not in britannica
+
+
+def test_a_hand_example_under_the_laws(client: Client) -> None:
+    html = client.get("/rules/penalty-revoke/").content.decode()
+    example = _between(html, 'id="example-hand"', 'id="sources-title"')
+    assert "<strong>Laws mode:</strong>" in example
+    hoffmann = _group(example, "Hoffmann (1909)")
+    assert "Seat 4 forfeits four singles (12) to the next pool" in hoffmann
+    assert "(under Hoffmann (1909) only)" in example
+    peel = _group(example, "Peel (1891)")
+    assert "The cards are taken up and the hand is played again in proper order." in peel
+    assert "Looed for the offence (peel p. 25)" in peel
+    for names in ("Britannica (1911)", "White Knuckle (modern) and Parlett (modern)"):
+        assert "Not allowed: Seat 4 (dealer) plays the 10♦." in _group(example, names)
+
+
+def test_a_pack_is_dealt_as_each_rule_set_deals(client: Client) -> None:
+    html = client.get("/rules/deal-order/").content.decode()
+    example = _between(html, 'id="example-hand"', 'id="sources-title"')
+    wk = _group(example, "White Knuckle (modern)")
+    elder = _between(wk, "Seat 1 (elder hand):", "</p>")
+    labels = re.findall(r'aria-label="([^"]+)"', elder)
+    assert labels == [
+        "ace of spades",
+        "king of hearts",
+        "four of spades",
+        "three of hearts",
+        "two of diamonds",
+    ]
+
+
+#: Hand examples whose rule the engine does not name in its trace, options or payments: the
+#: loo's amount, the stake and Irish Loo show in the counters and the exchange, and the
+#: engine cites elder-leads-first for whoever leads first.
+UNCITED = {
+    "stake-divisible",
+    "limited-loo",
+    "unlimited-loo",
+    "mixed-loo",
+    "miss-holder-leads",
+    "irish-loo",
+}
+
+
+def test_every_hand_example_shows_its_rule_at_work() -> None:
+    for rule in Rule.objects.exclude(example__isnull=True):
+        example = rule.worked_example()
+        assert example is not None
+        if example.kind != "hand":
+            continue
+        cited = set().union(*(row.cited for row in example.rows))
+        assert (rule.id in cited) != (rule.id in UNCITED), rule.id
 
 
 def test_a_rule_opens_in_place_for_htmx(
