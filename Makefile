@@ -33,8 +33,12 @@ PROD_ENV = DJANGO_DEBUG=0 \
 
 PG_INITDB = $(firstword $(wildcard /usr/lib/postgresql/*/bin/initdb))
 
+# JavaScript the tests inject into pages (axe-core), pinned in package-lock.json; npm ci
+# writes node_modules/.package-lock.json, so it runs again only when the lock file changes.
+NODE_INSTALLED := node_modules/.package-lock.json
+
 .PHONY: help venv run test lint typecheck migrations-check deploy-check pytest pytest-postgres \
-	system-packages clean
+	system-packages node-packages clean
 
 help:
 	@echo "make run    serve the site at http://$(HOST):$(PORT) (gunicorn + WhiteNoise, SQLite)"
@@ -65,7 +69,7 @@ run: $(INSTALLED) .secret_key
 	@$(RUN_ENV) exec $(BIN)/gunicorn loo_site.wsgi --bind $(HOST):$(PORT) --workers 2 \
 		--access-logfile -
 
-test: $(INSTALLED) system-packages
+test: $(INSTALLED) system-packages node-packages
 	$(MAKE) --no-print-directory lint typecheck migrations-check deploy-check pytest \
 		pytest-postgres
 
@@ -84,6 +88,11 @@ system-packages:
 	apt-get -o DPkg::Lock::Timeout=600 update -qq; \
 	apt-get -o DPkg::Lock::Timeout=600 install -y -qq $$missing >/dev/null
 
+node-packages: $(NODE_INSTALLED)
+
+$(NODE_INSTALLED): package.json package-lock.json
+	npm ci --no-audit --no-fund
+
 lint: $(INSTALLED)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -100,11 +109,11 @@ deploy-check: $(INSTALLED)
 	$(PROD_ENV) $(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	$(PROD_ENV) $(BIN)/python manage.py check --deploy --fail-level WARNING
 
-pytest: $(INSTALLED)
+pytest: $(INSTALLED) $(NODE_INSTALLED)
 	$(BIN)/pytest
 
 # The database tests again on a throwaway PostgreSQL cluster (tests/engine/ is pure: skipped).
-pytest-postgres: $(INSTALLED)
+pytest-postgres: $(INSTALLED) $(NODE_INSTALLED)
 	@if [ -z "$(PG_INITDB)" ]; then \
 		echo "PostgreSQL server not installed: the PostgreSQL run is SKIPPED."; \
 	else \
@@ -113,4 +122,4 @@ pytest-postgres: $(INSTALLED)
 	fi
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) node_modules staticfiles .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,197 @@
+"""Practice hands as a person plays them: by clicking, in Chromium, with JavaScript on (htmx
+swaps the table) and off (plain forms, POST/redirect/GET); and axe-core on the table page."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PLAY = re.compile(r"^Play( \(draw for the ticked cards\))?$")
+
+
+def _version(page: Page) -> str:
+    return str(page.locator("input[name=version]").first.input_value())
+
+
+def _take_turn(page: Page) -> None:
+    """One decision, by clicking, as a learner might: a legal card, or play on the cards."""
+    legal = page.locator("button.card-button:not([aria-disabled])")
+    discard = page.locator("input[name=discards]")
+    if legal.count():
+        legal.first.click()
+    elif page.get_by_role("button", name=PLAY).count():
+        if discard.count():
+            discard.first.check()
+        page.get_by_role("button", name=PLAY).click()
+    elif page.get_by_role("button", name="Let the result stand").count():
+        page.get_by_role("button", name="Let the result stand").click()
+    else:
+        page.locator(".choices button").first.click()
+
+
+def _play_out(page: Page) -> None:
+    status = page.locator("#table-status")
+    for _ in range(60):
+        if "is over" in status.inner_text():
+            return
+        before = _version(page)
+        _take_turn(page)
+        expect(page.locator("input[name=version]").first).not_to_have_value(before)
+    raise AssertionError("the hand did not end")
+
+
+def _deal(page: Page, game: str, rules: str, players: int) -> None:
+    page.goto("/play/")
+    form = page.locator("form.chooser")
+    form.get_by_label({"three-card": "Three-card Loo", "five-card": "Five-card Loo"}[game]).check()
+    form.locator(f"input[name=rules][value={rules}]").check()
+    form.get_by_label("Players, you included").fill(str(players))
+    form.get_by_label("Beginners: random legal choices").check()
+    form.get_by_role("button", name="Deal", exact=True).click()
+    expect(page).to_have_url(re.compile(r"/play/\d+/$"))
+
+
+def _check_settlement(page: Page) -> None:
+    settlement = page.locator("#table-settlement")
+    expect(settlement.get_by_role("heading", name="Settlement")).to_be_visible()
+    expect(settlement).to_contain_text("Who pays what")
+    expect(settlement).to_contain_text("to the next pool")
+
+
+def test_a_three_card_hand_played_by_clicking(page: Page) -> None:
+    page.goto("/play/")
+    page.get_by_role("button", name="Deal me a hand").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(
+        "Three-card Loo under Hoffmann (1909)"
+    )
+    expect(page.locator("#table-stakes")).to_contain_text("the turn-up is")
+
+    _play_out(page)
+
+    _check_settlement(page)
+    before = _version(page)
+    page.get_by_role("button", name="Deal the next hand").click()
+    expect(page.locator("input[name=version]").first).not_to_have_value(before)
+    expect(page.locator("#table-stakes")).to_contain_text("Deal 2")
+
+
+def test_a_five_card_hand_played_by_clicking(page: Page) -> None:
+    _deal(page, "five-card", "peel", 4)
+    expect(page.get_by_role("heading", level=1)).to_have_text("Five-card Loo under Peel (1891)")
+
+    _play_out(page)
+
+    _check_settlement(page)
+    page.get_by_role("link", name="Replay this deal step by step").click()
+    expect(page.locator("#replay-status")).to_contain_text("Step 0 of")
+    page.get_by_role("link", name="Next step").click()
+    expect(page.locator("#replay-status")).to_contain_text("Step 1 of")
+    expect(page).to_have_url(re.compile(r"\?step=1$"))
+
+
+def test_takeback_restores_the_decision(page: Page) -> None:
+    _deal(page, "three-card", "peel", 3)
+    status = page.locator("#table-status").inner_text()
+    cards = page.locator(".my-hand .pcard").all_inner_texts()
+
+    _take_turn(page)
+    page.get_by_role("button", name="Take back your last decision").click()
+
+    expect(page.locator("#table-status")).to_have_text(status)
+    assert page.locator(".my-hand .pcard").all_inner_texts() == cards
+
+
+def test_an_illegal_card_is_refused_with_its_rule(js_page: Page, live_server: Any) -> None:
+    """Find a deal where a card is forbidden on the human's turn, then press it."""
+    page = js_page
+    for players in range(3, 10):
+        _deal(page, "three-card", "hoffmann", players)
+        for _ in range(12):
+            if "is over" in page.locator("#table-status").inner_text():
+                break
+            illegal = page.locator("button.card-button[aria-disabled=true]")
+            if illegal.count():
+                before = _version(page)
+                reason = page.locator(".why:not(.why--legal)").first.inner_text()
+                illegal.first.click(force=True)  # aria-disabled: Playwright would wait
+                alert = page.locator(".alerts .alert--error")
+                expect(alert).to_contain_text("may not be played")
+                expect(alert.get_by_role("link").first).to_have_attribute(
+                    "href", re.compile("/rules/")
+                )
+                assert "Not allowed." in reason
+                assert _version(page) == before
+                return
+            before = _version(page)
+            _take_turn(page)
+            expect(page.locator("input[name=version]").first).not_to_have_value(before)
+    pytest.fail("no deal offered an illegal card")
+
+
+def test_a_card_is_played_with_the_keyboard(js_page: Page) -> None:
+    page = js_page
+    _deal(page, "three-card", "peel", 4)  # a must: everyone plays
+    page.get_by_role("button", name="Play", exact=True).focus()
+    before = _version(page)
+    page.keyboard.press("Enter")
+    expect(page.locator("input[name=version]").first).not_to_have_value(before)
+    expect(page.locator("#table-status")).to_be_focused()
+    if page.locator("button.card-button").count():
+        page.locator("button.card-button").first.focus()
+        expect(page.locator("button.card-button").first).to_be_focused()
+
+
+def test_the_table_fits_a_phone(phone_page: Page) -> None:
+    _deal(phone_page, "five-card", "hoffmann", 6)
+
+    scroll_width, client_width = phone_page.evaluate(
+        "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    assert scroll_width <= client_width == 375
+    box = phone_page.locator(".my-hand .pcard").first.bounding_box()
+    assert box is not None and box["width"] >= 40 and box["x"] + box["width"] <= 375
+
+
+def _axe(page: Page) -> list[dict[str, Any]]:
+    if not AXE.exists():
+        pytest.fail(f"{AXE} is missing: run `npm ci` (make test does)")
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("async () => JSON.stringify(await axe.run())")
+    violations: list[dict[str, Any]] = json.loads(result)["violations"]
+    return [v for v in violations if v["impact"] in ("serious", "critical")]
+
+
+def test_axe_finds_nothing_serious_on_the_table_page(js_page: Page) -> None:
+    page = js_page
+    _deal(page, "five-card", "hoffmann", 4)
+    states = 0
+    for _ in range(40):
+        serious = _axe(page)
+        assert serious == [], json.dumps(serious, indent=1)[:3000]
+        states += 1
+        if "is over" in page.locator("#table-status").inner_text():
+            break
+        before = _version(page)
+        _take_turn(page)
+        expect(page.locator("input[name=version]").first).not_to_have_value(before)
+    assert states >= 2
+    page.get_by_role("link", name="Replay this deal step by step").click()
+    page.get_by_role("link", name="Next step").click()
+    expect(page.locator("#replay-status")).to_contain_text("Step 1 of")
+    assert _axe(page) == []
+
+
+@pytest.mark.parametrize("path", ["/play/", "/play/seed/three-card/peel/5/42/"])
+def test_axe_finds_nothing_serious_on_the_chooser(js_page: Page, path: str) -> None:
+    js_page.goto(path)
+
+    assert _axe(js_page) == []
