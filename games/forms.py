@@ -111,8 +111,13 @@ class ActionForm(VersionForm):
     the cards are the human's own (any of them may be attempted: the engine refuses an
     illegal one, or in laws mode lets it stand)."""
 
-    kind = forms.ChoiceField(choices=KINDS)
-    choice = forms.ChoiceField(required=False)
+    kind = forms.ChoiceField(
+        choices=KINDS, error_messages={"invalid_choice": "That is not a move in this game."}
+    )
+    choice = forms.ChoiceField(
+        required=False,
+        error_messages={"invalid_choice": "That choice is not open to you now."},
+    )
     card = forms.ChoiceField(
         required=False, error_messages={"invalid_choice": "You do not hold that card."}
     )

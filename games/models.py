@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import secrets
 from contextlib import nullcontext
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -69,6 +70,12 @@ class PracticeTableQuerySet(models.QuerySet["PracticeTable"]):
         if not key:
             return self.none()
         return self.filter(owner=None, session_key=key)
+
+    def abandoned(self, days: float) -> PracticeTableQuerySet:
+        """Tables without an account untouched for ``days``: once a session has expired its
+        tables can no longer be reached (the expiry is fixed when the session starts, before
+        its first table is dealt)."""
+        return self.filter(owner=None, updated__lt=timezone.now() - timedelta(days=days))
 
 
 class PracticeTable(models.Model):

@@ -95,7 +95,7 @@ def create_table(request: HttpRequest) -> HttpResponse:
     """Deal a new table and go to it."""
     form = NewTableForm(request.POST)
     if not form.is_valid():
-        return _render_chooser(request, form, status=400)
+        return _render_chooser(request, form)
     data = form.cleaned_data
     owner = request.user if request.user.is_authenticated else None
     if owner is None and request.session.session_key is None:
@@ -274,6 +274,7 @@ def replay_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         "steps": steps,
         "log": _linked(log, links),
         "first_new": first_new,
+        "in_replay": True,
         "links": links,
         **_table_context(view, hand, links),
     }

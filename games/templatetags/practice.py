@@ -7,7 +7,6 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from games.links import RuleLink
-
 from games.loo.cards import RANK_SHORT, SUIT_NAMES, SUIT_SYMBOLS, Card
 from games.naming import name_seats, seat_name
 

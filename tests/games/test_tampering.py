@@ -122,7 +122,7 @@ def test_a_choice_the_rules_do_not_offer_is_refused(
         )
         text = _answer(client, response, htmx)
 
-    assert "Select a valid choice" in text
+    assert "That choice is not open to you now." in text
 
 
 @HTMX_OR_NOT
@@ -188,7 +188,7 @@ def test_a_request_without_a_readable_version_is_a_bad_request(
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"kind": "dance"}, "Select a valid choice"),
+        ({"kind": "dance"}, "That is not a move in this game."),
         ({"kind": "play"}, "Choose a card to play."),
         ({"kind": "play", "card": "<script>alert(1)</script>"}, "You do not hold that card."),
         ({"kind": "play", "card": "ZZ"}, "You do not hold that card."),
