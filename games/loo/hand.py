@@ -34,7 +34,7 @@ from .play import (
     winning_index,
 )
 from .rng import rng_for, shuffled_pack
-from .rulesets import HAND_SIZE, RuleSet
+from .rulesets import HAND_SIZE, OPTION_BY_NAME, RuleSet
 
 FORMAT_VERSION: Final = 1
 
@@ -355,7 +355,10 @@ class Hand:
                     self._pay(seat, None, self.stake, "ante", "every player stakes a fresh pool")
                 if self._trace:
                     self._event(
-                        "ante", f"Every player stakes {self.stake} to a fresh pool.", None, ["ante"]
+                        "ante",
+                        f"Every player stakes {self.stake} to a fresh pool.",
+                        None,
+                        ["ante", "stake-divisible"],
                     )
             else:
                 if self._trace:
@@ -363,17 +366,26 @@ class Hand:
         else:
             self._pay(self.dealer, None, self.stake, "ante", "the dealer's stake")
             if self._trace:
-                self._event("ante", f"The dealer stakes {self.stake}.", self.dealer, ["ante"])
+                self._event(
+                    "ante",
+                    f"The dealer stakes {self.stake}.",
+                    self.dealer,
+                    ["ante", "stake-divisible"],
+                )
         # RULES.md double: the pool holds more than the fresh stake, carried from the last deal.
         self.double = s.pool > 0
-        self.single = self.pool == (
+        # RULES.md single: after a hand with no loo (and the first deal), or whenever the pool
+        # holds only the fresh stake, as the rule set defines it.
+        fresh_stake = (
             self.stake * self.players if rules.ante == "all-players-fresh-pool" else self.stake
         )
+        if rules.single_definition == "after-no-loo":
+            self.single = s.first or s.prev_no_loo
+        else:
+            self.single = self.pool == fresh_stake
+        single = self.single
         # A must (RULES.md 1.10): a three-card device.
         must = rules.must
-        single = (
-            s.first or s.prev_no_loo if rules.single_definition == "after-no-loo" else self.single
-        )
         self.must = self.game == "three-card" and (
             (must == "after-no-loo" and s.prev_no_loo)
             or (must == "first-deal+after-no-loo" and (s.first or s.prev_no_loo))
@@ -487,7 +499,9 @@ class Hand:
                     return RuleApplication(
                         "dealer-must-play-against-one",
                         f"Only {self.name(before[0])} has declared to play, on his own cards, so "
-                        "the dealer may not pass.",
+                        "the dealer may not pass: he may "
+                        + OPTION_BY_NAME["dealer-vs-one"].phrase(self.rules.dealer_vs_one)
+                        + ".",
                     )
                 return RuleApplication(
                     "dealer-must-play-against-one",
@@ -784,13 +798,11 @@ class Hand:
                     "exchange",
                     f"{name} discards {len(discards)} and draws {len(discards)}, and so must play.",
                     seat,
-                    ["five-card-exchange"],
+                    [self._exchange_rule],
                 )
         else:
             if self._trace:
-                self._event(
-                    "exchange", f"{name} stands on his cards.", seat, ["five-card-exchange"]
-                )
+                self._event("exchange", f"{name} stands on his cards.", seat, [self._exchange_rule])
         if (
             self.game == "five-card"
             and self.rules.flush_timing == "immediate"
@@ -799,6 +811,10 @@ class Hand:
             self._show_flushes()
             return
         self._next_declarer()
+
+    @property
+    def _exchange_rule(self) -> str:
+        return "irish-loo" if self.game == "irish" else "five-card-exchange"
 
     def _check_flush_at_turn(self) -> None:
         """Immediate flushes (A29): a player holding a flush shows it when his turn comes."""
@@ -876,21 +892,30 @@ class Hand:
                 return
         self._start_play()
 
+    def _first_leader(self) -> int:
+        """RULES.md elder-leads-first, A19; peel's miss-holder-leads by agreement."""
+        if self.rules.first_leader == "miss-holder" and self.miss_holder in self.in_play:
+            assert self.miss_holder is not None
+            return self.miss_holder
+        return self.in_play[0]
+
     def _start_play(self) -> None:
         self.phase = "play"
         self.start_of_play = [list(h) for h in self.hands]
-        leader = self.in_play[0]
-        if self.rules.first_leader == "miss-holder" and self.miss_holder in self.in_play:
-            leader = self.miss_holder
+        leader = self._first_leader()
         self.trick = Trick(leader)
         self.to_act = leader
-        names = ", ".join(self.name(s) for s in self.in_play)
         if self._trace:
+            names = ", ".join(self.name(s) for s in self.in_play)
             self._event(
                 "play-begins",
                 f"{len(self.in_play)} play: {names}. {self.name(leader)} leads.",
                 leader,
-                ["elder-leads-first"],
+                [
+                    "miss-holder-leads"
+                    if self.rules.first_leader == "miss-holder" and leader == self.miss_holder
+                    else "elder-leads-first"
+                ],
             )
 
     def active(self) -> list[int]:
@@ -934,8 +959,9 @@ class Hand:
             leading and self.game == "five-card" and played.code == "A" + self.trump
         ):
             raise IllegalAction('"Pam, be civil" is called only when leading the ace of trumps')
-        moves = self.legal_moves(seat, explain=self.setup.trace)
-        if played not in moves.legal:
+        moves = self.legal_moves(seat, explain=self._trace)
+        irregular = played not in moves.legal
+        if irregular:
             why = self.legal_moves(seat).why_not(played)
             assert why is not None
             if not self.laws_apply():
@@ -947,7 +973,8 @@ class Hand:
         if leading and action.civil:
             trick.civil = True
         if self._trace:
-            rules = [a.rule for a in moves.explanations if a.excluded]
+            # The rules that bound this play; an irregular play is reported as an offence.
+            rules = [] if irregular else [a.rule for a in moves.explanations if a.excluded]
             text = f"{self.name(seat)} {'leads' if leading else 'plays'} the {played.display}"
             if action.civil:
                 text += ' and calls "Pam, be civil"'
@@ -955,8 +982,7 @@ class Hand:
             had = "; ".join(HAD_TO[r] for r in rules if r in HAD_TO and r != "pam-be-civil")
             if had:
                 text += f" (had to {had})"
-            if self._trace:
-                self._event("play", text + ".", seat, rules, [played])
+            self._event("play", text + ".", seat, rules, [played])
         if self._trick_complete():
             self._end_trick()
         else:
@@ -1104,9 +1130,7 @@ class Hand:
         self._played = []
         self.retired = []
         self.phase = "play"
-        leader = self.in_play[0]
-        if self.rules.first_leader == "miss-holder" and self.miss_holder in self.in_play:
-            leader = self.miss_holder
+        leader = self._first_leader()
         self.trick = Trick(leader)
         self.to_act = leader
         if self._trace:
@@ -1118,6 +1142,12 @@ class Hand:
             )
 
     # -- settlement -----------------------------------------------------------------------------
+
+    def loo_rule(self) -> str:
+        """The rule that sets the price of a loo under these rules."""
+        return {"fixed": "limited-loo", "pool": "unlimited-loo"}.get(
+            self.rules.loo_payment, "mixed-loo"
+        )
 
     def loo_amount(self) -> int:
         """What a loo costs (RULES.md limited-loo, unlimited-loo, mixed-loo; A31)."""
@@ -1150,6 +1180,8 @@ class Hand:
             amount = share + (1 if i < remainder else 0)
             winner = trick.winner
             assert winner is not None
+            if amount == 0:
+                continue
             if winner == self.defender:
                 reason = f"trick {i + 1}, won by the dealer for the pool: it stays there"
                 if self._trace:
@@ -1197,7 +1229,7 @@ class Hand:
                     "settle",
                     f"{self.name(s)} is looed and pays {loo} to the next pool.",
                     s,
-                    ["looed"],
+                    ["looed", self.loo_rule()],
                 )
         self._finish()
 
@@ -1377,8 +1409,14 @@ def _parse_held(codes: Sequence[str], hand: Sequence[Card], name: str) -> list[C
 def _seat_words(text: str, seats: Sequence[int], hand: Hand) -> str:
     """Flush explanations count from the elder hand; name the seats instead."""
     for i in range(len(seats) - 1, -1, -1):
-        text = text.replace(f"player {i + 1}", hand.name(seats[i]))
-    return text.replace("the elder hand", hand.name(seats[0]) if seats else "the elder hand")
+        name = hand.name(seats[i])
+        text = text.replace(f"player {i + 1}", name)
+        text = text.replace(f"Player {i + 1}", name[:1].upper() + name[1:])
+    if seats:
+        elder = hand.name(seats[0])
+        text = text.replace("the elder hand", elder)
+        text = text.replace("The elder hand", elder[:1].upper() + elder[1:])
+    return text
 
 
 def deal_order(
