@@ -60,6 +60,14 @@ def new_seed() -> int:
     return secrets.randbelow(10**9)
 
 
+def stored_state(table: Table) -> dict[str, Any]:
+    """``table.to_dict()`` without the finished hands: each is kept in its own PracticeHand
+    row, and nothing at the table needs them again (the engine only lists them)."""
+    state = table.to_dict()
+    state["history"] = []
+    return state
+
+
 class PracticeTableQuerySet(models.QuerySet["PracticeTable"]):
     def for_request(self, request: HttpRequest) -> PracticeTableQuerySet:
         """The tables of whoever made ``request``: a user's own, or those of this browser
@@ -97,7 +105,9 @@ class PracticeTable(models.Model):
     seed = models.PositiveBigIntegerField()
     opponents = models.CharField(max_length=10, choices=Opponents.choices)
     laws = models.BooleanField(default=False)
-    #: ``Table.to_dict()``: hidden cards included, so it never leaves the server.
+    #: ``Table.to_dict()`` less its finished hands (those are PracticeHand rows), so that it
+    #: stays the size of one hand however long the table plays. Hidden cards included: it
+    #: never leaves the server.
     state = models.JSONField()
     #: Why each computer player did what it did in the current hand, and the rules that bound
     #: the human: ``{"action": index in the log, "seat", "event": index of the first line of
@@ -167,7 +177,7 @@ class PracticeTable(models.Model):
             laws=laws,
         )
         notes = practice.run_bots(table, [])
-        practice.state = table.to_dict()
+        practice.state = stored_state(table)
         practice.notes = notes
         with transaction.atomic():
             practice.save()
@@ -181,7 +191,7 @@ class PracticeTable(models.Model):
     def update_from_engine(self, table: Table, notes: list[dict[str, Any]]) -> bool:
         """Store ``table`` and bump the version; False (nothing stored) if the table changed
         since this object was loaded: another tab or a double submission got there first."""
-        state = table.to_dict()
+        state = stored_state(table)
         hand = table.hand
         assert hand is not None
         was_over = self.hand_over

@@ -320,6 +320,22 @@ def test_the_next_deal_is_dealt_at_the_same_table(client: Client, player: Any, h
     assert hand.setup.pool == first.pool
 
 
+def test_the_stored_state_keeps_only_the_hand_in_progress(client: Client, player: Any) -> None:
+    """Finished hands are rows of their own: the table's state does not grow deal by deal."""
+    table = player.new_table(players=4, seed=11)
+    sizes = []
+    for _ in range(3):
+        player.play_out(table.pk)
+        table.refresh_from_db()
+        client.post(reverse("games:table-next", args=[table.pk]), {"version": table.version})
+        table.refresh_from_db()
+        sizes.append(len(str(table.state)))
+        assert table.state["history"] == []
+    assert PracticeHand.objects.filter(table=table).count() == 3
+    assert max(sizes) < 2 * min(sizes)
+    assert player.current_hand(table.pk).setup.hand_number == 4
+
+
 def test_the_next_deal_waits_for_the_end_of_the_hand(
     client: Client, practice: PracticeTable
 ) -> None:
