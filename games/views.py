@@ -273,6 +273,7 @@ def replay_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         "step": step,
         "steps": steps,
         "log": _linked(log, links),
+        "flush_lines": [line for line in log if line.event.kind == "flush"],
         "first_new": first_new,
         "in_replay": True,
         "links": links,
@@ -571,6 +572,7 @@ def _render_table(
             (value, label, CHOICE_HELP.get(value, "")) for value, label in form.choice_buttons
         ],
         "log": _linked(log, links),
+        "flush_lines": [line for line in log if line.event.kind == "flush"],
         "explanations": explanations,
         "card_rows": card_rows,
         "legal_notes": notes,
