@@ -158,17 +158,27 @@ def show_table(request: HttpRequest, pk: int) -> HttpResponse:
     return _render_table(request, practice, practice.to_engine())
 
 
-@require_POST
-def take_turn(request: HttpRequest, pk: int) -> HttpResponse:
-    """One decision of the human; then the computer players act until it is his turn again."""
+def _load_for_post(request: HttpRequest, pk: int) -> tuple[PracticeTable, Table] | HttpResponse:
+    """The player's table and its engine state for a POST, or the answer to give instead: 400
+    without a readable version, the current state with a notice when the page was stale."""
     practice = _get_table_for_player(request, pk)
     version = _posted_version(request)
     if version is None:
         return _bad_request()
     table = practice.to_engine()
-    hand = _current_hand(table)
     if version != practice.version:
         return _answer(request, practice, table, notice=STALE)
+    return practice, table
+
+
+@require_POST
+def take_turn(request: HttpRequest, pk: int) -> HttpResponse:
+    """One decision of the human; then the computer players act until it is his turn again."""
+    loaded = _load_for_post(request, pk)
+    if isinstance(loaded, HttpResponse):
+        return loaded
+    practice, table = loaded
+    hand = _current_hand(table)
     form = ActionForm(view_for(hand, HUMAN), request.POST)
     if not form.is_valid():
         return _answer(request, practice, table, form=form)
@@ -206,13 +216,10 @@ def take_turn(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def deal_next_hand(request: HttpRequest, pk: int) -> HttpResponse:
     """The next deal at the same table, once the hand is over."""
-    practice = _get_table_for_player(request, pk)
-    version = _posted_version(request)
-    if version is None:
-        return _bad_request()
-    table = practice.to_engine()
-    if version != practice.version:
-        return _answer(request, practice, table, notice=STALE)
+    loaded = _load_for_post(request, pk)
+    if isinstance(loaded, HttpResponse):
+        return loaded
+    practice, table = loaded
     try:
         table.deal()
     except LooError as error:
@@ -224,13 +231,10 @@ def deal_next_hand(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def take_back_decision(request: HttpRequest, pk: int) -> HttpResponse:
     """Take back the human's last decision in this deal, and the computer players' replies."""
-    practice = _get_table_for_player(request, pk)
-    version = _posted_version(request)
-    if version is None:
-        return _bad_request()
-    table = practice.to_engine()
-    if version != practice.version:
-        return _answer(request, practice, table, notice=STALE)
+    loaded = _load_for_post(request, pk)
+    if isinstance(loaded, HttpResponse):
+        return loaded
+    practice, table = loaded
     hand = _current_hand(table)
     mine = [i for i, action in enumerate(hand.log) if action.seat == HUMAN]
     if not mine:
