@@ -17,7 +17,7 @@ like card play does. The hand's public trace (:attr:`Hand.events`) never names a
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
 
@@ -37,8 +37,6 @@ from .rng import rng_for, shuffled_pack
 from .rulesets import HAND_SIZE, OPTION_BY_NAME, RuleSet
 
 FORMAT_VERSION: Final = 1
-
-PHASES: Final = ("declare", "exchange", "play", "replay", "over")
 
 #: Short public phrases for a rule that constrained someone's card ("West had to …").
 HAD_TO: Final = {
@@ -83,7 +81,7 @@ class IllegalAction(LooError):
         self.application = application
 
 
-def seat_name(seat: int | None, players: int) -> str:
+def seat_name(seat: int | None) -> str:
     """Plain seat names for the trace: the practice table gives them faces."""
     if seat is None:
         return "the pool"
@@ -327,7 +325,7 @@ class Hand:
         self.events.append(Event(kind, text, seat, tuple(rules), tuple(c.code for c in cards)))
 
     def name(self, seat: int | None) -> str:
-        return seat_name(seat, self.players)
+        return seat_name(seat)
 
     def _pay(
         self, payer: int | None, payee: int | None, amount: int, rule: str, reason: str
@@ -616,10 +614,6 @@ class Hand:
 
     def trick_cards(self) -> list[Card]:
         return self.trick.cards if self.trick is not None else []
-
-    def played_cards(self) -> list[Card]:
-        """Cards played to the finished tricks of this hand (face up: RULES.md A9)."""
-        return [c for t in self.tricks for _, c in t.plays]
 
     def position(self, seat: int) -> Position:
         """The card-play position of ``seat`` as it stands."""
@@ -1342,9 +1336,6 @@ class Hand:
         if hand.to_dict()["state"] != data["state"]:
             raise LooError("the stored hand does not match a replay of its actions")
         return hand
-
-    def __iter__(self) -> Iterator[Action]:
-        return iter(self.log)
 
 
 def _trick_to_dict(trick: Trick) -> dict[str, Any]:

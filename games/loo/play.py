@@ -254,9 +254,6 @@ class LegalMoves:
     explanations: tuple[RuleApplication, ...]
     notes: tuple[RuleApplication, ...] = ()
 
-    def is_legal(self, c: Card) -> bool:
-        return c in self.legal
-
     def why_not(self, c: Card) -> RuleApplication | None:
         """The first rule application that excluded ``c`` (None if ``c`` is legal)."""
         if c in self.legal:

@@ -69,10 +69,6 @@ class PlayerView:
     #: What he may do now, with its explanations (None when it is not his turn).
     options: Options | None
 
-    @property
-    def my_turn(self) -> bool:
-        return self.to_act == self.seat
-
     def visible_cards(self) -> set[Card]:
         """Every card this view shows."""
         cards = set(self.hand or ()) | set(self.own_discards) | set(self.seen) | {self.turn_up}
@@ -82,9 +78,6 @@ class PlayerView:
             for f in self.flush.flushes:
                 cards |= set(f.cards)
         return cards
-
-    def played_cards(self) -> list[Card]:
-        return [c for t in self.tricks for _, c in t.plays]
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-friendly form for templates and tests."""
