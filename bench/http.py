@@ -266,9 +266,8 @@ def serve(workers: int, database: Path) -> tuple[subprocess.Popen[bytes], int, d
         "DJANGO_SECURE_COOKIES": "0",
         "DJANGO_HSTS_SECONDS": "0",
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
-        # The settings' SQLite, in a throwaway file; make run keeps no connection open either.
+        # The settings' SQLite, in a throwaway file (connections kept as the settings say).
         "DATABASE_URL": f"sqlite:///{database}?{options}",
-        "DJANGO_CONN_MAX_AGE": "0",
         "DJANGO_LOG_LEVEL": "WARNING",
     }
     manage = [str(PYTHON), "manage.py"]

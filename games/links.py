@@ -1,15 +1,19 @@
 """Links from the practice table to the reading side: rule pages and source passages.
 
 ``rule_url`` is the one place that builds a rule's address from its id. The source passage
-that states a rule under a rule set comes from the reading side's citations, all of a page's
-rules in one query.
+that states a rule under a rule set comes from the reading side's citations: one query per
+source, kept by each worker process for :data:`LINKS_TTL` seconds (a practice request would
+otherwise spend as long on it as on the rest of its queries). An edit in this process (the
+admin, ``loadcontent``) clears the copy at once (see ``GamesConfig.ready``); another worker
+sees it within the minute.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import time
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from django.urls import reverse
 
@@ -60,8 +64,18 @@ def rule_name(rule_id: str) -> str:
         return rule_id
 
 
+#: Seconds a worker keeps a source's links before asking the database again.
+LINKS_TTL = 60.0
+_loaded: dict[str, tuple[float, RuleLinks]] = {}
+
+
+def forget_links(**kwargs: Any) -> None:
+    """Drop every source's links (a signal receiver: the citations or passages changed)."""
+    _loaded.clear()
+
+
 class RuleLinks:
-    """The rules cited on one page, with the passages of ``source`` that state them."""
+    """The rules as a page cites them, with the passages of ``source`` that state them."""
 
     def __init__(self, source: str, passages: dict[str, tuple[str, str]]) -> None:
         self.source = source
@@ -70,20 +84,30 @@ class RuleLinks:
         self._links: dict[str, RuleLink] = {}
 
     @classmethod
-    def load(cls, source: str, rule_ids: Iterable[str]) -> RuleLinks:
+    def of(cls, source: str) -> RuleLinks:
+        """The links of ``source``: its primary passage citing each rule (one query, then
+        kept for :data:`LINKS_TTL` seconds)."""
+        now = time.monotonic()
+        kept = _loaded.get(source)
+        if kept is not None and now - kept[0] < LINKS_TTL:
+            return kept[1]
+        links = cls.load(source)
+        _loaded[source] = (now, links)
+        return links
+
+    @classmethod
+    def load(cls, source: str) -> RuleLinks:
         """One query: the primary passage of ``source`` citing each rule."""
         from lessons.models import Citation
 
-        ids = sorted(set(rule_ids))
         passages: dict[str, tuple[str, str]] = {}
-        if ids:
-            rows = (
-                Citation.objects.filter(rule_id__in=ids, passage__source_id=source, primary=True)
-                .order_by("rule_id", "position")
-                .values_list("rule_id", "passage__key", "passage__label")
-            )
-            for rule_id, key, label in rows:
-                passages.setdefault(rule_id, (key, label))
+        rows = (
+            Citation.objects.filter(passage__source_id=source, primary=True)
+            .order_by("rule_id", "position")
+            .values_list("rule_id", "passage__key", "passage__label")
+        )
+        for rule_id, key, label in rows:
+            passages.setdefault(rule_id, (key, label))
         return cls(source, passages)
 
     def link(self, rule_id: str) -> RuleLink:

@@ -269,7 +269,7 @@ def replay_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     log = _log_lines(view, [n for n in record.notes if n["action"] < step])
     # The lines this step added to the trace.
     first_new = len(record.replay(step - 1).events) if step else len(log)
-    links = RuleLinks.load(record.table.rules, _rules_cited(view, log, []))
+    links = RuleLinks.of(record.table.rules)
     context = {
         "record": record,
         "practice": record.table,
@@ -393,22 +393,6 @@ def _log_lines(view: PlayerView, notes: list[dict[str, Any]]) -> list[LogLine]:
                 {"rule": e["rule"], "text": name_seats(e["text"])} for e in note["explanations"]
             ]
     return lines
-
-
-def _rules_cited(view: PlayerView, log: list[LogLine], extra: list[str]) -> list[str]:
-    ids = set(extra)
-    for line in log:
-        ids.update(line.event.rules)
-        ids.update(e["rule"] for e in line.explanations)
-    for payment in view.payments:
-        ids.add(payment.rule)
-    if view.options is not None:
-        ids.update(a.rule for a in view.options.explanations)
-        if view.options.legal is not None:
-            ids.update(a.rule for a in view.options.legal.notes)
-    ids.update({"single", "double", "must", "club-law", "pam-be-civil", "ante"})
-    ids.update(LOO_RULES.values())
-    return sorted(ids)
 
 
 def _linked(log: list[LogLine], links: RuleLinks) -> list[LogLine]:
@@ -556,8 +540,7 @@ def _render_table(
         (m.message, m.level_tag, next((t[5:] for t in m.tags.split() if t[:5] == "rule:"), ""))
         for m in messages.get_messages(request)
     ]
-    cited = [refusal_rule, *(rule for _, _, rule in flashed)]
-    links = RuleLinks.load(practice.rules, _rules_cited(view, log, [r for r in cited if r]))
+    links = RuleLinks.of(practice.rules)
     options = view.options
     explanations = [
         (name_seats(a.text), links.link(a.rule)) for a in (options.explanations if options else ())

@@ -51,6 +51,7 @@ from lessons.models import (
     apply_corrections,
     make_resolver,
 )
+from lessons.signals import content_loaded
 
 #: A modern text may be quoted only in short passages: fewer words than this.
 MAX_MODERN_QUOTE_WORDS = 50
@@ -240,6 +241,7 @@ class Content:
             self._save_rules()
             self._save_terms(passage_ids)
             self._save_citations(passage_ids)
+        content_loaded.send(sender=type(self))
         return {
             "sources": Source.objects.count(),
             "passages": Passage.objects.count(),

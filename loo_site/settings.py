@@ -138,6 +138,10 @@ else:
                 "transaction_mode": "IMMEDIATE",
                 "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
             },
+            # Opening a connection (and its PRAGMAs) costs about as much as a practice
+            # request's queries: each worker keeps its own.
+            "CONN_MAX_AGE": envint("DJANGO_CONN_MAX_AGE", 60),
+            "CONN_HEALTH_CHECKS": True,
         }
     }
 

@@ -1,6 +1,7 @@
 """Settings shared by the whole suite (tests/engine/ included, which stays database-free)."""
 
 import os
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -18,3 +19,12 @@ def _fast_password_hasher() -> Iterator[None]:
     """Hash passwords with MD5 in tests: a login costs microseconds instead of ~0.3 s."""
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
         yield
+
+
+@pytest.fixture(autouse=True)
+def _forget_rule_links() -> Iterator[None]:
+    """Each worker keeps a source's rule links for a minute (games.links); a test's database
+    is rolled back beneath that copy, so every test starts without one."""
+    yield
+    if "games.links" in sys.modules:
+        sys.modules["games.links"].forget_links()

@@ -229,3 +229,30 @@ def test_rules_link_to_the_passage_of_the_tables_source(client: Client, player: 
 
     assert re.search(r'href="/sources/hoffmann/#[\w-]+">Hoffmann \(1909\), ', text)
     assert 'href="/rules/lead-ace-of-trumps/"' in text
+
+
+def test_a_changed_citation_reaches_the_table_at_once(client: Client, player: Any) -> None:
+    """Rule links are kept by the worker for a minute, but an edit here is seen at once."""
+    from lessons.models import Citation, Passage
+
+    call_command("loadcontent", verbosity=0)
+    table = _to_lead(client, player, "hoffmann")
+    citation = (
+        Citation.objects.filter(
+            rule_id="lead-ace-of-trumps", passage__source_id="hoffmann", primary=True
+        )
+        .order_by("position")
+        .first()
+    )
+    assert citation is not None
+    assert f'href="/sources/hoffmann/#{citation.passage.key}"' in _page(client, table)
+    other = Passage.objects.filter(source_id="hoffmann").exclude(pk=citation.passage_id).last()
+    assert other is not None
+
+    citation.passage = other
+    citation.save()
+
+    text = _page(client, table)
+    assert re.search(
+        rf'href="/sources/hoffmann/#{other.key}">Hoffmann \(1909\), {re.escape(other.label)}', text
+    )

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.html import escape
 from pytest_django import DjangoAssertNumQueries
 
+from games.links import forget_links
 from games.loo.rulesets import PRESETS
 from games.models import PracticeHand, PracticeTable, deal_seed
 from games.naming import HUMAN
@@ -195,10 +196,13 @@ def test_the_table_fragment_is_only_the_hand_table(client: Client, practice: Pra
     assert _is_fragment(_text(response), "hand-table")
 
 
-def test_showing_the_table_costs_three_queries(
+def test_showing_the_table_costs_two_queries_once_the_worker_has_the_rule_links(
     client: Client, practice: PracticeTable, django_assert_num_queries: DjangoAssertNumQueries
 ) -> None:
+    forget_links()
     with django_assert_num_queries(3):  # the session, the table, the rules' source passages
+        client.get(practice.get_absolute_url())
+    with django_assert_num_queries(2):  # the passages are kept by the worker
         client.get(practice.get_absolute_url())
 
 
@@ -264,8 +268,14 @@ def test_a_mid_hand_action_costs_exactly_four_queries(
     data = player.decide(table.pk)
     data["choice"] = "play"
     data.pop("discards", None)
+    forget_links()
 
+    # The session, the table, its update, and the rules' passages (kept by the worker after).
     with django_assert_num_queries(4):
+        player.act(table.pk, data, htmx=True)
+    assert not player.current_hand(table.pk).over
+    data = player.decide(table.pk)
+    with django_assert_num_queries(3):
         player.act(table.pk, data, htmx=True)
 
 
@@ -450,8 +460,9 @@ def test_each_step_of_the_replay_is_a_fragment_with_its_trace(
 ) -> None:
     record = PracticeHand.objects.get(table=finished)
     url = reverse("games:hand-replay", args=[finished.pk, 1])
+    client.get(url, headers=HTMX)  # the worker loads the rule links once
     for step in range(record.steps + 1):
-        with django_assert_num_queries(3):  # session, the hand with its table, passages
+        with django_assert_num_queries(2):  # the session, the hand with its table
             response = client.get(url, {"step": step}, headers=HTMX)
         text = _text(response)
         assert _is_fragment(text, "replay-step")
