@@ -84,6 +84,10 @@ _PACK: Final = {r + s: Card(r, s) for s in SUITS for r in RANKS}
 #: The 52-card pack in a fixed order (spades, hearts, diamonds, clubs; ace to two).
 PACK: Final[tuple[Card, ...]] = tuple(_PACK.values())
 
+#: Each card by its exact code (``"QH"``): a quick look-up for codes the engine wrote itself.
+#: Anything else goes through :func:`card`. Read-only.
+BY_CODE: Final[dict[str, Card]] = _PACK
+
 
 def card(code: str) -> Card:
     """The card written ``code`` (``"QH"``); raises :class:`CardError` if there is none."""

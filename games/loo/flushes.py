@@ -36,6 +36,9 @@ def find_flush(hand: Sequence[Card], trumps: Trumps, seat: int = 0) -> Flush | N
     if len(hand) != 5:
         return None
     pam = trumps.pam
+    # Most hands show three suits or more: no flush, even counting Pam as a trump.
+    if len({c.suit for c in hand}) > 2:
+        return None
     has_pam = pam is not None and pam in hand
     rest = [c for c in hand if not (has_pam and c is pam)]
     suits = {c.suit for c in rest}

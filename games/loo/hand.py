@@ -19,9 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from operator import itemgetter
 from typing import Any, Final, NamedTuple
 
-from .cards import PACK, SUIT_NAMES, Card, card, displays, parse_card
+from .cards import BY_CODE, PACK, SUIT_NAMES, Card, card, displays, parse_card
 from .errors import LooError
 from .flushes import FlushResult, compare_flushes, find_flush
 from .play import (
@@ -119,11 +121,21 @@ class Action(NamedTuple):
 
     @classmethod
     def declare(cls, seat: int, choice: str, discards: Sequence[Card | str] = ()) -> Action:
-        return cls("declare", seat, choice, tuple(str(c) for c in discards))
+        codes = tuple([c.code if type(c) is Card else str(c) for c in discards]) if discards else ()
+        return _new_action(cls, ("declare", seat, choice, codes, False))
 
     @classmethod
     def play(cls, seat: int, played: Card | str, civil: bool = False) -> Action:
-        return cls("play", seat, cards=(str(played),), civil=civil)
+        code = played.code if type(played) is Card else str(played)
+        return _new_action(cls, ("play", seat, "", (code,), civil))
+
+
+#: Build an :class:`Action` from its five fields at once (what ``Action(...)`` does, without
+#: sorting out keyword arguments: actions are made at every decision).
+_new_action: Final = tuple.__new__
+
+#: The card of a ``(seat, card)`` play.
+_card_of_play: Final = itemgetter(1)
 
 
 @dataclass(frozen=True)
@@ -281,14 +293,18 @@ class Hand:
         #: Every card shown face up in play, including a play later taken back for a replay
         #: and a card played out of turn: everyone at the table has seen these.
         self.seen: list[Card] = []
-        self._played: list[Card] = []
+        #: The cards of the tricks already taken, in order.
+        self._played: tuple[Card, ...] = ()
         self.replaying = False
         self.replay_asked: list[int] = []
         # Outcome.
         self.outcome = ""
         self.pool_at_start = 0
         self.payments: list[Payment] = []
-        self._moves: tuple[tuple[int, int], LegalMoves, bool] | None = None
+        # legal_moves and the exchange options, remembered until the next action: (actions
+        # done, seat, the answer[, explained]).
+        self._moves: tuple[int, int, LegalMoves, bool] | None = None
+        self._exchange_cache: tuple[int, int, Options] | None = None
         self.looed: list[int] = []
         self.no_loo = False
 
@@ -400,12 +416,18 @@ class Hand:
         else:
             pack = shuffled_pack(rng_for(s.seed, "deal", s.hand_number))
         size = HAND_SIZE[self.game]
-        hands: list[list[Card]] = [[] for _ in range(self.players)]
-        miss: list[Card] = []
-        receivers = deal_order(self.game, rules, self.players, self.dealer, deal_miss)
-        for c, receiver in zip(pack, receivers, strict=False):
-            (miss if receiver is None else hands[receiver]).append(c)
-        i = len(receivers)
+        seats, to_miss, i = _deal_plan(
+            self.game, rules.deal_5c, self.players, self.dealer, deal_miss
+        )
+        if len(pack) > i:
+            hands = [list(take(pack)) for take in seats]
+            miss = list(to_miss(pack)) if deal_miss else []
+        else:  # a short stacked pack: deal what there is (the turn-up is then missing)
+            hands = [[] for _ in range(self.players)]
+            miss = []
+            receivers = deal_order(self.game, rules, self.players, self.dealer, deal_miss)
+            for c, receiver in zip(pack, receivers, strict=False):
+                (miss if receiver is None else hands[receiver]).append(c)
         self.turn_up = pack[i]
         self.stock = pack[i + 1 :]
         self.hands = hands
@@ -522,13 +544,23 @@ class Hand:
         """What the player to act may do now, with the rules that decided it (``explain``:
         the sentences too)."""
         seat = self.to_act
-        if seat is None or self.phase == "over":
+        phase = self.phase
+        if seat is None or phase == "over":
             return Options(-1, "none")
-        if self.phase == "declare":
+        if phase == "play":
+            moves = self.legal_moves(seat, explain)
+            trick = self.trick
+            lead_ace = (
+                self.game == "five-card"
+                and not (trick is not None and trick.plays)
+                and self.trumps.ace in self.hands[seat]
+            )
+            return Options(seat, "play", (), 0, moves, moves.explanations, lead_ace)
+        if phase == "declare":
             return self._declare_options(seat)
-        if self.phase == "exchange":
+        if phase == "exchange":
             return self._exchange_options(seat)
-        if self.phase == "replay":
+        if phase == "replay":
             return Options(
                 seat,
                 "replay",
@@ -541,15 +573,7 @@ class Hand:
                     ),
                 ),
             )
-        moves = self.legal_moves(seat, explain)
-        lead_ace = (
-            self.game == "five-card"
-            and not self.trick_cards()
-            and card("A" + self.trump) in self.hands[seat]
-        )
-        return Options(
-            seat, "play", legal=moves, explanations=moves.explanations, civil_call=lead_ace
-        )
+        raise AssertionError(f"unknown phase {phase!r}")
 
     def _declare_options(self, seat: int) -> Options:
         apps: list[RuleApplication] = []
@@ -593,24 +617,38 @@ class Hand:
         return Options(seat, "declare", tuple(choices), explanations=tuple(apps))
 
     def _exchange_options(self, seat: int) -> Options:
-        apps: list[RuleApplication] = []
+        done = len(self.log)
+        cached = self._exchange_cache
+        if cached is not None and cached[0] == done and cached[1] == seat:
+            return cached[2]
         forced = self.forced_to_play(seat)
-        if forced is not None:
-            apps.append(forced)
-        may_draw = not (self.club_law and self.rules.club_law_exchange == "none")
-        if not may_draw:
-            apps.append(RuleApplication("club-law", "Under club law there is no drawing of cards."))
-        most = min(len(self.hands[seat]), len(self.stock)) if may_draw else 0
-        if may_draw and most < len(self.hands[seat]):
-            apps.append(
-                RuleApplication(
-                    "five-card-exchange",
-                    f"Only {len(self.stock)} cards are left in the stock, so you may draw at most "
-                    f"{most}.",
+        club_law = self.club_law
+        may_draw = not (club_law and self.rules.club_law_exchange == "none")
+        held = len(self.hands[seat])
+        stock = len(self.stock)
+        most = (held if held < stock else stock) if may_draw else 0
+        if forced is None and not club_law and most == held:
+            options = Options(seat, "declare", ("play", "pass"), most)
+        else:
+            apps: list[RuleApplication] = []
+            if forced is not None:
+                apps.append(forced)
+            if not may_draw:
+                apps.append(
+                    RuleApplication("club-law", "Under club law there is no drawing of cards.")
                 )
-            )
-        choices = ("play",) if forced else ("play", "pass")
-        return Options(seat, "declare", choices, max_discards=most, explanations=tuple(apps))
+            if may_draw and most < held:
+                apps.append(
+                    RuleApplication(
+                        "five-card-exchange",
+                        f"Only {stock} cards are left in the stock, so you may draw at most "
+                        f"{most}.",
+                    )
+                )
+            choices = ("play",) if forced else ("play", "pass")
+            options = Options(seat, "declare", choices, max_discards=most, explanations=tuple(apps))
+        self._exchange_cache = (done, seat, options)
+        return options
 
     def trick_cards(self) -> list[Card]:
         return self.trick.cards if self.trick is not None else []
@@ -618,49 +656,64 @@ class Hand:
     def position(self, seat: int) -> Position:
         """The card-play position of ``seat`` as it stands."""
         trick = self.trick
+        if trick is None:
+            cards: tuple[Card, ...] = ()
+            civil = False
+        else:
+            plays = trick.plays
+            cards = tuple(map(_card_of_play, plays)) if plays else ()
+            civil = trick.civil
         return Position.trusted(
             self.game,
             self.rules,
             self.trumps,
             tuple(self.hands[seat]),
-            tuple([c for _, c in trick.plays]) if trick else (),
+            cards,
             self.turn_up,
             len(self.in_play),
             len(self.tricks) + 1,
-            bool(trick and trick.civil),
-            tuple(self._played),
+            civil,
+            self._played,
         )
 
     def legal_moves(self, seat: int, explain: bool = True) -> LegalMoves:
         """:func:`~games.loo.play.legal` for ``seat`` now (remembered until the next action)."""
-        key = (len(self.log), seat)
+        done = len(self.log)
         cached = self._moves
-        if cached is not None and cached[0] == key and (cached[2] or not explain):
-            return cached[1]
+        if (
+            cached is not None
+            and cached[0] == done
+            and cached[1] == seat
+            and (cached[3] or not explain)
+        ):
+            return cached[2]
         moves = legal(self.position(seat), explain=explain)
-        self._moves = (key, moves, explain)
+        self._moves = (done, seat, moves, explain)
         return moves
 
     # -- moving -------------------------------------------------------------------------------
 
     def apply(self, action: Action) -> None:
         """Carry out ``action``, or raise :class:`IllegalAction` leaving the hand unchanged."""
-        if self.phase == "over":
+        phase = self.phase
+        kind = action.kind
+        seat = action.seat
+        if phase == "over":
             raise IllegalAction("the hand is over")
-        if not 0 <= action.seat < self.players:
-            raise IllegalAction(f"there is no seat {action.seat + 1} at this table")
-        if action.kind == "play" and self.phase == "play":
+        if not 0 <= seat < self.players:
+            raise IllegalAction(f"there is no seat {seat + 1} at this table")
+        if kind == "play" and phase == "play":
             self._play(action)
-        elif action.kind != "play" and action.seat != self.to_act:
-            raise IllegalAction(f"it is not {self.name(action.seat)}'s turn")
-        elif action.kind == "declare" and self.phase == "declare":
+        elif kind != "play" and seat != self.to_act:
+            raise IllegalAction(f"it is not {self.name(seat)}'s turn")
+        elif kind == "declare" and phase == "declare":
             self._declare(action)
-        elif action.kind == "declare" and self.phase == "exchange":
+        elif kind == "declare" and phase == "exchange":
             self._exchange(action)
-        elif action.kind == "replay" and self.phase == "replay":
+        elif kind == "replay" and phase == "replay":
             self._replay_choice(action)
         else:
-            raise IllegalAction(f"a {action.kind} action is not possible now ({self.phase})")
+            raise IllegalAction(f"a {kind} action is not possible now ({phase})")
         self.log.append(action)
 
     def _next_declarer(self) -> None:
@@ -760,43 +813,50 @@ class Hand:
                 + (f": {why.text}" if why else "."),
                 why,
             )
-        name = self.name(seat)
+        held = self.hands[seat]
         if action.choice == "pass":
             if action.cards:
                 raise IllegalAction("a player who passes draws no cards")
             self.declared[seat] = "pass"
-            self.thrown[seat] = self.hands[seat]
-            self.discards.extend(self.hands[seat])
+            self.thrown[seat] = held
+            self.discards.extend(held)
             self.hands[seat] = []
             if self._trace:
-                self._event("declare", f"{name} passes.", seat, ["declare-in-turn"])
+                self._event("declare", f"{self.name(seat)} passes.", seat, ["declare-in-turn"])
             self._next_declarer()
             return
-        discards = _parse_held(action.cards, self.hands[seat], name)
-        if len(discards) > options.max_discards:
+        discards = _parse_held(action.cards, held, self.name(seat))
+        count = len(discards)
+        if count > options.max_discards:
             raise IllegalAction(
-                f"{name} may discard at most {options.max_discards} cards now",
+                f"{self.name(seat)} may discard at most {options.max_discards} cards now",
                 options.explanations[-1] if options.explanations else None,
             )
         self.declared[seat] = "play"
         if discards:
-            kept = [c for c in self.hands[seat] if c not in discards]
-            drawn = self.stock[: len(discards)]
-            del self.stock[: len(discards)]
-            self.hands[seat] = kept + drawn
+            kept = [c for c in held if c not in discards]
+            stock = self.stock
+            kept.extend(stock[:count])
+            del stock[:count]
+            self.hands[seat] = kept
             self.discards.extend(discards)
             self.exchanged[seat] = discards
-            self.drawn[seat] = len(discards)
+            self.drawn[seat] = count
             if self._trace:
                 self._event(
                     "exchange",
-                    f"{name} discards {len(discards)} and draws {len(discards)}, and so must play.",
+                    f"{self.name(seat)} discards {count} and draws {count}, and so must play.",
                     seat,
                     [self._exchange_rule],
                 )
         else:
             if self._trace:
-                self._event("exchange", f"{name} stands on his cards.", seat, [self._exchange_rule])
+                self._event(
+                    "exchange",
+                    f"{self.name(seat)} stands on his cards.",
+                    seat,
+                    [self._exchange_rule],
+                )
         if (
             self.game == "five-card"
             and self.rules.flush_timing == "immediate"
@@ -936,22 +996,27 @@ class Hand:
 
     def _play(self, action: Action) -> None:
         seat = action.seat
-        if len(action.cards) != 1:
+        codes = action.cards
+        if len(codes) != 1:
             raise IllegalAction("play exactly one card")
-        played = card(action.cards[0])
-        if seat not in self.in_play or seat in self.retired:
+        played = BY_CODE.get(codes[0])
+        if played is None:
+            played = card(codes[0])
+        retired = self.retired
+        if seat not in self.in_play or seat in retired:
             raise IllegalAction(f"{self.name(seat)} is not in the play")
-        if played not in self.hands[seat]:
+        held = self.hands[seat]
+        if played not in held:
             raise IllegalAction(f"{self.name(seat)} does not hold the {played.display}")
         trick = self.trick
         assert trick is not None
         if seat != self.to_act:
             self._out_of_turn(seat, played)
             return
-        leading = not trick.plays
-        if action.civil and not (
-            leading and self.game == "five-card" and played.code == "A" + self.trump
-        ):
+        plays = trick.plays
+        leading = not plays
+        civil = action.civil
+        if civil and not (leading and self.game == "five-card" and played.code == "A" + self.trump):
             raise IllegalAction('"Pam, be civil" is called only when leading the ace of trumps')
         moves = self.legal_moves(seat, explain=self._trace)
         irregular = played not in moves.legal
@@ -961,10 +1026,10 @@ class Hand:
             if not self.laws_apply():
                 raise IllegalAction(f"The {played.display} may not be played. {why.text}", why)
             self._record_offence(seat, played, why)
-        self.hands[seat].remove(played)
-        trick.plays.append((seat, played))
+        held.remove(played)
+        plays.append((seat, played))
         self.seen.append(played)
-        if leading and action.civil:
+        if leading and civil:
             trick.civil = True
         if self._trace:
             # The rules that bound this play; an irregular play is reported as an offence.
@@ -977,10 +1042,18 @@ class Hand:
             if had:
                 text += f" (had to {had})"
             self._event("play", text + ".", seat, rules, [played])
-        if self._trick_complete():
+        if retired:
+            if self._trick_complete():
+                self._end_trick()
+            else:
+                self.to_act = self._next_in_play(seat)
+            return
+        # Nobody has retired: the trick is complete when everyone in the play has played.
+        order = self.in_play
+        if len(plays) == len(order):
             self._end_trick()
         else:
-            self.to_act = self._next_in_play(seat)
+            self.to_act = order[(order.index(seat) + 1) % len(order)]
 
     def laws_apply(self) -> bool:
         """Laws mode lets an irregular play stand only where the source states penalties."""
@@ -1053,11 +1126,12 @@ class Hand:
     def _end_trick(self) -> None:
         trick = self.trick
         assert trick is not None
-        cards = trick.cards
-        winner = trick.plays[winning_index(cards, self.trumps)][0]
+        plays = trick.plays
+        cards = tuple(map(_card_of_play, plays))
+        winner = plays[winning_index(cards, self.trumps)][0]
         trick.winner = winner
         self.tricks.append(trick)
-        self._played.extend(cards)
+        self._played += cards
         if self._trace:
             result = trick_winner(self.game, self.rules, self.trump, cards)
             if self._trace:
@@ -1121,7 +1195,7 @@ class Hand:
         self.replaying = True
         self.hands = [list(h) for h in self.start_of_play]
         self.tricks = []
-        self._played = []
+        self._played = ()
         self.retired = []
         self.phase = "play"
         leader = self._first_leader()
@@ -1418,11 +1492,18 @@ def deal_order(
     One at a time from the dealer's left, the miss served straight after the dealer's own card
     (peel p. 23; A37); five-card Loo in the batches the rule set names.
     """
+    return list(_deal_order(game, rules.deal_5c, players, dealer, with_miss))
+
+
+@cache
+def _deal_order(
+    game: str, deal_5c: str, players: int, dealer: int, with_miss: bool
+) -> tuple[int | None, ...]:
     size = HAND_SIZE[game]
     pattern = [1] * size
-    if game == "five-card" and rules.deal_5c == "3-then-2":
+    if game == "five-card" and deal_5c == "3-then-2":
         pattern = [3, 2]
-    elif game == "five-card" and rules.deal_5c == "2-and-3":
+    elif game == "five-card" and deal_5c == "2-and-3":
         pattern = [2, 3]
     order = [(dealer + 1 + k) % players for k in range(players)]
     receivers: list[int | None] = []
@@ -1431,7 +1512,22 @@ def deal_order(
             receivers.extend([seat] * batch)
             if seat == dealer and with_miss:
                 receivers.extend([None] * batch)
-    return receivers
+    return tuple(receivers)
+
+
+@cache
+def _deal_plan(
+    game: str, deal_5c: str, players: int, dealer: int, with_miss: bool
+) -> tuple[tuple[itemgetter[Any], ...], itemgetter[Any], int]:
+    """:func:`deal_order` as one getter per seat (and one for the miss) of the places in the
+    pack each receives, and how many cards are dealt before the turn-up. Every hand holds at
+    least three cards, so each getter returns a tuple."""
+    receivers = _deal_order(game, deal_5c, players, dealer, with_miss)
+    seats = tuple(
+        itemgetter(*[i for i, r in enumerate(receivers) if r == seat]) for seat in range(players)
+    )
+    miss = [i for i, r in enumerate(receivers) if r is None]
+    return seats, itemgetter(*miss) if len(miss) > 1 else itemgetter(slice(0, 0)), len(receivers)
 
 
 def stack_pack(

@@ -33,7 +33,16 @@ class Trumps:
     One instance per (game, Pam option, trump suit), with per-card tables for the hot paths.
     """
 
-    __slots__ = ("suit", "pam", "suit_of_card", "rank_of_card")
+    __slots__ = (
+        "suit",
+        "pam",
+        "suit_of_card",
+        "rank_of_card",
+        "power_by_led",
+        "ace",
+        "king",
+        "_order",
+    )
 
     suit: str
     pam: Card | None
@@ -41,12 +50,25 @@ class Trumps:
     suit_of_card: dict[Card, str]
     #: Rank within its suit, Pam above the ace.
     rank_of_card: dict[Card, int]
+    #: For each suit that can be led, every card's :meth:`power` in a trick led in it.
+    power_by_led: dict[str, dict[Card, int]]
+    #: The ace and king of the trump suit (the lead rules name them).
+    ace: Card
+    king: Card
+    _order: tuple[Card, ...]
 
     def __init__(self, suit: str, pam: Card | None) -> None:
         self.suit = suit
         self.pam = pam
         self.suit_of_card = {c: suit if c is pam else c.suit for c in PACK}
         self.rank_of_card = {c: PAM_VALUE if c is pam else c.value for c in PACK}
+        self.power_by_led = {led: {c: self._power(c, led) for c in PACK} for led in SUIT_NAMES}
+        self.ace = card("A" + suit)
+        self.king = card("K" + suit)
+        ranked = [card(r + suit) for r in "AKQJT98765432"]
+        if pam is not None:
+            ranked = [pam] + [c for c in ranked if c is not pam]
+        self._order = tuple(ranked)
 
     def __repr__(self) -> str:
         return f"Trumps({self.suit!r}, pam={self.pam!r})"
@@ -70,6 +92,9 @@ class Trumps:
 
     def power(self, c: Card, led: str) -> int:
         """How strongly ``c`` plays in a trick whose led suit is ``led`` (0: cannot win)."""
+        return self.power_by_led[led][c]
+
+    def _power(self, c: Card, led: str) -> int:
         suit = self.suit_of_card[c]
         if suit == self.suit:
             return 100 + self.rank_of_card[c]
@@ -79,10 +104,7 @@ class Trumps:
 
     def order(self) -> list[Card]:
         """Every trump of the pack, highest first (Pam, then the ace of trumps, ...)."""
-        ranked = [card(r + self.suit) for r in "AKQJT98765432"]
-        if self.pam is None:
-            return ranked
-        return [self.pam] + [c for c in ranked if c is not self.pam]
+        return list(self._order)
 
     def name(self, c: Card) -> str:
         return f"Pam ({c.display})" if c is self.pam else c.display
@@ -95,12 +117,11 @@ def _trumps(suit: str, pam: str | None) -> Trumps:
 
 def winning_index(trick: Sequence[Card], trumps: Trumps) -> int:
     """Index of the card now winning ``trick`` (the first card if it is alone)."""
-    power = trumps.power
-    led = trumps.suit_of_card[trick[0]]
+    power = trumps.power_by_led[trumps.suit_of_card[trick[0]]]
     best = 0
-    best_power = power(trick[0], led)
+    best_power = power[trick[0]]
     for i in range(1, len(trick)):
-        p = power(trick[i], led)
+        p = power[trick[i]]
         if p > best_power:
             best, best_power = i, p
     return best
@@ -280,10 +301,11 @@ class LegalMoves:
 
 
 def legal(position: Position, *, explain: bool = True) -> LegalMoves:
-    """The cards the player to move may play, and the rules that decided it."""
-    if position.leading:
-        return _legal_lead(position, explain)
-    return _legal_follow(position, explain)
+    """The cards the player to move may play, and the rules that decided it (``explain``: the
+    sentences too; without them the legal cards are the same)."""
+    if position.trick:
+        return _legal_follow(position, explain)
+    return _legal_lead(position, explain)
 
 
 def check_play(position: Position, played: Card) -> LegalMoves:
@@ -328,12 +350,16 @@ def top_sequence(p: Position, trumps_held: Sequence[Card]) -> list[Card]:
 
 def _legal_lead(p: Position, explain: bool) -> LegalMoves:
     t = p.trumps
-    rules = p.rules
     hand = p.hand
-    rank = t.rank_of_card
-    trumps_held = sorted(
-        [c for c in hand if t.suit_of_card[c] == t.suit], key=rank.__getitem__, reverse=True
-    )
+    suit_of = t.suit_of_card
+    trump = t.suit
+    trumps_held = [c for c in hand if suit_of[c] == trump]
+    if not trumps_held and not explain:
+        # Every lead rule asks for a trump: without one, any card may be led.
+        return LegalMoves(p, tuple(hand), (), ())
+    if len(trumps_held) > 1:
+        trumps_held.sort(key=t.rank_of_card.__getitem__, reverse=True)
+    rules = p.rules
     apps: list[RuleApplication] = []
     notes: list[RuleApplication] = []
     allowed: set[Card] = set(hand)
@@ -344,11 +370,11 @@ def _legal_lead(p: Position, explain: bool) -> LegalMoves:
     # The ace of trumps, or the king when the ace is the turn-up (RULES.md 1.5).
     forced: Card | None = None
     if bind and trumps_held:
-        ace = card("A" + t.suit)
+        ace = t.ace
         if ace in hand:
             forced, rule = ace, "lead-ace-of-trumps"
-        elif p.turn_up is ace and card("K" + t.suit) in hand:
-            forced, rule = card("K" + t.suit), "lead-king-when-ace-turned"
+        elif p.turn_up is ace and t.king in hand:
+            forced, rule = t.king, "lead-king-when-ace-turned"
         if forced is not None:
             keep = {forced}
             if rules.pam_ace_lead == "either" and t.pam is not None and t.pam in hand:
@@ -465,7 +491,9 @@ def _legal_lead(p: Position, explain: bool) -> LegalMoves:
         )
 
     legal_cards = tuple([c for c in hand if c in allowed])
-    if explain and len(hand) == 1 and not apps:
+    if not explain:
+        return LegalMoves(p, legal_cards, (), ())
+    if len(hand) == 1 and not apps:
         apps.append(
             RuleApplication(
                 "elder-leads-first",
@@ -532,18 +560,25 @@ def _legal_follow(p: Position, explain: bool) -> LegalMoves:
     trick = p.trick
     lead_card = trick[0]
     led = suit_of[lead_card]
-    win = trick[winning_index(trick, t)]
-    trumped = led != t.suit and any(suit_of[c] == t.suit for c in trick)
+    # One pass over the trick: the card now winning it (the strongest; see winning_index).
+    power = t.power_by_led[led]
+    win = lead_card
+    to_beat = power[lead_card]
+    for c in trick:
+        if power[c] > to_beat:
+            win, to_beat = c, power[c]
+    # Trumped: a plain suit led and a trump played (every trump outranks every plain card).
+    trumped = to_beat > 100 and led != t.suit
     followers = [c for c in hand if suit_of[c] == led]
     if not followers:
-        return _legal_void(p, led, win, trumped, explain)
+        return _legal_void(p, led, win, to_beat, trumped, explain)
 
     apps: list[RuleApplication] = []
     notes: list[RuleApplication] = []
     pam = t.pam
-    # A club led, clubs not trumps: Pam belongs to the trumps, not to clubs (RULES.md A3).
-    pam_excluded = pam is not None and pam in hand and pam.suit == led and led != t.suit
     if explain:
+        # A club led, clubs not trumps: Pam belongs to the trumps, not to clubs (RULES.md A3).
+        pam_excluded = pam is not None and pam in hand and pam.suit == led and led != t.suit
         if pam_excluded and pam is not None:
             apps.append(
                 RuleApplication(
@@ -592,11 +627,14 @@ def _legal_follow(p: Position, explain: bool) -> LegalMoves:
                     "so you must play it — and it wins the trick.",
                 )
             )
-    elif p.rules.head_scope == "beat-led-suit" or not trumped:
+    elif not trumped or p.rules.head_scope == "beat-led-suit":
         # Heading: beat every card of the suit led (which, untrumped, is the winning card).
-        rank = t.rank_of_card
-        target = max((c for c in trick if suit_of[c] == led), key=rank.__getitem__)
-        heading = [c for c in followers if rank[c] > rank[target]]
+        target = win
+        if trumped:
+            target = max((c for c in trick if suit_of[c] == led), key=power.__getitem__)
+        # Followers and the target are of the suit led, so power orders them as rank does.
+        to_head = power[target]
+        heading = [c for c in followers if power[c] > to_head]
         if heading and len(heading) < len(followers):
             candidates = heading
             if explain:
@@ -616,7 +654,9 @@ def _legal_follow(p: Position, explain: bool) -> LegalMoves:
             )
         )
 
-    if explain and len(hand) == 1 and not apps:
+    if not explain:
+        return LegalMoves(p, tuple(candidates), (), ())
+    if len(hand) == 1 and not apps:
         apps.append(
             RuleApplication(
                 "follow-suit",
@@ -669,60 +709,66 @@ def _head_text(p: Position, heading: Sequence[Card], beaten: Sequence[Card], tar
     return text
 
 
-def _legal_void(p: Position, led: str, win: Card, trumped: bool, explain: bool) -> LegalMoves:
-    """The player holds no card of the suit led: must he trump, or overtrump?"""
+def _legal_void(
+    p: Position, led: str, win: Card, to_beat: int, trumped: bool, explain: bool
+) -> LegalMoves:
+    """The player holds no card of the suit led: must he trump, or overtrump?
+
+    ``win`` is the card now winning the trick and ``to_beat`` its power."""
     t = p.trumps
     hand = p.hand
-    apps: list[RuleApplication] = []
-    notes: list[RuleApplication] = []
-    trumps_held = [c for c in hand if t.suit_of_card[c] == t.suit]
+    suit_of = t.suit_of_card
+    trump = t.suit
+    trumps_held = [c for c in hand if suit_of[c] == trump]
     legal_cards: Sequence[Card] = hand
     rule = ""
     if trumps_held:
-        power = t.power
-        to_beat = power(win, led)
-        heading = [c for c in trumps_held if power(c, led) > to_beat]
+        power = t.power_by_led[led]
+        heading = [c for c in trumps_held if power[c] > to_beat]
         if heading:
             legal_cards = heading
             rule = "must-overtrump" if trumped else "must-trump"
         elif p.rules.void_trump == "always":
             legal_cards = trumps_held
             rule = "must-trump"
-    if explain:
-        no_suit = f"You have no {SUIT_NAMES[led]}"
-        excluded = _others(hand, legal_cards)
-        if excluded and rule == "must-overtrump":
-            text = (
-                f"{no_suit} and the trick has been trumped with the {t.name(win)}: you must "
-                f"overtrump with a higher trump ({displays(legal_cards)})."
+    if not explain:
+        return LegalMoves(p, tuple(legal_cards), (), ())
+    apps: list[RuleApplication] = []
+    notes: list[RuleApplication] = []
+    no_suit = f"You have no {SUIT_NAMES[led]}"
+    excluded = _others(hand, legal_cards)
+    if excluded and rule == "must-overtrump":
+        text = (
+            f"{no_suit} and the trick has been trumped with the {t.name(win)}: you must "
+            f"overtrump with a higher trump ({displays(legal_cards)})."
+        )
+    elif excluded and legal_cards is trumps_held:
+        text = (
+            f"{no_suit} and you hold {_trump_count(trumps_held)} ({displays(trumps_held)}), "
+            f"so you must play a trump even though it cannot beat the {t.name(win)}."
+        )
+    elif excluded:
+        heads = "heads" if len(legal_cards) == 1 else "head"
+        text = f"{no_suit}, so you must trump: your {displays(legal_cards)} {heads} the trick."
+    if excluded:
+        apps.append(RuleApplication(rule, text, excluded))
+    elif trumps_held and not rule:
+        notes.append(
+            RuleApplication(
+                "must-trump",
+                f"{no_suit}, and your {'trump' if len(trumps_held) == 1 else 'trumps'} "
+                f"({displays(trumps_held)}) cannot beat the {t.name(win)}: you are not bound "
+                "to trump, so you may play any card.",
             )
-        elif excluded and legal_cards is trumps_held:
-            text = (
-                f"{no_suit} and you hold {_trump_count(trumps_held)} ({displays(trumps_held)}), "
-                f"so you must play a trump even though it cannot beat the {t.name(win)}."
+        )
+    if len(hand) == 1 and not apps:
+        apps.append(
+            RuleApplication(
+                "follow-suit",
+                f"{no_suit} to follow with; the {hand[0].display} is your last card, so you "
+                "play it.",
             )
-        elif excluded:
-            heads = "heads" if len(legal_cards) == 1 else "head"
-            text = f"{no_suit}, so you must trump: your {displays(legal_cards)} {heads} the trick."
-        if excluded:
-            apps.append(RuleApplication(rule, text, excluded))
-        elif trumps_held and not rule:
-            notes.append(
-                RuleApplication(
-                    "must-trump",
-                    f"{no_suit}, and your {'trump' if len(trumps_held) == 1 else 'trumps'} "
-                    f"({displays(trumps_held)}) cannot beat the {t.name(win)}: you are not bound "
-                    "to trump, so you may play any card.",
-                )
-            )
-        if len(hand) == 1 and not apps:
-            apps.append(
-                RuleApplication(
-                    "follow-suit",
-                    f"{no_suit} to follow with; the {hand[0].display} is your last card, so you "
-                    "play it.",
-                )
-            )
+        )
     return LegalMoves(p, tuple(legal_cards), tuple(apps), tuple(notes))
 
 
