@@ -5,6 +5,7 @@ The engine has the last word: what it refuses becomes a form error."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from django import forms
@@ -145,7 +146,7 @@ class ActionForm(VersionForm):
     def choice_buttons(self) -> list[tuple[str, str]]:
         return list(self.fields["choice"].choices)  # type: ignore[attr-defined]
 
-    @property
+    @cached_property
     def card_choices(self) -> list[CardChoice]:
         """Every card the human holds on his turn to play, legal or not, with the reason."""
         options = self.options

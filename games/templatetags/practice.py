@@ -1,10 +1,12 @@
 """Template helpers of the practice table: cards drawn as playing cards, and seat names."""
 
 from collections.abc import Iterable
+from functools import cache
+from typing import Any
 
 from django import template
 from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 
 from games.links import RuleLink
 from games.loo.cards import RANK_SHORT, SUIT_NAMES, SUIT_SYMBOLS, Card
@@ -12,8 +14,11 @@ from games.naming import name_seats, seat_name
 
 register = template.Library()
 
+NEW_AT_THIS_STEP = mark_safe('<span class="visually-hidden">New at this step: </span>')
+
 
 @register.simple_tag
+@cache
 def playing_card(c: Card, size: str = "") -> SafeString:
     """A card drawn as a playing card: rank and suit symbol for the eye (the symbols differ in
     shape, not only in colour), its name for a screen reader."""
@@ -30,6 +35,7 @@ def playing_card(c: Card, size: str = "") -> SafeString:
 
 
 @register.simple_tag
+@cache
 def card_face(c: Card) -> SafeString:
     """A card's face without its own label, for inside a button that names the card."""
     return format_html(
@@ -61,13 +67,51 @@ def suit_name(letter: str) -> str:
 @register.simple_tag
 def rule_refs(rules: Iterable[RuleLink], prefix: str = "") -> SafeString:
     """Links to rules: each to its page and to the passage of the table's source."""
-    links = format_html_join(
-        "",
+    links = "".join([_rule_ref(r, prefix) for r in rules])
+    return format_html('<span class="rule-refs">{}</span>', mark_safe(links)) if links else links
+
+
+@cache
+def _rule_ref(rule: RuleLink, prefix: str) -> SafeString:
+    # Each source's links are kept by the worker (games.links), so each is drawn once.
+    return format_html(
         '<span class="rule-ref">{}<a href="{}">{}</a> '
         '<span class="rule-ref__source">(<a href="{}">{}</a>)</span></span>',
-        ((prefix, r.url, r.title, r.passage_url, r.passage_label) for r in rules),
+        prefix,
+        rule.url,
+        rule.title,
+        rule.passage_url,
+        rule.passage_label,
     )
-    return format_html('<span class="rule-refs">{}</span>', links) if links else links
+
+
+@register.simple_tag
+def log_items(log: Iterable[Any], first_new: object = None) -> SafeString:
+    """The lines of the trick log, each with the rules it applied; from ``first_new`` (a step
+    of a replay; unset on the table) on they are marked as new. Written here rather than as a
+    template loop: the log is the longest part of the table, redrawn after every decision."""
+    items = []
+    for i, line in enumerate(log):
+        new = isinstance(first_new, int) and i >= first_new
+        items.append(
+            format_html(
+                '<li class="log-line log-line--{}{}">{}\n        <p>{} {}</p>{}{}\n      </li>',
+                line.event.kind,
+                " log-line--new" if new else "",
+                NEW_AT_THIS_STEP if new else "",
+                line.text,
+                rule_refs(line.rules),
+                format_html('<p class="log-line__reason">Why: {}</p>', line.reason)
+                if line.reason
+                else "",
+                format_html_join(
+                    "",
+                    '<p class="log-line__reason">{}</p>',
+                    ((e["text"],) for e in line.explanations),
+                ),
+            )
+        )
+    return mark_safe("\n      ".join(items))  # each item was built by format_html
 
 
 @register.simple_tag
