@@ -79,6 +79,14 @@ class PracticeTableQuerySet(models.QuerySet["PracticeTable"]):
             return self.none()
         return self.filter(owner=None, session_key=key)
 
+    def give_to(self, user: Any, session_key: str | None) -> int:
+        """Give the tables of a browser session to ``user``, who has just logged in or signed
+        up there (logging in gives the session a new key: the view passes the old one).
+        Returns how many tables changed hands."""
+        if not session_key:
+            return 0
+        return self.filter(owner=None, session_key=session_key).update(owner=user, session_key="")
+
     def abandoned(self, days: float) -> PracticeTableQuerySet:
         """Tables without an account untouched for ``days``: once a session has expired its
         tables can no longer be reached (the expiry is fixed when the session starts, before

@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from loo_site import views
@@ -6,6 +7,9 @@ from loo_site import views
 urlpatterns = [
     path("", views.show_start_page, name="home"),
     path("healthz/", views.check_health, name="healthz"),
+    path("accounts/sign-up/", views.sign_up, name="sign-up"),
+    path("accounts/log-in/", views.LogInView.as_view(), name="login"),
+    path("accounts/log-out/", auth_views.LogoutView.as_view(), name="logout"),
     path("play/", include("games.urls")),
     path("", include("lessons.urls")),
     path("admin/", admin.site.urls),

@@ -1,8 +1,18 @@
-"""Site-wide pages that belong to neither app: the start page and the health check."""
+"""Site-wide pages that belong to neither app: the start page, the health check, and the
+pages of an account (sign up, log in, log out)."""
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_safe
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods, require_safe
+
+from games.models import PracticeTable
 
 
 @require_safe
@@ -14,3 +24,42 @@ def show_start_page(request: HttpRequest) -> HttpResponse:
 def check_health(request: HttpRequest) -> HttpResponse:
     """Answer a load balancer's probe: no database, no template, no session."""
     return HttpResponse("ok", content_type="text/plain")
+
+
+# -- accounts -------------------------------------------------------------------------------
+
+
+def _next_url(request: HttpRequest) -> str:
+    """Where to go after logging in or signing up: ``next`` if it is a page of this site."""
+    wanted = request.POST.get("next") or request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(
+        wanted, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return wanted
+    return ""
+
+
+class LogInView(auth_views.LoginView):
+    """Django's login page; the practice tables of this browser session come along."""
+
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
+        session_key = self.request.session.session_key  # logging in replaces it
+        response = super().form_valid(form)
+        PracticeTable.objects.give_to(self.request.user, session_key)
+        return response
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def sign_up(request: HttpRequest) -> HttpResponseBase:
+    """Make an account and log in with it; the practice tables of this session come along."""
+    if request.user.is_authenticated:
+        return redirect(_next_url(request) or settings.LOGIN_REDIRECT_URL)
+    form = UserCreationForm(request.POST if request.method == "POST" else None)
+    if form.is_valid():
+        session_key = request.session.session_key
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        PracticeTable.objects.give_to(user, session_key)
+        return redirect(_next_url(request) or settings.LOGIN_REDIRECT_URL)
+    context: dict[str, Any] = {"form": form, "next": _next_url(request)}
+    return render(request, "registration/sign_up.html", context)

@@ -1,0 +1,142 @@
+"""Accounts: signing up, logging in and out; the tables of the browser session come along,
+and a logged-in player's finished hands are kept in the history."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "a long pass phrase 7"
+
+
+def _text(response: Any) -> str:
+    return str(response.content.decode())
+
+
+def _sign_up(client: Client, name: str = "ada", **extra: str) -> Any:
+    data = {"username": name, "password1": PASSWORD, "password2": PASSWORD, **extra}
+    return client.post(reverse("sign-up"), data)
+
+
+def test_anyone_sees_how_to_log_in_or_sign_up(client: Client) -> None:
+    text = _text(client.get(reverse("games:choose")))
+
+    assert 'href="/accounts/log-in/?next=/play/"' in text
+    assert 'href="/accounts/sign-up/?next=/play/"' in text
+    assert "Log out" not in text
+
+
+def test_signing_up_logs_in_and_brings_the_sessions_tables(client: Client, player: Any) -> None:
+    table = player.new_table(seed=5)
+    player.play_out(table.pk)
+
+    response = _sign_up(client, next="/play/history/")
+
+    assert response.status_code == 302 and response["Location"] == "/play/history/"
+    user = User.objects.get(username="ada")
+    table.refresh_from_db()
+    assert (table.owner, table.session_key) == (user, "")
+    history = _text(client.get(reverse("games:hand-list")))
+    assert f"Table {table.pk}, deal 1" in history
+    assert client.get(table.get_absolute_url()).status_code == 200
+    page = _text(client.get(reverse("games:choose")))
+    assert "ada" in page and "Log out" in page and "Your finished hands" in page
+
+
+def test_a_refused_sign_up_says_why_and_changes_nothing(client: Client, player: Any) -> None:
+    table = player.new_table(seed=5)
+
+    response = client.post(
+        reverse("sign-up"), {"username": "ada", "password1": PASSWORD, "password2": "other"}
+    )
+
+    assert response.status_code == 200
+    assert "The two password fields didn’t match." in _text(response)
+    assert not User.objects.exists()
+    table.refresh_from_db()
+    assert table.owner is None and table.session_key
+    assert client.get(table.get_absolute_url()).status_code == 200
+
+
+def test_a_taken_name_is_refused(client: Client) -> None:
+    User.objects.create_user("ada", password=PASSWORD)
+
+    response = _sign_up(client, "ada")
+
+    assert response.status_code == 200
+    assert "A user with that username already exists." in _text(response)
+    assert User.objects.count() == 1
+
+
+def test_logging_in_brings_this_sessions_tables_and_no_others(client: Client, player: Any) -> None:
+    user = User.objects.create_user("ada", password=PASSWORD)
+    mine = player.new_table(seed=5)
+    stranger = Client()
+    other = player.__class__(stranger).new_table(seed=6)
+
+    response = client.post(reverse("login"), {"username": "ada", "password": PASSWORD})
+
+    assert response.status_code == 302 and response["Location"] == reverse("games:choose")
+    mine.refresh_from_db()
+    other.refresh_from_db()
+    assert mine.owner == user
+    assert other.owner is None and stranger.get(other.get_absolute_url()).status_code == 200
+    assert client.get(mine.get_absolute_url()).status_code == 200
+    assert client.get(other.get_absolute_url()).status_code == 404
+
+
+def test_a_wrong_password_says_so_and_the_tables_stay(client: Client, player: Any) -> None:
+    User.objects.create_user("ada", password=PASSWORD)
+    table = player.new_table(seed=5)
+
+    response = client.post(reverse("login"), {"username": "ada", "password": "wrong"})
+
+    assert response.status_code == 200
+    assert "Please enter a correct username and password." in _text(response)
+    table.refresh_from_db()
+    assert table.owner is None
+    assert client.get(table.get_absolute_url()).status_code == 200
+
+
+def test_next_must_be_a_page_of_this_site(client: Client) -> None:
+    response = _sign_up(client, next="https://evil.example/")
+
+    assert response["Location"] == reverse("games:choose")
+
+    client.post(reverse("logout"))
+    response = client.post(
+        reverse("login") + "?next=https://evil.example/",
+        {"username": "ada", "password": PASSWORD},
+    )
+    assert response["Location"] == reverse("games:choose")
+
+
+def test_logging_out_is_a_post_and_leaves_the_tables_with_the_account(
+    client: Client, player: Any
+) -> None:
+    user = User.objects.create_user("ada", password=PASSWORD)
+    client.force_login(user)
+    table = player.new_table(seed=5)
+    assert table.owner == user
+
+    assert client.get(reverse("logout")).status_code == 405
+    response = client.post(reverse("logout"))
+
+    assert response.status_code == 302 and response["Location"] == reverse("home")
+    assert client.get(table.get_absolute_url()).status_code == 404
+    client.force_login(user)
+    assert client.get(table.get_absolute_url()).status_code == 200
+
+
+def test_a_logged_in_player_is_not_asked_to_sign_up_again(client: Client) -> None:
+    client.force_login(User.objects.create_user("ada", password=PASSWORD))
+
+    response = client.get(reverse("sign-up"))
+
+    assert response.status_code == 302 and response["Location"] == reverse("games:choose")
