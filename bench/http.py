@@ -13,6 +13,9 @@
 3. Bare: the same number of clients request ``/healthz/`` (no database, no template) on the
    same server for the same time: the bare-Django baseline.
 
+4. Then each again with a single client (``--solo-seconds``): the time one request takes
+   when nothing queues, printed for the account of where the time goes.
+
 Both phases use the same client (asyncio, one connection per request, as gunicorn's sync
 workers close each one), so the ratio compares the site with bare Django on equal terms. An
 error is a failed connection, a status other than 200/302, a table fragment that reports a
@@ -299,6 +302,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--solo-seconds", type=float, default=5.0)
     args = parser.parse_args()
     if not GUNICORN.exists():
         raise SystemExit(f"{GUNICORN} is missing: run `make venv` first")
@@ -309,6 +313,10 @@ def main() -> None:
         print(f"gunicorn: {args.workers} sync workers on 127.0.0.1:{port}, DEBUG off, SQLite")
         played = asyncio.run(phase("play", port, args.clients, args.seconds, args.warmup))
         bare = asyncio.run(phase("bare", port, args.clients, args.seconds, args.warmup))
+        solo = {
+            kind: asyncio.run(phase(kind, port, 1, args.solo_seconds, 1.0))
+            for kind in ("play", "bare")
+        }
     finally:
         if server is not None:
             server.send_signal(signal.SIGTERM)
@@ -318,7 +326,7 @@ def main() -> None:
                 server.kill()
         shutil.rmtree(folder, ignore_errors=True)
     play_rps, bare_rps = rps(played), rps(bare)
-    errors = played.errors + bare.errors
+    errors = played.errors + bare.errors + sum(stats.errors for stats in solo.values())
     p99 = percentile_ms(played, 0.99)
     print(
         f"play: {played.requests} requests, {played.hands} hands finished by {args.clients} "
@@ -329,7 +337,16 @@ def main() -> None:
         f"bare /healthz/: {bare.requests} requests in {bare.elapsed:.1f} s: {bare_rps:.0f}/s; "
         f"median {percentile_ms(bare, 0.5):.1f} ms, p99 {percentile_ms(bare, 0.99):.1f} ms"
     )
-    for what, count in sorted({**played.problems, **bare.problems}.items()):
+    for kind, stats in solo.items():
+        print(
+            f"{kind}, one client alone: {rps(stats):.0f}/s; median "
+            f"{percentile_ms(stats, 0.5):.1f} ms, p99 {percentile_ms(stats, 0.99):.1f} ms"
+        )
+    problems: dict[str, int] = {}
+    for stats in (played, bare, *solo.values()):
+        for what, count in stats.problems.items():
+            problems[what] = problems.get(what, 0) + count
+    for what, count in sorted(problems.items()):
         print(f"error: {what}: {count}")
     ratio = play_rps / bare_rps if bare_rps else 0.0
     print(
