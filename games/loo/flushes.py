@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import attrgetter
+from typing import Final
 
 from .cards import SUIT_NAMES, Card, displays
 from .errors import PositionError
@@ -31,13 +33,16 @@ class Flush:
         return words + " with Pam" if self.pam else words
 
 
+_suit: Final = attrgetter("suit")
+
+
 def find_flush(hand: Sequence[Card], trumps: Trumps, seat: int = 0) -> Flush | None:
     """The flush in ``hand``, if it is one."""
     if len(hand) != 5:
         return None
     pam = trumps.pam
     # Most hands show three suits or more: no flush, even counting Pam as a trump.
-    if len({c.suit for c in hand}) > 2:
+    if len(set(map(_suit, hand))) > 2:
         return None
     has_pam = pam is not None and pam in hand
     rest = [c for c in hand if not (has_pam and c is pam)]

@@ -17,7 +17,7 @@ like card play does. The hand's public trace (:attr:`Hand.events`) never names a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from operator import itemgetter
@@ -122,17 +122,20 @@ class Action(NamedTuple):
     @classmethod
     def declare(cls, seat: int, choice: str, discards: Sequence[Card | str] = ()) -> Action:
         codes = tuple([c.code if type(c) is Card else str(c) for c in discards]) if discards else ()
-        return _new_action(cls, ("declare", seat, choice, codes, False))
+        return _new_tuple(cls, ("declare", seat, choice, codes, False))
 
     @classmethod
     def play(cls, seat: int, played: Card | str, civil: bool = False) -> Action:
         code = played.code if type(played) is Card else str(played)
-        return _new_action(cls, ("play", seat, "", (code,), civil))
+        return _new_tuple(cls, ("play", seat, "", (code,), civil))
 
 
-#: Build an :class:`Action` from its five fields at once (what ``Action(...)`` does, without
-#: sorting out keyword arguments: actions are made at every decision).
-_new_action: Final = tuple.__new__
+#: Build an :class:`Action` (or a :class:`Position`) from its fields at once, as ``Action(...)``
+#: does, without a Python call: one is made at every decision.
+_new_tuple: Final = tuple.__new__
+
+#: ``object.__new__``: a slotted dataclass filled field by field, without its ``__init__``.
+_new_object: Final = object.__new__
 
 #: The card of a ``(seat, card)`` play.
 _card_of_play: Final = itemgetter(1)
@@ -244,6 +247,60 @@ class Trick:
 class Hand:
     """One deal of Loo. Build it with :meth:`deal` (or :meth:`replay`); move it with
     :meth:`apply`. Chips are conserved: ``sum(balances) + pool`` never changes."""
+
+    # Slots: a hand has more fields than an instance dict keeps compact (CPython's shared keys
+    # hold 30), and the engine reads them at every decision.
+    __slots__ = (
+        "setup",
+        "_trace",
+        "game",
+        "rules",
+        "players",
+        "dealer",
+        "trumps",
+        "balances",
+        "pool",
+        "stake",
+        "log",
+        "events",
+        "phase",
+        "to_act",
+        "dealt",
+        "hands",
+        "miss",
+        "miss_withdrawn",
+        "turn_up",
+        "stock",
+        "discards",
+        "thrown",
+        "exchanged",
+        "must",
+        "club_law",
+        "single",
+        "double",
+        "declared",
+        "drawn",
+        "miss_holder",
+        "defender",
+        "flush",
+        "in_play",
+        "retired",
+        "tricks",
+        "trick",
+        "start_of_play",
+        "offences",
+        "seen",
+        "_played",
+        "replaying",
+        "replay_asked",
+        "outcome",
+        "pool_at_start",
+        "payments",
+        "_moves",
+        "_exchange_cache",
+        "looed",
+        "no_loo",
+    )
 
     def __init__(self, setup: HandSetup) -> None:
         self.setup = setup
@@ -479,7 +536,7 @@ class Hand:
 
     def seat_order(self) -> list[int]:
         """Seats from the dealer's left round to the dealer."""
-        return [(self.dealer + 1 + k) % self.players for k in range(self.players)]
+        return list(_seat_order(self.dealer, self.players))
 
     # -- what may be done ---------------------------------------------------------------------
 
@@ -550,12 +607,20 @@ class Hand:
         if phase == "play":
             moves = self.legal_moves(seat, explain)
             trick = self.trick
-            lead_ace = (
+            # Options(seat, "play", legal=moves, ...) made field by field: one per decision.
+            options = _new_object(Options)
+            options.seat = seat
+            options.kind = "play"
+            options.choices = ()
+            options.max_discards = 0
+            options.legal = moves
+            options.explanations = moves.explanations
+            options.civil_call = (
                 self.game == "five-card"
                 and not (trick is not None and trick.plays)
                 and self.trumps.ace in self.hands[seat]
             )
-            return Options(seat, "play", (), 0, moves, moves.explanations, lead_ace)
+            return options
         if phase == "declare":
             return self._declare_options(seat)
         if phase == "exchange":
@@ -621,8 +686,9 @@ class Hand:
         cached = self._exchange_cache
         if cached is not None and cached[0] == done and cached[1] == seat:
             return cached[2]
-        forced = self.forced_to_play(seat)
         club_law = self.club_law
+        # Only a must, club law and the dealer can be forced to play.
+        forced = self.forced_to_play(seat) if self.must or club_law or seat == self.dealer else None
         may_draw = not (club_law and self.rules.club_law_exchange == "none")
         held = len(self.hands[seat])
         stock = len(self.stock)
@@ -663,17 +729,23 @@ class Hand:
             plays = trick.plays
             cards = tuple(map(_card_of_play, plays)) if plays else ()
             civil = trick.civil
-        return Position.trusted(
-            self.game,
-            self.rules,
-            self.trumps,
-            tuple(self.hands[seat]),
-            cards,
-            self.turn_up,
-            len(self.in_play),
-            len(self.tricks) + 1,
-            civil,
-            self._played,
+        trumps = self.trumps
+        # Position.trusted, without the call: the engine built it from a consistent hand.
+        return _new_tuple(
+            Position,
+            (
+                self.game,
+                self.rules,
+                trumps.suit,
+                tuple(self.hands[seat]),
+                cards,
+                self.turn_up,
+                len(self.in_play),
+                len(self.tricks) + 1,
+                civil,
+                self._played,
+                trumps,
+            ),
         )
 
     def legal_moves(self, seat: int, explain: bool = True) -> LegalMoves:
@@ -825,7 +897,7 @@ class Hand:
                 self._event("declare", f"{self.name(seat)} passes.", seat, ["declare-in-turn"])
             self._next_declarer()
             return
-        discards = _parse_held(action.cards, held, self.name(seat))
+        discards = _parse_held(action.cards, held, lambda: self.name(seat))
         count = len(discards)
         if count > options.max_discards:
             raise IllegalAction(
@@ -1274,7 +1346,10 @@ class Hand:
                 continue
             rule = "pool-division" if not remainder else "indivisible-pool-rounding"
             self._pay(None, winner, amount, rule, f"trick {i + 1}")
-        won = {s: sum(1 for t in tricks if t.winner == s) for s in self.in_play}
+        won = dict.fromkeys(self.in_play, 0)
+        for trick in tricks:
+            if trick.winner in won:
+                won[trick.winner] += 1
         loo = self.loo_amount()
         self.looed = [
             s for s in self.in_play if won[s] == 0 and s != self.defender and s not in self.retired
@@ -1459,12 +1534,16 @@ def setup_from_dict(data: dict[str, Any]) -> HandSetup:
     )
 
 
-def _parse_held(codes: Sequence[str], hand: Sequence[Card], name: str) -> list[Card]:
+def _parse_held(codes: Sequence[str], hand: Sequence[Card], name: Callable[[], str]) -> list[Card]:
+    """The cards written ``codes``, each held in ``hand`` once (``name``: the holder's, for an
+    error)."""
     cards: list[Card] = []
     for code in codes:
-        c = parse_card(code)
+        c = BY_CODE.get(code) if type(code) is str else None
+        if c is None:
+            c = parse_card(code)
         if c not in hand:
-            raise IllegalAction(f"{name} does not hold the {c.display}")
+            raise IllegalAction(f"{name()} does not hold the {c.display}")
         if c in cards:
             raise IllegalAction(f"the {c.display} is discarded twice")
         cards.append(c)
@@ -1493,6 +1572,11 @@ def deal_order(
     (peel p. 23; A37); five-card Loo in the batches the rule set names.
     """
     return list(_deal_order(game, rules.deal_5c, players, dealer, with_miss))
+
+
+@cache
+def _seat_order(dealer: int, players: int) -> tuple[int, ...]:
+    return tuple((dealer + 1 + k) % players for k in range(players))
 
 
 @cache

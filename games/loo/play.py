@@ -15,9 +15,9 @@ cited when it excludes a card. ``notes`` carry rules that were considered and di
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
-from typing import Final
+from typing import Final, NamedTuple
 
 from .cards import PACK, SUIT_NAMES, SUIT_SINGULAR, Card, card, displays
 from .catalogue import rule as catalogue_rule
@@ -39,6 +39,8 @@ class Trumps:
         "suit_of_card",
         "rank_of_card",
         "power_by_led",
+        "members",
+        "above",
         "ace",
         "king",
         "_order",
@@ -52,6 +54,10 @@ class Trumps:
     rank_of_card: dict[Card, int]
     #: For each suit that can be led, every card's :meth:`power` in a trick led in it.
     power_by_led: dict[str, dict[Card, int]]
+    #: The cards that belong to each suit for following and trumping (Pam with the trumps).
+    members: dict[str, frozenset[Card]]
+    #: For each card, the cards of its suit (as ``members`` has it) that rank above it.
+    above: dict[Card, frozenset[Card]]
     #: The ace and king of the trump suit (the lead rules name them).
     ace: Card
     king: Card
@@ -63,6 +69,11 @@ class Trumps:
         self.suit_of_card = {c: suit if c is pam else c.suit for c in PACK}
         self.rank_of_card = {c: PAM_VALUE if c is pam else c.value for c in PACK}
         self.power_by_led = {led: {c: self._power(c, led) for c in PACK} for led in SUIT_NAMES}
+        suit_of, rank = self.suit_of_card, self.rank_of_card
+        self.members = {s: frozenset(c for c in PACK if suit_of[c] == s) for s in SUIT_NAMES}
+        self.above = {
+            c: frozenset(d for d in self.members[suit_of[c]] if rank[d] > rank[c]) for c in PACK
+        }
         self.ace = card("A" + suit)
         self.king = card("K" + suit)
         ranked = [card(r + suit) for r in "AKQJT98765432"]
@@ -117,14 +128,9 @@ def _trumps(suit: str, pam: str | None) -> Trumps:
 
 def winning_index(trick: Sequence[Card], trumps: Trumps) -> int:
     """Index of the card now winning ``trick`` (the first card if it is alone)."""
-    power = trumps.power_by_led[trumps.suit_of_card[trick[0]]]
-    best = 0
-    best_power = power[trick[0]]
-    for i in range(1, len(trick)):
-        p = power[trick[i]]
-        if p > best_power:
-            best, best_power = i, p
-    return best
+    powers = list(map(trumps.power_by_led[trumps.suit_of_card[trick[0]]].__getitem__, trick))
+    # The strongest card; only cards that cannot win share a power (0), and the led card can.
+    return powers.index(max(powers))
 
 
 @dataclass(slots=True)
@@ -152,10 +158,7 @@ class IllegalPlay(LooError):
         self.application = application
 
 
-@dataclass(frozen=True)
-class Position:
-    """One player about to play a card. ``trick`` holds the cards already played to it."""
-
+class _PositionFields(NamedTuple):
     game: str
     rules: RuleSet
     trump: str
@@ -167,11 +170,44 @@ class Position:
     pam_be_civil: bool = False
     #: Cards played to earlier tricks of this hand (they stay face up; RULES.md A9).
     played: tuple[Card, ...] = ()
-    trumps: Trumps = field(init=False, repr=False, compare=False)
+    #: What is a trump here: derived from the game, the rules and the trump suit.
+    trumps: Trumps = None  # type: ignore[assignment]  # always set by Position
 
-    def __post_init__(self) -> None:
-        validate_position(self)
-        object.__setattr__(self, "trumps", Trumps.of(self.game, self.rules, self.trump))
+
+class Position(_PositionFields):
+    """One player about to play a card. ``trick`` holds the cards already played to it.
+
+    Immutable. A tuple underneath, so that the engine can make one at every decision cheaply
+    (:meth:`trusted`); build one by keyword, as a dataclass: ``Position(game=..., ...)``.
+    """
+
+    __slots__ = ()
+
+    def __new__(
+        cls,
+        game: str,
+        rules: RuleSet,
+        trump: str,
+        hand: tuple[Card, ...],
+        trick: tuple[Card, ...] = (),
+        turn_up: Card | None = None,
+        declared: int = 2,
+        trick_number: int = 1,
+        pam_be_civil: bool = False,
+        played: tuple[Card, ...] = (),
+        trumps: Trumps | None = None,  # ignored: derived again (for copy and pickle)
+    ) -> Position:
+        fields = (game, rules, trump, hand, trick, turn_up, declared, trick_number, pam_be_civil)
+        validate_position(_new_tuple(cls, (*fields, played, None)))
+        return _new_tuple(cls, (*fields, played, Trumps.of(game, rules, trump)))
+
+    def __repr__(self) -> str:
+        return (
+            f"Position(game={self.game!r}, rules={self.rules!r}, trump={self.trump!r}, "
+            f"hand={self.hand!r}, trick={self.trick!r}, turn_up={self.turn_up!r}, "
+            f"declared={self.declared!r}, trick_number={self.trick_number!r}, "
+            f"pam_be_civil={self.pam_be_civil!r}, played={self.played!r})"
+        )
 
     @classmethod
     def trusted(
@@ -188,24 +224,30 @@ class Position:
         played: tuple[Card, ...],
     ) -> Position:
         """A position the engine built itself from a consistent hand: not validated again."""
-        p = object.__new__(cls)
-        d = p.__dict__
-        d["game"] = game
-        d["rules"] = rules
-        d["trump"] = trumps.suit
-        d["hand"] = hand
-        d["trick"] = trick
-        d["turn_up"] = turn_up
-        d["declared"] = declared
-        d["trick_number"] = trick_number
-        d["pam_be_civil"] = pam_be_civil
-        d["played"] = played
-        d["trumps"] = trumps
-        return p
+        return _new_tuple(
+            cls,
+            (
+                game,
+                rules,
+                trumps.suit,
+                hand,
+                trick,
+                turn_up,
+                declared,
+                trick_number,
+                pam_be_civil,
+                played,
+                trumps,
+            ),
+        )
 
     @property
     def leading(self) -> bool:
         return not self.trick
+
+
+#: ``tuple.__new__``: a Position from its fields at once, without a Python call.
+_new_tuple: Final = tuple.__new__
 
 
 def validate_position(p: Position) -> None:
@@ -300,6 +342,19 @@ class LegalMoves:
         }
 
 
+def _quiet(p: Position, cards: tuple[Card, ...]) -> LegalMoves:
+    """``LegalMoves(p, cards, (), ())``, filled field by field (the quiet path's answer)."""
+    moves = _new_object(LegalMoves)
+    moves.position = p
+    moves.legal = cards
+    moves.explanations = moves.notes = ()
+    return moves
+
+
+#: ``object.__new__``: a slotted dataclass filled field by field, without its ``__init__``.
+_new_object: Final = object.__new__
+
+
 def legal(position: Position, *, explain: bool = True) -> LegalMoves:
     """The cards the player to move may play, and the rules that decided it (``explain``: the
     sentences too; without them the legal cards are the same)."""
@@ -321,11 +376,6 @@ def check_play(position: Position, played: Card) -> LegalMoves:
 def _others(hand: Sequence[Card], keep: Iterable[Card]) -> tuple[Card, ...]:
     kept = set(keep)
     return tuple(c for c in hand if c not in kept)
-
-
-def _lead_rules_bind(p: Position) -> bool:
-    scope = p.rules.lead_scope(p.game)
-    return scope == "every-lead" or (scope == "first-lead-only" and p.trick_number == 1)
 
 
 def top_sequence(p: Position, trumps_held: Sequence[Card]) -> list[Card]:
@@ -351,20 +401,19 @@ def top_sequence(p: Position, trumps_held: Sequence[Card]) -> list[Card]:
 def _legal_lead(p: Position, explain: bool) -> LegalMoves:
     t = p.trumps
     hand = p.hand
-    suit_of = t.suit_of_card
-    trump = t.suit
-    trumps_held = [c for c in hand if suit_of[c] == trump]
+    trumps_held = list(filter(t.members[t.suit].__contains__, hand))
     if not trumps_held and not explain:
         # Every lead rule asks for a trump: without one, any card may be led.
-        return LegalMoves(p, tuple(hand), (), ())
+        return _quiet(p, tuple(hand))
     if len(trumps_held) > 1:
         trumps_held.sort(key=t.rank_of_card.__getitem__, reverse=True)
     rules = p.rules
     apps: list[RuleApplication] = []
     notes: list[RuleApplication] = []
     allowed: set[Card] = set(hand)
-    bind = _lead_rules_bind(p)
+    scope = rules.lead_scope(p.game)
     later = p.trick_number > 1
+    bind = scope == "every-lead" or (scope == "first-lead-only" and not later)
     scope_words = " (the lead rules bind every lead)" if later and bind else ""
 
     # The ace of trumps, or the king when the ace is the turn-up (RULES.md 1.5).
@@ -481,7 +530,7 @@ def _legal_lead(p: Position, explain: bool) -> LegalMoves:
                 "lead, so you may lead any card.",
             )
         )
-    if explain and not bind and not later and rules.lead_scope(p.game) == "none":
+    if explain and not bind and not later and scope == "none":
         notes.append(
             RuleApplication(
                 "lead-rules-scope",
@@ -490,9 +539,9 @@ def _legal_lead(p: Position, explain: bool) -> LegalMoves:
             )
         )
 
-    legal_cards = tuple([c for c in hand if c in allowed])
+    legal_cards = tuple(filter(allowed.__contains__, hand))
     if not explain:
-        return LegalMoves(p, legal_cards, (), ())
+        return _quiet(p, legal_cards)
     if len(hand) == 1 and not apps:
         apps.append(
             RuleApplication(
@@ -569,7 +618,7 @@ def _legal_follow(p: Position, explain: bool) -> LegalMoves:
             win, to_beat = c, power[c]
     # Trumped: a plain suit led and a trump played (every trump outranks every plain card).
     trumped = to_beat > 100 and led != t.suit
-    followers = [c for c in hand if suit_of[c] == led]
+    followers = list(filter(t.members[led].__contains__, hand))
     if not followers:
         return _legal_void(p, led, win, to_beat, trumped, explain)
 
@@ -632,9 +681,7 @@ def _legal_follow(p: Position, explain: bool) -> LegalMoves:
         target = win
         if trumped:
             target = max((c for c in trick if suit_of[c] == led), key=power.__getitem__)
-        # Followers and the target are of the suit led, so power orders them as rank does.
-        to_head = power[target]
-        heading = [c for c in followers if power[c] > to_head]
+        heading = list(filter(t.above[target].__contains__, followers))
         if heading and len(heading) < len(followers):
             candidates = heading
             if explain:
@@ -655,7 +702,7 @@ def _legal_follow(p: Position, explain: bool) -> LegalMoves:
         )
 
     if not explain:
-        return LegalMoves(p, tuple(candidates), (), ())
+        return _quiet(p, tuple(candidates))
     if len(hand) == 1 and not apps:
         apps.append(
             RuleApplication(
@@ -717,14 +764,15 @@ def _legal_void(
     ``win`` is the card now winning the trick and ``to_beat`` its power."""
     t = p.trumps
     hand = p.hand
-    suit_of = t.suit_of_card
-    trump = t.suit
-    trumps_held = [c for c in hand if suit_of[c] == trump]
+    trumps_held = list(filter(t.members[t.suit].__contains__, hand))
     legal_cards: Sequence[Card] = hand
     rule = ""
     if trumps_held:
-        power = t.power_by_led[led]
-        heading = [c for c in trumps_held if power[c] > to_beat]
+        # Every trump beats a plain card; a trump beats the trumps below it.
+        if to_beat > 100:
+            heading = list(filter(t.above[win].__contains__, trumps_held))
+        else:
+            heading = trumps_held[:]
         if heading:
             legal_cards = heading
             rule = "must-overtrump" if trumped else "must-trump"
@@ -732,7 +780,7 @@ def _legal_void(
             legal_cards = trumps_held
             rule = "must-trump"
     if not explain:
-        return LegalMoves(p, tuple(legal_cards), (), ())
+        return _quiet(p, tuple(legal_cards))
     apps: list[RuleApplication] = []
     notes: list[RuleApplication] = []
     no_suit = f"You have no {SUIT_NAMES[led]}"

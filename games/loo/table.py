@@ -191,10 +191,12 @@ class Table:
         self._finished.append((hand.setup, list(hand.log)))
 
     def apply(self, action: Action) -> None:
-        if self.hand is None:
+        hand = self.hand
+        if hand is None:
             raise IllegalAction("no hand has been dealt")
-        self.hand.apply(action)
-        self._sync()
+        hand.apply(action)
+        if hand.phase == "over":
+            self._sync()
 
     def _sync(self) -> None:
         """After a hand ends, its counters and pool are the table's."""
