@@ -413,7 +413,11 @@ class Hand:
             self.pool += amount
         else:
             self.balances[payee] += amount
-        self.payments.append(Payment(payer, payee, amount, rule, reason))
+        # Payment(payer, payee, amount, rule, reason), without the frozen dataclass's
+        # field-by-field object.__setattr__: several are made in every hand.
+        payment = _new_object(Payment)
+        payment.__dict__.update(payer=payer, payee=payee, amount=amount, rule=rule, reason=reason)
+        self.payments.append(payment)
 
     def _deal(self) -> None:
         s = self.setup
@@ -694,7 +698,15 @@ class Hand:
         stock = len(self.stock)
         most = (held if held < stock else stock) if may_draw else 0
         if forced is None and not club_law and most == held:
-            options = Options(seat, "declare", ("play", "pass"), most)
+            # Options(seat, "declare", ("play", "pass"), most), field by field.
+            options = _new_object(Options)
+            options.seat = seat
+            options.kind = "declare"
+            options.choices = ("play", "pass")
+            options.max_discards = most
+            options.legal = None
+            options.explanations = ()
+            options.civil_call = False
         else:
             apps: list[RuleApplication] = []
             if forced is not None:
@@ -770,6 +782,10 @@ class Hand:
         phase = self.phase
         kind = action.kind
         seat = action.seat
+        if phase == "play" and kind == "play" and 0 <= seat < self.players:
+            self._play(action)
+            self.log.append(action)
+            return
         if phase == "over":
             raise IllegalAction("the hand is over")
         if not 0 <= seat < self.players:
@@ -897,7 +913,8 @@ class Hand:
                 self._event("declare", f"{self.name(seat)} passes.", seat, ["declare-in-turn"])
             self._next_declarer()
             return
-        discards = _parse_held(action.cards, held, lambda: self.name(seat))
+        codes = action.cards
+        discards = _parse_held(codes, held, lambda: self.name(seat)) if codes else []
         count = len(discards)
         if count > options.max_discards:
             raise IllegalAction(

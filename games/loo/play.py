@@ -41,6 +41,7 @@ class Trumps:
         "power_by_led",
         "members",
         "above",
+        "stronger",
         "ace",
         "king",
         "_order",
@@ -58,6 +59,8 @@ class Trumps:
     members: dict[str, frozenset[Card]]
     #: For each card, the cards of its suit (as ``members`` has it) that rank above it.
     above: dict[Card, frozenset[Card]]
+    #: For each suit led and each power a card can have in it, the cards of greater power.
+    stronger: dict[str, dict[int, frozenset[Card]]]
     #: The ace and king of the trump suit (the lead rules name them).
     ace: Card
     king: Card
@@ -73,6 +76,10 @@ class Trumps:
         self.members = {s: frozenset(c for c in PACK if suit_of[c] == s) for s in SUIT_NAMES}
         self.above = {
             c: frozenset(d for d in self.members[suit_of[c]] if rank[d] > rank[c]) for c in PACK
+        }
+        self.stronger = {
+            led: {v: frozenset(c for c in PACK if power[c] > v) for v in set(power.values())}
+            for led, power in self.power_by_led.items()
         }
         self.ace = card("A" + suit)
         self.king = card("K" + suit)
@@ -609,18 +616,17 @@ def _legal_follow(p: Position, explain: bool) -> LegalMoves:
     trick = p.trick
     lead_card = trick[0]
     led = suit_of[lead_card]
-    # One pass over the trick: the card now winning it (the strongest; see winning_index).
+    # The power of the card now winning the trick (see winning_index), and what beats it.
     power = t.power_by_led[led]
-    win = lead_card
-    to_beat = power[lead_card]
-    for c in trick:
-        if power[c] > to_beat:
-            win, to_beat = c, power[c]
+    to_beat = max(map(power.__getitem__, trick))
+    stronger = t.stronger[led][to_beat]
     # Trumped: a plain suit led and a trump played (every trump outranks every plain card).
     trumped = to_beat > 100 and led != t.suit
     followers = list(filter(t.members[led].__contains__, hand))
     if not followers:
-        return _legal_void(p, led, win, to_beat, trumped, explain)
+        return _legal_void(p, led, to_beat, stronger, trumped, explain)
+    # The winning card itself is named only in the explanations; ``stronger`` says what beats it.
+    win = trick[winning_index(trick, t)] if explain else lead_card
 
     apps: list[RuleApplication] = []
     notes: list[RuleApplication] = []
@@ -678,10 +684,13 @@ def _legal_follow(p: Position, explain: bool) -> LegalMoves:
             )
     elif not trumped or p.rules.head_scope == "beat-led-suit":
         # Heading: beat every card of the suit led (which, untrumped, is the winning card).
+        # Untrumped, the card to head is the winning one.
         target = win
+        beats = stronger
         if trumped:
             target = max((c for c in trick if suit_of[c] == led), key=power.__getitem__)
-        heading = list(filter(t.above[target].__contains__, followers))
+            beats = t.above[target]
+        heading = list(filter(beats.__contains__, followers))
         if heading and len(heading) < len(followers):
             candidates = heading
             if explain:
@@ -757,22 +766,18 @@ def _head_text(p: Position, heading: Sequence[Card], beaten: Sequence[Card], tar
 
 
 def _legal_void(
-    p: Position, led: str, win: Card, to_beat: int, trumped: bool, explain: bool
+    p: Position, led: str, to_beat: int, stronger: frozenset[Card], trumped: bool, explain: bool
 ) -> LegalMoves:
     """The player holds no card of the suit led: must he trump, or overtrump?
 
-    ``win`` is the card now winning the trick and ``to_beat`` its power."""
+    ``to_beat`` is the power of the card now winning the trick, ``stronger`` what beats it."""
     t = p.trumps
     hand = p.hand
     trumps_held = list(filter(t.members[t.suit].__contains__, hand))
     legal_cards: Sequence[Card] = hand
     rule = ""
     if trumps_held:
-        # Every trump beats a plain card; a trump beats the trumps below it.
-        if to_beat > 100:
-            heading = list(filter(t.above[win].__contains__, trumps_held))
-        else:
-            heading = trumps_held[:]
+        heading = list(filter(stronger.__contains__, trumps_held))
         if heading:
             legal_cards = heading
             rule = "must-overtrump" if trumped else "must-trump"
@@ -781,6 +786,7 @@ def _legal_void(
             rule = "must-trump"
     if not explain:
         return _quiet(p, tuple(legal_cards))
+    win = p.trick[winning_index(p.trick, t)]
     apps: list[RuleApplication] = []
     notes: list[RuleApplication] = []
     no_suit = f"You have no {SUIT_NAMES[led]}"
