@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.loo import PACK, PRESET_IDS, RuleSet
+from games.loo import PACK, PRESET_IDS, RuleSet, legal
 from games.loo.catalogue import rule_ids
 from games.loo.hand import Action, Hand, IllegalAction
 from games.loo.table import Table, TableConfig
@@ -117,3 +117,53 @@ def test_sessions_of_random_hands_keep_every_invariant(
             assert Hand.replay(hand.setup, hand.log).to_dict() == hand.to_dict()
             for seat in range(players):
                 assert_view_hides(hand, seat)
+
+
+@settings(max_examples=max(40, settings().max_examples), deadline=None)
+@given(
+    st.sampled_from(COMBOS),
+    st.integers(2, 9),
+    st.integers(0, 2**32),
+    st.booleans(),
+)
+def test_the_quiet_options_are_the_explained_options_without_the_words(
+    combo: tuple[str, str], players: int, seed: int, laws: bool
+) -> None:
+    """The fast path the bots, simulations and benchmark take (``explain=False``) offers
+    exactly what the explaining path offers, at every decision of whole random hands."""
+    game, preset = combo
+    rules = RuleSet.preset(preset).with_options({"players-3c": "2-16", "players-5c": "2-10"})
+    table = Table(TableConfig(game, rules, players, seed, laws=laws, trace=seed % 2 == 0))
+    rng = random.Random(seed)
+    for _ in range(8):
+        hand = table.deal()
+        while not hand.over:
+            # Both orders: each answer is remembered until the next action.
+            quiet = hand.options(explain=False)
+            explained = hand.options()
+            again = hand.options(explain=False)
+            for o in (quiet, again):
+                assert (o.seat, o.kind, o.choices, o.max_discards, o.civil_call) == (
+                    explained.seat,
+                    explained.kind,
+                    explained.choices,
+                    explained.max_discards,
+                    explained.civil_call,
+                )
+            if explained.kind == "play":
+                assert quiet.legal is not None and explained.legal is not None
+                fresh = legal(hand.position(explained.seat), explain=False)
+                assert quiet.legal.legal == explained.legal.legal == fresh.legal
+                # A quiet answer has no words, or the very ones already worked out (the hand
+                # remembers the explained answer until the next action).
+                assert (quiet.legal.explanations, quiet.legal.notes) in (
+                    ((), ()),
+                    (explained.legal.explanations, explained.legal.notes),
+                )
+                assert quiet.legal.position == explained.legal.position
+            else:
+                assert quiet.explanations == explained.explanations
+            try:
+                table.apply(random_action(hand, rng, laws))
+            except IllegalAction:
+                assert laws
