@@ -1,0 +1,44 @@
+"""The benchmark scripts run and end with the line their issue fixes (figures not judged:
+a timing is never asserted)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _run(*args: str) -> list[str]:
+    done = subprocess.run(
+        [sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout.strip().splitlines()
+
+
+def test_the_engine_benchmark_prints_its_figures() -> None:
+    lines = _run("bench/engine.py", "--hands", "20", "--bot-hands", "2")
+
+    assert re.fullmatch(
+        r"engine: hands_per_second=\d+ hand_to_shuffle_ratio=[\d.]+ bot_decision_ms=[\d.]+ "
+        r"bot_pool_share=[\d.]+",
+        lines[-1],
+    ), lines[-1]
+
+
+def test_the_http_benchmark_plays_hands_without_errors() -> None:
+    lines = _run(
+        "bench/http.py",
+        *("--clients", "2", "--seconds", "2", "--warmup", "0.5", "--solo-seconds", "0.5"),
+    )
+
+    found = re.fullmatch(
+        r"http: play_rps=(\d+) bare_rps=(\d+) ratio=[\d.]+ p99_ms=\d+ errors=(\d+)", lines[-1]
+    )
+    assert found, lines[-1]
+    play_rps, bare_rps, errors = map(int, found.groups())
+    assert play_rps > 0 and bare_rps > 0
+    assert errors == 0, "\n".join(lines)
