@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from operator import attrgetter
-from typing import Final
 
 from .cards import SUIT_NAMES, Card, displays
 from .errors import PositionError
@@ -33,16 +31,16 @@ class Flush:
         return words + " with Pam" if self.pam else words
 
 
-_suit: Final = attrgetter("suit")
-
-
 def find_flush(hand: Sequence[Card], trumps: Trumps, seat: int = 0) -> Flush | None:
     """The flush in ``hand``, if it is one."""
     if len(hand) != 5:
         return None
     pam = trumps.pam
     # Most hands show three suits or more: no flush, even counting Pam as a trump.
-    if len(set(map(_suit, hand))) > 2:
+    shown = set()
+    for c in hand:
+        shown.add(c.suit)
+    if len(shown) > 2:
         return None
     has_pam = pam is not None and pam in hand
     rest = [c for c in hand if not (has_pam and c is pam)]

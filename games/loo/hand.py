@@ -31,7 +31,8 @@ from .play import (
     Position,
     RuleApplication,
     Trumps,
-    legal,
+    _legal_follow,
+    _legal_lead,
     trick_winner,
     winning_index,
 )
@@ -492,7 +493,7 @@ class Hand:
         self.turn_up = pack[i]
         self.stock = pack[i + 1 :]
         self.hands = hands
-        self.dealt = [list(h) for h in self.hands]
+        self.dealt = list(map(list, self.hands))
         self.miss = miss if deal_miss else None
         trump = self.turn_up.suit
         self.trumps = Trumps.of(self.game, rules, trump)
@@ -771,7 +772,9 @@ class Hand:
             and (cached[3] or not explain)
         ):
             return cached[2]
-        moves = legal(self.position(seat), explain=explain)
+        position = self.position(seat)
+        # legal(position, explain=explain): its dispatch, without the extra call.
+        moves = (_legal_follow if position.trick else _legal_lead)(position, explain)
         self._moves = (done, seat, moves, explain)
         return moves
 
@@ -1044,7 +1047,7 @@ class Hand:
 
     def _start_play(self) -> None:
         self.phase = "play"
-        self.start_of_play = [list(h) for h in self.hands]
+        self.start_of_play = list(map(list, self.hands))
         leader = self._first_leader()
         self.trick = Trick(leader)
         self.to_act = leader
@@ -1092,29 +1095,50 @@ class Hand:
         if played is None:
             played = card(codes[0])
         retired = self.retired
-        if seat not in self.in_play or seat in retired:
-            raise IllegalAction(f"{self.name(seat)} is not in the play")
         held = self.hands[seat]
-        if played not in held:
-            raise IllegalAction(f"{self.name(seat)} does not hold the {played.display}")
-        trick = self.trick
-        assert trick is not None
-        if seat != self.to_act:
-            self._out_of_turn(seat, played)
-            return
-        plays = trick.plays
-        leading = not plays
         civil = action.civil
-        if civil and not (leading and self.game == "five-card" and played.code == "A" + self.trump):
-            raise IllegalAction('"Pam, be civil" is called only when leading the ace of trumps')
-        moves = self.legal_moves(seat, explain=self._trace)
-        irregular = played not in moves.legal
-        if irregular:
-            why = self.legal_moves(seat).why_not(played)
-            assert why is not None
-            if not self.laws_apply():
-                raise IllegalAction(f"The {played.display} may not be played. {why.text}", why)
-            self._record_offence(seat, played, why)
+        cached = self._moves
+        if (
+            not civil
+            and seat == self.to_act
+            and cached is not None
+            and cached[0] == len(self.log)
+            and cached[1] == seat
+            and (cached[3] or not self._trace)
+            and played in cached[2].legal
+        ):
+            # A legal card of the player to act, as the remembered legal moves say: he is in
+            # the play and holds it, so none of the checks below can fail.
+            moves = cached[2]
+            irregular = False
+            trick = self.trick
+            assert trick is not None
+            plays = trick.plays
+            leading = not plays
+        else:
+            if seat not in self.in_play or seat in retired:
+                raise IllegalAction(f"{self.name(seat)} is not in the play")
+            if played not in held:
+                raise IllegalAction(f"{self.name(seat)} does not hold the {played.display}")
+            trick = self.trick
+            assert trick is not None
+            if seat != self.to_act:
+                self._out_of_turn(seat, played)
+                return
+            plays = trick.plays
+            leading = not plays
+            if civil and not (
+                leading and self.game == "five-card" and played.code == "A" + self.trump
+            ):
+                raise IllegalAction('"Pam, be civil" is called only when leading the ace of trumps')
+            moves = self.legal_moves(seat, self._trace)
+            irregular = played not in moves.legal
+            if irregular:
+                why = self.legal_moves(seat).why_not(played)
+                assert why is not None
+                if not self.laws_apply():
+                    raise IllegalAction(f"The {played.display} may not be played. {why.text}", why)
+                self._record_offence(seat, played, why)
         held.remove(played)
         plays.append((seat, played))
         self.seen.append(played)

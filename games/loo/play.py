@@ -135,9 +135,14 @@ def _trumps(suit: str, pam: str | None) -> Trumps:
 
 def winning_index(trick: Sequence[Card], trumps: Trumps) -> int:
     """Index of the card now winning ``trick`` (the first card if it is alone)."""
-    powers = list(map(trumps.power_by_led[trumps.suit_of_card[trick[0]]].__getitem__, trick))
-    # The strongest card; only cards that cannot win share a power (0), and the led card can.
-    return powers.index(max(powers))
+    power = trumps.power_by_led[trumps.suit_of_card[trick[0]]]
+    best = 0
+    best_power = power[trick[0]]
+    for i in range(1, len(trick)):
+        p = power[trick[i]]
+        if p > best_power:
+            best, best_power = i, p
+    return best
 
 
 @dataclass(slots=True)
@@ -408,7 +413,11 @@ def top_sequence(p: Position, trumps_held: Sequence[Card]) -> list[Card]:
 def _legal_lead(p: Position, explain: bool) -> LegalMoves:
     t = p.trumps
     hand = p.hand
-    trumps_held = list(filter(t.members[t.suit].__contains__, hand))
+    trumps = t.members[t.suit]
+    trumps_held = []
+    for c in hand:
+        if c in trumps:
+            trumps_held.append(c)
     if not trumps_held and not explain:
         # Every lead rule asks for a trump: without one, any card may be led.
         return _quiet(p, tuple(hand))
@@ -617,12 +626,20 @@ def _legal_follow(p: Position, explain: bool) -> LegalMoves:
     lead_card = trick[0]
     led = suit_of[lead_card]
     # The power of the card now winning the trick (see winning_index), and what beats it.
+    # (Plain loops: for a handful of cards they cost less than map, filter or a comprehension.)
     power = t.power_by_led[led]
-    to_beat = max(map(power.__getitem__, trick))
+    to_beat = 0
+    for c in trick:
+        if power[c] > to_beat:
+            to_beat = power[c]
     stronger = t.stronger[led][to_beat]
     # Trumped: a plain suit led and a trump played (every trump outranks every plain card).
     trumped = to_beat > 100 and led != t.suit
-    followers = list(filter(t.members[led].__contains__, hand))
+    of_led = t.members[led]
+    followers = []
+    for c in hand:
+        if c in of_led:
+            followers.append(c)
     if not followers:
         return _legal_void(p, led, to_beat, stronger, trumped, explain)
     # The winning card itself is named only in the explanations; ``stronger`` says what beats it.
@@ -690,7 +707,10 @@ def _legal_follow(p: Position, explain: bool) -> LegalMoves:
         if trumped:
             target = max((c for c in trick if suit_of[c] == led), key=power.__getitem__)
             beats = t.above[target]
-        heading = list(filter(beats.__contains__, followers))
+        heading = []
+        for c in followers:
+            if c in beats:
+                heading.append(c)
         if heading and len(heading) < len(followers):
             candidates = heading
             if explain:
@@ -773,11 +793,17 @@ def _legal_void(
     ``to_beat`` is the power of the card now winning the trick, ``stronger`` what beats it."""
     t = p.trumps
     hand = p.hand
-    trumps_held = list(filter(t.members[t.suit].__contains__, hand))
+    trumps = t.members[t.suit]
+    trumps_held = []
+    heading = []
+    for c in hand:
+        if c in trumps:
+            trumps_held.append(c)
+            if c in stronger:
+                heading.append(c)
     legal_cards: Sequence[Card] = hand
     rule = ""
     if trumps_held:
-        heading = list(filter(stronger.__contains__, trumps_held))
         if heading:
             legal_cards = heading
             rule = "must-overtrump" if trumped else "must-trump"
