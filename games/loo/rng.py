@@ -13,7 +13,7 @@ from .cards import PACK, Card
 
 def rng_for(seed: int | str, *parts: object) -> random.Random:
     """A generator for one purpose (``rng_for(seed, "deal", 3)``), independent of the others."""
-    return random.Random(":".join([str(p) for p in (seed, *parts)]))
+    return random.Random(":".join(map(str, (seed, *parts))))
 
 
 #: ``random.Random.shuffle`` of a 52-card list, step by step: for i from 51 down to 1, swap

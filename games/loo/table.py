@@ -164,23 +164,27 @@ class Table:
             self._close(self.hand)
             self.dealer = (self.dealer + 1) % self.config.players
         self.hand_number += 1
-        self.hand = Hand.deal(
-            HandSetup(
-                game=self.config.game,
-                rules=self.rules,
-                players=self.config.players,
-                dealer=self.dealer,
-                hand_number=self.hand_number,
-                seed=self.config.seed,
-                balances=tuple(self.balances),
-                pool=self.pool,
-                first=self.hand_number == 1,
-                prev_no_loo=self.prev_no_loo,
-                prev_flush=self.prev_flush,
-                laws=self.config.laws,
-                trace=self.config.trace,
-            )
+        config = self.config
+        # HandSetup(game=..., ...) with every field given at once: a frozen dataclass's own
+        # __init__ sets its fourteen fields one object.__setattr__ at a time, at every deal.
+        setup = object.__new__(HandSetup)
+        setup.__dict__.update(
+            game=config.game,
+            rules=config.rules,
+            players=config.players,
+            dealer=self.dealer,
+            hand_number=self.hand_number,
+            seed=config.seed,
+            balances=tuple(self.balances),
+            pool=self.pool,
+            first=self.hand_number == 1,
+            prev_no_loo=self.prev_no_loo,
+            prev_flush=self.prev_flush,
+            laws=config.laws,
+            trace=config.trace,
+            pack=None,
         )
+        self.hand = Hand.deal(setup)
         return self.hand
 
     def _close(self, hand: Hand) -> None:

@@ -3,6 +3,7 @@ pool, singles and musts, the end of a session, and serialisation."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from games.loo import RuleSet
 from games.loo.bots import BeginnerBot
 from games.loo.errors import LooError
-from games.loo.hand import Hand, IllegalAction
+from games.loo.hand import Hand, HandSetup, IllegalAction
 from games.loo.table import Table, TableConfig, choose_first_dealer
 from games.loo.view import view_for
 
@@ -157,3 +158,16 @@ def test_a_table_takes_back_the_end_of_a_hand_and_its_settlement() -> None:
     assert not back.over and back.log == hand.log[:-1]
     assert (table.balances, table.pool) == start
     assert table.chips() == 400
+
+
+def test_a_table_deals_each_hand_from_a_complete_setup() -> None:
+    """Table.deal fills the frozen HandSetup in one go: it must hold every field, as the
+    dataclass's own constructor would make it."""
+    table = Table(TableConfig("five-card", RuleSet.preset("hoffmann"), 5, "setup"))
+    names = [f.name for f in dataclasses.fields(HandSetup)]
+    for n in range(3):
+        setup = table.deal().setup
+        assert sorted(vars(setup)) == sorted(names)
+        assert setup == HandSetup(**{name: getattr(setup, name) for name in names})
+        assert setup.hand_number == n + 1 and setup.first == (n == 0) and setup.pack is None
+        play_out(table, n)
