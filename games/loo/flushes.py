@@ -37,10 +37,8 @@ def find_flush(hand: Sequence[Card], trumps: Trumps, seat: int = 0) -> Flush | N
         return None
     pam = trumps.pam
     # Most hands show three suits or more: no flush, even counting Pam as a trump.
-    shown = set()
-    for c in hand:
-        shown.add(c.suit)
-    if len(shown) > 2:
+    c1, c2, c3, c4, c5 = hand
+    if len({c1.suit, c2.suit, c3.suit, c4.suit, c5.suit}) > 2:
         return None
     has_pam = pam is not None and pam in hand
     rest = [c for c in hand if not (has_pam and c is pam)]
