@@ -268,6 +268,8 @@ def build_world(view: PlayerView, world: World) -> Hand:
     hand.in_play = list(view.in_play)
     hand.retired = list(view.retired)
     hand.tricks = [Trick(t.leader, list(t.plays), t.civil, t.winner) for t in view.tricks]
+    # The cards of the tricks taken stay face up and bind the leader (RULES.md A9).
+    hand._played = tuple(c for t in view.tricks for _, c in t.plays)
     if view.trick is not None:
         hand.trick = Trick(view.trick.leader, list(view.trick.plays), view.trick.civil)
     return hand
