@@ -778,6 +778,39 @@ class Hand:
         self._moves = (done, seat, moves, explain)
         return moves
 
+    def choices(self) -> tuple[Card | str, ...]:
+        """What the player to act may choose, plainly: what :meth:`step` takes.
+
+        - in the play, his legal cards (as ``options().legal.legal``);
+        - in three-card Loo's declaring, ``"play"``, ``"pass"``, ``"take-miss"``, ...; in the
+          exchange, ``"play"`` (with up to :meth:`discard_limit` cards to discard) and
+          ``"pass"`` when he may pass (as ``options().choices``);
+        - after a revoke under Law 16, ``"demand"`` and ``"decline"``;
+        - nothing when the hand is over.
+
+        The same rule code as :meth:`options` and :meth:`legal_moves` answers (and remembers
+        until the next action), without the sentences and the answer objects: for the bots'
+        playouts and simulations, which decide thousands of times a second. A "Pam, be civil"
+        call and, in laws mode, an irregular play go through :meth:`apply`.
+        """
+        seat = self.to_act
+        phase = self.phase
+        if seat is None:
+            return ()
+        if phase == "play":
+            return self.legal_moves(seat, False).legal
+        if phase == "exchange":
+            return self._exchange_options(seat).choices
+        return self.options(explain=False).choices
+
+    def discard_limit(self) -> int:
+        """The most cards the player to act may discard if he plays in the exchange (as
+        ``options().max_discards``; 0 outside the exchange)."""
+        seat = self.to_act
+        if seat is None or self.phase != "exchange":
+            return 0
+        return self._exchange_options(seat).max_discards
+
     # -- moving -------------------------------------------------------------------------------
 
     def apply(self, action: Action) -> None:
@@ -805,6 +838,47 @@ class Hand:
             self._replay_choice(action)
         else:
             raise IllegalAction(f"a {kind} action is not possible now ({phase})")
+        self.log.append(action)
+
+    def step(self, choice: Card | str, discards: Sequence[Card] = ()) -> None:
+        """Carry out ``choice``, one of :meth:`choices`, for the player to act (``discards``:
+        the cards he throws to draw, when he plays in the exchange).
+
+        The hand changes and logs exactly as :meth:`apply` of the same decision makes it
+        (``Action.play(seat, card)``, ``Action.declare(seat, choice, discards)``,
+        ``Action("replay", seat, choice)``), without building the options again: a card the
+        remembered legal moves offer is played at once. Anything not offered raises
+        :class:`IllegalAction` and leaves the hand unchanged.
+        """
+        seat = self.to_act
+        phase = self.phase
+        if seat is None:
+            raise IllegalAction("the hand is over")
+        if phase == "play":
+            moves = self.legal_moves(seat, self._trace)
+            if type(choice) is not Card or choice not in moves.legal or discards:
+                raise IllegalAction(
+                    f"{choice!s} is not among the legal cards of {self.name(seat)} now "
+                    f"({', '.join(c.code for c in moves.legal)})"
+                )
+            # Action.play(seat, choice), without the call.
+            action = _new_tuple(Action, ("play", seat, "", (choice.code,), False))
+            self._lay(seat, choice, moves, False, False)
+            self.log.append(action)
+            return
+        if type(choice) is not str:
+            raise IllegalAction(f"{choice!s} is not a choice open to {self.name(seat)} now")
+        if phase == "exchange":
+            action = Action.declare(seat, choice, discards)
+            self._exchange(action)
+        elif phase == "declare":
+            action = Action.declare(seat, choice, discards)
+            self._declare(action)
+        else:
+            if discards:
+                raise IllegalAction("a replay is demanded or declined without cards")
+            action = _new_tuple(Action, ("replay", seat, choice, (), False))
+            self._replay_choice(action)
         self.log.append(action)
 
     def _next_declarer(self) -> None:
@@ -908,22 +982,33 @@ class Hand:
         if action.choice == "pass":
             if action.cards:
                 raise IllegalAction("a player who passes draws no cards")
-            self.declared[seat] = "pass"
-            self.thrown[seat] = held
-            self.discards.extend(held)
-            self.hands[seat] = []
-            if self._trace:
-                self._event("declare", f"{self.name(seat)} passes.", seat, ["declare-in-turn"])
-            self._next_declarer()
+            self._exchange_pass(seat)
             return
         codes = action.cards
         discards = _parse_held(codes, held, lambda: self.name(seat)) if codes else []
-        count = len(discards)
-        if count > options.max_discards:
+        if len(discards) > options.max_discards:
             raise IllegalAction(
                 f"{self.name(seat)} may discard at most {options.max_discards} cards now",
                 options.explanations[-1] if options.explanations else None,
             )
+        self._exchange_play(seat, discards)
+
+    def _exchange_pass(self, seat: int) -> None:
+        """``seat``, the player to act in the exchange, passes (checked: he may)."""
+        held = self.hands[seat]
+        self.declared[seat] = "pass"
+        self.thrown[seat] = held
+        self.discards.extend(held)
+        self.hands[seat] = []
+        if self._trace:
+            self._event("declare", f"{self.name(seat)} passes.", seat, ["declare-in-turn"])
+        self._next_declarer()
+
+    def _exchange_play(self, seat: int, discards: list[Card]) -> None:
+        """``seat``, the player to act in the exchange, plays and draws for ``discards``
+        (checked: distinct cards he holds, no more than he may discard)."""
+        held = self.hands[seat]
+        count = len(discards)
         self.declared[seat] = "play"
         if discards:
             kept = [c for c in held if c not in discards]
@@ -1109,37 +1194,41 @@ class Hand:
         ):
             # A legal card of the player to act, as the remembered legal moves say: he is in
             # the play and holds it, so none of the checks below can fail.
-            moves = cached[2]
-            irregular = False
-            trick = self.trick
-            assert trick is not None
-            plays = trick.plays
-            leading = not plays
-        else:
-            if seat not in self.in_play or seat in retired:
-                raise IllegalAction(f"{self.name(seat)} is not in the play")
-            if played not in held:
-                raise IllegalAction(f"{self.name(seat)} does not hold the {played.display}")
-            trick = self.trick
-            assert trick is not None
-            if seat != self.to_act:
-                self._out_of_turn(seat, played)
-                return
-            plays = trick.plays
-            leading = not plays
-            if civil and not (
-                leading and self.game == "five-card" and played.code == "A" + self.trump
-            ):
-                raise IllegalAction('"Pam, be civil" is called only when leading the ace of trumps')
-            moves = self.legal_moves(seat, self._trace)
-            irregular = played not in moves.legal
-            if irregular:
-                why = self.legal_moves(seat).why_not(played)
-                assert why is not None
-                if not self.laws_apply():
-                    raise IllegalAction(f"The {played.display} may not be played. {why.text}", why)
-                self._record_offence(seat, played, why)
-        held.remove(played)
+            self._lay(seat, played, cached[2], False, False)
+            return
+        if seat not in self.in_play or seat in retired:
+            raise IllegalAction(f"{self.name(seat)} is not in the play")
+        if played not in held:
+            raise IllegalAction(f"{self.name(seat)} does not hold the {played.display}")
+        trick = self.trick
+        assert trick is not None
+        if seat != self.to_act:
+            self._out_of_turn(seat, played)
+            return
+        if civil and not (
+            not trick.plays and self.game == "five-card" and played.code == "A" + self.trump
+        ):
+            raise IllegalAction('"Pam, be civil" is called only when leading the ace of trumps')
+        moves = self.legal_moves(seat, self._trace)
+        irregular = played not in moves.legal
+        if irregular:
+            why = self.legal_moves(seat).why_not(played)
+            assert why is not None
+            if not self.laws_apply():
+                raise IllegalAction(f"The {played.display} may not be played. {why.text}", why)
+            self._record_offence(seat, played, why)
+        self._lay(seat, played, moves, irregular, civil)
+
+    def _lay(
+        self, seat: int, played: Card, moves: LegalMoves, irregular: bool, civil: bool
+    ) -> None:
+        """``seat``, the player to act, plays ``played`` (checked: legal, or an offence already
+        recorded) to the trick; ``moves`` are his legal moves (their rules go in the trace)."""
+        trick = self.trick
+        assert trick is not None
+        plays = trick.plays
+        leading = not plays
+        self.hands[seat].remove(played)
         plays.append((seat, played))
         self.seen.append(played)
         if leading and civil:
@@ -1148,14 +1237,14 @@ class Hand:
             # The rules that bound this play; an irregular play is reported as an offence.
             rules = [] if irregular else [a.rule for a in moves.explanations if a.excluded]
             text = f"{self.name(seat)} {'leads' if leading else 'plays'} the {played.display}"
-            if action.civil:
+            if civil:
                 text += ' and calls "Pam, be civil"'
                 rules.append("pam-be-civil")
             had = "; ".join(HAD_TO[r] for r in rules if r in HAD_TO and r != "pam-be-civil")
             if had:
                 text += f" (had to {had})"
             self._event("play", text + ".", seat, rules, [played])
-        if retired:
+        if self.retired:
             if self._trick_complete():
                 self._end_trick()
             else:

@@ -7,9 +7,11 @@ ends (``round-continues-until-no-loo``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from .cards import Card
 from .errors import LooError
 from .hand import (
     FORMAT_VERSION,
@@ -199,6 +201,16 @@ class Table:
         if hand is None:
             raise IllegalAction("no hand has been dealt")
         hand.apply(action)
+        if hand.phase == "over":
+            self._sync()
+
+    def step(self, choice: Card | str, discards: Sequence[Card] = ()) -> None:
+        """:meth:`Hand.step` in the hand in progress: one of its :meth:`Hand.choices` for the
+        player to act, carried out as :meth:`apply` of the same decision would."""
+        hand = self.hand
+        if hand is None:
+            raise IllegalAction("no hand has been dealt")
+        hand.step(choice, discards)
         if hand.phase == "over":
             self._sync()
 
