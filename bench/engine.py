@@ -3,21 +3,24 @@
     .venv/bin/python bench/engine.py [--hands N] [--bot-hands N]
 
 1. Random full hands of five-card Loo with 6 players (every decision a random legal one,
-   made through the engine's own options and legal moves): hands per second.
+   among the choices the engine itself offers): hands per second.
 2. The cost of one such hand divided by the cost of a bare shuffle-and-deal of the 52 cards
    (``random.shuffle`` and slicing six hands and a turn-up), measured in the same run.
 3. The sensible bot's median decision time, at a five-card table of one sensible bot and five
    beginners, and its share of the pools won there (chance would give 1/6).
 
 How the random decisions are drawn (the driver's own cost counts in the hand's): every choice
-is uniform among what ``Hand.options(explain=False)`` offers, drawn as
+is uniform among what the engine offers the player to act, ``Hand.choices()`` (the quiet
+answer the bots' playouts use: the same rule code as ``Hand.options()``, checked against it
+by tests/engine/test_quiet_api.py), drawn inside the timed loop as
 ``seq[int(rng.random() * len(seq))]`` rather than ``rng.choice(seq)`` (one C call instead of
-three Python frames; uniform up to float rounding, below 2**-50). An exchange is, as before,
-"play" or "pass" uniformly, then a number of discards uniform from 0 to the most allowed, then
-a set of that many of the player's cards uniform among all such sets: drawn from the list of
-every such set (``itertools.combinations``, in the hand's order) rather than by ``rng.sample``
-with ``rng.randint``, which draw the same distribution with a dozen Python frames. The
-baseline is untouched: ``random.shuffle`` of the pack by a ``random.Random``, and slicing.
+three Python frames; uniform up to float rounding, below 2**-50), and carried out by
+``Table.step``, which refuses anything not offered. An exchange is "play" or "pass"
+uniformly, then a number of discards uniform from 0 to ``Hand.discard_limit()``, then a set
+of that many of the player's cards uniform among all such sets: drawn from the list of every
+such set (``itertools.combinations``, in the hand's order) rather than by ``rng.sample`` with
+``rng.randint``, which draw the same distribution with a dozen Python frames. The baseline is
+untouched: ``random.shuffle`` of the pack by a ``random.Random``, and slicing.
 
 The last line is exactly
 ``engine: hands_per_second=N hand_to_shuffle_ratio=R bot_decision_ms=M bot_pool_share=S``.
@@ -38,7 +41,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.loo import PACK, RuleSet  # noqa: E402
 from games.loo.bots import BeginnerBot, Bot, SensibleBot  # noqa: E402
-from games.loo.hand import Action, Hand  # noqa: E402
 from games.loo.table import Table, TableConfig  # noqa: E402
 from games.loo.view import view_for  # noqa: E402
 
@@ -49,37 +51,31 @@ def discard_sets(held: int, count: int) -> list[tuple[int, ...]]:
     return list(combinations(range(held), count))
 
 
-def random_action(hand: Hand, rng: random.Random) -> Action:
-    """A uniformly random choice among the options the engine offers (see the docstring)."""
-    draw = rng.random
-    options = hand.options(explain=False)
-    seat = options.seat
-    if options.kind == "play":
-        assert options.legal is not None
-        cards = options.legal.legal
-        return Action.play(seat, cards[int(draw() * len(cards))])
-    if options.kind == "replay":
-        return Action("replay", seat, "decline")
-    choices = options.choices
-    choice = choices[int(draw() * len(choices))]
-    most = options.max_discards
-    if choice == "play" and most:
-        held = hand.hands[seat]
-        sets = discard_sets(len(held), int(draw() * (most + 1)))
-        places = sets[int(draw() * len(sets))]
-        return Action.declare(seat, choice, [held[i] for i in places])
-    return Action.declare(seat, choice)
-
-
 def time_random_hands(count: int) -> float:
-    """Seconds per random full five-card hand, 6 players."""
+    """Seconds per random full five-card hand, 6 players (the driver's cost included)."""
     rng = random.Random(1)
+    draw = rng.random
     table = Table(TableConfig("five-card", RuleSet.preset("hoffmann"), 6, 1, trace=False))
+    step = table.step
     start = time.perf_counter()
     for _ in range(count):
         hand = table.deal()
-        while not hand.over:
-            table.apply(random_action(hand, rng))
+        choices = hand.choices
+        while hand.phase != "over":
+            # A uniformly random choice among those the engine offers (see the docstring).
+            offered = choices()
+            choice = offered[int(draw() * len(offered))]
+            if choice == "play" and hand.phase == "exchange":
+                most = hand.discard_limit()
+                if most:
+                    seat = hand.to_act
+                    assert seat is not None
+                    held = hand.hands[seat]
+                    sets = discard_sets(len(held), int(draw() * (most + 1)))
+                    places = sets[int(draw() * len(sets))]
+                    step(choice, [held[i] for i in places])
+                    continue
+            step(choice)
     return (time.perf_counter() - start) / count
 
 
