@@ -19,7 +19,7 @@ from typing import Final, Protocol
 
 from .cards import PACK, Card
 from .hand import Action, Hand, HandSetup, Trick
-from .play import Trumps, legal, winning_index
+from .play import Trumps, winning_index
 from .rng import rng_for
 from .rulesets import HAND_SIZE
 from .view import PlayerView
@@ -281,7 +281,13 @@ def build_world(view: PlayerView, world: World) -> Hand:
 def playout(hand: Hand, rng: random.Random) -> None:
     """Play ``hand`` to its end with a quick rule of thumb for every player."""
     while not hand.over:
-        hand.apply(quick_action(hand, rng))
+        seat = hand.to_act
+        if hand.phase == "play" and seat is not None:
+            # The card the rule of thumb picks among the legal moves, played by the quiet API
+            # (Hand.step: the legal moves just worked out are not worked out again).
+            hand.step(_quick_card(hand, seat))
+        else:
+            hand.apply(quick_action(hand, rng))
 
 
 def quick_action(hand: Hand, rng: random.Random) -> Action:
@@ -325,7 +331,7 @@ def _strength(hand: Hand, cards: Sequence[Card]) -> float:
 
 
 def _quick_card(hand: Hand, seat: int) -> Card:
-    moves = legal(hand.position(seat), explain=False).legal
+    moves = hand.legal_moves(seat, explain=False).legal
     if len(moves) == 1:
         return moves[0]
     trumps = hand.trumps
