@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from operator import itemgetter
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, NoReturn
 
 from .cards import BY_CODE, PACK, SUIT_NAMES, Card, card, displays, parse_card
 from .errors import LooError
@@ -857,10 +857,7 @@ class Hand:
         if phase == "play":
             moves = self.legal_moves(seat, self._trace)
             if type(choice) is not Card or choice not in moves.legal or discards:
-                raise IllegalAction(
-                    f"{choice!s} is not among the legal cards of {self.name(seat)} now "
-                    f"({', '.join(c.code for c in moves.legal)})"
-                )
+                self._refuse_card(seat, choice, discards)
             # Action.play(seat, choice), without the call.
             action = _new_tuple(Action, ("play", seat, "", (choice.code,), False))
             self._lay(seat, choice, moves, False, False)
@@ -880,6 +877,19 @@ class Hand:
             action = _new_tuple(Action, ("replay", seat, choice, (), False))
             self._replay_choice(action)
         self.log.append(action)
+
+    def _refuse_card(self, seat: int, choice: Card | str, discards: Sequence[Card]) -> NoReturn:
+        """Raise the :class:`IllegalAction` for a card play :meth:`step` does not offer."""
+        if discards:
+            raise IllegalAction("a card is played without discards")
+        if type(choice) is not Card:
+            raise IllegalAction(f"a card is played now, not {choice!r}")
+        if choice not in self.hands[seat]:
+            raise IllegalAction(f"{self.name(seat)} does not hold the {choice.display}")
+        why = self.legal_moves(seat).why_not(choice)
+        raise IllegalAction(
+            f"The {choice.display} may not be played. {why.text if why else ''}", why
+        )
 
     def _next_declarer(self) -> None:
         assert self.to_act is not None

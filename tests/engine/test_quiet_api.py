@@ -84,6 +84,14 @@ def try_something_not_offered(hand: Hand, rng: random.Random) -> None:
     if hand.phase == "play":
         not_offered = [c for c in PACK if c not in offered]
         refused_leaves_unchanged(hand, rng.choice(not_offered), [])
+        held_illegal = [c for c in hand.hands[seat] if c not in offered]
+        if held_illegal:
+            # Refused with the rule that excludes it, as the explained legal moves give it.
+            with pytest.raises(IllegalAction) as refused:
+                hand.step(held_illegal[0])
+            assert refused.value.application is not None
+            why = hand.legal_moves(seat).why_not(held_illegal[0])
+            assert refused.value.application == why
         first = offered[0]
         assert isinstance(first, Card)
         refused_leaves_unchanged(hand, first, [first])  # a card play has no discards
