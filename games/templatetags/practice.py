@@ -67,8 +67,8 @@ def suit_name(letter: str) -> str:
 @register.simple_tag
 def rule_refs(rules: Iterable[RuleLink], prefix: str = "") -> SafeString:
     """Links to rules: each to its page and to the passage of the table's source."""
-    links = "".join([_rule_ref(r, prefix) for r in rules])
-    return format_html('<span class="rule-refs">{}</span>', mark_safe(links)) if links else links
+    links = mark_safe("".join([_rule_ref(r, prefix) for r in rules]))  # each made safe below
+    return format_html('<span class="rule-refs">{}</span>', links) if links else links
 
 
 @cache
