@@ -414,11 +414,7 @@ class Hand:
             self.pool += amount
         else:
             self.balances[payee] += amount
-        # Payment(payer, payee, amount, rule, reason), without the frozen dataclass's
-        # field-by-field object.__setattr__: several are made in every hand.
-        payment = _new_object(Payment)
-        payment.__dict__.update(payer=payer, payee=payee, amount=amount, rule=rule, reason=reason)
-        self.payments.append(payment)
+        self.payments.append(Payment(payer, payee, amount, rule, reason))
 
     def _deal(self) -> None:
         s = self.setup

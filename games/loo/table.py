@@ -167,10 +167,7 @@ class Table:
             self.dealer = (self.dealer + 1) % self.config.players
         self.hand_number += 1
         config = self.config
-        # HandSetup(game=..., ...) with every field given at once: a frozen dataclass's own
-        # __init__ sets its fourteen fields one object.__setattr__ at a time, at every deal.
-        setup = object.__new__(HandSetup)
-        setup.__dict__.update(
+        setup = HandSetup(
             game=config.game,
             rules=config.rules,
             players=config.players,
@@ -184,7 +181,6 @@ class Table:
             prev_flush=self.prev_flush,
             laws=config.laws,
             trace=config.trace,
-            pack=None,
         )
         self.hand = Hand.deal(setup)
         return self.hand

@@ -161,8 +161,7 @@ def test_a_table_takes_back_the_end_of_a_hand_and_its_settlement() -> None:
 
 
 def test_a_table_deals_each_hand_from_a_complete_setup() -> None:
-    """Table.deal fills the frozen HandSetup in one go: it must hold every field, as the
-    dataclass's own constructor would make it."""
+    """Each deal's setup holds every field, as the dataclass's own constructor makes it."""
     table = Table(TableConfig("five-card", RuleSet.preset("hoffmann"), 5, "setup"))
     names = [f.name for f in dataclasses.fields(HandSetup)]
     for n in range(3):
