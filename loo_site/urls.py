@@ -1,6 +1,6 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import include, path
+from django.urls import include, path, reverse_lazy
 
 from loo_site import views
 
@@ -10,6 +10,16 @@ urlpatterns = [
     path("accounts/sign-up/", views.sign_up, name="sign-up"),
     path("accounts/log-in/", views.LogInView.as_view(), name="login"),
     path("accounts/log-out/", auth_views.LogoutView.as_view(), name="logout"),
+    path(
+        "accounts/password/",
+        auth_views.PasswordChangeView.as_view(success_url=reverse_lazy("password-changed")),
+        name="password-change",
+    ),
+    path(
+        "accounts/password/changed/",
+        auth_views.PasswordChangeDoneView.as_view(),
+        name="password-changed",
+    ),
     path("play/", include("games.urls")),
     path("", include("lessons.urls")),
     path("admin/", admin.site.urls),

@@ -140,3 +140,35 @@ def test_a_logged_in_player_is_not_asked_to_sign_up_again(client: Client) -> Non
     response = client.get(reverse("sign-up"))
 
     assert response.status_code == 302 and response["Location"] == reverse("games:choose")
+
+
+def test_a_player_changes_his_password_and_stays_logged_in(client: Client) -> None:
+    user = User.objects.create_user("ada", password=PASSWORD)
+    client.force_login(user)
+    assert 'href="/accounts/password/"' in _text(client.get(reverse("games:choose")))
+    new = "another long phrase 9"
+
+    refused = client.post(
+        reverse("password-change"),
+        {"old_password": "wrong", "new_password1": new, "new_password2": new},
+    )
+    assert refused.status_code == 200
+    assert "Your old password was entered incorrectly." in _text(refused)
+
+    response = client.post(
+        reverse("password-change"),
+        {"old_password": PASSWORD, "new_password1": new, "new_password2": new},
+    )
+
+    assert response.status_code == 302 and response["Location"] == reverse("password-changed")
+    assert "Password changed" in _text(client.get(reverse("password-changed")))
+    assert client.get(reverse("games:hand-list")).context["user"] == user  # still logged in
+    user.refresh_from_db()
+    assert user.check_password(new) and not user.check_password(PASSWORD)
+
+
+def test_changing_a_password_needs_a_login(client: Client) -> None:
+    response = client.get(reverse("password-change"))
+
+    assert response.status_code == 302
+    assert response["Location"] == "/accounts/log-in/?next=/accounts/password/"
