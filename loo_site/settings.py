@@ -6,6 +6,7 @@ variables are listed in README.md ("Configuration").
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -83,6 +84,7 @@ INSTALLED_APPS = [
     "template_partials",
     "games",
     "lessons",
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -95,6 +97,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: answers a locked-out login with its lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "loo_site.urls"
@@ -151,6 +155,21 @@ LOGIN_URL = "login"
 # A new account's first stop: its tables, and the way to its history of hands.
 LOGIN_REDIRECT_URL = "games:choose"
 LOGOUT_REDIRECT_URL = "home"
+
+# Failed logins are counted by django-axes (in the database): after AXES_FAILURE_LIMIT
+# failures for one name from one address, that name is locked out there for a quarter of an
+# hour. Behind a proxy, REMOTE_ADDR is the proxy's address.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = envint("DJANGO_LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# Count failures only: no log of every successful login is kept.
+AXES_DISABLE_ACCESS_LOG = True
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

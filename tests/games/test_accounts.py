@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
@@ -172,3 +173,24 @@ def test_changing_a_password_needs_a_login(client: Client) -> None:
 
     assert response.status_code == 302
     assert response["Location"] == "/accounts/log-in/?next=/accounts/password/"
+
+
+def test_repeated_failed_logins_lock_that_name_for_a_while(client: Client, player: Any) -> None:
+    User.objects.create_user("ada", password=PASSWORD)
+    User.objects.create_user("bob", password=PASSWORD)
+    table = player.new_table(seed=5)
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        response = client.post(reverse("login"), {"username": "ada", "password": "wrong"})
+        assert response.status_code == 200
+
+    locked = client.post(reverse("login"), {"username": "ada", "password": "wrong"})
+    right = client.post(reverse("login"), {"username": "ada", "password": PASSWORD})
+
+    assert locked.status_code == right.status_code == 429
+    assert "Too many failed logins" in _text(right)
+    assert "_auth_user_id" not in client.session
+    table.refresh_from_db()
+    assert table.owner is None and client.get(table.get_absolute_url()).status_code == 200
+    # Another name is not locked.
+    other = client.post(reverse("login"), {"username": "bob", "password": PASSWORD})
+    assert other.status_code == 302
