@@ -142,9 +142,10 @@ _new_object: Final = object.__new__
 _card_of_play: Final = itemgetter(1)
 
 
-@dataclass(frozen=True)
-class Payment:
-    """Counters moving at the settlement: ``None`` is the pool."""
+class Payment(NamedTuple):
+    """Counters moving at the settlement: ``None`` is the pool. (A named tuple: several are
+    made at every settlement, and a tuple is built several times faster than a frozen
+    dataclass.)"""
 
     payer: int | None
     payee: int | None
@@ -197,9 +198,10 @@ class Offence:
         return dict(self.__dict__)
 
 
-@dataclass(frozen=True)
-class HandSetup:
-    """The table as a hand begins. With the seed it determines the deal."""
+class HandSetup(NamedTuple):
+    """The table as a hand begins. With the seed it determines the deal. (A named tuple: one is
+    made at every deal, and a frozen dataclass of these fourteen fields costs as much to build
+    as a sixth of the shuffle.)"""
 
     game: str
     rules: RuleSet
@@ -861,7 +863,18 @@ class Hand:
             return
         if type(choice) is not str:
             raise IllegalAction(f"{choice!s} is not a choice open to {self.name(seat)} now")
-        if phase == "exchange":
+        if phase == "exchange" and self._exchange_offered(seat, choice, discards):
+            # Offered, with distinct held cards to discard: carried out at once, as
+            # _exchange would after checking and reading the same decision.
+            if choice == "pass":
+                self._exchange_pass(seat)
+                action = _new_tuple(Action, ("declare", seat, "pass", (), False))
+            else:
+                codes = tuple([c.code for c in discards]) if discards else ()
+                self._exchange_play(seat, list(discards))
+                action = _new_tuple(Action, ("declare", seat, choice, codes, False))
+        elif phase == "exchange":
+            # Not offered, or cards written as codes: checked and read the long way round.
             action = Action.declare(seat, choice, discards)
             self._exchange(action)
         elif phase == "declare":
@@ -873,6 +886,25 @@ class Hand:
             action = _new_tuple(Action, ("replay", seat, choice, (), False))
             self._replay_choice(action)
         self.log.append(action)
+
+    def _exchange_offered(self, seat: int, choice: str, discards: Sequence[Card]) -> bool:
+        """Whether ``seat`` may ``choice`` (``"play"`` or ``"pass"``) in the exchange with these
+        ``discards``: distinct :class:`Card`\\ s he holds, no more than he may discard, and none
+        when he passes (what :meth:`_exchange` checks, for cards rather than codes)."""
+        options = self._exchange_options(seat)
+        if choice not in options.choices:
+            return False
+        if not discards:
+            return True
+        if choice == "pass" or len(discards) > options.max_discards:
+            return False
+        held = self.hands[seat]
+        seen: list[Card] = []
+        for c in discards:
+            if type(c) is not Card or c not in held or c in seen:
+                return False
+            seen.append(c)
+        return True
 
     def _refuse_card(self, seat: int, choice: Card | str, discards: Sequence[Card]) -> NoReturn:
         """Raise the :class:`IllegalAction` for a card play :meth:`step` does not offer."""
@@ -1448,17 +1480,22 @@ class Hand:
         self.to_act = None
         self.outcome = "played"
         tricks = self.tricks
-        offenders = {o.seat for o in self.offences}
-        forfeit = offenders if self.rules.penalties != "none" else set()
+        offences = self.offences
+        forfeit = {o.seat for o in offences} if offences and self.rules.penalties != "none" else ()
+        defender = self.defender
         pool = self.pool
         share, remainder = divmod(pool, HAND_SIZE[self.game])
+        division = "pool-division" if not remainder else "indivisible-pool-rounding"
         for i, trick in enumerate(tricks):
             amount = share + (1 if i < remainder else 0)
             winner = trick.winner
             assert winner is not None
             if amount == 0:
                 continue
-            if winner == self.defender:
+            if winner != defender and winner not in forfeit:
+                self._pay(None, winner, amount, division, _TRICK_REASONS[i])
+                continue
+            if winner == defender:
                 reason = f"trick {i + 1}, won by the dealer for the pool: it stays there"
                 if self._trace:
                     self._event(
@@ -1479,31 +1516,28 @@ class Hand:
                         f"trick {i + 1}, won by an offender: left in the pool",
                     )
                 )
-                continue
-            rule = "pool-division" if not remainder else "indivisible-pool-rounding"
-            self._pay(None, winner, amount, rule, f"trick {i + 1}")
         won = dict.fromkeys(self.in_play, 0)
         for trick in tricks:
             if trick.winner in won:
                 won[trick.winner] += 1
         loo = self.loo_amount()
-        self.looed = [
-            s for s in self.in_play if won[s] == 0 and s != self.defender and s not in self.retired
-        ]
+        retired = self.retired
+        self.looed = [s for s, n in won.items() if n == 0 and s != defender and s not in retired]
         for s in self.looed:
             self._pay(s, None, loo, "looed", "looed: no trick")
-        self._apply_penalties(loo)
+        if offences:
+            self._apply_penalties(loo)
         self.no_loo = not self.looed
-        for s in self.in_play:
-            if won[s] and self._trace:
-                self._event(
-                    "settle",
-                    f"{self.name(s)} took {won[s]} trick{'s' if won[s] > 1 else ''}.",
-                    s,
-                    ["pool-division"],
-                )
-        for s in self.looed:
-            if self._trace:
+        if self._trace:
+            for s in self.in_play:
+                if won[s]:
+                    self._event(
+                        "settle",
+                        f"{self.name(s)} took {won[s]} trick{'s' if won[s] > 1 else ''}.",
+                        s,
+                        ["pool-division"],
+                    )
+            for s in self.looed:
                 self._event(
                     "settle",
                     f"{self.name(s)} is looed and pays {loo} to the next pool.",
@@ -1684,6 +1718,10 @@ def _parse_held(codes: Sequence[str], hand: Sequence[Card], name: Callable[[], s
             raise IllegalAction(f"the {c.display} is discarded twice")
         cards.append(c)
     return cards
+
+
+#: The reason of each trick's share of the pool.
+_TRICK_REASONS: Final = tuple(f"trick {i + 1}" for i in range(max(HAND_SIZE.values())))
 
 
 def _seat_words(text: str, seats: Sequence[int], hand: Hand) -> str:

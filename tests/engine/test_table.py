@@ -3,7 +3,6 @@ pool, singles and musts, the end of a session, and serialisation."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 
 import pytest
@@ -161,12 +160,11 @@ def test_a_table_takes_back_the_end_of_a_hand_and_its_settlement() -> None:
 
 
 def test_a_table_deals_each_hand_from_a_complete_setup() -> None:
-    """Each deal's setup holds every field, as the dataclass's own constructor makes it."""
+    """Each deal's setup holds every field, as its own constructor makes it."""
     table = Table(TableConfig("five-card", RuleSet.preset("hoffmann"), 5, "setup"))
-    names = [f.name for f in dataclasses.fields(HandSetup)]
+    names = list(HandSetup._fields)
     for n in range(3):
         setup = table.deal().setup
-        assert sorted(vars(setup)) == sorted(names)
         assert setup == HandSetup(**{name: getattr(setup, name) for name in names})
         assert setup.hand_number == n + 1 and setup.first == (n == 0) and setup.pack is None
         play_out(table, n)
