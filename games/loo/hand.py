@@ -556,10 +556,12 @@ class Hand:
         return len(self.tricks) + 1
 
     def declared_before_dealer(self) -> list[int]:
+        dealer = self.dealer
+        declared = self.declared
         return [
             s
-            for s in self.seat_order()
-            if s != self.dealer and self.declared[s] not in (None, "pass")
+            for s in _seat_order(dealer, self.players)
+            if s != dealer and declared[s] not in (None, "pass")
         ]
 
     def forced_to_play(self, seat: int) -> RuleApplication | None:
@@ -1141,7 +1143,10 @@ class Hand:
         self._finish()
 
     def _end_declaring(self) -> None:
-        self.in_play = [s for s in self.seat_order() if self.declared[s] not in (None, "pass")]
+        declared = self.declared
+        self.in_play = [
+            s for s in _seat_order(self.dealer, self.players) if declared[s] not in (None, "pass")
+        ]
         if len(self.in_play) == 1:
             (alone,) = self.in_play
             if self._trace:
