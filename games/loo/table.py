@@ -42,6 +42,11 @@ class TableConfig:
     rounds: int | None = None
     #: Keep the public trace of each hand (off for fast simulations).
     trace: bool = True
+    #: Keep every finished hand's setup and actions (:attr:`Table.history`,
+    #: :meth:`Table.finished_hand`). Off, a table holds only the hand in progress, and a long
+    #: session costs no more memory than a short one: the practice site stores each finished
+    #: hand itself, and a simulation needs only the counters.
+    keep_history: bool = False
 
     def __post_init__(self) -> None:
         self.rules.require_game(self.game)
@@ -62,6 +67,7 @@ class TableConfig:
             "laws": self.laws,
             "rounds": self.rounds,
             "trace": self.trace,
+            "keep_history": self.keep_history,
         }
 
     @classmethod
@@ -75,6 +81,7 @@ class TableConfig:
             laws=bool(data.get("laws", False)),
             rounds=data.get("rounds"),
             trace=bool(data.get("trace", True)),
+            keep_history=bool(data.get("keep_history", False)),
         )
 
 
@@ -119,19 +126,23 @@ class Table:
         self.hand: Hand | None = None
         self.prev_no_loo = False
         self.prev_flush = False
-        # Finished hands: their setups and action logs (enough to replay each).
+        # Finished hands, if the config keeps them: their setups and action logs (enough to
+        # replay each).
         self._finished: list[tuple[HandSetup, list[Action]]] = []
 
     @property
     def history(self) -> list[dict[str, Any]]:
-        """The finished hands, each as its setup and action log (enough to replay it)."""
+        """The finished hands, each as its setup and action log (enough to replay it); empty
+        unless the config keeps them."""
         return [
             {"setup": setup_to_dict(setup), "log": [a.to_dict() for a in log]}
             for setup, log in self._finished
         ]
 
     def finished_hand(self, index: int) -> Hand:
-        """A finished hand, replayed from its seed and actions."""
+        """A finished hand, replayed from its seed and actions (``keep_history`` only)."""
+        if not self.config.keep_history:
+            raise LooError("this table does not keep its finished hands (keep_history is off)")
         setup, log = self._finished[index]
         return Hand.replay(setup, log)
 
@@ -190,7 +201,8 @@ class Table:
         self.pool = hand.pool
         self.prev_no_loo = hand.no_loo
         self.prev_flush = hand.outcome == "flush"
-        self._finished.append((hand.setup, list(hand.log)))
+        if self.config.keep_history:
+            self._finished.append((hand.setup, list(hand.log)))
 
     def apply(self, action: Action) -> None:
         hand = self.hand

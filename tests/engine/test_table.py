@@ -87,7 +87,9 @@ def test_britannica_plays_equal_deals_then_until_a_hand_without_a_loo() -> None:
 
 
 def test_a_table_round_trips_through_json_and_replays_its_hands() -> None:
-    table = Table(TableConfig("five-card", RuleSet.preset("parlett"), 6, seed=11))
+    table = Table(
+        TableConfig("five-card", RuleSet.preset("parlett"), 6, seed=11, keep_history=True)
+    )
     for n in range(3):
         table.deal()
         play_out(table, n)
@@ -97,6 +99,28 @@ def test_a_table_round_trips_through_json_and_replays_its_hands() -> None:
     assert again.to_dict() == table.to_dict()
     assert again.hand is not None and again.hand.hands == hand.hands
     assert table.finished_hand(0).to_dict()["state"]["payments"]
+
+
+def test_a_table_keeps_only_the_hand_in_progress_unless_asked() -> None:
+    """By default a long session holds no more than a short one: no finished hand is kept,
+    yet the counters carry over and the table still round-trips."""
+    table = Table(TableConfig("five-card", RuleSet.preset("parlett"), 6, seed=11))
+    for n in range(3):
+        table.deal()
+        play_out(table, n)
+    assert table.history == [] and table.to_dict()["history"] == []
+    with pytest.raises(LooError, match="does not keep its finished hands"):
+        table.finished_hand(0)
+    kept = Table(TableConfig("five-card", RuleSet.preset("parlett"), 6, seed=11, keep_history=True))
+    for n in range(3):
+        kept.deal()
+        play_out(kept, n)
+    # The same hands were played: only the record differs.
+    assert (kept.balances, kept.pool) == (table.balances, table.pool)
+    # A hand joins the history when the next is dealt: the third is still the table's hand.
+    assert len(kept.history) == 2 and kept.finished_hand(1).over
+    again = Table.from_dict(json.loads(json.dumps(table.to_dict())))
+    assert again.to_dict() == table.to_dict() and not again.config.keep_history
 
 
 def test_a_tampered_stored_hand_is_refused() -> None:
