@@ -61,21 +61,23 @@ def time_random_hands(count: int) -> float:
     for _ in range(count):
         hand = table.deal()
         choices = hand.choices
-        while hand.phase != "over":
+        # Nothing is offered once the hand is over.
+        offered = choices()
+        while offered:
             # A uniformly random choice among those the engine offers (see the docstring).
-            offered = choices()
             choice = offered[int(draw() * len(offered))]
-            if choice == "play" and hand.phase == "exchange":
-                most = hand.discard_limit()
-                if most:
-                    seat = hand.to_act
-                    assert seat is not None
-                    held = hand.hands[seat]
-                    sets = discard_sets(len(held), int(draw() * (most + 1)))
-                    places = sets[int(draw() * len(sets))]
-                    step(choice, [held[i] for i in places])
-                    continue
-            step(choice)
+            most = hand.discard_limit() if choice == "play" and hand.phase == "exchange" else 0
+            if most:
+                seat = hand.to_act
+                assert seat is not None
+                held = hand.hands[seat]
+                sets = discard_sets(len(held), int(draw() * (most + 1)))
+                places = sets[int(draw() * len(sets))]
+                step(choice, [held[i] for i in places])
+            else:
+                step(choice)
+            offered = choices()
+        assert hand.over
     return (time.perf_counter() - start) / count
 
 

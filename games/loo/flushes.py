@@ -32,21 +32,25 @@ class Flush:
 
 
 def find_flush(hand: Sequence[Card], trumps: Trumps, seat: int = 0) -> Flush | None:
-    """The flush in ``hand``, if it is one."""
+    """The flush in ``hand``, if it is one: five cards of one suit, or four and Pam."""
     if len(hand) != 5:
         return None
     pam = trumps.pam
-    # Most hands show three suits or more: no flush, even counting Pam as a trump.
+    # Asked at every player's turn in the exchange: most hands differ in suit by the second or
+    # third card, so compare suits one by one before building anything.
     c1, c2, c3, c4, c5 = hand
-    if len({c1.suit, c2.suit, c3.suit, c4.suit, c5.suit}) > 2:
+    suit = c1.suit
+    if c2.suit == suit and c3.suit == suit and c4.suit == suit and c5.suit == suit:
+        return Flush(seat, suit, tuple(hand), suit == trumps.suit, pam is not None and pam in hand)
+    if pam is None or pam not in hand:
         return None
-    has_pam = pam is not None and pam in hand
-    rest = [c for c in hand if not (has_pam and c is pam)]
-    suits = {c.suit for c in rest}
-    if len(suits) != 1:
-        return None
-    (suit,) = suits
-    return Flush(seat, suit, tuple(hand), suit == trumps.suit, has_pam)
+    # Pam counts as a card of any suit: the other four must be of one suit.
+    rest = [c for c in hand if c is not pam]
+    suit = rest[0].suit
+    for c in rest:
+        if c.suit != suit:
+            return None
+    return Flush(seat, suit, tuple(hand), suit == trumps.suit, True)
 
 
 @dataclass(frozen=True)
