@@ -20,6 +20,8 @@ urlpatterns = [
         auth_views.PasswordChangeDoneView.as_view(),
         name="password-changed",
     ),
+    path("accounts/delete/", views.delete_account, name="delete-account"),
+    path("accounts/deleted/", views.show_account_deleted, name="account-deleted"),
     path("play/", include("games.urls")),
     path("", include("lessons.urls")),
     path("admin/", admin.site.urls),

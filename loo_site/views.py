@@ -1,18 +1,22 @@
 """Site-wide pages that belong to neither app: the start page, the health check, and the
-pages of an account (sign up, log in, log out)."""
+pages of an account (sign up, log in, log out, delete)."""
 
 from typing import Any
 
+from django import forms
 from django.conf import settings
-from django.contrib.auth import login
+from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_safe
 
-from games.models import PracticeTable
+from games.models import PracticeHand, PracticeTable
 
 
 @require_safe
@@ -63,3 +67,51 @@ def sign_up(request: HttpRequest) -> HttpResponseBase:
         return redirect(_next_url(request) or settings.LOGIN_REDIRECT_URL)
     context: dict[str, Any] = {"form": form, "next": _next_url(request)}
     return render(request, "registration/sign_up.html", context)
+
+
+class DeleteAccountForm(forms.Form):
+    """Deleting an account asks for its password: a borrowed, logged-in browser is not enough."""
+
+    password = forms.CharField(
+        label="Your password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, user: AbstractBaseUser, *args: Any, **kwargs: Any) -> None:
+        self.user = user
+        super().__init__(*args, **kwargs)
+
+    def clean_password(self) -> str:
+        password: str = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(
+                "That is not your password. Nothing has been deleted.", code="password_incorrect"
+            )
+        return password
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def delete_account(request: HttpRequest) -> HttpResponseBase:
+    """Delete the account, its practice tables and its finished hands, then log out."""
+    user = request.user
+    assert isinstance(user, AbstractBaseUser)
+    form = DeleteAccountForm(user, request.POST if request.method == "POST" else None)
+    if form.is_valid():
+        with transaction.atomic():
+            user.delete()  # its tables and their hands go with it (on_delete=CASCADE)
+        logout(request)
+        return redirect("account-deleted")
+    tables = PracticeTable.objects.filter(owner=user)
+    context: dict[str, Any] = {
+        "form": form,
+        "tables": tables.count(),
+        "hands": PracticeHand.objects.filter(table__in=tables).count(),
+    }
+    return render(request, "registration/delete_account.html", context)
+
+
+@require_safe
+def show_account_deleted(request: HttpRequest) -> HttpResponse:
+    return render(request, "registration/account_deleted.html")

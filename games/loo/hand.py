@@ -301,6 +301,7 @@ class Hand:
         "payments",
         "_moves",
         "_exchange_cache",
+        "_immediate_flush",
         "looed",
         "no_loo",
     )
@@ -365,6 +366,9 @@ class Hand:
         # done, seat, the answer[, explained]).
         self._moves: tuple[int, int, LegalMoves, bool] | None = None
         self._exchange_cache: tuple[int, int, Options] | None = None
+        #: Five-card Loo with flushes shown at once (A29): looked for at every turn and draw.
+        timing = setup.rules.flush_timing
+        self._immediate_flush = setup.game == "five-card" and timing == "immediate"
         self.looed: list[int] = []
         self.no_loo = False
 
@@ -1074,9 +1078,10 @@ class Hand:
                     seat,
                     [self._exchange_rule],
                 )
+        # A hand he stands on was looked at when his turn came (_check_flush_at_turn).
         if (
-            self.game == "five-card"
-            and self.rules.flush_timing == "immediate"
+            discards
+            and self._immediate_flush
             and find_flush(self.hands[seat], self.trumps, seat) is not None
         ):
             self._show_flushes()
@@ -1091,8 +1096,7 @@ class Hand:
         """Immediate flushes (A29): a player holding a flush shows it when his turn comes."""
         seat = self.to_act
         if (
-            self.game == "five-card"
-            and self.rules.flush_timing == "immediate"
+            self._immediate_flush
             and seat is not None
             and find_flush(self.hands[seat], self.trumps, seat) is not None
         ):

@@ -11,6 +11,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
+from games.models import PracticeHand, PracticeTable
+
 pytestmark = pytest.mark.django_db
 
 PASSWORD = "a long pass phrase 7"
@@ -194,3 +196,70 @@ def test_repeated_failed_logins_lock_that_name_for_a_while(client: Client, playe
     # Another name is not locked.
     other = client.post(reverse("login"), {"username": "bob", "password": PASSWORD})
     assert other.status_code == 302
+
+
+# -- deleting an account ---------------------------------------------------------------------
+
+
+def test_deleting_an_account_needs_a_login(client: Client) -> None:
+    response = client.get(reverse("delete-account"))
+
+    assert response.status_code == 302
+    assert response["Location"] == "/accounts/log-in/?next=/accounts/delete/"
+
+
+def test_the_account_page_leads_to_deleting_it(client: Client) -> None:
+    client.force_login(User.objects.create_user("ada", password=PASSWORD))
+
+    header = _text(client.get(reverse("games:choose")))
+    account = _text(client.get(reverse("password-change")))
+
+    assert 'href="/accounts/password/">Account</a>' in header
+    assert 'href="/accounts/delete/"' in account
+
+
+def test_a_wrong_password_deletes_nothing(client: Client, player: Any) -> None:
+    _sign_up(client)
+    table = player.new_table(seed=5)
+    player.play_out(table.pk)
+    page = _text(client.get(reverse("delete-account")))
+    assert "1 practice table and 1 finished hand" in page
+
+    response = client.post(reverse("delete-account"), {"password": "wrong"})
+
+    assert response.status_code == 200
+    assert "That is not your password. Nothing has been deleted." in _text(response)
+    assert User.objects.filter(username="ada").exists()
+    assert PracticeTable.objects.filter(pk=table.pk).exists()
+    assert PracticeHand.objects.filter(table=table).count() == 1
+    assert client.get(reverse("games:hand-list")).context["user"].is_authenticated
+
+
+def test_deleting_an_account_deletes_its_tables_and_hands_and_logs_out(
+    client: Client, player: Any
+) -> None:
+    # Someone else's table is not touched.
+    other = User.objects.create_user("bob", password=PASSWORD)
+    bob = type(player)(Client())
+    bob.client.force_login(other)
+    theirs = bob.new_table(seed=6)
+    bob.play_out(theirs.pk)
+    _sign_up(client)
+    table = player.new_table(seed=5)
+    player.play_out(table.pk)
+
+    response = client.post(reverse("delete-account"), {"password": PASSWORD})
+
+    assert response.status_code == 302 and response["Location"] == reverse("account-deleted")
+    assert not User.objects.filter(username="ada").exists()
+    assert not PracticeTable.objects.filter(pk=table.pk).exists()
+    assert not PracticeHand.objects.filter(table_id=table.pk).exists()
+    assert PracticeTable.objects.filter(pk=theirs.pk, owner=other).exists()
+    assert PracticeHand.objects.filter(table=theirs).count() == 1
+    page = client.get(reverse("account-deleted"))
+    assert "Your account, its practice tables and its finished hands have been deleted" in _text(
+        page
+    )
+    assert not page.context["user"].is_authenticated
+    # The table's page is gone for good.
+    assert client.get(f"/play/{table.pk}/").status_code == 404
