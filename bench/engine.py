@@ -66,7 +66,7 @@ def time_random_hands(count: int) -> float:
         while offered:
             # A uniformly random choice among those the engine offers (see the docstring).
             choice = offered[int(draw() * len(offered))]
-            most = hand.discard_limit() if choice == "play" and hand.phase == "exchange" else 0
+            most = hand.discard_limit() if hand.phase == "exchange" and choice == "play" else 0
             if most:
                 seat = hand.to_act
                 assert seat is not None
