@@ -15,7 +15,8 @@ answer the bots' playouts use: the same rule code as ``Hand.options()``, checked
 by tests/engine/test_quiet_api.py), drawn inside the timed loop as
 ``seq[int(rng.random() * len(seq))]`` rather than ``rng.choice(seq)`` (one C call instead of
 three Python frames; uniform up to float rounding, below 2**-50), and carried out by
-``Table.step``, which refuses anything not offered. An exchange is "play" or "pass"
+``Hand.step``, which refuses anything not offered (the table takes the hand's counters and
+pool when it deals the next). An exchange is "play" or "pass"
 uniformly, then a number of discards uniform from 0 to ``Hand.discard_limit()``, then a set
 of that many of the player's cards uniform among all such sets: drawn from the list of every
 such set (``itertools.combinations``, in the hand's order) rather than by ``rng.sample`` with
@@ -56,11 +57,11 @@ def time_random_hands(count: int) -> float:
     rng = random.Random(1)
     draw = rng.random
     table = Table(TableConfig("five-card", RuleSet.preset("hoffmann"), 6, 1, trace=False))
-    step = table.step
     start = time.perf_counter()
     for _ in range(count):
         hand = table.deal()
         choices = hand.choices
+        step = hand.step
         # Nothing is offered once the hand is over.
         offered = choices()
         while offered:

@@ -36,7 +36,7 @@ from .play import (
     trick_winner,
     winning_index,
 )
-from .rng import rng_for, shuffled_pack
+from .rng import deal_rng, shuffled_pack
 from .rulesets import HAND_SIZE, OPTION_BY_NAME, RuleSet
 
 FORMAT_VERSION: Final = 1
@@ -478,7 +478,7 @@ class Hand:
         if s.pack:
             pack = [card(c) for c in s.pack]
         else:
-            pack = shuffled_pack(rng_for(s.seed, "deal", s.hand_number))
+            pack = shuffled_pack(deal_rng(s.seed, s.hand_number))
         size = HAND_SIZE[self.game]
         seats, to_miss, i = _deal_plan(
             self.game, rules.deal_5c, self.players, self.dealer, deal_miss

@@ -16,6 +16,12 @@ def rng_for(seed: int | str, *parts: object) -> random.Random:
     return random.Random(":".join(map(str, (seed, *parts))))
 
 
+def deal_rng(seed: int | str, hand_number: int) -> random.Random:
+    """``rng_for(seed, "deal", hand_number)``, the generator of a hand's deal, with its key
+    written at once (one is made at every deal)."""
+    return random.Random(f"{seed}:deal:{hand_number}")
+
+
 #: ``random.Random.shuffle`` of a 52-card list, step by step: for i from 51 down to 1, swap
 #: item i with item j, j drawn below n = i + 1 by ``getrandbits(k)`` (k = n's bit length),
 #: drawing again while j >= n. These are its (i, n, k).

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games.loo import PACK
-from games.loo.rng import _FAST_SHUFFLE, rng_for, shuffled_pack
+from games.loo.rng import _FAST_SHUFFLE, deal_rng, rng_for, shuffled_pack
 
 
 def test_the_quick_shuffle_is_in_use_on_this_python() -> None:
@@ -26,6 +26,11 @@ def test_a_shuffled_pack_is_random_shuffle_of_the_pack(seed: int | str, hand: in
     assert shuffled_pack(ours) == expected
     # The generator is left exactly where random.shuffle leaves it.
     assert ours.getstate() == theirs.getstate()
+
+
+@given(st.one_of(st.integers(), st.text(max_size=30)), st.integers(0, 10_000))
+def test_a_deals_generator_is_the_one_rng_for_names(seed: int | str, hand: int) -> None:
+    assert deal_rng(seed, hand).getstate() == rng_for(seed, "deal", hand).getstate()
 
 
 def test_a_generator_of_another_kind_shuffles_its_own_way() -> None:
