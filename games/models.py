@@ -27,7 +27,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from games.loo.bots import BeginnerBot, SensibleBot
+from games.loo.bots import BeginnerBot, CarelessBot, SensibleBot
 from games.loo.hand import Action, Hand, setup_from_dict
 from games.loo.rulesets import GAME_NAMES, GAMES, PRESETS, RuleSet
 from games.loo.table import Table, TableConfig
@@ -49,6 +49,7 @@ MAX_BOT_ACTIONS = 400
 class Opponents(models.TextChoices):
     BEGINNER = "beginner", "Beginners: random legal choices"
     SENSIBLE = "sensible", "Sensible players: they try out their choices before deciding"
+    CARELESS = "careless", "Careless beginners: in laws mode they sometimes break a rule"
 
 
 def deal_seed(seed: int) -> str:
@@ -233,6 +234,8 @@ class PracticeTable(models.Model):
         seed = f"{table.config.seed}:{hand.setup.hand_number}:{len(hand.log)}:{seat}"
         if self.opponents == Opponents.SENSIBLE:
             return SensibleBot(seed, playouts=SENSIBLE_PLAYOUTS)
+        if self.opponents == Opponents.CARELESS:
+            return CarelessBot(seed)
         return BeginnerBot(seed)
 
     def run_bots(self, table: Table, notes: list[dict[str, Any]]) -> list[dict[str, Any]]:

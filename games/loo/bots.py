@@ -1,6 +1,9 @@
 """Computer players. They see a :class:`~games.loo.view.PlayerView` and nothing else.
 
 - :class:`BeginnerBot` makes random legal choices: it abides by every rule and knows nothing.
+- :class:`CarelessBot` is a beginner who, where the laws let an irregular play stand (laws
+  mode), now and then plays a card the rules forbid, so that the others meet the penalties
+  and their rights (hoffmann's Law 16: demanding that a revoked hand be played again).
 - :class:`SensibleBot` decides by *determinisation*: it deals the cards it cannot see at random,
   consistently with what it has seen (its own cards, the cards played, who has shown himself void
   in a suit), plays each candidate decision out to the end of the hand in every sampled deal,
@@ -101,6 +104,33 @@ class BeginnerBot:
         if view.phase == "exchange" and choice == "play" and options.max_discards:
             discards = rng.sample(list(view.hand), rng.randint(0, options.max_discards))
         return Decision(Action.declare(seat, choice, discards), "a random choice")
+
+
+class CarelessBot(BeginnerBot):
+    """A beginner who slips: where an irregular play would stand (laws mode), with probability
+    ``slip`` he plays a card the rules forbid him, if he holds one, instead of a legal one."""
+
+    name = "careless"
+
+    def __init__(self, seed: int | str = 0, slip: float = 0.2) -> None:
+        super().__init__(seed)
+        self.slip = slip
+
+    def decide(self, view: PlayerView) -> Decision:
+        options = view.options
+        assert options is not None and view.hand is not None
+        if options.kind == "play" and view.irregular_stands and self.rng.random() < self.slip:
+            assert options.legal is not None
+            forbidden = [c for c in view.hand if c not in options.legal.legal]
+            if forbidden:
+                played = self.rng.choice(forbidden)
+                why = options.legal.why_not(played)
+                rule = f" ({why.rule})" if why is not None else ""
+                return Decision(
+                    Action.play(view.seat, played),
+                    f"a careless slip: a card the rules forbid{rule}",
+                )
+        return super().decide(view)
 
 
 class SensibleBot:

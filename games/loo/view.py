@@ -68,6 +68,8 @@ class PlayerView:
     events: tuple[Event, ...]
     #: What he may do now, with its explanations (None when it is not his turn).
     options: Options | None
+    #: Laws mode: a card the rules forbid would stand now, and its penalty be applied.
+    irregular_stands: bool = False
 
     def visible_cards(self) -> set[Card]:
         """Every card this view shows."""
@@ -145,6 +147,7 @@ class PlayerView:
             "looed": list(self.looed),
             "events": [e.to_dict() for e in self.events],
             "options": options,
+            "irregular_stands": self.irregular_stands,
         }
 
 
@@ -205,4 +208,5 @@ def view_for(hand: Hand, seat: int, hand_number: int | None = None) -> PlayerVie
         looed=tuple(hand.looed),
         events=tuple(hand.events),
         options=options,
+        irregular_stands=hand.laws_apply(),
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from games.loo import RuleSet
-from games.loo.bots import BeginnerBot, SensibleBot, sample_world, voids
+from games.loo.bots import BeginnerBot, CarelessBot, SensibleBot, sample_world, voids
 from games.loo.hand import Hand, HandSetup, stack_pack
 from games.loo.rng import rng_for
 from games.loo.table import Table, TableConfig
@@ -35,6 +35,38 @@ def test_bots_play_whole_sessions_with_legal_moves_only() -> None:
                 assert decision.reason
                 table.apply(decision.action)  # raises if illegal
         assert table.chips() == 500
+
+
+def _careless_offences(laws: bool, preset: str, hands: int = 30) -> int:
+    """Offences recorded in a session of five careless players who slip half the time."""
+    table = Table(TableConfig("five-card", RuleSet.preset(preset), 5, seed=9, laws=laws))
+    bots = [CarelessBot(f"careless:{seat}", slip=0.5) for seat in range(5)]
+    offences = 0
+    for _ in range(hands):
+        hand = table.deal()
+        while not hand.over:
+            seat = hand.to_act
+            assert seat is not None
+            view = view_for(hand, seat)
+            decision = bots[seat].decide(view)
+            if "slip" in decision.reason:
+                # Only where an irregular play stands, and only with a card the rules forbid.
+                assert view.irregular_stands and view.options and view.options.legal
+                (code,) = decision.action.cards
+                assert code not in {c.code for c in view.options.legal.legal}
+            table.apply(decision.action)  # raises if the play may not stand
+        offences += len(hand.offences)
+    assert table.chips() == 500
+    return offences
+
+
+def test_a_careless_player_slips_only_where_the_laws_let_a_slip_stand() -> None:
+    # Laws mode under sources with penalties: slips stand, and are recorded as offences.
+    assert _careless_offences(True, "hoffmann") > 0
+    assert _careless_offences(True, "peel") > 0
+    # Learning mode, or a source that states no penalties: he abides by every rule.
+    assert _careless_offences(False, "hoffmann") == 0
+    assert _careless_offences(True, "parlett") == 0
 
 
 def test_the_sensible_bot_decides_from_its_view_alone() -> None:

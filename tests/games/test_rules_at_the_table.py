@@ -256,3 +256,48 @@ def test_a_changed_citation_reaches_the_table_at_once(client: Client, player: An
     assert re.search(
         rf'href="/sources/hoffmann/#{other.key}">Hoffmann \(1909\), {re.escape(other.label)}', text
     )
+
+
+@pytest.mark.parametrize("choice", ["demand", "decline"])
+def test_a_careless_opponents_revoke_lets_the_human_demand_a_replay(
+    client: Client, player: Any, choice: str
+) -> None:
+    """hoffmann Law 16: after a revoke, the other players may require the hand to be played
+    again. Careless opponents in laws mode now and then break a rule, so the human meets the
+    law from the side of the wronged. (Seed 10 gives such a revoke in the first deal.)"""
+    table = player.new_table(
+        game="five-card", rules="hoffmann", players=5, opponents="careless", mode="laws", seed=10
+    )
+    for _ in range(60):
+        hand = player.current_hand(table.pk)
+        if hand.phase == "replay" and hand.to_act == 0 or hand.over:
+            break
+        player.act(table.pk, player.decide(table.pk, 10))
+    hand = player.current_hand(table.pk)
+    assert hand.phase == "replay" and hand.to_act == 0
+    assert any(o.seat != 0 and o.penalty == "penalty-revoke" for o in hand.offences)
+    page = _page(client, table)
+    assert "irregularly" in page
+    assert 'name="choice" value="demand">Demand a replay</button>' in page
+    assert 'name="choice" value="decline">Let the result stand</button>' in page
+
+    text = _act(client, table, kind="replay", choice=choice)
+
+    hand = player.current_hand(table.pk)
+    if choice == "demand":
+        assert hand.replaying and hand.phase in ("play", "over")
+        assert "The cards are taken up and the hand is played again in proper order." in text
+    else:
+        # The result stands: the offender forfeits four singles and his tricks (Law 14).
+        assert hand.over and not hand.replaying
+        offender = hand.offences[0].seat
+        assert any(p.payer == offender and p.amount == 4 * hand.stake for p in hand.payments)
+        assert "forfeits four singles" in text
+
+
+def test_careless_opponents_keep_the_rules_in_learning_mode(client: Client, player: Any) -> None:
+    table = player.new_table(
+        game="five-card", rules="hoffmann", players=5, opponents="careless", seed=10
+    )
+    hand = player.play_out(table.pk, 10)
+    assert not hand.offences and hand.phase == "over"
