@@ -33,6 +33,9 @@ from .play import (
     Trumps,
     _legal_follow,
     _legal_lead,
+    _quiet,
+    follow_cards,
+    lead_cards,
     trick_winner,
     winning_index,
 )
@@ -239,6 +242,11 @@ class Trick:
     plays: list[tuple[int, Card]] = field(default_factory=list)
     civil: bool = False
     winner: int | None = None
+    #: The legal cards of the player to act, as (actions done, seat, cards): what
+    #: Hand.choices answered, remembered until the next action for Hand.step to check against.
+    legal: tuple[int, int, tuple[Card, ...]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     @property
     def cards(self) -> list[Card]:
@@ -769,10 +777,46 @@ class Hand:
         ):
             return cached[2]
         position = self.position(seat)
-        # legal(position, explain=explain): its dispatch, without the extra call.
-        moves = (_legal_follow if position.trick else _legal_lead)(position, explain)
+        if not explain and self.trick is not None:
+            # The quiet answer Hand.choices remembers too (the bots ask for it, then step).
+            moves = _quiet(position, self._legal_cards(seat))
+        else:
+            # legal(position, explain=explain): its dispatch, without the extra call.
+            moves = (_legal_follow if position.trick else _legal_lead)(position, explain)
         self._moves = (done, seat, moves, explain)
         return moves
+
+    def _legal_cards(self, seat: int) -> tuple[Card, ...]:
+        """``legal_moves(seat, False).legal``, worked out by the same rule code from the hand's
+        own state, without a Position or a LegalMoves (remembered until the next action)."""
+        trick = self.trick
+        assert trick is not None
+        done = len(self.log)
+        cached = trick.legal
+        if cached is not None and cached[0] == done and cached[1] == seat:
+            return cached[2]
+        plays = trick.plays
+        if plays:
+            cards = follow_cards(
+                self.trumps,
+                self.rules,
+                self.hands[seat],
+                tuple(map(_card_of_play, plays)),
+                trick.civil,
+            )
+        else:
+            cards = lead_cards(
+                self.trumps,
+                self.rules,
+                self.game,
+                self.hands[seat],
+                self.turn_up,
+                len(self.in_play),
+                len(self.tricks) + 1,
+                self._played,
+            )
+        trick.legal = (done, seat, cards)
+        return cards
 
     def choices(self) -> tuple[Card | str, ...]:
         """What the player to act may choose, plainly: what :meth:`step` takes.
@@ -794,7 +838,7 @@ class Hand:
         if seat is None:
             return ()
         if phase == "play":
-            return self.legal_moves(seat, False).legal
+            return self._legal_cards(seat)
         if phase == "exchange":
             return self._exchange_options(seat).choices
         return self.options(explain=False).choices
@@ -851,12 +895,19 @@ class Hand:
         if seat is None:
             raise IllegalAction("the hand is over")
         if phase == "play":
-            moves = self.legal_moves(seat, self._trace)
-            if type(choice) is not Card or choice not in moves.legal or discards:
+            if self._trace:
+                # The trace names the rules that bound the play: the explained legal moves.
+                moves = self.legal_moves(seat)
+                why = moves.explanations
+                offered = moves.legal
+            else:
+                why = ()
+                offered = self._legal_cards(seat)
+            if type(choice) is not Card or choice not in offered or discards:
                 self._refuse_card(seat, choice, discards)
             # Action.play(seat, choice), without the call.
             action = _new_tuple(Action, ("play", seat, "", (choice.code,), False))
-            self._lay(seat, choice, moves, False, False)
+            self._lay(seat, choice, why, False, False)
             self.log.append(action)
             return
         if type(choice) is not str:
@@ -1200,7 +1251,7 @@ class Hand:
         ):
             # A legal card of the player to act, as the remembered legal moves say: he is in
             # the play and holds it, so none of the checks below can fail.
-            self._lay(seat, played, cached[2], False, False)
+            self._lay(seat, played, cached[2].explanations, False, False)
             return
         if seat not in self.in_play or seat in retired:
             raise IllegalAction(f"{self.name(seat)} is not in the play")
@@ -1223,13 +1274,18 @@ class Hand:
             if not self.laws_apply():
                 raise IllegalAction(f"The {played.display} may not be played. {why.text}", why)
             self._record_offence(seat, played, why)
-        self._lay(seat, played, moves, irregular, civil)
+        self._lay(seat, played, moves.explanations, irregular, civil)
 
     def _lay(
-        self, seat: int, played: Card, moves: LegalMoves, irregular: bool, civil: bool
+        self,
+        seat: int,
+        played: Card,
+        why: tuple[RuleApplication, ...],
+        irregular: bool,
+        civil: bool,
     ) -> None:
         """``seat``, the player to act, plays ``played`` (checked: legal, or an offence already
-        recorded) to the trick; ``moves`` are his legal moves (their rules go in the trace)."""
+        recorded) to the trick; ``why`` explains his legal moves (their rules go in the trace)."""
         trick = self.trick
         assert trick is not None
         plays = trick.plays
@@ -1241,7 +1297,7 @@ class Hand:
             trick.civil = True
         if self._trace:
             # The rules that bound this play; an irregular play is reported as an offence.
-            rules = [] if irregular else [a.rule for a in moves.explanations if a.excluded]
+            rules = [] if irregular else [a.rule for a in why if a.excluded]
             text = f"{self.name(seat)} {'leads' if leading else 'plays'} the {played.display}"
             if civil:
                 text += ' and calls "Pam, be civil"'

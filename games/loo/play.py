@@ -367,12 +367,47 @@ def _quiet(p: Position, cards: tuple[Card, ...]) -> LegalMoves:
 _new_object: Final = object.__new__
 
 
+class _Why:
+    """The explaining path's notebook: the position (its sentences name the cards) and the rule
+    applications found so far. The quiet path passes None instead and builds no sentence."""
+
+    __slots__ = ("p", "apps", "notes")
+
+    def __init__(self, p: Position) -> None:
+        self.p = p
+        self.apps: list[RuleApplication] = []
+        self.notes: list[RuleApplication] = []
+
+    def moves(self, cards: tuple[Card, ...]) -> LegalMoves:
+        return LegalMoves(self.p, cards, tuple(self.apps), tuple(self.notes))
+
+
 def legal(position: Position, *, explain: bool = True) -> LegalMoves:
     """The cards the player to move may play, and the rules that decided it (``explain``: the
     sentences too; without them the legal cards are the same)."""
     if position.trick:
         return _legal_follow(position, explain)
     return _legal_lead(position, explain)
+
+
+# The rules themselves are in :func:`lead_cards` and :func:`follow_cards`, which take plain
+# arguments: :func:`legal` calls them with a Position's fields, and the engine's quiet path
+# (Hand.choices, thousands of decisions a second in the bots' playouts) calls them with its
+# own state, without building a Position or a LegalMoves.
+
+
+def _legal_lead(p: Position, explain: bool) -> LegalMoves:
+    why = _Why(p) if explain else None
+    cards = lead_cards(
+        p.trumps, p.rules, p.game, p.hand, p.turn_up, p.declared, p.trick_number, p.played, why
+    )
+    return _quiet(p, cards) if why is None else why.moves(cards)
+
+
+def _legal_follow(p: Position, explain: bool) -> LegalMoves:
+    why = _Why(p) if explain else None
+    cards = follow_cards(p.trumps, p.rules, p.hand, p.trick, p.pam_be_civil, why)
+    return _quiet(p, cards) if why is None else why.moves(cards)
 
 
 def check_play(position: Position, played: Card) -> LegalMoves:
@@ -396,13 +431,18 @@ def top_sequence(p: Position, trumps_held: Sequence[Card]) -> list[Card]:
     Two trumps are of equal value when every trump ranked between them is out of play: the
     turn-up, or a card played to an earlier trick.
     """
-    t = p.trumps
+    return _top_sequence(p.trumps, p.played, p.turn_up, trumps_held)
+
+
+def _top_sequence(
+    t: Trumps, played: Sequence[Card], turn_up: Card | None, trumps_held: Sequence[Card]
+) -> list[Card]:
     held = set(trumps_held)
-    out = set(p.played)
-    if p.turn_up is not None:
-        out.add(p.turn_up)
+    out = set(played)
+    if turn_up is not None:
+        out.add(turn_up)
     sequence: list[Card] = []
-    for c in t.order():
+    for c in t._order:
         if c in held:
             sequence.append(c)
         elif sequence and c not in out:
@@ -410,25 +450,32 @@ def top_sequence(p: Position, trumps_held: Sequence[Card]) -> list[Card]:
     return sequence
 
 
-def _legal_lead(p: Position, explain: bool) -> LegalMoves:
-    t = p.trumps
-    hand = p.hand
+def lead_cards(
+    t: Trumps,
+    rules: RuleSet,
+    game: str,
+    hand: Sequence[Card],
+    turn_up: Card | None,
+    declared: int,
+    trick_number: int,
+    played: Sequence[Card],
+    why: _Why | None = None,
+) -> tuple[Card, ...]:
+    """The cards the leader may lead, in the order of ``hand`` (the fields of a Position without
+    a trick); ``why``, on the explaining path, collects the rules that decided it."""
     trumps = t.members[t.suit]
     trumps_held = []
     for c in hand:
         if c in trumps:
             trumps_held.append(c)
-    if not trumps_held and not explain:
+    if not trumps_held and why is None:
         # Every lead rule asks for a trump: without one, any card may be led.
-        return _quiet(p, tuple(hand))
+        return tuple(hand)
     if len(trumps_held) > 1:
         trumps_held.sort(key=t.rank_of_card.__getitem__, reverse=True)
-    rules = p.rules
-    apps: list[RuleApplication] = []
-    notes: list[RuleApplication] = []
     allowed: set[Card] = set(hand)
-    scope = rules.lead_scope(p.game)
-    later = p.trick_number > 1
+    scope = rules.lead_scope(game)
+    later = trick_number > 1
     bind = scope == "every-lead" or (scope == "first-lead-only" and not later)
     scope_words = " (the lead rules bind every lead)" if later and bind else ""
 
@@ -438,23 +485,23 @@ def _legal_lead(p: Position, explain: bool) -> LegalMoves:
         ace = t.ace
         if ace in hand:
             forced, rule = ace, "lead-ace-of-trumps"
-        elif p.turn_up is ace and t.king in hand:
+        elif turn_up is ace and t.king in hand:
             forced, rule = t.king, "lead-king-when-ace-turned"
         if forced is not None:
             keep = {forced}
             if rules.pam_ace_lead == "either" and t.pam is not None and t.pam in hand:
                 keep.add(t.pam)
             allowed &= keep
-            if explain:
-                apps.append(
+            if why is not None:
+                why.apps.append(
                     RuleApplication(
-                        rule, _forced_text(p, forced, keep, scope_words), _others(hand, keep)
+                        rule, _forced_text(why.p, forced, keep, scope_words), _others(hand, keep)
                     )
                 )
 
     # Two or more trumps; heads-up, the highest (RULES.md 1.5).
     if bind and forced is None and len(trumps_held) >= 2:
-        two = rules.two_trumps_rule(p.game)
+        two = rules.two_trumps_rule(game)
         if later and rules.trump_after_trick == "highest" and two == "any-trump":
             # peel's "lead one" replaces "the highest" on the original lead only (A41); trump
             # after trick asks for the highest from trick 2 on.
@@ -462,8 +509,8 @@ def _legal_lead(p: Position, explain: bool) -> LegalMoves:
         highest = trumps_held[0]
         if two == "highest":
             allowed &= {highest}
-            if explain:
-                apps.append(
+            if why is not None:
+                why.apps.append(
                     RuleApplication(
                         "lead-highest-of-two-or-three",
                         f"You hold {len(trumps_held)} trumps ({displays(trumps_held)}), so you "
@@ -471,10 +518,10 @@ def _legal_lead(p: Position, explain: bool) -> LegalMoves:
                         _others(hand, [highest]),
                     )
                 )
-        elif two == "any-trump" or (two == "heads-up-only" and p.declared == 2):
+        elif two == "any-trump" or (two == "heads-up-only" and declared == 2):
             allowed &= set(trumps_held)
-            if explain:
-                apps.append(
+            if why is not None:
+                why.apps.append(
                     RuleApplication(
                         "lead-trump-holding-two",
                         f"You hold two or more trumps ({displays(trumps_held)}), so you must "
@@ -482,32 +529,30 @@ def _legal_lead(p: Position, explain: bool) -> LegalMoves:
                         _others(hand, trumps_held),
                     )
                 )
-        elif explain:  # heads-up-only, more than two in the play
-            notes.append(
+        elif why is not None:  # heads-up-only, more than two in the play
+            why.notes.append(
                 RuleApplication(
                     "irish-loo",
                     "At Irish Loo two trumps oblige a trump lead only when two players are in; "
-                    f"{p.declared} are, so you may lead any card.",
+                    f"{declared} are, so you may lead any card.",
                 )
             )
         threshold = rules.heads_up_threshold
-        if two != "highest" and threshold != "n/a" and p.declared <= int(threshold):
+        if two != "highest" and threshold != "n/a" and declared <= int(threshold):
             if rules.heads_up_sequence_exception == "on":
-                seq = top_sequence(p, trumps_held)
+                seq = _top_sequence(t, played, turn_up, trumps_held)
             else:
                 seq = [highest]
             allowed &= set(seq)
-            if explain:
-                who = (
-                    "Only two players are" if p.declared == 2 else f"Only {p.declared} players are"
-                )
+            if why is not None:
+                who = "Only two players are" if declared == 2 else f"Only {declared} players are"
                 text = (
                     f"{who} in the play and you hold two or more trumps, so you must lead your "
                     f"highest, {t.name(highest)}"
                 )
                 if len(seq) > 1:
-                    text += _equal_value_words(p, seq)
-                apps.append(
+                    text += _equal_value_words(why.p, seq)
+                why.apps.append(
                     RuleApplication("lead-highest-trump-heads-up", text + ".", _others(hand, seq))
                 )
 
@@ -516,8 +561,8 @@ def _legal_lead(p: Position, explain: bool) -> LegalMoves:
         if rules.trump_after_trick == "highest" and forced is None:
             highest = trumps_held[0]
             allowed &= {highest}
-            if explain:
-                apps.append(
+            if why is not None:
+                why.apps.append(
                     RuleApplication(
                         "trump-after-trick",
                         f"Trump after trick: you won the last trick and hold "
@@ -528,8 +573,8 @@ def _legal_lead(p: Position, explain: bool) -> LegalMoves:
                 )
         else:
             allowed &= set(trumps_held)
-            if explain:
-                apps.append(
+            if why is not None:
+                why.apps.append(
                     RuleApplication(
                         "trump-after-trick",
                         f"Trump after trick: you won the last trick and hold "
@@ -538,34 +583,32 @@ def _legal_lead(p: Position, explain: bool) -> LegalMoves:
                         _others(hand, trumps_held),
                     )
                 )
-    elif later and trumps_held and not bind and explain:
-        notes.append(
+    elif later and trumps_held and not bind and why is not None:
+        why.notes.append(
             RuleApplication(
                 "trump-after-trick",
                 "These rules have no trump after trick, and their lead rules do not bind this "
                 "lead, so you may lead any card.",
             )
         )
-    if explain and not bind and not later and scope == "none":
-        notes.append(
+    if why is not None and not bind and not later and scope == "none":
+        why.notes.append(
             RuleApplication(
                 "lead-rules-scope",
-                f"These rules put no obligation on the first lead at {p.game} Loo: you may lead "
+                f"These rules put no obligation on the first lead at {game} Loo: you may lead "
                 "any card.",
             )
         )
 
     legal_cards = tuple(filter(allowed.__contains__, hand))
-    if not explain:
-        return _quiet(p, legal_cards)
-    if len(hand) == 1 and not apps:
-        apps.append(
+    if why is not None and len(hand) == 1 and not why.apps:
+        why.apps.append(
             RuleApplication(
                 "elder-leads-first",
                 f"You won the last trick, so you lead; the {hand[0].display} is your last card.",
             )
         )
-    return LegalMoves(p, legal_cards, tuple(apps), tuple(notes))
+    return legal_cards
 
 
 def _forced_text(p: Position, forced: Card, keep: set[Card], scope_words: str) -> str:
@@ -618,11 +661,17 @@ def _was(cards: Sequence[Card]) -> str:
 # -- following ------------------------------------------------------------------------------
 
 
-def _legal_follow(p: Position, explain: bool) -> LegalMoves:
-    t = p.trumps
+def follow_cards(
+    t: Trumps,
+    rules: RuleSet,
+    hand: Sequence[Card],
+    trick: Sequence[Card],
+    pam_be_civil: bool = False,
+    why: _Why | None = None,
+) -> tuple[Card, ...]:
+    """The cards the player may play to ``trick`` (not empty), in the order of ``hand`` (the
+    fields of a Position); ``why``, on the explaining path, collects the rules that decided it."""
     suit_of = t.suit_of_card
-    hand = p.hand
-    trick = p.trick
     lead_card = trick[0]
     led = suit_of[lead_card]
     # The power of the card now winning the trick (see winning_index), and what beats it.
@@ -641,14 +690,13 @@ def _legal_follow(p: Position, explain: bool) -> LegalMoves:
         if c in of_led:
             followers.append(c)
     if not followers:
-        return _legal_void(p, led, to_beat, stronger, trumped, explain)
+        return _void_cards(t, rules, hand, trick, led, stronger, trumped, why)
     # The winning card itself is named only in the explanations; ``stronger`` says what beats it.
-    win = trick[winning_index(trick, t)] if explain else lead_card
+    win = trick[winning_index(trick, t)] if why is not None else lead_card
 
-    apps: list[RuleApplication] = []
-    notes: list[RuleApplication] = []
     pam = t.pam
-    if explain:
+    if why is not None:
+        apps = why.apps
         # A club led, clubs not trumps: Pam belongs to the trumps, not to clubs (RULES.md A3).
         pam_excluded = pam is not None and pam in hand and pam.suit == led and led != t.suit
         if pam_excluded and pam is not None:
@@ -666,7 +714,7 @@ def _legal_follow(p: Position, explain: bool) -> LegalMoves:
         )
         if plain_excluded:
             led_words = _led_words(t, lead_card)
-            if lead_card is pam and _source_states(p.rules, "pam-led-trump-must-be-played"):
+            if lead_card is pam and _source_states(rules, "pam-led-trump-must-be-played"):
                 apps.append(
                     RuleApplication(
                         "pam-led-trump-must-be-played",
@@ -685,21 +733,21 @@ def _legal_follow(p: Position, explain: bool) -> LegalMoves:
             )
 
     candidates = followers
-    if p.pam_be_civil and pam is not None and pam in followers:
+    if pam_be_civil and pam is not None and pam in followers:
         others = [c for c in followers if c is not pam]
         if others:
             candidates = others
-            if explain:
-                apps.append(RuleApplication("pam-be-civil", _civil_text(p, others), (pam,)))
-        elif explain:
-            notes.append(
+            if why is not None:
+                why.apps.append(RuleApplication("pam-be-civil", _civil_text(why.p, others), (pam,)))
+        elif why is not None:
+            why.notes.append(
                 RuleApplication(
                     "pam-be-civil",
                     f"“Pam, be civil” was called, but Pam ({pam.display}) is your only trump, "
                     "so you must play it — and it wins the trick.",
                 )
             )
-    elif not trumped or p.rules.head_scope == "beat-led-suit":
+    elif not trumped or rules.head_scope == "beat-led-suit":
         # Heading: beat every card of the suit led (which, untrumped, is the winning card).
         # Untrumped, the card to head is the winning one.
         target = win
@@ -713,16 +761,16 @@ def _legal_follow(p: Position, explain: bool) -> LegalMoves:
                 heading.append(c)
         if heading and len(heading) < len(followers):
             candidates = heading
-            if explain:
+            if why is not None:
                 beaten = _others(followers, heading)
-                apps.append(
+                why.apps.append(
                     RuleApplication(
-                        "head-the-trick", _head_text(p, heading, beaten, target), beaten
+                        "head-the-trick", _head_text(why.p, heading, beaten, target), beaten
                     )
                 )
-    elif explain:
+    elif why is not None:
         # beat-winning-card, a plain suit led and trumped: no card of the suit led can head it.
-        notes.append(
+        why.notes.append(
             RuleApplication(
                 "head-the-trick",
                 f"The trick has been trumped ({win.display}), so no {SUIT_SINGULAR[led]} "
@@ -730,17 +778,15 @@ def _legal_follow(p: Position, explain: bool) -> LegalMoves:
             )
         )
 
-    if not explain:
-        return _quiet(p, tuple(candidates))
-    if len(hand) == 1 and not apps:
-        apps.append(
+    if why is not None and len(hand) == 1 and not why.apps:
+        why.apps.append(
             RuleApplication(
                 "follow-suit",
                 f"You must follow suit: the {hand[0].display} is your last card and it "
                 f"follows the {lead_card.display} led.",
             )
         )
-    return LegalMoves(p, tuple(candidates), tuple(apps), tuple(notes))
+    return tuple(candidates)
 
 
 def _led_words(t: Trumps, lead_card: Card) -> str:
@@ -785,14 +831,19 @@ def _head_text(p: Position, heading: Sequence[Card], beaten: Sequence[Card], tar
     return text
 
 
-def _legal_void(
-    p: Position, led: str, to_beat: int, stronger: frozenset[Card], trumped: bool, explain: bool
-) -> LegalMoves:
+def _void_cards(
+    t: Trumps,
+    rules: RuleSet,
+    hand: Sequence[Card],
+    trick: Sequence[Card],
+    led: str,
+    stronger: frozenset[Card],
+    trumped: bool,
+    why: _Why | None,
+) -> tuple[Card, ...]:
     """The player holds no card of the suit led: must he trump, or overtrump?
 
-    ``to_beat`` is the power of the card now winning the trick, ``stronger`` what beats it."""
-    t = p.trumps
-    hand = p.hand
+    ``stronger`` is what beats the card now winning the trick."""
     trumps = t.members[t.suit]
     trumps_held = []
     heading = []
@@ -807,14 +858,13 @@ def _legal_void(
         if heading:
             legal_cards = heading
             rule = "must-overtrump" if trumped else "must-trump"
-        elif p.rules.void_trump == "always":
+        elif rules.void_trump == "always":
             legal_cards = trumps_held
             rule = "must-trump"
-    if not explain:
-        return _quiet(p, tuple(legal_cards))
-    win = p.trick[winning_index(p.trick, t)]
-    apps: list[RuleApplication] = []
-    notes: list[RuleApplication] = []
+    if why is None:
+        return tuple(legal_cards)
+    win = trick[winning_index(trick, t)]
+    apps = why.apps
     no_suit = f"You have no {SUIT_NAMES[led]}"
     excluded = _others(hand, legal_cards)
     if excluded and rule == "must-overtrump":
@@ -833,7 +883,7 @@ def _legal_void(
     if excluded:
         apps.append(RuleApplication(rule, text, excluded))
     elif trumps_held and not rule:
-        notes.append(
+        why.notes.append(
             RuleApplication(
                 "must-trump",
                 f"{no_suit}, and your {'trump' if len(trumps_held) == 1 else 'trumps'} "
@@ -849,7 +899,7 @@ def _legal_void(
                 "play it.",
             )
         )
-    return LegalMoves(p, tuple(legal_cards), tuple(apps), tuple(notes))
+    return tuple(legal_cards)
 
 
 def _source_states(rules: RuleSet, rule_id: str) -> bool:
