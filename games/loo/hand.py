@@ -236,21 +236,51 @@ class Options:
     civil_call: bool = False
 
 
-@dataclass
+#: ``Action.play(seat, card)`` for every card and the seats of the largest table, made once:
+#: Hand.step logs these shared (immutable) tuples rather than a new one per card played.
+_PLAY_ACTIONS: Final[dict[Card, tuple[Action, ...]]] = {
+    c: tuple(_new_tuple(Action, ("play", seat, "", (c.code,), False)) for seat in range(16))
+    for c in PACK
+}
+
+
+@dataclass(init=False, slots=True)
 class Trick:
+    """The trick in progress (or taken): who led, and each (seat, card) played to it."""
+
     leader: int
-    plays: list[tuple[int, Card]] = field(default_factory=list)
-    civil: bool = False
-    winner: int | None = None
+    plays: list[tuple[int, Card]]
+    civil: bool
+    winner: int | None
+    #: The cards of ``plays``, kept alongside them (Hand._lay adds to both) for the rule code,
+    #: which reads them at every decision.
+    laid: list[Card] = field(repr=False, compare=False)
     #: The legal cards of the player to act, as (actions done, seat, cards): what
     #: Hand.choices answered, remembered until the next action for Hand.step to check against.
-    legal: tuple[int, int, tuple[Card, ...]] | None = field(
-        default=None, init=False, repr=False, compare=False
-    )
+    legal: tuple[int, int, tuple[Card, ...]] | None = field(repr=False, compare=False)
+
+    # Written out rather than generated: a trick is made at every trick of every playout.
+    def __init__(
+        self,
+        leader: int,
+        plays: list[tuple[int, Card]] | None = None,
+        civil: bool = False,
+        winner: int | None = None,
+    ) -> None:
+        self.leader = leader
+        if plays is None:
+            self.plays = []
+            self.laid = []
+        else:
+            self.plays = plays
+            self.laid = [c for _, c in plays]
+        self.civil = civil
+        self.winner = winner
+        self.legal = None
 
     @property
     def cards(self) -> list[Card]:
-        return [c for _, c in self.plays]
+        return list(self.laid)
 
 
 class Hand:
@@ -795,15 +825,9 @@ class Hand:
         cached = trick.legal
         if cached is not None and cached[0] == done and cached[1] == seat:
             return cached[2]
-        plays = trick.plays
-        if plays:
-            cards = follow_cards(
-                self.trumps,
-                self.rules,
-                self.hands[seat],
-                tuple(map(_card_of_play, plays)),
-                trick.civil,
-            )
+        laid = trick.laid
+        if laid:
+            cards = follow_cards(self.trumps, self.rules, self.hands[seat], laid, trick.civil)
         else:
             cards = lead_cards(
                 self.trumps,
@@ -902,11 +926,21 @@ class Hand:
                 offered = moves.legal
             else:
                 why = ()
-                offered = self._legal_cards(seat)
+                # What choices() has just answered, as a rule: _legal_cards' memory, read here.
+                trick = self.trick
+                cached = trick.legal if trick is not None else None
+                if cached is not None and cached[0] == len(self.log) and cached[1] == seat:
+                    offered = cached[2]
+                else:
+                    offered = self._legal_cards(seat)
             if type(choice) is not Card or choice not in offered or discards:
                 self._refuse_card(seat, choice, discards)
             # Action.play(seat, choice), without the call.
-            action = _new_tuple(Action, ("play", seat, "", (choice.code,), False))
+            plays = _PLAY_ACTIONS[choice]
+            if seat < len(plays):
+                action = plays[seat]
+            else:
+                action = _new_tuple(Action, ("play", seat, "", (choice.code,), False))
             self._lay(seat, choice, why, False, False)
             self.log.append(action)
             return
@@ -1292,6 +1326,7 @@ class Hand:
         leading = not plays
         self.hands[seat].remove(played)
         plays.append((seat, played))
+        trick.laid.append(played)
         self.seen.append(played)
         if leading and civil:
             trick.civil = True
@@ -1391,7 +1426,7 @@ class Hand:
         trick = self.trick
         assert trick is not None
         plays = trick.plays
-        cards = tuple(map(_card_of_play, plays))
+        cards = tuple(trick.laid)
         winner = plays[winning_index(cards, self.trumps)][0]
         trick.winner = winner
         self.tricks.append(trick)

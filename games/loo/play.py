@@ -679,20 +679,54 @@ def follow_cards(
     power = t.power_by_led[led]
     to_beat = 0
     for c in trick:
-        if power[c] > to_beat:
-            to_beat = power[c]
+        v = power[c]
+        if v > to_beat:
+            to_beat = v
     stronger = t.stronger[led][to_beat]
     # Trumped: a plain suit led and a trump played (every trump outranks every plain card).
     trumped = to_beat > 100 and led != t.suit
+    # Heading: beat every card of the suit led (which, untrumped, is the winning card); once
+    # the trick is trumped, only under beat-led-suit (beat-winning-card: no card of the suit led
+    # can head it).
+    target = lead_card
+    if not trumped:
+        beats = stronger
+    elif rules.head_scope == "beat-led-suit":
+        target = max((c for c in trick if suit_of[c] == led), key=power.__getitem__)
+        beats = t.above[target]
+    else:
+        beats = _NOTHING
     of_led = t.members[led]
     followers = []
+    heading = []
     for c in hand:
         if c in of_led:
             followers.append(c)
+            if c in beats:
+                heading.append(c)
     if not followers:
-        return _void_cards(t, rules, hand, trick, led, stronger, trumped, why)
-    # The winning card itself is named only in the explanations; ``stronger`` says what beats it.
-    win = trick[winning_index(trick, t)] if why is not None else lead_card
+        # No card of the suit led: must he trump, or overtrump? (A trump heads the trick when
+        # it beats the winning card.)
+        trumps = t.members[t.suit]
+        trumps_held = []
+        heading = []
+        for c in hand:
+            if c in trumps:
+                trumps_held.append(c)
+                if c in stronger:
+                    heading.append(c)
+        legal_cards: Sequence[Card] = hand
+        rule = ""
+        if trumps_held:
+            if heading:
+                legal_cards = heading
+                rule = "must-overtrump" if trumped else "must-trump"
+            elif rules.void_trump == "always":
+                legal_cards = trumps_held
+                rule = "must-trump"
+        if why is not None:
+            _explain_void(why, t, hand, trick, led, legal_cards, trumps_held, rule)
+        return tuple(legal_cards)
 
     pam = t.pam
     if why is not None:
@@ -747,29 +781,20 @@ def follow_cards(
                     "so you must play it — and it wins the trick.",
                 )
             )
-    elif not trumped or rules.head_scope == "beat-led-suit":
-        # Heading: beat every card of the suit led (which, untrumped, is the winning card).
-        # Untrumped, the card to head is the winning one.
-        target = win
-        beats = stronger
-        if trumped:
-            target = max((c for c in trick if suit_of[c] == led), key=power.__getitem__)
-            beats = t.above[target]
-        heading = []
-        for c in followers:
-            if c in beats:
-                heading.append(c)
-        if heading and len(heading) < len(followers):
-            candidates = heading
-            if why is not None:
-                beaten = _others(followers, heading)
-                why.apps.append(
-                    RuleApplication(
-                        "head-the-trick", _head_text(why.p, heading, beaten, target), beaten
-                    )
+    elif heading and len(heading) < len(followers):
+        candidates = heading
+        if why is not None:
+            # Untrumped, the card to head is the winning one.
+            if not trumped:
+                target = trick[winning_index(trick, t)]
+            beaten = _others(followers, heading)
+            why.apps.append(
+                RuleApplication(
+                    "head-the-trick", _head_text(why.p, heading, beaten, target), beaten
                 )
-    elif why is not None:
-        # beat-winning-card, a plain suit led and trumped: no card of the suit led can head it.
+            )
+    elif why is not None and trumped and rules.head_scope != "beat-led-suit":
+        win = trick[winning_index(trick, t)]
         why.notes.append(
             RuleApplication(
                 "head-the-trick",
@@ -787,6 +812,10 @@ def follow_cards(
             )
         )
     return tuple(candidates)
+
+
+#: No card: what heads a trick that no card of the suit led can head.
+_NOTHING: Final[frozenset[Card]] = frozenset()
 
 
 def _led_words(t: Trumps, lead_card: Card) -> str:
@@ -831,38 +860,18 @@ def _head_text(p: Position, heading: Sequence[Card], beaten: Sequence[Card], tar
     return text
 
 
-def _void_cards(
+def _explain_void(
+    why: _Why,
     t: Trumps,
-    rules: RuleSet,
     hand: Sequence[Card],
     trick: Sequence[Card],
     led: str,
-    stronger: frozenset[Card],
-    trumped: bool,
-    why: _Why | None,
-) -> tuple[Card, ...]:
-    """The player holds no card of the suit led: must he trump, or overtrump?
-
-    ``stronger`` is what beats the card now winning the trick."""
-    trumps = t.members[t.suit]
-    trumps_held = []
-    heading = []
-    for c in hand:
-        if c in trumps:
-            trumps_held.append(c)
-            if c in stronger:
-                heading.append(c)
-    legal_cards: Sequence[Card] = hand
-    rule = ""
-    if trumps_held:
-        if heading:
-            legal_cards = heading
-            rule = "must-overtrump" if trumped else "must-trump"
-        elif rules.void_trump == "always":
-            legal_cards = trumps_held
-            rule = "must-trump"
-    if why is None:
-        return tuple(legal_cards)
+    legal_cards: Sequence[Card],
+    trumps_held: list[Card],
+    rule: str,
+) -> None:
+    """The sentences for a player who holds no card of the suit led (:func:`follow_cards` has
+    decided ``legal_cards`` and the ``rule`` that bound him, if any)."""
     win = trick[winning_index(trick, t)]
     apps = why.apps
     no_suit = f"You have no {SUIT_NAMES[led]}"
@@ -899,7 +908,6 @@ def _void_cards(
                 "play it.",
             )
         )
-    return tuple(legal_cards)
 
 
 def _source_states(rules: RuleSet, rule_id: str) -> bool:
