@@ -473,7 +473,8 @@ def lead_cards(
         return tuple(hand)
     if len(trumps_held) > 1:
         trumps_held.sort(key=t.rank_of_card.__getitem__, reverse=True)
-    allowed: set[Card] = set(hand)
+    # Each rule narrows the cards allowed to some of the trumps held (None: any card yet).
+    allowed: set[Card] | None = None
     scope = rules.lead_scope(game)
     later = trick_number > 1
     bind = scope == "every-lead" or (scope == "first-lead-only" and not later)
@@ -491,7 +492,7 @@ def lead_cards(
             keep = {forced}
             if rules.pam_ace_lead == "either" and t.pam is not None and t.pam in hand:
                 keep.add(t.pam)
-            allowed &= keep
+            allowed = keep
             if why is not None:
                 why.apps.append(
                     RuleApplication(
@@ -508,7 +509,7 @@ def lead_cards(
             two = "highest"
         highest = trumps_held[0]
         if two == "highest":
-            allowed &= {highest}
+            allowed = {highest} if allowed is None else allowed & {highest}
             if why is not None:
                 why.apps.append(
                     RuleApplication(
@@ -519,7 +520,7 @@ def lead_cards(
                     )
                 )
         elif two == "any-trump" or (two == "heads-up-only" and declared == 2):
-            allowed &= set(trumps_held)
+            allowed = set(trumps_held) if allowed is None else allowed & set(trumps_held)
             if why is not None:
                 why.apps.append(
                     RuleApplication(
@@ -543,7 +544,7 @@ def lead_cards(
                 seq = _top_sequence(t, played, turn_up, trumps_held)
             else:
                 seq = [highest]
-            allowed &= set(seq)
+            allowed = set(seq) if allowed is None else allowed & set(seq)
             if why is not None:
                 who = "Only two players are" if declared == 2 else f"Only {declared} players are"
                 text = (
@@ -560,7 +561,7 @@ def lead_cards(
     if later and trumps_held and rules.trump_after_trick != "off":
         if rules.trump_after_trick == "highest" and forced is None:
             highest = trumps_held[0]
-            allowed &= {highest}
+            allowed = {highest} if allowed is None else allowed & {highest}
             if why is not None:
                 why.apps.append(
                     RuleApplication(
@@ -572,7 +573,7 @@ def lead_cards(
                     )
                 )
         else:
-            allowed &= set(trumps_held)
+            allowed = set(trumps_held) if allowed is None else allowed & set(trumps_held)
             if why is not None:
                 why.apps.append(
                     RuleApplication(
@@ -600,7 +601,7 @@ def lead_cards(
             )
         )
 
-    legal_cards = tuple(filter(allowed.__contains__, hand))
+    legal_cards = tuple(hand) if allowed is None else tuple(filter(allowed.__contains__, hand))
     if why is not None and len(hand) == 1 and not why.apps:
         why.apps.append(
             RuleApplication(
