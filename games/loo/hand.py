@@ -807,40 +807,26 @@ class Hand:
         ):
             return cached[2]
         position = self.position(seat)
-        if not explain and self.trick is not None:
+        if not explain and seat == self.to_act and self.phase == "play":
             # The quiet answer Hand.choices remembers too (the bots ask for it, then step).
-            moves = _quiet(position, self._legal_cards(seat))
+            moves = _quiet(position, self._offered(seat))
         else:
             # legal(position, explain=explain): its dispatch, without the extra call.
             moves = (_legal_follow if position.trick else _legal_lead)(position, explain)
         self._moves = (done, seat, moves, explain)
         return moves
 
-    def _legal_cards(self, seat: int) -> tuple[Card, ...]:
-        """``legal_moves(seat, False).legal``, worked out by the same rule code from the hand's
-        own state, without a Position or a LegalMoves (remembered until the next action)."""
+    def _offered(self, seat: int) -> tuple[Card, ...]:
+        """The legal cards of ``seat``, the player to act in the play, as :meth:`choices`
+        works them out (remembered until the next action)."""
         trick = self.trick
         assert trick is not None
-        done = len(self.log)
         cached = trick.legal
-        if cached is not None and cached[0] == done and cached[1] == seat:
-            return cached[2]
-        laid = trick.laid
-        if laid:
-            cards = follow_cards(self.trumps, self.rules, self.hands[seat], laid, trick.civil)
-        else:
-            cards = lead_cards(
-                self.trumps,
-                self.rules,
-                self.game,
-                self.hands[seat],
-                self.turn_up,
-                len(self.in_play),
-                len(self.tricks) + 1,
-                self._played,
-            )
-        trick.legal = (done, seat, cards)
-        return cards
+        if cached is None or cached[0] != len(self.log) or cached[1] != seat:
+            self.choices()
+            cached = trick.legal
+            assert cached is not None
+        return cached[2]
 
     def choices(self) -> tuple[Card | str, ...]:
         """What the player to act may choose, plainly: what :meth:`step` takes.
@@ -862,7 +848,27 @@ class Hand:
         if seat is None:
             return ()
         if phase == "play":
-            return self._legal_cards(seat)
+            # legal_moves(seat, False).legal, worked out by the same rule code from the hand's
+            # own state, without a Position or a LegalMoves; remembered for step() (and
+            # legal_moves) until the next action.
+            trick = self.trick
+            assert trick is not None
+            laid = trick.laid
+            if laid:
+                cards = follow_cards(self.trumps, self.rules, self.hands[seat], laid, trick.civil)
+            else:
+                cards = lead_cards(
+                    self.trumps,
+                    self.rules,
+                    self.game,
+                    self.hands[seat],
+                    self.turn_up,
+                    len(self.in_play),
+                    len(self.tricks) + 1,
+                    self._played,
+                )
+            trick.legal = (len(self.log), seat, cards)
+            return cards
         if phase == "exchange":
             return self._exchange_options(seat).choices
         return self.options(explain=False).choices
@@ -926,13 +932,13 @@ class Hand:
                 offered = moves.legal
             else:
                 why = ()
-                # What choices() has just answered, as a rule: _legal_cards' memory, read here.
+                # What choices() has just answered, as a rule (_offered, without the call).
                 trick = self.trick
                 cached = trick.legal if trick is not None else None
                 if cached is not None and cached[0] == len(self.log) and cached[1] == seat:
                     offered = cached[2]
                 else:
-                    offered = self._legal_cards(seat)
+                    offered = self._offered(seat)
             if type(choice) is not Card or choice not in offered or discards:
                 self._refuse_card(seat, choice, discards)
             # Action.play(seat, choice), without the call.

@@ -483,10 +483,11 @@ def lead_cards(
     # The ace of trumps, or the king when the ace is the turn-up (RULES.md 1.5).
     forced: Card | None = None
     if bind and trumps_held:
+        # (Held trumps: the few cards to look through for the ace or the king.)
         ace = t.ace
-        if ace in hand:
+        if ace in trumps_held:
             forced, rule = ace, "lead-ace-of-trumps"
-        elif turn_up is ace and t.king in hand:
+        elif turn_up is ace and t.king in trumps_held:
             forced, rule = t.king, "lead-king-when-ace-turned"
         if forced is not None:
             keep = {forced}
@@ -601,7 +602,15 @@ def lead_cards(
             )
         )
 
-    legal_cards = tuple(hand) if allowed is None else tuple(filter(allowed.__contains__, hand))
+    if allowed is None:
+        legal_cards = tuple(hand)
+    else:
+        # (A plain loop: filter with a set's __contains__ costs more for a handful of cards.)
+        kept = []
+        for c in hand:
+            if c in allowed:
+                kept.append(c)
+        legal_cards = tuple(kept)
     if why is not None and len(hand) == 1 and not why.apps:
         why.apps.append(
             RuleApplication(
