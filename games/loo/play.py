@@ -136,12 +136,15 @@ def _trumps(suit: str, pam: str | None) -> Trumps:
 def winning_index(trick: Sequence[Card], trumps: Trumps) -> int:
     """Index of the card now winning ``trick`` (the first card if it is alone)."""
     power = trumps.power_by_led[trumps.suit_of_card[trick[0]]]
-    best = 0
-    best_power = power[trick[0]]
-    for i in range(1, len(trick)):
-        p = power[trick[i]]
+    # The first card has power in its own suit, so it beats 0. (A plain loop with a counter:
+    # cheaper than range and indexing for a handful of cards; called once a trick.)
+    best = i = best_power = 0
+    for c in trick:
+        p = power[c]
         if p > best_power:
-            best, best_power = i, p
+            best = i
+            best_power = p
+        i += 1  # noqa: SIM113 (enumerate costs more here, see above)
     return best
 
 
