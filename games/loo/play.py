@@ -45,6 +45,7 @@ class Trumps:
         "ace",
         "king",
         "_order",
+        "following",
     )
 
     suit: str
@@ -65,6 +66,9 @@ class Trumps:
     ace: Card
     king: Card
     _order: tuple[Card, ...]
+    #: For each suit led, what following reads at every decision, in one look-up:
+    #: ``(power_by_led[led], members[led], stronger[led])``.
+    following: dict[str, tuple[dict[Card, int], frozenset[Card], dict[int, frozenset[Card]]]]
 
     def __init__(self, suit: str, pam: Card | None) -> None:
         self.suit = suit
@@ -87,6 +91,10 @@ class Trumps:
         if pam is not None:
             ranked = [pam] + [c for c in ranked if c is not pam]
         self._order = tuple(ranked)
+        self.following = {
+            led: (self.power_by_led[led], self.members[led], self.stronger[led])
+            for led in SUIT_NAMES
+        }
 
     def __repr__(self) -> str:
         return f"Trumps({self.suit!r}, pam={self.pam!r})"
@@ -687,15 +695,15 @@ def follow_cards(
     suit_of = t.suit_of_card
     lead_card = trick[0]
     led = suit_of[lead_card]
+    power, of_led, stronger_than = t.following[led]
     # The power of the card now winning the trick (see winning_index), and what beats it.
     # (Plain loops: for a handful of cards they cost less than map, filter or a comprehension.)
-    power = t.power_by_led[led]
     to_beat = 0
     for c in trick:
         v = power[c]
         if v > to_beat:
             to_beat = v
-    stronger = t.stronger[led][to_beat]
+    stronger = stronger_than[to_beat]
     # Trumped: a plain suit led and a trump played (every trump outranks every plain card).
     trumped = to_beat > 100 and led != t.suit
     # Heading: beat every card of the suit led (which, untrumped, is the winning card); once
@@ -709,7 +717,6 @@ def follow_cards(
         beats = t.above[target]
     else:
         beats = _NOTHING
-    of_led = t.members[led]
     followers = []
     heading = []
     for c in hand:
