@@ -33,6 +33,9 @@ from .play import (
     Trumps,
     _legal_follow,
     _legal_lead,
+    _quiet,
+    follow_cards,
+    lead_cards,
     trick_winner,
     winning_index,
 )
@@ -235,16 +238,51 @@ class Options:
     civil_call: bool = False
 
 
-@dataclass
+#: ``Action.play(seat, card)`` for every card and the seats of the largest table, made once:
+#: Hand.step logs these shared (immutable) tuples rather than a new one per card played.
+_PLAY_ACTIONS: Final[dict[Card, tuple[Action, ...]]] = {
+    c: tuple(_new_tuple(Action, ("play", seat, "", (c.code,), False)) for seat in range(16))
+    for c in PACK
+}
+
+
+@dataclass(init=False, slots=True)
 class Trick:
+    """The trick in progress (or taken): who led, and each (seat, card) played to it."""
+
     leader: int
-    plays: list[tuple[int, Card]] = field(default_factory=list)
-    civil: bool = False
-    winner: int | None = None
+    plays: list[tuple[int, Card]]
+    civil: bool
+    winner: int | None
+    #: The cards of ``plays``, kept alongside them (Hand._lay adds to both) for the rule code,
+    #: which reads them at every decision.
+    laid: list[Card] = field(repr=False, compare=False)
+    #: The legal cards of the player to act, as (actions done, seat, cards): what
+    #: Hand.choices answered, remembered until the next action for Hand.step to check against.
+    legal: tuple[int, int, tuple[Card, ...]] | None = field(repr=False, compare=False)
+
+    # Written out rather than generated: a trick is made at every trick of every playout.
+    def __init__(
+        self,
+        leader: int,
+        plays: list[tuple[int, Card]] | None = None,
+        civil: bool = False,
+        winner: int | None = None,
+    ) -> None:
+        self.leader = leader
+        if plays is None:
+            self.plays = []
+            self.laid = []
+        else:
+            self.plays = plays
+            self.laid = [c for _, c in plays]
+        self.civil = civil
+        self.winner = winner
+        self.legal = None
 
     @property
     def cards(self) -> list[Card]:
-        return [c for _, c in self.plays]
+        return list(self.laid)
 
 
 class Hand:
@@ -777,10 +815,26 @@ class Hand:
         ):
             return cached[2]
         position = self.position(seat)
-        # legal(position, explain=explain): its dispatch, without the extra call.
-        moves = (_legal_follow if position.trick else _legal_lead)(position, explain)
+        if not explain and seat == self.to_act and self.phase == "play":
+            # The quiet answer Hand.choices remembers too (the bots ask for it, then step).
+            moves = _quiet(position, self._offered(seat))
+        else:
+            # legal(position, explain=explain): its dispatch, without the extra call.
+            moves = (_legal_follow if position.trick else _legal_lead)(position, explain)
         self._moves = (done, seat, moves, explain)
         return moves
+
+    def _offered(self, seat: int) -> tuple[Card, ...]:
+        """The legal cards of ``seat``, the player to act in the play, as :meth:`choices`
+        works them out (remembered until the next action)."""
+        trick = self.trick
+        assert trick is not None
+        cached = trick.legal
+        if cached is None or cached[0] != len(self.log) or cached[1] != seat:
+            self.choices()
+            cached = trick.legal
+            assert cached is not None
+        return cached[2]
 
     def choices(self) -> tuple[Card | str, ...]:
         """What the player to act may choose, plainly: what :meth:`step` takes.
@@ -802,7 +856,27 @@ class Hand:
         if seat is None:
             return ()
         if phase == "play":
-            return self.legal_moves(seat, False).legal
+            # legal_moves(seat, False).legal, worked out by the same rule code from the hand's
+            # own state, without a Position or a LegalMoves; remembered for step() (and
+            # legal_moves) until the next action.
+            trick = self.trick
+            assert trick is not None
+            laid = trick.laid
+            if laid:
+                cards = follow_cards(self.trumps, self.rules, self.hands[seat], laid, trick.civil)
+            else:
+                cards = lead_cards(
+                    self.trumps,
+                    self.rules,
+                    self.game,
+                    self.hands[seat],
+                    self.turn_up,
+                    len(self.in_play),
+                    len(self.tricks) + 1,
+                    self._played,
+                )
+            trick.legal = (len(self.log), seat, cards)
+            return cards
         if phase == "exchange":
             return self._exchange_options(seat).choices
         return self.options(explain=False).choices
@@ -859,12 +933,29 @@ class Hand:
         if seat is None:
             raise IllegalAction("the hand is over")
         if phase == "play":
-            moves = self.legal_moves(seat, self._trace)
-            if type(choice) is not Card or choice not in moves.legal or discards:
+            if self._trace:
+                # The trace names the rules that bound the play: the explained legal moves.
+                moves = self.legal_moves(seat)
+                why = moves.explanations
+                offered = moves.legal
+            else:
+                why = ()
+                # What choices() has just answered, as a rule (_offered, without the call).
+                trick = self.trick
+                cached = trick.legal if trick is not None else None
+                if cached is not None and cached[0] == len(self.log) and cached[1] == seat:
+                    offered = cached[2]
+                else:
+                    offered = self._offered(seat)
+            if type(choice) is not Card or choice not in offered or discards:
                 self._refuse_card(seat, choice, discards)
             # Action.play(seat, choice), without the call.
-            action = _new_tuple(Action, ("play", seat, "", (choice.code,), False))
-            self._lay(seat, choice, moves, False, False)
+            plays = _PLAY_ACTIONS[choice]
+            if seat < len(plays):
+                action = plays[seat]
+            else:
+                action = _new_tuple(Action, ("play", seat, "", (choice.code,), False))
+            self._lay(seat, choice, why, False, False)
             self.log.append(action)
             return
         if type(choice) is not str:
@@ -1241,7 +1332,7 @@ class Hand:
         ):
             # A legal card of the player to act, as the remembered legal moves say: he is in
             # the play and holds it, so none of the checks below can fail.
-            self._lay(seat, played, cached[2], False, False)
+            self._lay(seat, played, cached[2].explanations, False, False)
             return
         if seat not in self.in_play or seat in retired:
             raise IllegalAction(f"{self.name(seat)} is not in the play")
@@ -1264,25 +1355,31 @@ class Hand:
             if not self.laws_apply():
                 raise IllegalAction(f"The {played.display} may not be played. {why.text}", why)
             self._record_offence(seat, played, why)
-        self._lay(seat, played, moves, irregular, civil)
+        self._lay(seat, played, moves.explanations, irregular, civil)
 
     def _lay(
-        self, seat: int, played: Card, moves: LegalMoves, irregular: bool, civil: bool
+        self,
+        seat: int,
+        played: Card,
+        why: tuple[RuleApplication, ...],
+        irregular: bool,
+        civil: bool,
     ) -> None:
         """``seat``, the player to act, plays ``played`` (checked: legal, or an offence already
-        recorded) to the trick; ``moves`` are his legal moves (their rules go in the trace)."""
+        recorded) to the trick; ``why`` explains his legal moves (their rules go in the trace)."""
         trick = self.trick
         assert trick is not None
         plays = trick.plays
         leading = not plays
         self.hands[seat].remove(played)
         plays.append((seat, played))
+        trick.laid.append(played)
         self.seen.append(played)
         if leading and civil:
             trick.civil = True
         if self._trace:
             # The rules that bound this play; an irregular play is reported as an offence.
-            rules = [] if irregular else [a.rule for a in moves.explanations if a.excluded]
+            rules = [] if irregular else [a.rule for a in why if a.excluded]
             text = f"{self.name(seat)} {'leads' if leading else 'plays'} the {played.display}"
             if civil:
                 text += ' and calls "Pam, be civil"'
@@ -1376,7 +1473,7 @@ class Hand:
         trick = self.trick
         assert trick is not None
         plays = trick.plays
-        cards = tuple(map(_card_of_play, plays))
+        cards = tuple(trick.laid)
         winner = plays[winning_index(cards, self.trumps)][0]
         trick.winner = winner
         self.tricks.append(trick)

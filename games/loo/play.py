@@ -45,6 +45,7 @@ class Trumps:
         "ace",
         "king",
         "_order",
+        "following",
     )
 
     suit: str
@@ -65,6 +66,9 @@ class Trumps:
     ace: Card
     king: Card
     _order: tuple[Card, ...]
+    #: For each suit led, what following reads at every decision, in one look-up:
+    #: ``(power_by_led[led], members[led], stronger[led])``.
+    following: dict[str, tuple[dict[Card, int], frozenset[Card], dict[int, frozenset[Card]]]]
 
     def __init__(self, suit: str, pam: Card | None) -> None:
         self.suit = suit
@@ -87,6 +91,10 @@ class Trumps:
         if pam is not None:
             ranked = [pam] + [c for c in ranked if c is not pam]
         self._order = tuple(ranked)
+        self.following = {
+            led: (self.power_by_led[led], self.members[led], self.stronger[led])
+            for led in SUIT_NAMES
+        }
 
     def __repr__(self) -> str:
         return f"Trumps({self.suit!r}, pam={self.pam!r})"
@@ -136,12 +144,15 @@ def _trumps(suit: str, pam: str | None) -> Trumps:
 def winning_index(trick: Sequence[Card], trumps: Trumps) -> int:
     """Index of the card now winning ``trick`` (the first card if it is alone)."""
     power = trumps.power_by_led[trumps.suit_of_card[trick[0]]]
-    best = 0
-    best_power = power[trick[0]]
-    for i in range(1, len(trick)):
-        p = power[trick[i]]
+    # The first card has power in its own suit, so it beats 0. (A plain loop with a counter:
+    # cheaper than range and indexing for a handful of cards; called once a trick.)
+    best = i = best_power = 0
+    for c in trick:
+        p = power[c]
         if p > best_power:
-            best, best_power = i, p
+            best = i
+            best_power = p
+        i += 1  # noqa: SIM113 (enumerate costs more here, see above)
     return best
 
 
@@ -367,12 +378,47 @@ def _quiet(p: Position, cards: tuple[Card, ...]) -> LegalMoves:
 _new_object: Final = object.__new__
 
 
+class _Why:
+    """The explaining path's notebook: the position (its sentences name the cards) and the rule
+    applications found so far. The quiet path passes None instead and builds no sentence."""
+
+    __slots__ = ("p", "apps", "notes")
+
+    def __init__(self, p: Position) -> None:
+        self.p = p
+        self.apps: list[RuleApplication] = []
+        self.notes: list[RuleApplication] = []
+
+    def moves(self, cards: tuple[Card, ...]) -> LegalMoves:
+        return LegalMoves(self.p, cards, tuple(self.apps), tuple(self.notes))
+
+
 def legal(position: Position, *, explain: bool = True) -> LegalMoves:
     """The cards the player to move may play, and the rules that decided it (``explain``: the
     sentences too; without them the legal cards are the same)."""
     if position.trick:
         return _legal_follow(position, explain)
     return _legal_lead(position, explain)
+
+
+# The rules themselves are in :func:`lead_cards` and :func:`follow_cards`, which take plain
+# arguments: :func:`legal` calls them with a Position's fields, and the engine's quiet path
+# (Hand.choices, thousands of decisions a second in the bots' playouts) calls them with its
+# own state, without building a Position or a LegalMoves.
+
+
+def _legal_lead(p: Position, explain: bool) -> LegalMoves:
+    why = _Why(p) if explain else None
+    cards = lead_cards(
+        p.trumps, p.rules, p.game, p.hand, p.turn_up, p.declared, p.trick_number, p.played, why
+    )
+    return _quiet(p, cards) if why is None else why.moves(cards)
+
+
+def _legal_follow(p: Position, explain: bool) -> LegalMoves:
+    why = _Why(p) if explain else None
+    cards = follow_cards(p.trumps, p.rules, p.hand, p.trick, p.pam_be_civil, why)
+    return _quiet(p, cards) if why is None else why.moves(cards)
 
 
 def check_play(position: Position, played: Card) -> LegalMoves:
@@ -396,13 +442,18 @@ def top_sequence(p: Position, trumps_held: Sequence[Card]) -> list[Card]:
     Two trumps are of equal value when every trump ranked between them is out of play: the
     turn-up, or a card played to an earlier trick.
     """
-    t = p.trumps
+    return _top_sequence(p.trumps, p.played, p.turn_up, trumps_held)
+
+
+def _top_sequence(
+    t: Trumps, played: Sequence[Card], turn_up: Card | None, trumps_held: Sequence[Card]
+) -> list[Card]:
     held = set(trumps_held)
-    out = set(p.played)
-    if p.turn_up is not None:
-        out.add(p.turn_up)
+    out = set(played)
+    if turn_up is not None:
+        out.add(turn_up)
     sequence: list[Card] = []
-    for c in t.order():
+    for c in t._order:
         if c in held:
             sequence.append(c)
         elif sequence and c not in out:
@@ -410,60 +461,69 @@ def top_sequence(p: Position, trumps_held: Sequence[Card]) -> list[Card]:
     return sequence
 
 
-def _legal_lead(p: Position, explain: bool) -> LegalMoves:
-    t = p.trumps
-    hand = p.hand
+def lead_cards(
+    t: Trumps,
+    rules: RuleSet,
+    game: str,
+    hand: Sequence[Card],
+    turn_up: Card | None,
+    declared: int,
+    trick_number: int,
+    played: Sequence[Card],
+    why: _Why | None = None,
+) -> tuple[Card, ...]:
+    """The cards the leader may lead, in the order of ``hand`` (the fields of a Position without
+    a trick); ``why``, on the explaining path, collects the rules that decided it."""
     trumps = t.members[t.suit]
     trumps_held = []
     for c in hand:
         if c in trumps:
             trumps_held.append(c)
-    if not trumps_held and not explain:
+    if not trumps_held and why is None:
         # Every lead rule asks for a trump: without one, any card may be led.
-        return _quiet(p, tuple(hand))
+        return tuple(hand)
     if len(trumps_held) > 1:
         trumps_held.sort(key=t.rank_of_card.__getitem__, reverse=True)
-    rules = p.rules
-    apps: list[RuleApplication] = []
-    notes: list[RuleApplication] = []
-    allowed: set[Card] = set(hand)
-    scope = rules.lead_scope(p.game)
-    later = p.trick_number > 1
+    # Each rule narrows the cards allowed to some of the trumps held (None: any card yet).
+    allowed: set[Card] | None = None
+    scope = rules.lead_scope(game)
+    later = trick_number > 1
     bind = scope == "every-lead" or (scope == "first-lead-only" and not later)
     scope_words = " (the lead rules bind every lead)" if later and bind else ""
 
     # The ace of trumps, or the king when the ace is the turn-up (RULES.md 1.5).
     forced: Card | None = None
     if bind and trumps_held:
+        # (Held trumps: the few cards to look through for the ace or the king.)
         ace = t.ace
-        if ace in hand:
+        if ace in trumps_held:
             forced, rule = ace, "lead-ace-of-trumps"
-        elif p.turn_up is ace and t.king in hand:
+        elif turn_up is ace and t.king in trumps_held:
             forced, rule = t.king, "lead-king-when-ace-turned"
         if forced is not None:
             keep = {forced}
             if rules.pam_ace_lead == "either" and t.pam is not None and t.pam in hand:
                 keep.add(t.pam)
-            allowed &= keep
-            if explain:
-                apps.append(
+            allowed = keep
+            if why is not None:
+                why.apps.append(
                     RuleApplication(
-                        rule, _forced_text(p, forced, keep, scope_words), _others(hand, keep)
+                        rule, _forced_text(why.p, forced, keep, scope_words), _others(hand, keep)
                     )
                 )
 
     # Two or more trumps; heads-up, the highest (RULES.md 1.5).
     if bind and forced is None and len(trumps_held) >= 2:
-        two = rules.two_trumps_rule(p.game)
+        two = rules.two_trumps_rule(game)
         if later and rules.trump_after_trick == "highest" and two == "any-trump":
             # peel's "lead one" replaces "the highest" on the original lead only (A41); trump
             # after trick asks for the highest from trick 2 on.
             two = "highest"
         highest = trumps_held[0]
         if two == "highest":
-            allowed &= {highest}
-            if explain:
-                apps.append(
+            allowed = {highest} if allowed is None else allowed & {highest}
+            if why is not None:
+                why.apps.append(
                     RuleApplication(
                         "lead-highest-of-two-or-three",
                         f"You hold {len(trumps_held)} trumps ({displays(trumps_held)}), so you "
@@ -471,10 +531,10 @@ def _legal_lead(p: Position, explain: bool) -> LegalMoves:
                         _others(hand, [highest]),
                     )
                 )
-        elif two == "any-trump" or (two == "heads-up-only" and p.declared == 2):
-            allowed &= set(trumps_held)
-            if explain:
-                apps.append(
+        elif two == "any-trump" or (two == "heads-up-only" and declared == 2):
+            allowed = set(trumps_held) if allowed is None else allowed & set(trumps_held)
+            if why is not None:
+                why.apps.append(
                     RuleApplication(
                         "lead-trump-holding-two",
                         f"You hold two or more trumps ({displays(trumps_held)}), so you must "
@@ -482,32 +542,30 @@ def _legal_lead(p: Position, explain: bool) -> LegalMoves:
                         _others(hand, trumps_held),
                     )
                 )
-        elif explain:  # heads-up-only, more than two in the play
-            notes.append(
+        elif why is not None:  # heads-up-only, more than two in the play
+            why.notes.append(
                 RuleApplication(
                     "irish-loo",
                     "At Irish Loo two trumps oblige a trump lead only when two players are in; "
-                    f"{p.declared} are, so you may lead any card.",
+                    f"{declared} are, so you may lead any card.",
                 )
             )
         threshold = rules.heads_up_threshold
-        if two != "highest" and threshold != "n/a" and p.declared <= int(threshold):
+        if two != "highest" and threshold != "n/a" and declared <= int(threshold):
             if rules.heads_up_sequence_exception == "on":
-                seq = top_sequence(p, trumps_held)
+                seq = _top_sequence(t, played, turn_up, trumps_held)
             else:
                 seq = [highest]
-            allowed &= set(seq)
-            if explain:
-                who = (
-                    "Only two players are" if p.declared == 2 else f"Only {p.declared} players are"
-                )
+            allowed = set(seq) if allowed is None else allowed & set(seq)
+            if why is not None:
+                who = "Only two players are" if declared == 2 else f"Only {declared} players are"
                 text = (
                     f"{who} in the play and you hold two or more trumps, so you must lead your "
                     f"highest, {t.name(highest)}"
                 )
                 if len(seq) > 1:
-                    text += _equal_value_words(p, seq)
-                apps.append(
+                    text += _equal_value_words(why.p, seq)
+                why.apps.append(
                     RuleApplication("lead-highest-trump-heads-up", text + ".", _others(hand, seq))
                 )
 
@@ -515,9 +573,9 @@ def _legal_lead(p: Position, explain: bool) -> LegalMoves:
     if later and trumps_held and rules.trump_after_trick != "off":
         if rules.trump_after_trick == "highest" and forced is None:
             highest = trumps_held[0]
-            allowed &= {highest}
-            if explain:
-                apps.append(
+            allowed = {highest} if allowed is None else allowed & {highest}
+            if why is not None:
+                why.apps.append(
                     RuleApplication(
                         "trump-after-trick",
                         f"Trump after trick: you won the last trick and hold "
@@ -527,9 +585,9 @@ def _legal_lead(p: Position, explain: bool) -> LegalMoves:
                     )
                 )
         else:
-            allowed &= set(trumps_held)
-            if explain:
-                apps.append(
+            allowed = set(trumps_held) if allowed is None else allowed & set(trumps_held)
+            if why is not None:
+                why.apps.append(
                     RuleApplication(
                         "trump-after-trick",
                         f"Trump after trick: you won the last trick and hold "
@@ -538,34 +596,40 @@ def _legal_lead(p: Position, explain: bool) -> LegalMoves:
                         _others(hand, trumps_held),
                     )
                 )
-    elif later and trumps_held and not bind and explain:
-        notes.append(
+    elif later and trumps_held and not bind and why is not None:
+        why.notes.append(
             RuleApplication(
                 "trump-after-trick",
                 "These rules have no trump after trick, and their lead rules do not bind this "
                 "lead, so you may lead any card.",
             )
         )
-    if explain and not bind and not later and scope == "none":
-        notes.append(
+    if why is not None and not bind and not later and scope == "none":
+        why.notes.append(
             RuleApplication(
                 "lead-rules-scope",
-                f"These rules put no obligation on the first lead at {p.game} Loo: you may lead "
+                f"These rules put no obligation on the first lead at {game} Loo: you may lead "
                 "any card.",
             )
         )
 
-    legal_cards = tuple(filter(allowed.__contains__, hand))
-    if not explain:
-        return _quiet(p, legal_cards)
-    if len(hand) == 1 and not apps:
-        apps.append(
+    if allowed is None:
+        legal_cards = tuple(hand)
+    else:
+        # (A plain loop: filter with a set's __contains__ costs more for a handful of cards.)
+        kept = []
+        for c in hand:
+            if c in allowed:
+                kept.append(c)
+        legal_cards = tuple(kept)
+    if why is not None and len(hand) == 1 and not why.apps:
+        why.apps.append(
             RuleApplication(
                 "elder-leads-first",
                 f"You won the last trick, so you lead; the {hand[0].display} is your last card.",
             )
         )
-    return LegalMoves(p, legal_cards, tuple(apps), tuple(notes))
+    return legal_cards
 
 
 def _forced_text(p: Position, forced: Card, keep: set[Card], scope_words: str) -> str:
@@ -618,37 +682,75 @@ def _was(cards: Sequence[Card]) -> str:
 # -- following ------------------------------------------------------------------------------
 
 
-def _legal_follow(p: Position, explain: bool) -> LegalMoves:
-    t = p.trumps
+def follow_cards(
+    t: Trumps,
+    rules: RuleSet,
+    hand: Sequence[Card],
+    trick: Sequence[Card],
+    pam_be_civil: bool = False,
+    why: _Why | None = None,
+) -> tuple[Card, ...]:
+    """The cards the player may play to ``trick`` (not empty), in the order of ``hand`` (the
+    fields of a Position); ``why``, on the explaining path, collects the rules that decided it."""
     suit_of = t.suit_of_card
-    hand = p.hand
-    trick = p.trick
     lead_card = trick[0]
     led = suit_of[lead_card]
+    power, of_led, stronger_than = t.following[led]
     # The power of the card now winning the trick (see winning_index), and what beats it.
     # (Plain loops: for a handful of cards they cost less than map, filter or a comprehension.)
-    power = t.power_by_led[led]
     to_beat = 0
     for c in trick:
-        if power[c] > to_beat:
-            to_beat = power[c]
-    stronger = t.stronger[led][to_beat]
+        v = power[c]
+        if v > to_beat:
+            to_beat = v
+    stronger = stronger_than[to_beat]
     # Trumped: a plain suit led and a trump played (every trump outranks every plain card).
     trumped = to_beat > 100 and led != t.suit
-    of_led = t.members[led]
+    # Heading: beat every card of the suit led (which, untrumped, is the winning card); once
+    # the trick is trumped, only under beat-led-suit (beat-winning-card: no card of the suit led
+    # can head it).
+    target = lead_card
+    if not trumped:
+        beats = stronger
+    elif rules.head_scope == "beat-led-suit":
+        target = max((c for c in trick if suit_of[c] == led), key=power.__getitem__)
+        beats = t.above[target]
+    else:
+        beats = _NOTHING
     followers = []
+    heading = []
     for c in hand:
         if c in of_led:
             followers.append(c)
+            if c in beats:
+                heading.append(c)
     if not followers:
-        return _legal_void(p, led, to_beat, stronger, trumped, explain)
-    # The winning card itself is named only in the explanations; ``stronger`` says what beats it.
-    win = trick[winning_index(trick, t)] if explain else lead_card
+        # No card of the suit led: must he trump, or overtrump? (A trump heads the trick when
+        # it beats the winning card.)
+        trumps = t.members[t.suit]
+        trumps_held = []
+        heading = []
+        for c in hand:
+            if c in trumps:
+                trumps_held.append(c)
+                if c in stronger:
+                    heading.append(c)
+        legal_cards: Sequence[Card] = hand
+        rule = ""
+        if trumps_held:
+            if heading:
+                legal_cards = heading
+                rule = "must-overtrump" if trumped else "must-trump"
+            elif rules.void_trump == "always":
+                legal_cards = trumps_held
+                rule = "must-trump"
+        if why is not None:
+            _explain_void(why, t, hand, trick, led, legal_cards, trumps_held, rule)
+        return tuple(legal_cards)
 
-    apps: list[RuleApplication] = []
-    notes: list[RuleApplication] = []
     pam = t.pam
-    if explain:
+    if why is not None:
+        apps = why.apps
         # A club led, clubs not trumps: Pam belongs to the trumps, not to clubs (RULES.md A3).
         pam_excluded = pam is not None and pam in hand and pam.suit == led and led != t.suit
         if pam_excluded and pam is not None:
@@ -666,7 +768,7 @@ def _legal_follow(p: Position, explain: bool) -> LegalMoves:
         )
         if plain_excluded:
             led_words = _led_words(t, lead_card)
-            if lead_card is pam and _source_states(p.rules, "pam-led-trump-must-be-played"):
+            if lead_card is pam and _source_states(rules, "pam-led-trump-must-be-played"):
                 apps.append(
                     RuleApplication(
                         "pam-led-trump-must-be-played",
@@ -685,44 +787,35 @@ def _legal_follow(p: Position, explain: bool) -> LegalMoves:
             )
 
     candidates = followers
-    if p.pam_be_civil and pam is not None and pam in followers:
+    if pam_be_civil and pam is not None and pam in followers:
         others = [c for c in followers if c is not pam]
         if others:
             candidates = others
-            if explain:
-                apps.append(RuleApplication("pam-be-civil", _civil_text(p, others), (pam,)))
-        elif explain:
-            notes.append(
+            if why is not None:
+                why.apps.append(RuleApplication("pam-be-civil", _civil_text(why.p, others), (pam,)))
+        elif why is not None:
+            why.notes.append(
                 RuleApplication(
                     "pam-be-civil",
                     f"“Pam, be civil” was called, but Pam ({pam.display}) is your only trump, "
                     "so you must play it — and it wins the trick.",
                 )
             )
-    elif not trumped or p.rules.head_scope == "beat-led-suit":
-        # Heading: beat every card of the suit led (which, untrumped, is the winning card).
-        # Untrumped, the card to head is the winning one.
-        target = win
-        beats = stronger
-        if trumped:
-            target = max((c for c in trick if suit_of[c] == led), key=power.__getitem__)
-            beats = t.above[target]
-        heading = []
-        for c in followers:
-            if c in beats:
-                heading.append(c)
-        if heading and len(heading) < len(followers):
-            candidates = heading
-            if explain:
-                beaten = _others(followers, heading)
-                apps.append(
-                    RuleApplication(
-                        "head-the-trick", _head_text(p, heading, beaten, target), beaten
-                    )
+    elif heading and len(heading) < len(followers):
+        candidates = heading
+        if why is not None:
+            # Untrumped, the card to head is the winning one.
+            if not trumped:
+                target = trick[winning_index(trick, t)]
+            beaten = _others(followers, heading)
+            why.apps.append(
+                RuleApplication(
+                    "head-the-trick", _head_text(why.p, heading, beaten, target), beaten
                 )
-    elif explain:
-        # beat-winning-card, a plain suit led and trumped: no card of the suit led can head it.
-        notes.append(
+            )
+    elif why is not None and trumped and rules.head_scope != "beat-led-suit":
+        win = trick[winning_index(trick, t)]
+        why.notes.append(
             RuleApplication(
                 "head-the-trick",
                 f"The trick has been trumped ({win.display}), so no {SUIT_SINGULAR[led]} "
@@ -730,17 +823,19 @@ def _legal_follow(p: Position, explain: bool) -> LegalMoves:
             )
         )
 
-    if not explain:
-        return _quiet(p, tuple(candidates))
-    if len(hand) == 1 and not apps:
-        apps.append(
+    if why is not None and len(hand) == 1 and not why.apps:
+        why.apps.append(
             RuleApplication(
                 "follow-suit",
                 f"You must follow suit: the {hand[0].display} is your last card and it "
                 f"follows the {lead_card.display} led.",
             )
         )
-    return LegalMoves(p, tuple(candidates), tuple(apps), tuple(notes))
+    return tuple(candidates)
+
+
+#: No card: what heads a trick that no card of the suit led can head.
+_NOTHING: Final[frozenset[Card]] = frozenset()
 
 
 def _led_words(t: Trumps, lead_card: Card) -> str:
@@ -785,36 +880,20 @@ def _head_text(p: Position, heading: Sequence[Card], beaten: Sequence[Card], tar
     return text
 
 
-def _legal_void(
-    p: Position, led: str, to_beat: int, stronger: frozenset[Card], trumped: bool, explain: bool
-) -> LegalMoves:
-    """The player holds no card of the suit led: must he trump, or overtrump?
-
-    ``to_beat`` is the power of the card now winning the trick, ``stronger`` what beats it."""
-    t = p.trumps
-    hand = p.hand
-    trumps = t.members[t.suit]
-    trumps_held = []
-    heading = []
-    for c in hand:
-        if c in trumps:
-            trumps_held.append(c)
-            if c in stronger:
-                heading.append(c)
-    legal_cards: Sequence[Card] = hand
-    rule = ""
-    if trumps_held:
-        if heading:
-            legal_cards = heading
-            rule = "must-overtrump" if trumped else "must-trump"
-        elif p.rules.void_trump == "always":
-            legal_cards = trumps_held
-            rule = "must-trump"
-    if not explain:
-        return _quiet(p, tuple(legal_cards))
-    win = p.trick[winning_index(p.trick, t)]
-    apps: list[RuleApplication] = []
-    notes: list[RuleApplication] = []
+def _explain_void(
+    why: _Why,
+    t: Trumps,
+    hand: Sequence[Card],
+    trick: Sequence[Card],
+    led: str,
+    legal_cards: Sequence[Card],
+    trumps_held: list[Card],
+    rule: str,
+) -> None:
+    """The sentences for a player who holds no card of the suit led (:func:`follow_cards` has
+    decided ``legal_cards`` and the ``rule`` that bound him, if any)."""
+    win = trick[winning_index(trick, t)]
+    apps = why.apps
     no_suit = f"You have no {SUIT_NAMES[led]}"
     excluded = _others(hand, legal_cards)
     if excluded and rule == "must-overtrump":
@@ -833,7 +912,7 @@ def _legal_void(
     if excluded:
         apps.append(RuleApplication(rule, text, excluded))
     elif trumps_held and not rule:
-        notes.append(
+        why.notes.append(
             RuleApplication(
                 "must-trump",
                 f"{no_suit}, and your {'trump' if len(trumps_held) == 1 else 'trumps'} "
@@ -849,7 +928,6 @@ def _legal_void(
                 "play it.",
             )
         )
-    return LegalMoves(p, tuple(legal_cards), tuple(apps), tuple(notes))
 
 
 def _source_states(rules: RuleSet, rule_id: str) -> bool:
