@@ -238,6 +238,13 @@ class Options:
     civil_call: bool = False
 
 
+@cache
+def _free_exchange(seat: int, most: int) -> Options:
+    """The exchange options of a player free to play or pass, discarding up to ``most``.
+    Shared: an Options is never changed once made."""
+    return Options(seat, "declare", ("play", "pass"), most)
+
+
 #: ``Action.play(seat, card)`` for every card and the seats of the largest table, made once:
 #: Hand.step logs these shared (immutable) tuples rather than a new one per card played.
 _PLAY_ACTIONS: Final[dict[Card, tuple[Action, ...]]] = {
@@ -741,15 +748,9 @@ class Hand:
         stock = len(self.stock)
         most = (held if held < stock else stock) if may_draw else 0
         if forced is None and not club_law and most == held:
-            # Options(seat, "declare", ("play", "pass"), most), field by field.
-            options = _new_object(Options)
-            options.seat = seat
-            options.kind = "declare"
-            options.choices = ("play", "pass")
-            options.max_discards = most
-            options.legal = None
-            options.explanations = ()
-            options.civil_call = False
+            # Free to play or pass and to discard his whole hand: the answer of every free
+            # player in this seat, made once.
+            options = _free_exchange(seat, most)
         else:
             apps: list[RuleApplication] = []
             if forced is not None:
