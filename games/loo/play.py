@@ -378,7 +378,7 @@ def _quiet(p: Position, cards: tuple[Card, ...]) -> LegalMoves:
 _new_object: Final = object.__new__
 
 
-class _Why:
+class Reasons:
     """The explaining path's notebook: the position (its sentences name the cards) and the rule
     applications found so far. The quiet path passes None instead and builds no sentence."""
 
@@ -408,7 +408,7 @@ def legal(position: Position, *, explain: bool = True) -> LegalMoves:
 
 
 def _legal_lead(p: Position, explain: bool) -> LegalMoves:
-    why = _Why(p) if explain else None
+    why = Reasons(p) if explain else None
     cards = lead_cards(
         p.trumps, p.rules, p.game, p.hand, p.turn_up, p.declared, p.trick_number, p.played, why
     )
@@ -416,7 +416,7 @@ def _legal_lead(p: Position, explain: bool) -> LegalMoves:
 
 
 def _legal_follow(p: Position, explain: bool) -> LegalMoves:
-    why = _Why(p) if explain else None
+    why = Reasons(p) if explain else None
     cards = follow_cards(p.trumps, p.rules, p.hand, p.trick, p.pam_be_civil, why)
     return _quiet(p, cards) if why is None else why.moves(cards)
 
@@ -470,7 +470,7 @@ def lead_cards(
     declared: int,
     trick_number: int,
     played: Sequence[Card],
-    why: _Why | None = None,
+    why: Reasons | None = None,
 ) -> tuple[Card, ...]:
     """The cards the leader may lead, in the order of ``hand`` (the fields of a Position without
     a trick); ``why``, on the explaining path, collects the rules that decided it."""
@@ -688,7 +688,7 @@ def follow_cards(
     hand: Sequence[Card],
     trick: Sequence[Card],
     pam_be_civil: bool = False,
-    why: _Why | None = None,
+    why: Reasons | None = None,
 ) -> tuple[Card, ...]:
     """The cards the player may play to ``trick`` (not empty), in the order of ``hand`` (the
     fields of a Position); ``why``, on the explaining path, collects the rules that decided it."""
@@ -881,7 +881,7 @@ def _head_text(p: Position, heading: Sequence[Card], beaten: Sequence[Card], tar
 
 
 def _explain_void(
-    why: _Why,
+    why: Reasons,
     t: Trumps,
     hand: Sequence[Card],
     trick: Sequence[Card],
