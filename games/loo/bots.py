@@ -27,7 +27,7 @@ from .rng import rng_for
 from .rulesets import HAND_SIZE
 from .view import PlayerView
 
-BOT_KINDS: Final = ("beginner", "sensible")
+BOT_KINDS: Final = ("beginner", "sensible", "careless")
 
 
 @dataclass(frozen=True)
@@ -382,4 +382,6 @@ def make_bot(kind: str, seed: int | str) -> BeginnerBot | SensibleBot:
         return BeginnerBot(seed)
     if kind == "sensible":
         return SensibleBot(seed)
+    if kind == "careless":
+        return CarelessBot(seed)
     raise ValueError(f"unknown bot {kind!r}: choose one of {', '.join(BOT_KINDS)}")

@@ -193,7 +193,13 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--bots",
         default="beginner",
-        help="one bot kind for every seat, or one per seat, comma-separated (beginner, sensible)",
+        help="one bot kind for every seat, or one per seat, comma-separated (beginner, sensible, "
+        "careless: a beginner who slips where the laws let a slip stand)",
+    )
+    sim.add_argument(
+        "--laws",
+        action="store_true",
+        help="laws mode: an irregular play stands and the source's penalty is applied",
     )
     return parser
 
@@ -219,6 +225,7 @@ def main(
                 args.hands,
                 args.seed,
                 [b.strip() for b in args.bots.split(",")],
+                laws=args.laws,
             )
         else:
             data = _read_json(args.file, stdin)

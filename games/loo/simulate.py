@@ -19,6 +19,7 @@ def simulate(
     hands: int,
     seed: int | str,
     bots: Sequence[str] = ("beginner",),
+    laws: bool = False,
 ) -> dict[str, Any]:
     """Play ``hands`` hands of one table; per-player results, pool totals and counts."""
     if hands < 1:
@@ -31,14 +32,25 @@ def simulate(
     for kind in kinds:
         if kind not in BOT_KINDS:
             raise LooError(f"unknown bot {kind!r}: choose from {', '.join(BOT_KINDS)}")
-    table = Table(TableConfig(game, rules, players, seed, trace=False))
+    table = Table(TableConfig(game, rules, players, seed, laws=laws, trace=False))
     robots = [make_bot(kind, f"{seed}:{seat}") for seat, kind in enumerate(kinds)]
     start = list(table.balances)
     won = [0] * players
     looed = [0] * players
     tricks = [0] * players
     counts = dict.fromkeys(
-        ("played", "all_pass", "lone_miss", "flushes", "loos", "singles", "musts", "club_law"), 0
+        (
+            "played",
+            "all_pass",
+            "lone_miss",
+            "flushes",
+            "loos",
+            "singles",
+            "musts",
+            "club_law",
+            "offences",
+        ),
+        0,
     )
     staked = 0
     for _ in range(hands):
@@ -54,6 +66,7 @@ def simulate(
         outcome = {"played": "played", "all-pass": "all_pass", "lone-miss": "lone_miss"}
         counts[outcome.get(hand.outcome, "flushes")] += 1
         counts["loos"] += len(hand.looed)
+        counts["offences"] += len(hand.offences)
         for seat in hand.looed:
             looed[seat] += 1
         for p in hand.payments:
@@ -66,6 +79,7 @@ def simulate(
         "game": game,
         "rules": rules.name,
         "players": players,
+        "laws": laws,
         "hands": hands,
         "seed": seed,
         "results": [

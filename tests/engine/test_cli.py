@@ -300,6 +300,19 @@ def test_simulate_plays_a_table_and_counts_what_happened() -> None:
     assert json.loads(again) == result
 
 
+def test_simulate_in_laws_mode_counts_the_careless_players_offences() -> None:
+    args = ["simulate", "--game", "five-card", "--players", "5", "--rules", "hoffmann"]
+    args += ["--hands", "20", "--seed", "3", "--bots", "careless"]
+    code, out, err = run([*args, "--laws"])
+    assert (code, err) == (0, "")
+    result = json.loads(out)
+    assert result["laws"] is True and result["counts"]["offences"] > 0
+    assert sum(r["net"] for r in result["results"]) + result["pool"]["final"] == 0
+    # Without laws mode a careless player keeps every rule.
+    plain = json.loads(run(args)[1])
+    assert plain["laws"] is False and plain["counts"]["offences"] == 0
+
+
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
