@@ -62,12 +62,12 @@ def time_random_hands(count: int) -> float:
         hand = table.deal()
         choices = hand.choices
         step = hand.step
-        # Nothing is offered once the hand is over.
+        # A uniformly random choice among those the engine offers (see the docstring); nothing
+        # is offered once the hand is over. The exchange first (a flush may end the hand in it):
         offered = choices()
-        while offered:
-            # A uniformly random choice among those the engine offers (see the docstring).
+        while offered and hand.phase == "exchange":
             choice = offered[int(draw() * len(offered))]
-            most = hand.discard_limit() if hand.phase == "exchange" and choice == "play" else 0
+            most = hand.discard_limit() if choice == "play" else 0
             if most:
                 seat = hand.to_act
                 assert seat is not None
@@ -77,6 +77,10 @@ def time_random_hands(count: int) -> float:
                 step(choice, [held[i] for i in places])
             else:
                 step(choice)
+            offered = choices()
+        # then the cards.
+        while offered:
+            step(offered[int(draw() * len(offered))])
             offered = choices()
         assert hand.over
     return (time.perf_counter() - start) / count

@@ -264,9 +264,6 @@ class Trick:
     #: The cards of ``plays``, kept alongside them (Hand._lay adds to both) for the rule code,
     #: which reads them at every decision.
     laid: list[Card] = field(repr=False, compare=False)
-    #: The legal cards of the player to act, as (actions done, seat, cards): what
-    #: Hand.choices answered, remembered until the next action for Hand.step to check against.
-    legal: tuple[int, int, tuple[Card, ...]] | None = field(repr=False, compare=False)
 
     # Written out rather than generated: a trick is made at every trick of every playout.
     def __init__(
@@ -285,7 +282,6 @@ class Trick:
             self.laid = [c for _, c in plays]
         self.civil = civil
         self.winner = winner
-        self.legal = None
 
     @property
     def cards(self) -> list[Card]:
@@ -345,6 +341,7 @@ class Hand:
         "pool_at_start",
         "payments",
         "_moves",
+        "_offer",
         "_exchange_cache",
         "_immediate_flush",
         "looed",
@@ -407,10 +404,13 @@ class Hand:
         self.outcome = ""
         self.pool_at_start = 0
         self.payments: list[Payment] = []
-        # legal_moves and the exchange options, remembered until the next action: (actions
-        # done, seat, the answer[, explained]).
+        # legal_moves, remembered until the next action: (actions done, seat, the answer,
+        # explained).
         self._moves: tuple[int, int, LegalMoves, bool] | None = None
-        self._exchange_cache: tuple[int, int, Options] | None = None
+        # What choices() answered in the play (the legal cards of the player to act) and the
+        # exchange options of a seat (seat, options): forgotten by every action (_forget).
+        self._offer: tuple[Card, ...] | None = None
+        self._exchange_cache: tuple[int, Options] | None = None
         #: Five-card Loo with flushes shown at once (A29): looked for at every turn and draw.
         timing = setup.rules.flush_timing
         self._immediate_flush = setup.game == "five-card" and timing == "immediate"
@@ -465,7 +465,8 @@ class Hand:
             self.pool += amount
         else:
             self.balances[payee] += amount
-        self.payments.append(Payment(payer, payee, amount, rule, reason))
+        # Payment(payer, payee, amount, rule, reason), without the call: several a hand.
+        self.payments.append(_new_tuple(Payment, (payer, payee, amount, rule, reason)))
 
     def _deal(self) -> None:
         s = self.setup
@@ -613,6 +614,15 @@ class Hand:
             if s != dealer and declared[s] not in (None, "pass")
         ]
 
+    def _declared_before_dealer(self) -> bool:
+        """Whether anyone but the dealer has declared to play (or taken miss): as
+        ``bool(declared_before_dealer())``, stopping at the first."""
+        dealer = self.dealer
+        for seat, declared in enumerate(self.declared):
+            if declared is not None and declared != "pass" and seat != dealer:
+                return True
+        return False
+
     def forced_to_play(self, seat: int) -> RuleApplication | None:
         """Why ``seat`` may not pass, if it may not."""
         if self.must:
@@ -736,10 +746,9 @@ class Hand:
         return Options(seat, "declare", tuple(choices), explanations=tuple(apps))
 
     def _exchange_options(self, seat: int) -> Options:
-        done = len(self.log)
         cached = self._exchange_cache
-        if cached is not None and cached[0] == done and cached[1] == seat:
-            return cached[2]
+        if cached is not None and cached[0] == seat:
+            return cached[1]
         club_law = self.club_law
         # Only a must, club law and the dealer can be forced to play.
         forced = self.forced_to_play(seat) if self.must or club_law or seat == self.dealer else None
@@ -769,7 +778,7 @@ class Hand:
                 )
             choices = ("play",) if forced else ("play", "pass")
             options = Options(seat, "declare", choices, max_discards=most, explanations=tuple(apps))
-        self._exchange_cache = (done, seat, options)
+        self._exchange_cache = (seat, options)
         return options
 
     def trick_cards(self) -> list[Card]:
@@ -828,14 +837,12 @@ class Hand:
     def _offered(self, seat: int) -> tuple[Card, ...]:
         """The legal cards of ``seat``, the player to act in the play, as :meth:`choices`
         works them out (remembered until the next action)."""
-        trick = self.trick
-        assert trick is not None
-        cached = trick.legal
-        if cached is None or cached[0] != len(self.log) or cached[1] != seat:
+        offered = self._offer
+        if offered is None:
             self.choices()
-            cached = trick.legal
-            assert cached is not None
-        return cached[2]
+            offered = self._offer
+            assert offered is not None
+        return offered
 
     def choices(self) -> tuple[Card | str, ...]:
         """What the player to act may choose, plainly: what :meth:`step` takes.
@@ -852,16 +859,14 @@ class Hand:
         playouts and simulations, which decide thousands of times a second. A "Pam, be civil"
         call and, in laws mode, an irregular play go through :meth:`apply`.
         """
-        seat = self.to_act
         phase = self.phase
-        if seat is None:
-            return ()
         if phase == "play":
             # legal_moves(seat, False).legal, worked out by the same rule code from the hand's
             # own state, without a Position or a LegalMoves; remembered for step() (and
             # legal_moves) until the next action.
+            seat = self.to_act
             trick = self.trick
-            assert trick is not None
+            assert seat is not None and trick is not None  # so always in the play
             laid = trick.laid
             if laid:
                 cards = follow_cards(self.trumps, self.rules, self.hands[seat], laid, trick.civil)
@@ -876,8 +881,11 @@ class Hand:
                     len(self.tricks) + 1,
                     self._played,
                 )
-            trick.legal = (len(self.log), seat, cards)
+            self._offer = cards
             return cards
+        seat = self.to_act
+        if seat is None:
+            return ()
         if phase == "exchange":
             return self._exchange_options(seat).choices
         return self.options(explain=False).choices
@@ -900,6 +908,7 @@ class Hand:
         if phase == "play" and kind == "play" and 0 <= seat < self.players:
             self._play(action)
             self.log.append(action)
+            self._offer = self._exchange_cache = None
             return
         if phase == "over":
             raise IllegalAction("the hand is over")
@@ -918,6 +927,7 @@ class Hand:
         else:
             raise IllegalAction(f"a {kind} action is not possible now ({phase})")
         self.log.append(action)
+        self._offer = self._exchange_cache = None
 
     def step(self, choice: Card | str, discards: Sequence[Card] = ()) -> None:
         """Carry out ``choice``, one of :meth:`choices`, for the player to act (``discards``:
@@ -929,11 +939,10 @@ class Hand:
         remembered legal moves offer is played at once. Anything not offered raises
         :class:`IllegalAction` and leaves the hand unchanged.
         """
-        seat = self.to_act
         phase = self.phase
-        if seat is None:
-            raise IllegalAction("the hand is over")
+        seat = self.to_act
         if phase == "play":
+            assert seat is not None  # a player is always to act in the play
             if self._trace:
                 # The trace names the rules that bound the play: the explained legal moves.
                 moves = self.legal_moves(seat)
@@ -941,24 +950,22 @@ class Hand:
                 offered = moves.legal
             else:
                 why = ()
-                # What choices() has just answered, as a rule (_offered, without the call).
-                trick = self.trick
-                cached = trick.legal if trick is not None else None
-                if cached is not None and cached[0] == len(self.log) and cached[1] == seat:
-                    offered = cached[2]
-                else:
-                    offered = self._offered(seat)
-            if type(choice) is not Card or choice not in offered or discards:
+                # What choices() has just answered, as a rule (_offered, without the call;
+                # never empty: a player in the play always has a card to play).
+                offered = self._offer or self._offered(seat)
+            if choice not in offered or discards or type(choice) is not Card:
                 self._refuse_card(seat, choice, discards)
             # Action.play(seat, choice), without the call.
-            plays = _PLAY_ACTIONS[choice]
-            if seat < len(plays):
-                action = plays[seat]
-            else:
+            try:
+                action = _PLAY_ACTIONS[choice][seat]
+            except IndexError:  # a table larger than any source allows
                 action = _new_tuple(Action, ("play", seat, "", (choice.code,), False))
             self._lay(seat, choice, why, False, False)
             self.log.append(action)
+            self._offer = self._exchange_cache = None
             return
+        if seat is None:
+            raise IllegalAction("the hand is over")
         if type(choice) is not str:
             raise IllegalAction(f"{choice!s} is not a choice open to {self.name(seat)} now")
         if phase == "exchange" and self._exchange_offered(seat, choice, discards):
@@ -984,6 +991,7 @@ class Hand:
             action = _new_tuple(Action, ("replay", seat, choice, (), False))
             self._replay_choice(action)
         self.log.append(action)
+        self._offer = self._exchange_cache = None
 
     def _exchange_offered(self, seat: int, choice: str, discards: Sequence[Card]) -> bool:
         """Whether ``seat`` may ``choice`` (``"play"`` or ``"pass"``) in the exchange with these
@@ -1025,7 +1033,7 @@ class Hand:
             return
         seat = (seat + 1) % self.players
         self.to_act = seat
-        if seat == self.dealer and not self.declared_before_dealer():
+        if seat == self.dealer and not self._declared_before_dealer():
             # RULES.md all-pass-dealer-wins: the dealer takes the pool without play.
             if self._trace:
                 self._event(

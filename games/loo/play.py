@@ -474,6 +474,10 @@ def lead_cards(
 ) -> tuple[Card, ...]:
     """The cards the leader may lead, in the order of ``hand`` (the fields of a Position without
     a trick); ``why``, on the explaining path, collects the rules that decided it."""
+    if len(hand) == 1 and why is None:
+        # A last card is always playable (no rule can leave a player nothing to play): the
+        # last trick of every hand, without the rules that would say so.
+        return tuple(hand)
     trumps = t.members[t.suit]
     trumps_held = []
     for c in hand:
@@ -692,6 +696,8 @@ def follow_cards(
 ) -> tuple[Card, ...]:
     """The cards the player may play to ``trick`` (not empty), in the order of ``hand`` (the
     fields of a Position); ``why``, on the explaining path, collects the rules that decided it."""
+    if len(hand) == 1 and why is None:
+        return tuple(hand)  # a last card is always playable (as in lead_cards)
     suit_of = t.suit_of_card
     lead_card = trick[0]
     led = suit_of[lead_card]

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from games.loo import PRESET_IDS, Card, RuleSet, legal
-from games.loo.hand import Hand, Trick
+from games.loo.hand import Action, Hand, IllegalAction, Trick
 from games.loo.play import Position, follow_cards, lead_cards
 from games.loo.table import Table, TableConfig
 
@@ -80,5 +80,35 @@ def test_a_trick_built_with_plays_knows_its_cards() -> None:
     copy = Trick(trick.leader, list(trick.plays), trick.civil, trick.winner)
     assert copy == trick
     assert copy.laid == trick.laid == [c for _, c in trick.plays]
-    assert copy.legal is None
     assert Trick(2).plays == [] and Trick(2).laid == [] and Trick(2).winner is None
+
+
+def test_what_choices_answered_is_forgotten_at_the_next_action() -> None:
+    """Hand.step checks a card against what choices() answered for the player to act; an
+    action taken by apply() in between makes that answer stale, and it must not be used."""
+    table = Table(TableConfig("five-card", RuleSet.preset("hoffmann"), 3, "forget", trace=False))
+    hand = table.deal()
+    # The first lead of a hand whose leader may lead more than one card.
+    while hand.phase != "play" or hand.tricks or hand.trick_cards() or len(hand.choices()) < 2:
+        if hand.over:
+            hand = table.deal()
+        elif hand.phase == "play":
+            hand.step(hand.choices()[0])
+        else:
+            hand.step("play")
+    first = hand.to_act
+    assert first is not None
+    offered = hand.choices()
+    hand.apply(Action.play(first, offered[0]))
+    second = hand.to_act
+    assert second is not None and second != first
+    done = len(hand.log)
+    # Cards the first player was offered and still holds: not the second player's to play.
+    stale = [c for c in hand.hands[first] if c in offered]
+    assert stale
+    for c in stale:
+        with pytest.raises(IllegalAction):
+            hand.step(c)
+    assert hand.to_act == second and len(hand.log) == done
+    hand.step(hand.choices()[0])
+    assert hand.log[-1].seat == second
