@@ -6,6 +6,8 @@
    among the choices the engine itself offers): hands per second.
 2. The cost of one such hand divided by the cost of a bare shuffle-and-deal of the 52 cards
    (``random.shuffle`` and slicing six hands and a turn-up), measured in the same run.
+   Also the Python bytecodes each executes (a trace function counts them): the work itself,
+   which neither the machine's load nor its clock moves, unlike the times.
 3. The sensible bot's median decision time, at a five-card table of one sensible bot and five
    beginners, and its share of the pools won there (chance would give 1/6).
 
@@ -34,9 +36,11 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from functools import cache
 from itertools import combinations
 from pathlib import Path
+from types import FrameType
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -99,6 +103,26 @@ def time_shuffle_and_deal(count: int) -> float:
     return (time.perf_counter() - start) / count
 
 
+def bytecodes(run: Callable[[int], float], count: int) -> float:
+    """Python bytecodes executed per item of ``run(count)``, counted by a trace function (opcode
+    events): the work itself, which the machine's load and clock do not move."""
+    executed = 0
+
+    def trace(frame: FrameType, event: str, arg: object) -> Callable[..., object]:
+        nonlocal executed
+        frame.f_trace_opcodes = True
+        if event == "opcode":
+            executed += 1
+        return trace
+
+    sys.settrace(trace)
+    try:
+        run(count)
+    finally:
+        sys.settrace(None)
+    return executed / count
+
+
 def bot_table(hands: int) -> tuple[float, float]:
     """(median decision ms, share of the pools won) for one sensible bot against five beginners."""
     table = Table(TableConfig("five-card", RuleSet.preset("hoffmann"), 6, 2024, trace=False))
@@ -140,6 +164,13 @@ def main() -> None:
     # A busy second core slows the shuffle more than the hand: the rounds show the spread.
     ratios = sorted(h / s for h, s in zip(hand_times, shuffle_times, strict=True))
     print(f"hand / shuffle by round: {ratios[0]:.1f} to {ratios[-1]:.1f}")
+    counted = max(10, args.hands // 10)
+    hand_ops = bytecodes(time_random_hands, counted)
+    shuffle_ops = bytecodes(time_shuffle_and_deal, 10 * counted)
+    print(
+        f"Python bytecodes: {hand_ops:.0f} a hand, {shuffle_ops:.0f} a shuffle-and-deal "
+        f"(ratio {hand_ops / shuffle_ops:.1f})"
+    )
     decision_ms, share = bot_table(args.bot_hands)
     print(f"sensible bot: median decision {decision_ms:.1f} ms over {args.bot_hands} hands")
     print(f"sensible bot: share of the pools won {share:.3f} (chance: {1 / 6:.3f})")

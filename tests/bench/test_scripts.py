@@ -27,6 +27,14 @@ def test_the_engine_benchmark_prints_its_figures() -> None:
         r"bot_pool_share=[\d.]+",
         lines[-1],
     ), lines[-1]
+    # The bytecode counts are counts, not timings: a whole hand is more work than its shuffle.
+    counts = [
+        re.fullmatch(r"Python bytecodes: (\d+) a hand, (\d+) a shuffle.*", line) for line in lines
+    ]
+    found = [m for m in counts if m]
+    assert len(found) == 1, lines
+    hand, shuffle = map(int, found[0].groups())
+    assert hand > shuffle > 0
 
 
 def test_the_http_benchmark_plays_hands_without_errors() -> None:
