@@ -238,10 +238,11 @@ def sample_world(view: PlayerView, rng: random.Random) -> World:
     hands: list[list[Card]] = [[] for _ in range(view.players)]
     assert view.hand is not None
     hands[view.seat] = list(view.hand)
-    others = [s for s in range(view.players) if s != view.seat and view.hand_sizes[s]]
+    needed = _unseen_held(view)
+    others = [s for s in range(view.players) if s != view.seat and needed[s]]
     others.sort(key=lambda s: -len(void.get(s, ())))
     for seat in others:
-        need = view.hand_sizes[seat]
+        need = needed[seat]
         banned = void.get(seat, set())
         take = [c for c in unseen if trumps.suit_of(c) not in banned][:need]
         if len(take) < need:  # the constraints cannot all be met: relax them
@@ -262,6 +263,26 @@ def sample_world(view: PlayerView, rng: random.Random) -> World:
             thrown[seat], unseen = unseen[:size], unseen[size:]
     stock = unseen[: view.stock_size]
     return World(hands, miss, thrown, stock)
+
+
+def _played_by(view: PlayerView) -> list[list[Card]]:
+    """The cards each seat has played to the tricks."""
+    played: list[list[Card]] = [[] for _ in range(view.players)]
+    for trick in view.tricks + ((view.trick,) if view.trick else ()):
+        for seat, c in trick.plays:
+            played[seat].append(c)
+    return played
+
+
+def _unseen_held(view: PlayerView) -> list[int]:
+    """How many unseen cards each seat holds in the world to sample: its hand; and when the
+    replay question is asked (Law 16, the play over), what a replay would give back to a player
+    who threw up his cards (Law 15), besides those he played."""
+    if view.phase != "replay":
+        return list(view.hand_sizes)
+    played = _played_by(view)
+    size = HAND_SIZE[view.game]
+    return [size - len(played[s]) if s in view.in_play else 0 for s in range(view.players)]
 
 
 def build_world(view: PlayerView, world: World) -> Hand:
@@ -298,6 +319,13 @@ def build_world(view: PlayerView, world: World) -> Hand:
     hand.in_play = list(view.in_play)
     hand.retired = list(view.retired)
     hand.tricks = [Trick(t.leader, list(t.plays), t.civil, t.winner) for t in view.tricks]
+    if view.phase == "replay":
+        # Asked when the play is over: a replay takes up the hands as the play began (the cards
+        # played, and any thrown up, sampled); the others are taken to let the result stand.
+        played = _played_by(view)
+        hand.start_of_play = [played[s] + hand.hands[s] for s in range(view.players)]
+        hand.hands = [[] for _ in range(view.players)]
+        hand.replay_asked = [view.seat]
     # The cards of the tricks taken stay face up and bind the leader (RULES.md A9).
     hand._played = tuple(c for t in view.tricks for _, c in t.plays)
     if view.trick is not None:

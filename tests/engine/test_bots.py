@@ -6,7 +6,7 @@ import dataclasses
 
 from games.loo import RuleSet
 from games.loo.bots import BeginnerBot, CarelessBot, SensibleBot, sample_world, voids
-from games.loo.hand import Hand, HandSetup, stack_pack
+from games.loo.hand import Action, Hand, HandSetup, stack_pack
 from games.loo.rng import rng_for
 from games.loo.table import Table, TableConfig
 from games.loo.view import view_for
@@ -125,3 +125,41 @@ def test_the_public_phrases_and_penalties_name_catalogue_rules() -> None:
 
     assert set(HAD_TO) <= rule_ids()
     assert set(OFFENCE_RULE) | set(OFFENCE_RULE.values()) <= rule_ids()
+
+
+def _replay_question(game: str, players: int) -> tuple[Hand, int]:
+    """A hoffmann hand in laws mode where seat 1 revoked and another player is asked whether to
+    demand a replay (Law 16), found by playing seeded hands: seat 1 plays a forbidden card
+    whenever it has one, everyone else the first card offered."""
+    for seed in range(200):
+        table = Table(TableConfig(game, RuleSet.preset("hoffmann"), players, seed, laws=True))
+        hand = table.deal()
+        while not hand.over and hand.phase != "replay":
+            seat = hand.to_act
+            assert seat is not None
+            if hand.phase == "play" and seat == 0:
+                legal = hand.choices()
+                wrong = [c for c in hand.hands[0] if c not in legal]
+                table.apply(Action.play(0, wrong[0] if wrong else legal[0]))
+            else:
+                choices = hand.choices()
+                table.step("play" if "play" in choices else choices[0])
+        if hand.phase == "replay":
+            assert hand.to_act is not None and hand.to_act != 0
+            return hand, hand.to_act
+    raise AssertionError("no seed led to a replay question")
+
+
+def test_the_sensible_bot_answers_the_replay_question() -> None:
+    """After a revoke under hoffmann's Law 16 the others choose to demand a replay or let the
+    result stand; a sensible bot plays both out in its sampled deals (replayed from the cards
+    it saw played) and chooses."""
+    for game, players in (("three-card", 3), ("five-card", 5)):
+        hand, seat = _replay_question(game, players)
+        view = view_for(hand, seat)
+        decision = SensibleBot(f"replay:{game}", playouts=12).decide(view)
+        assert decision.action.kind == "replay"
+        assert decision.action.choice in ("demand", "decline")
+        assert decision.action.seat == seat
+        hand.apply(decision.action)  # the engine takes it
+        assert hand.over or hand.phase in ("play", "replay")

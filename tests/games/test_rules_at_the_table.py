@@ -301,3 +301,35 @@ def test_careless_opponents_keep_the_rules_in_learning_mode(client: Client, play
     )
     hand = player.play_out(table.pk, 10)
     assert not hand.offences and hand.phase == "over"
+
+
+def test_sensible_opponents_answer_the_replay_question_after_the_humans_revoke(
+    client: Client, player: Any
+) -> None:
+    """hoffmann Law 16 from the other side: the human revokes, and the sensible computer
+    players, the wronged, choose whether to demand a replay (they play both answers out in the
+    deals they sample). The table goes on; nothing fails. (Seed 36: the human can revoke, and
+    one opponent lets the result stand before the other demands a replay.)"""
+    table = player.new_table(
+        game="three-card", rules="hoffmann", players=3, opponents="sensible", mode="laws", seed=36
+    )
+    for _ in range(40):
+        hand = player.current_hand(table.pk)
+        if hand.over:
+            break
+        version = PracticeTable.objects.get(pk=table.pk).version
+        if hand.phase == "play" and hand.to_act == 0 and not hand.replaying:
+            offered = hand.choices()
+            wrong = [c for c in hand.hands[0] if c not in offered]
+            data = {"version": version, "kind": "play", "card": (wrong or offered)[0].code}
+        else:
+            data = player.decide(table.pk, 1)
+        response = player.act(table.pk, data)
+        assert response.status_code == 302
+    hand = player.current_hand(table.pk)
+    assert hand.over
+    assert any(o.seat == 0 and o.penalty == "penalty-revoke" for o in hand.offences)
+    answers = [a for a in hand.log if a.kind == "replay"]
+    assert answers and all(a.seat != 0 for a in answers)
+    assert answers[0].choice in ("demand", "decline")
+    assert _page(client, table).count("irregularly") >= 1
