@@ -238,18 +238,20 @@ def sample_world(view: PlayerView, rng: random.Random) -> World:
     hands: list[list[Card]] = [[] for _ in range(view.players)]
     assert view.hand is not None
     hands[view.seat] = list(view.hand)
-    needed = _unseen_held(view)
+    needed = _cards_held(view)
     others = [s for s in range(view.players) if s != view.seat and needed[s]]
     others.sort(key=lambda s: -len(void.get(s, ())))
     for seat in others:
-        need = needed[seat]
+        # The cards everyone has seen him keep are his; the rest are drawn from the unseen.
+        known = list(view.shown_held[seat]) if view.shown_held else []
+        need = needed[seat] - len(known)
         banned = void.get(seat, set())
         take = [c for c in unseen if trumps.suit_of(c) not in banned][:need]
         if len(take) < need:  # the constraints cannot all be met: relax them
             take += [c for c in unseen if c not in take][: need - len(take)]
         chosen = set(take)
         unseen = [c for c in unseen if c not in chosen]
-        hands[seat] = take
+        hands[seat] = known + take
     size = HAND_SIZE[view.game]
     miss = None
     if view.miss_on_table:
@@ -274,10 +276,10 @@ def _played_by(view: PlayerView) -> list[list[Card]]:
     return played
 
 
-def _unseen_held(view: PlayerView) -> list[int]:
-    """How many unseen cards each seat holds in the world to sample: its hand; and when the
-    replay question is asked (Law 16, the play over), what a replay would give back to a player
-    who threw up his cards (Law 15), besides those he played."""
+def _cards_held(view: PlayerView) -> list[int]:
+    """How many cards each seat holds in the world to sample: its hand; and when the replay
+    question is asked (Law 16, the play over), what a replay would give back to a player who
+    threw up his cards (Law 15), besides those he played."""
     if view.phase != "replay":
         return list(view.hand_sizes)
     played = _played_by(view)

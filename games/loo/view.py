@@ -70,6 +70,9 @@ class PlayerView:
     options: Options | None
     #: Laws mode: a card the rules forbid would stand now, and its penalty be applied.
     irregular_stands: bool = False
+    #: For each seat, the cards it holds that everyone has seen: in a replay (Law 16), those of
+    #: the play taken back, which every player watched; a card played out of turn and kept.
+    shown_held: tuple[tuple[Card, ...], ...] = ()
 
     def visible_cards(self) -> set[Card]:
         """Every card this view shows."""
@@ -148,6 +151,7 @@ class PlayerView:
             "events": [e.to_dict() for e in self.events],
             "options": options,
             "irregular_stands": self.irregular_stands,
+            "shown_held": [[c.code for c in held] for held in self.shown_held],
         }
 
 
@@ -169,6 +173,9 @@ def view_for(hand: Hand, seat: int, hand_number: int | None = None) -> PlayerVie
         return TrickView(t.leader, tuple(t.plays), t.civil, t.winner)
 
     options = hand.options() if hand.to_act == seat and looks else None
+    # A card shown face up and still held (cards played leave the hand; see shown_held).
+    seen = set(hand.seen)
+    shown_held = tuple(tuple(c for c in h if c in seen) for h in hand.hands) if seen else ()
     return PlayerView(
         seat=seat,
         players=hand.players,
@@ -209,4 +216,5 @@ def view_for(hand: Hand, seat: int, hand_number: int | None = None) -> PlayerVie
         events=tuple(hand.events),
         options=options,
         irregular_stands=hand.laws_apply(),
+        shown_held=shown_held,
     )

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 
 from games.loo import RuleSet
-from games.loo.bots import BeginnerBot, CarelessBot, SensibleBot, sample_world, voids
-from games.loo.hand import Action, Hand, HandSetup, stack_pack
+from games.loo.bots import BeginnerBot, Bot, CarelessBot, SensibleBot, sample_world, voids
+from games.loo.hand import Action, Hand, HandSetup, IllegalAction, stack_pack
 from games.loo.rng import rng_for
 from games.loo.table import Table, TableConfig
 from games.loo.view import view_for
@@ -163,3 +164,62 @@ def test_the_sensible_bot_answers_the_replay_question() -> None:
         assert decision.action.seat == seat
         hand.apply(decision.action)  # the engine takes it
         assert hand.over or hand.phase in ("play", "replay")
+
+
+def test_in_a_replay_the_cards_everyone_watched_are_known() -> None:
+    """hoffmann Law 16: when a replay is demanded, the hand is played again with the same
+    cards, which every player saw played. A sensible bot's sampled deals give each player the
+    cards he was seen to play and has not yet played again (before, it drew them from the
+    unseen cards, ran short, and a sampled player had nothing to play)."""
+    for game, players in (("three-card", 3), ("five-card", 5)):
+        hand, seat = _replay_question(game, players)
+        hand.apply(Action("replay", seat, "demand"))
+        assert hand.replaying and hand.phase == "play"
+        steps = 0
+        while not hand.over:
+            to_act = hand.to_act
+            assert to_act is not None
+            view = view_for(hand, to_act)
+            for s in hand.in_play:
+                assert set(view.shown_held[s]) == set(hand.hands[s])
+            world = sample_world(view, rng_for(steps, "replay"))
+            for s in hand.in_play:
+                assert sorted(world.hands[s], key=str) == sorted(hand.hands[s], key=str)
+            hand.apply(SensibleBot(f"r{steps}", playouts=6).decide(view).action)
+            steps += 1
+        assert steps > 0
+
+
+def test_bots_keep_playing_whatever_irregularities_a_human_commits() -> None:
+    """Laws mode under the two sources with penalties: seat 1 (the human's seat on the site)
+    now and then plays any card it holds, or plays out of turn; the computer players (sensible
+    and careless) meet revokes, Law 15's retirement, Law 16's question and the replay, and
+    every hand still ends with the chips conserved."""
+    for preset in ("hoffmann", "peel"):
+        for game in RuleSet.preset(preset).games:
+            for players in (3, 5):
+                rng = random.Random(f"irregular:{preset}:{game}:{players}")
+                table = Table(TableConfig(game, RuleSet.preset(preset), players, "irr", laws=True))
+                bots: list[Bot] = [
+                    SensibleBot(f"s{s}", playouts=6) if s % 2 else CarelessBot(f"c{s}")
+                    for s in range(players)
+                ]
+                for _ in range(5):
+                    hand = table.deal()
+                    for _ in range(300):
+                        if hand.over:
+                            break
+                        if hand.phase == "play" and hand.hands[0] and rng.random() < 0.3:
+                            try:  # any card, in turn or out of turn
+                                table.apply(Action.play(0, rng.choice(hand.hands[0])))
+                                continue
+                            except IllegalAction:
+                                pass
+                        seat = hand.to_act
+                        assert seat is not None
+                        if seat == 0:
+                            table.step(rng.choice(hand.choices()))
+                        else:
+                            table.apply(bots[seat].decide(view_for(hand, seat)).action)
+                    assert hand.over
+                assert table.chips() == players * table.config.chips
