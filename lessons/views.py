@@ -94,8 +94,9 @@ def compare_sources(request: HttpRequest) -> HttpResponse:
     if form.is_valid():
         a, b = form.cleaned_data["a"], form.cleaned_data["b"]
         by_slug = {s.slug: s for s in Source.objects.filter(slug__in=[a, b])}
-        pair = [by_slug[a], by_slug[b]]
-        for rule in Rule.objects.with_citations(sources=[a, b]):
+        # (Both are known sources; before the content is loaded neither has a row.)
+        pair = [by_slug[a], by_slug[b]] if len(by_slug) == 2 else []
+        for rule in Rule.objects.with_citations(sources=[a, b]) if pair else ():
             statements = rule.statements(pair)
             differs = rule.differs_between(a, b)
             if differs or not form.cleaned_data["differ"]:
@@ -119,12 +120,13 @@ def list_disagreements(request: HttpRequest) -> HttpResponse:
     def link(rule_ids: tuple[str, ...], source: str) -> Citation | None:
         """The passage an option's value rests on: the first of its rules the source is
         quoted for."""
-        found = (rules[r].first_citation(source) for r in rule_ids)
+        found = (rules[r].first_citation(source) for r in rule_ids if r in rules)
         return next((c for c in found if c is not None), None)
 
     options = []
     for option in option_readings():
-        if not option.differs:
+        # (Before the content is loaded there are no rule rows: nothing to list.)
+        if not option.differs or option.spec.rule not in rules:
             continue
         cells = [
             Cell(

@@ -102,3 +102,15 @@ def test_the_health_check_answers_ok_without_touching_the_database(
     assert response.status_code == 200
     assert response["Content-Type"] == "text/plain"
     assert response.content == b"ok"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "url", ["/sources/", "/rules/", "/compare/", "/disagreements/", "/glossary/", "/search/?q=pam"]
+)
+def test_the_reading_pages_answer_before_any_content_is_loaded(client: Client, url: str) -> None:
+    """A database migrated but not yet loaded (``manage.py loadcontent`` not run): the lists
+    are empty, and no page fails."""
+    response = client.get(url)
+
+    assert response.status_code == 200
