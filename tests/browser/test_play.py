@@ -195,3 +195,49 @@ def test_axe_finds_nothing_serious_on_the_chooser(js_page: Page, path: str) -> N
     js_page.goto(path)
 
     assert _axe(js_page) == []
+
+
+def _revoke_and_play_out(page: Page, seed: int) -> bool:
+    """Deal a three-card hoffmann table in laws mode with sensible opponents, revoke once if the
+    learner can (a card forbidden because he can follow suit) and play the hand out; whether he
+    revoked."""
+    page.goto(f"/play/seed/three-card/hoffmann/3/{seed}/")
+    form = page.locator("form.chooser")
+    form.locator("input[name=opponents][value=sensible]").check()
+    form.locator("input[name=mode][value=laws]").check()
+    form.get_by_role("button", name="Deal these cards").click()
+    expect(page).to_have_url(re.compile(r"/play/\d+/$"))
+    revoked = False
+    for _ in range(60):
+        if "is over" in page.locator("#table-status").inner_text():
+            return revoked
+        before = _version(page)
+        revokes = [
+            button
+            for button in page.locator("button.card-button[aria-disabled]").all()
+            if "follow suit"
+            in page.locator(f"#{button.get_attribute('aria-describedby')}").inner_text()
+        ]
+        if not revoked and revokes:
+            revokes[0].click(force=True)  # aria-disabled: Playwright would wait
+            revoked = True
+        else:
+            _take_turn(page)
+        expect(page.locator("input[name=version]").first).not_to_have_value(before)
+    raise AssertionError("the hand did not end")
+
+
+def test_a_revoke_in_laws_mode_stands_and_the_opponents_answer_law_16(page: Page) -> None:
+    """Laws mode under hoffmann, by clicking: the learner revokes (plays a card of another suit
+    though he can follow); it stands; at the end the sensible computer players choose to demand
+    a replay or let the result stand (Law 16), and the hand is settled. The first deals that
+    give the learner a revoke are tried in turn."""
+    for seed in range(1, 30):
+        if _revoke_and_play_out(page, seed):
+            break
+    else:
+        pytest.fail("no deal let the learner revoke")
+    text = page.locator("main").inner_text()
+    assert "irregularly (follow-suit)" in text
+    assert "lets the result stand" in text or "requires the hand to be played again" in text
+    _check_settlement(page)
