@@ -408,7 +408,8 @@ class Hand:
         # explained).
         self._moves: tuple[int, int, LegalMoves, bool] | None = None
         # What choices() answered in the play (the legal cards of the player to act) and the
-        # exchange options of a seat (seat, options): forgotten by every action (_forget).
+        # exchange options of a seat (seat, options): forgotten whenever apply() or step()
+        # logs an action, since every change to the hand is made by one of them.
         self._offer: tuple[Card, ...] | None = None
         self._exchange_cache: tuple[int, Options] | None = None
         #: Five-card Loo with flushes shown at once (A29): looked for at every turn and draw.
@@ -836,7 +837,7 @@ class Hand:
 
     def _offered(self, seat: int) -> tuple[Card, ...]:
         """The legal cards of ``seat``, the player to act in the play, as :meth:`choices`
-        works them out (remembered until the next action)."""
+        works them out (remembered until the next action; only ever asked for him)."""
         offered = self._offer
         if offered is None:
             self.choices()
