@@ -161,7 +161,7 @@ def main() -> None:
     per_shuffle = statistics.median(shuffle_times)
     print(f"random five-card hand, 6 players: {per_hand * 1e6:.0f} us")
     print(f"bare shuffle-and-deal of 52 cards: {per_shuffle * 1e6:.1f} us")
-    # A busy second core slows the shuffle more than the hand: the rounds show the spread.
+    # A slowed machine slows the shuffle more than the hand: the rounds show the spread.
     ratios = sorted(h / s for h, s in zip(hand_times, shuffle_times, strict=True))
     print(f"hand / shuffle by round: {ratios[0]:.1f} to {ratios[-1]:.1f}")
     counted = max(10, args.hands // 10)
