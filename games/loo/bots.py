@@ -22,6 +22,7 @@ from typing import Final, Protocol
 
 from .cards import PACK, Card
 from .hand import Action, Hand, HandSetup, Trick
+from .messages import Message, msg
 from .play import Trumps, winning_index
 from .rng import rng_for
 from .rulesets import HAND_SIZE
@@ -33,7 +34,8 @@ BOT_KINDS: Final = ("beginner", "sensible", "careless")
 @dataclass(frozen=True)
 class Decision:
     action: Action
-    reason: str
+    #: Why, as a message (render it for the point of view that reads it).
+    reason: Message
 
 
 class Bot(Protocol):
@@ -96,14 +98,14 @@ class BeginnerBot:
             assert options.legal is not None
             played = rng.choice(options.legal.legal)
             civil = options.civil_call and played.code == "A" + view.trump
-            return Decision(Action.play(seat, played, civil), "a random legal card")
+            return Decision(Action.play(seat, played, civil), msg("bot.random-card"))
         if options.kind == "replay":
-            return Decision(Action("replay", seat, "decline"), "lets the result stand")
+            return Decision(Action("replay", seat, "decline"), msg("bot.let-stand"))
         choice = rng.choice(options.choices)
         discards: list[Card] = []
         if view.phase == "exchange" and choice == "play" and options.max_discards:
             discards = rng.sample(list(view.hand), rng.randint(0, options.max_discards))
-        return Decision(Action.declare(seat, choice, discards), "a random choice")
+        return Decision(Action.declare(seat, choice, discards), msg("bot.random-choice"))
 
 
 class CarelessBot(BeginnerBot):
@@ -125,10 +127,9 @@ class CarelessBot(BeginnerBot):
             if forbidden:
                 played = self.rng.choice(forbidden)
                 why = options.legal.why_not(played)
-                rule = f" ({why.rule})" if why is not None else ""
                 return Decision(
                     Action.play(view.seat, played),
-                    f"a careless slip: a card the rules forbid{rule}",
+                    msg("bot.slip", rule=why.rule if why is not None else "?"),
                 )
         return super().decide(view)
 
@@ -144,7 +145,6 @@ class SensibleBot:
 
     def decide(self, view: PlayerView) -> Decision:
         candidates = _choices(view)
-        name = f"seat {view.seat + 1}"
         if len(candidates) == 1:
             only = candidates[0]
             return Decision(only, _only_reason(view, only))
@@ -163,43 +163,60 @@ class SensibleBot:
                 looed += view.seat in hand.looed
             scores.append((total / samples, looed / samples, action))
         best = max(scores, key=lambda s: s[0])
-        return Decision(best[2], _reason(view, name, best, scores, samples))
+        return Decision(best[2], _reason(view, best, scores, samples))
 
 
-def _only_reason(view: PlayerView, action: Action) -> str:
-    what = f"played the {action.cards[0]}" if action.kind == "play" else f"chose to {action.choice}"
+def _only_reason(view: PlayerView, action: Action) -> Message:
     options = view.options
-    why = f" ({options.explanations[0].rule})" if options and options.explanations else ""
-    return f"seat {view.seat + 1} {what}: the only choice{why}"
+    rule = options.explanations[0].rule if options and options.explanations else ""
+    p = view.seat
+    if action.kind == "play":
+        key = "bot.only-card-rule" if rule else "bot.only-card"
+        return msg(key, p=p, card=action.cards[0], rule=rule)
+    key = "bot.only-choice-rule" if rule else "bot.only-choice"
+    return msg(key, p=p, choice=action.choice, rule=rule)
 
 
 def _reason(
     view: PlayerView,
-    name: str,
     best: tuple[float, float, Action],
     scores: Sequence[tuple[float, float, Action]],
     samples: int,
-) -> str:
+) -> Message:
     mean, looed, action = best
+    p = view.seat
+    average = f"{mean:+.1f}"
     if action.kind == "play":
-        return (
-            f"{name} played the {action.cards[0]}: the best of {len(scores)} legal cards over "
-            f"{samples} sampled deals ({mean:+.1f} counters on average)"
+        return msg(
+            "bot.best-card",
+            p=p,
+            card=action.cards[0],
+            n=len(scores),
+            samples=samples,
+            mean=average,
         )
     if action.choice == "pass":
         worst = [s for s in scores if s[2].choice != "pass"]
         risk = max((s[1] for s in worst), default=0.0)
-        return f"{name} passed: a hand like this is looed in {risk:.0%} of {samples} sampled deals"
+        return msg("bot.pass", p=p, risk=f"{risk:.0%}", samples=samples)
     if action.choice == "take-miss":
-        return f"{name} took miss: the unseen miss did better than its own cards ({mean:+.1f})"
+        return msg("bot.take-miss", p=p, mean=average)
     if action.cards:
-        return (
-            f"{name} drew {len(action.cards)}: the best of {len(scores)} ways to exchange "
-            f"({mean:+.1f} counters on average, looed in {looed:.0%})"
+        return msg(
+            "bot.draw",
+            p=p,
+            n=len(action.cards),
+            ways=len(scores),
+            mean=average,
+            looed=f"{looed:.0%}",
         )
-    return (
-        f"{name} chose to {action.choice}: {mean:+.1f} counters on average, looed in {looed:.0%} "
-        f"of {samples} sampled deals"
+    return msg(
+        "bot.choice",
+        p=p,
+        choice=action.choice,
+        mean=average,
+        looed=f"{looed:.0%}",
+        samples=samples,
     )
 
 

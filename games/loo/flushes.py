@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import SUIT_NAMES, Card, displays
+from .cards import SUIT_NAMES, Card
 from .errors import PositionError
+from .messages import Message, msg, render
 from .play import RuleApplication, Trumps
 from .rulesets import RuleSet
 
@@ -27,8 +28,12 @@ class Flush:
 
     @property
     def kind(self) -> str:
-        words = ("trump" if self.trump else "plain") + " flush"
-        return words + " with Pam" if self.pam else words
+        return render(self.kind_message)
+
+    @property
+    def kind_message(self) -> Message:
+        """ "trump flush", "plain flush with Pam", …"""
+        return msg(f"part.{'trump' if self.trump else 'plain'}-flush{'-pam' if self.pam else ''}")
 
 
 def find_flush(hand: Sequence[Card], trumps: Trumps, seat: int = 0) -> Flush | None:
@@ -69,7 +74,9 @@ class FlushResult:
             "flushes": [f.seat for f in self.flushes],
             "exempt": list(self.exempt),
             "pay": list(self.pay),
-            "explanations": [a.to_dict() for a in self.explanations],
+            "explanations": [
+                {**a.to_dict(), "text": a.render(None, elder_names)} for a in self.explanations
+            ],
         }
 
 
@@ -90,9 +97,15 @@ def _card_key(f: Flush, trumps: Trumps) -> tuple[int, ...]:
 
 
 def compare_flushes(
-    game: str, rules: RuleSet, trump: str, hands: Sequence[Sequence[Card]]
+    game: str,
+    rules: RuleSet,
+    trump: str,
+    hands: Sequence[Sequence[Card]],
+    *,
+    explain: bool = True,
 ) -> FlushResult:
-    """Which flush, if any, loos the board; hands are listed from the elder hand."""
+    """Which flush, if any, loos the board; hands are listed from the elder hand.
+    (``explain``: with the sentences that say why; without them the answer is the same.)"""
     if game != "five-card":
         raise PositionError("flushes are shown only in five-card Loo")
     if trump not in SUIT_NAMES:
@@ -115,99 +128,98 @@ def compare_flushes(
     if not flushes:
         return FlushResult(None, (), (), (), ())
 
-    def seat_name(seat: int) -> str:
-        return "the elder hand" if seat == 0 else f"player {seat + 1}"
+    def of(fs: Sequence[Flush]) -> tuple[Message, ...]:
+        return tuple(msg("part.flush-of", kind=f.kind_message, p=f.seat) for f in fs)
 
     precedence = rules.flush_precedence
     best_class = max(_class_key(f, precedence) for f in flushes)
     contenders = [f for f in flushes if _class_key(f, precedence) == best_class]
-    if len(flushes) == 1:
-        winner = flushes[0]
-    else:
-        if len(contenders) < len(flushes):
-            beaten = [f for f in flushes if f not in contenders]
-            apps.append(
-                RuleApplication(
-                    "flush-precedence",
-                    f"{_precedence_words(precedence)}: the "
-                    + " and the ".join(f"{f.kind} of {seat_name(f.seat)}" for f in contenders)
-                    + " beat"
-                    + ("s" if len(contenders) == 1 else "")
-                    + " the "
-                    + " and the ".join(f"{f.kind} of {seat_name(f.seat)}" for f in beaten)
-                    + ".",
-                )
+    by_cards = rules.flush_tie in ("better-cards", "highest-card")
+    best = contenders
+    if len(contenders) > 1 and by_cards:
+        top = max(_card_key(f, trumps) for f in contenders)
+        best = [f for f in contenders if _card_key(f, trumps) == top]
+    # One flush; or the best class's only flush; or the best cards (the elder hand of equals);
+    # or, where the cards do not count, the elder hand.
+    winner = best[0]
+    if explain and len(contenders) < len(flushes):
+        beaten = [f for f in flushes if f not in contenders]
+        apps.append(
+            RuleApplication(
+                "flush-precedence",
+                msg(
+                    "flush.precedence",
+                    why=msg(f"part.precedence.{precedence}"),
+                    better=of(contenders),
+                    beaten=of(beaten),
+                ),
             )
-        if len(contenders) == 1:
-            winner = contenders[0]
-        elif rules.flush_tie in ("better-cards", "highest-card"):
-            top = max(_card_key(f, trumps) for f in contenders)
-            best = [f for f in contenders if _card_key(f, trumps) == top]
-            winner = best[0]
-            how = "better cards" if rules.flush_tie == "better-cards" else "highest card"
-            text = (
-                f"Between flushes of the same class the {how} win"
-                f"{'s' if how == 'highest card' else ''}: {seat_name(winner.seat)}'s "
-                f"{displays(_sorted(winner, trumps))} beats "
-                + " and ".join(
-                    f"{seat_name(f.seat)}'s {displays(_sorted(f, trumps))}"
-                    for f in contenders
-                    if f is not winner
-                )
-                + (" (Pam counts as the highest card)" if any(f.pam for f in contenders) else "")
-                + "."
+        )
+    if explain and len(contenders) > 1 and by_cards:
+        others = tuple(
+            msg("part.flush-cards", p=f.seat, cards=tuple(_sorted(f, trumps)))
+            for f in contenders
+            if f is not winner
+        )
+        key = "flush.tie-better" if rules.flush_tie == "better-cards" else "flush.tie-highest"
+        pam_note = "part.pam-highest-card" if any(f.pam for f in contenders) else "part.none"
+        apps.append(
+            RuleApplication(
+                "flush-tie-break",
+                msg(
+                    key,
+                    p=winner.seat,
+                    cards=tuple(_sorted(winner, trumps)),
+                    others=others,
+                    pam_note=msg(pam_note),
+                    equal=msg("part.flush-equal" if len(best) > 1 else "part.none"),
+                ),
             )
-            if len(best) > 1:
-                text += " The cards are equal in rank, so the elder hand wins."
-            apps.append(RuleApplication("flush-tie-break", text))
-        else:
-            winner = contenders[0]
-            apps.append(
-                RuleApplication(
-                    "flush-tie-break",
-                    "Between flushes that do not take precedence of one another, the elder hand "
-                    f"wins: {seat_name(winner.seat)} sits nearest the dealer's left.",
-                )
-            )
+        )
+    elif explain and len(contenders) > 1:
+        apps.append(RuleApplication("flush-tie-break", msg("flush.tie-elder", p=winner.seat)))
+    exempt: list[int] = [f.seat for f in flushes if f is not winner]
+    pam_exempt = rules.flush_exempt == "losing-flush+pam" and trumps.pam is not None
+    if pam_exempt:
+        for seat, hand in enumerate(hands):
+            if trumps.pam in hand and seat != winner.seat and seat not in exempt:
+                exempt.append(seat)
+    pay = tuple(s for s in range(len(hands)) if s != winner.seat and s not in exempt)
+    if not explain:
+        return FlushResult(winner.seat, flushes, tuple(sorted(exempt)), pay, ())
     apps.insert(
         0,
         RuleApplication(
             "flush-loos-the-board",
-            f"{seat_name(winner.seat).capitalize()} holds a {winner.kind} "
-            f"({displays(_sorted(winner, trumps))}) and loos the board: the hand is not played, "
-            "the flush takes the pool and every other player pays a loo.",
+            msg(
+                "flush.loos-the-board",
+                p=winner.seat,
+                kind=winner.kind_message,
+                cards=tuple(_sorted(winner, trumps)),
+            ),
         ),
     )
-    exempt: list[int] = [f.seat for f in flushes if f is not winner]
-    reasons = [f"{seat_name(s)} holds a losing flush" for s in exempt]
-    if rules.flush_exempt == "losing-flush+pam" and trumps.pam is not None:
-        for seat, hand in enumerate(hands):
-            if trumps.pam in hand and seat != winner.seat and seat not in exempt:
-                exempt.append(seat)
-                reasons.append(f"{seat_name(seat)} holds Pam")
+    losers = {f.seat for f in flushes if f is not winner}
+    reasons = [
+        msg("part.exempt-losing-flush" if s in losers else "part.exempt-pam", p=s) for s in exempt
+    ]
     exempt.sort()
     if reasons:
         apps.append(
             RuleApplication(
-                "flush-payment-exemption",
-                "Excused from paying: " + "; ".join(reasons) + ".",
+                "flush-payment-exemption", msg("flush.exemption", reasons=tuple(reasons))
             )
         )
-    pay = tuple(s for s in range(len(hands)) if s != winner.seat and s not in exempt)
     return FlushResult(winner.seat, flushes, tuple(exempt), pay, tuple(apps))
+
+
+def elder_names(seat: int) -> str:
+    """How :func:`compare_flushes` calls the hands, listed from the elder hand."""
+    return "the elder hand" if seat == 0 else f"player {seat + 1}"
 
 
 def _sorted(f: Flush, trumps: Trumps) -> list[Card]:
     return sorted(f.cards, key=trumps.rank, reverse=True)
 
 
-def _precedence_words(precedence: str) -> str:
-    return {
-        "trump>plain": "A flush in trumps takes precedence of one in a plain suit",
-        "pam>rest": "The flush with Pam takes precedence",
-        "pam>trump>plain": "The best flush is four of a suit with Pam, then a flush in trumps",
-        "trump>pam>plain": "A flush in trumps is superior, then a flush with Pam",
-    }[precedence]
-
-
-__all__ = ["Flush", "FlushResult", "compare_flushes", "find_flush"]
+__all__ = ["Flush", "FlushResult", "compare_flushes", "elder_names", "find_flush"]

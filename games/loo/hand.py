@@ -17,15 +17,16 @@ like card play does. The hand's public trace (:attr:`Hand.events`) never names a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from operator import itemgetter
 from typing import Any, Final, NamedTuple, NoReturn
 
-from .cards import BY_CODE, PACK, SUIT_NAMES, Card, card, displays, parse_card
-from .errors import LooError
+from .cards import BY_CODE, PACK, Card, card, parse_card
+from .errors import LooError, MessageError
 from .flushes import FlushResult, compare_flushes, find_flush
+from .messages import HAD_TO, Message, Names, msg, remap, render
 from .play import (
     LegalMoves,
     Position,
@@ -40,26 +41,11 @@ from .play import (
     winning_index,
 )
 from .rng import deal_rng, shuffled_pack
-from .rulesets import HAND_SIZE, OPTION_BY_NAME, RuleSet
+from .rulesets import HAND_SIZE, RuleSet
 
-FORMAT_VERSION: Final = 1
-
-#: Short public phrases for a rule that constrained someone's card ("West had to …").
-HAD_TO: Final = {
-    "follow-suit": "follow suit",
-    "pam-identity": "follow with a real club, not Pam",
-    "pam-led-trump-must-be-played": "play a trump to Pam",
-    "head-the-trick": "head the trick",
-    "must-trump": "trump",
-    "must-overtrump": "overtrump",
-    "pam-be-civil": "pass the trick: Pam, be civil",
-    "lead-ace-of-trumps": "lead the ace of trumps",
-    "lead-king-when-ace-turned": "lead the king of trumps (the ace is turned up)",
-    "lead-trump-holding-two": "lead a trump, holding two or more",
-    "lead-highest-trump-heads-up": "lead the highest trump, heads-up",
-    "lead-highest-of-two-or-three": "lead the highest of two or more trumps",
-    "trump-after-trick": "lead a trump (trump after trick)",
-}
+#: 2: sentences are stored as messages (data), not as English. A hand or table of version 1
+#: still loads: its sentences are worked out again from its seed and actions.
+FORMAT_VERSION: Final = 2
 
 #: Which penalty rule a card-play offence falls under (RULES.md 1.11).
 OFFENCE_RULE: Final = {
@@ -79,19 +65,18 @@ OFFENCE_RULE: Final = {
 }
 
 
-class IllegalAction(LooError):
-    """An action the rules do not allow now; ``application`` is the rule that forbids it."""
+class IllegalAction(MessageError):
+    """An action the rules do not allow now, told as a message (:meth:`render` it for the
+    player who tried it); ``application`` is the rule that forbids it."""
 
-    def __init__(self, message: str, application: RuleApplication | None = None) -> None:
+    def __init__(self, message: Message | str, application: RuleApplication | None = None) -> None:
         super().__init__(message)
         self.application = application
 
 
-def seat_name(seat: int | None) -> str:
-    """Plain seat names for the trace: the practice table gives them faces."""
-    if seat is None:
-        return "the pool"
-    return f"seat {seat + 1}"
+def refuse(key: str, application: RuleApplication | None = None, **args: Any) -> IllegalAction:
+    """The refusal ``key`` says (see :data:`~games.loo.messages.TEMPLATES`)."""
+    return IllegalAction(msg(key, **args), application)
 
 
 class Action(NamedTuple):
@@ -146,15 +131,15 @@ _card_of_play: Final = itemgetter(1)
 
 
 class Payment(NamedTuple):
-    """Counters moving at the settlement: ``None`` is the pool. (A named tuple: several are
-    made at every settlement, and a tuple is built several times faster than a frozen
-    dataclass.)"""
+    """Counters moving at the settlement: ``None`` is the pool; ``reason`` is a message. (A
+    named tuple: several are made at every settlement, and a tuple is built several times
+    faster than a frozen dataclass.)"""
 
     payer: int | None
     payee: int | None
     amount: int
     rule: str
-    reason: str
+    reason: Message
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -162,24 +147,33 @@ class Payment(NamedTuple):
             "payee": self.payee,
             "amount": self.amount,
             "rule": self.rule,
-            "reason": self.reason,
+            "reason": self.reason.to_dict(),
         }
 
 
 @dataclass(frozen=True)
 class Event:
-    """One line of the public trace. ``seat`` is the actor (None for the table)."""
+    """One line of the public trace, told by ``message``. ``seat`` is the actor (None for the
+    table)."""
 
     kind: str
-    text: str
+    message: Message
     seat: int | None = None
     rules: tuple[str, ...] = ()
     cards: tuple[str, ...] = ()
 
+    @property
+    def text(self) -> str:
+        """The line in the third person, the seats numbered ("Seat 2 takes trick 1. …")."""
+        return render(self.message, None)
+
+    def render(self, viewer: int | None = None, names: Names = None) -> str:
+        return render(self.message, viewer, names)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "kind": self.kind,
-            "text": self.text,
+            "message": self.message.to_dict(),
             "seat": self.seat,
             "rules": list(self.rules),
             "cards": list(self.cards),
@@ -188,17 +182,29 @@ class Event:
 
 @dataclass(frozen=True)
 class Offence:
-    """An irregular play let stand in laws mode."""
+    """An irregular play let stand in laws mode; ``message``: the rule it broke, as the
+    engine explained it to the offender."""
 
     seat: int
     trick: int
     card: str
     rule: str  # the rule broken
     penalty: str  # the penalty rule that applies
-    text: str
+    message: Message
+
+    @property
+    def text(self) -> str:
+        return render(self.message, None)
 
     def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        return {
+            "seat": self.seat,
+            "trick": self.trick,
+            "card": self.card,
+            "rule": self.rule,
+            "penalty": self.penalty,
+            "message": self.message.to_dict(),
+        }
 
 
 class HandSetup(NamedTuple):
@@ -437,24 +443,21 @@ class Hand:
     def takeback(self, count: int = 1) -> Hand:
         """The state before the last ``count`` actions."""
         if not 0 <= count <= len(self.log):
-            raise IllegalAction(f"there are only {len(self.log)} actions to take back")
+            raise refuse("error.takeback", n=len(self.log))
         return Hand.replay(self.setup, self.log[: len(self.log) - count])
 
     def _event(
         self,
         kind: str,
-        text: str,
+        message: Message,
         seat: int | None = None,
         rules: Sequence[str] = (),
         cards: Sequence[Card] = (),
     ) -> None:
-        self.events.append(Event(kind, text, seat, tuple(rules), tuple(c.code for c in cards)))
-
-    def name(self, seat: int | None) -> str:
-        return seat_name(seat)
+        self.events.append(Event(kind, message, seat, tuple(rules), tuple(c.code for c in cards)))
 
     def _pay(
-        self, payer: int | None, payee: int | None, amount: int, rule: str, reason: str
+        self, payer: int | None, payee: int | None, amount: int, rule: str, reason: Message
     ) -> None:
         if amount <= 0:
             return
@@ -477,23 +480,23 @@ class Hand:
         if rules.ante == "all-players-fresh-pool":
             if fresh:
                 for seat in self.seat_order():
-                    self._pay(seat, None, self.stake, "ante", "every player stakes a fresh pool")
+                    self._pay(seat, None, self.stake, "ante", _PAY_FRESH)
                 if self._trace:
                     self._event(
                         "ante",
-                        f"Every player stakes {self.stake} to a fresh pool.",
+                        msg("ante.fresh", n=self.stake),
                         None,
                         ["ante", "stake-divisible"],
                     )
             else:
                 if self._trace:
-                    self._event("ante", "The loos of the last hand form the pool.", None, ["ante"])
+                    self._event("ante", msg("ante.loos"), None, ["ante"])
         else:
-            self._pay(self.dealer, None, self.stake, "ante", "the dealer's stake")
+            self._pay(self.dealer, None, self.stake, "ante", _PAY_DEALER_STAKE)
             if self._trace:
                 self._event(
                     "ante",
-                    f"The dealer stakes {self.stake}.",
+                    msg("ante.dealer", p=self.dealer, n=self.stake),
                     self.dealer,
                     ["ante", "stake-divisible"],
                 )
@@ -550,20 +553,18 @@ class Hand:
         if self._trace:
             self._event(
                 "deal",
-                f"{size} cards each{' and a miss' if deal_miss else ''}; the "
-                f"{self.turn_up.display} is turned up: {SUIT_NAMES[trump]} are trumps.",
+                msg(
+                    "deal.miss" if deal_miss else "deal.cards",
+                    n=size,
+                    turn_up=self.turn_up,
+                    suit=trump,
+                ),
                 self.dealer,
                 ["deal-order", "turn-up-trump"],
                 [self.turn_up],
             )
         if self.must and self._trace:
-            self._event(
-                "must",
-                "This deal is a must: nobody may pass"
-                + (", and there is no miss." if not deal_miss else "; the miss may be taken."),
-                None,
-                ["must"],
-            )
+            self._event("must", msg("must.miss" if deal_miss else "must.no-miss"), None, ["must"])
         club_games = rules.club_law_games
         if (
             rules.club_law == "on"
@@ -577,12 +578,7 @@ class Hand:
                 self.miss = None
                 self.miss_withdrawn = True
             if self._trace:
-                self._event(
-                    "club-law",
-                    "Clubs are trumps: club law forces everyone to play.",
-                    None,
-                    ["club-law"],
-                )
+                self._event("club-law", msg("club-law"), None, ["club-law"])
         self.phase = "declare" if self.game == "three-card" else "exchange"
         self.to_act = (self.dealer + 1) % self.players
         if self.phase == "exchange":
@@ -627,39 +623,28 @@ class Hand:
     def forced_to_play(self, seat: int) -> RuleApplication | None:
         """Why ``seat`` may not pass, if it may not."""
         if self.must:
-            return RuleApplication(
-                "must", "This deal is a must: everyone, whatever his cards, is bound to play."
-            )
+            return RuleApplication("must", _OPTION_MUST)
         if self.club_law:
-            return RuleApplication(
-                "club-law", "Clubs are trumps: club law forces everyone to play."
-            )
+            return RuleApplication("club-law", _CLUB_LAW)
         if seat == self.dealer:
             before = self.declared_before_dealer()
             if len(before) == 1 and before[0] != self.miss_holder:
                 if self.game == "three-card":
+                    menu = msg(f"part.dealer-vs-one.{self.rules.dealer_vs_one}", d=seat)
                     return RuleApplication(
                         "dealer-must-play-against-one",
-                        f"Only {self.name(before[0])} has declared to play, on his own cards, so "
-                        "the dealer may not pass: he may "
-                        + OPTION_BY_NAME["dealer-vs-one"].phrase(self.rules.dealer_vs_one)
-                        + ".",
+                        msg("option.dealer-vs-one", one=before[0], d=seat, menu=menu),
                     )
                 return RuleApplication(
                     "dealer-must-play-against-one",
-                    f"Only {self.name(before[0])} has declared to play, so the dealer may not pass "
-                    "(as at three-card Loo, which five-card otherwise resembles: hoffmann ¶10).",
+                    msg("option.dealer-vs-one-5c", one=before[0], d=seat),
                 )
             if (
                 len(before) == 1
                 and before[0] == self.miss_holder
                 and self.rules.lone_miss_holder == "dealer-must-play-own-or-master"
             ):
-                return RuleApplication(
-                    "master",
-                    f"{self.name(before[0])} alone has taken miss: under these rules the dealer "
-                    "must face him, with his own cards or with master.",
-                )
+                return RuleApplication("master", msg("option.master", one=before[0], d=seat))
         return None
 
     def options(self, explain: bool = True) -> Options:
@@ -695,13 +680,7 @@ class Hand:
                 seat,
                 "replay",
                 ("demand", "decline"),
-                explanations=(
-                    RuleApplication(
-                        "revoke-replay",
-                        "A revoke was made: any player other than the offender may require "
-                        "that the cards be taken up and the hand played again (Law 16).",
-                    ),
-                ),
+                explanations=(RuleApplication("revoke-replay", msg("option.replay")),),
             )
         raise AssertionError(f"unknown phase {phase!r}")
 
@@ -719,8 +698,7 @@ class Hand:
                     apps.append(
                         RuleApplication(
                             "miss-holder-alone-wins",
-                            f"{self.name(before[0])} alone has taken miss: if you pass, he takes "
-                            "the pool without play.",
+                            msg("option.lone-miss-holder", one=before[0], d=seat),
                         )
                     )
             elif len(before) == 1:
@@ -736,8 +714,7 @@ class Hand:
         elif self.miss_holder is not None:
             apps.append(
                 RuleApplication(
-                    "miss-only-once",
-                    f"{self.name(self.miss_holder)} has taken miss, so you may only play or pass.",
+                    "miss-only-once", msg("option.miss-taken", h=self.miss_holder, p=seat)
                 )
             )
         if forced is None:
@@ -766,15 +743,12 @@ class Hand:
             if forced is not None:
                 apps.append(forced)
             if not may_draw:
-                apps.append(
-                    RuleApplication("club-law", "Under club law there is no drawing of cards.")
-                )
+                apps.append(RuleApplication("club-law", msg("option.club-law-no-draw")))
             if may_draw and most < held:
                 apps.append(
                     RuleApplication(
                         "five-card-exchange",
-                        f"Only {stock} cards are left in the stock, so you may draw at most "
-                        f"{most}.",
+                        msg("option.short-stock", n=stock, most=most, p=seat),
                     )
                 )
             choices = ("play",) if forced else ("play", "pass")
@@ -831,7 +805,7 @@ class Hand:
             moves = _quiet(position, self._offered(seat))
         else:
             # legal(position, explain=explain): its dispatch, without the extra call.
-            moves = (_legal_follow if position.trick else _legal_lead)(position, explain)
+            moves = (_legal_follow if position.trick else _legal_lead)(position, explain, seat)
         self._moves = (done, seat, moves, explain)
         return moves
 
@@ -912,13 +886,13 @@ class Hand:
             self._offer = self._exchange_cache = None
             return
         if phase == "over":
-            raise IllegalAction("the hand is over")
+            raise refuse("error.hand-over")
         if not 0 <= seat < self.players:
-            raise IllegalAction(f"there is no seat {seat + 1} at this table")
+            raise refuse("error.no-seat", n=seat + 1)
         if kind == "play" and phase == "play":
             self._play(action)
         elif kind != "play" and seat != self.to_act:
-            raise IllegalAction(f"it is not {self.name(seat)}'s turn")
+            raise refuse("error.not-your-turn", p=seat)
         elif kind == "declare" and phase == "declare":
             self._declare(action)
         elif kind == "declare" and phase == "exchange":
@@ -926,7 +900,7 @@ class Hand:
         elif kind == "replay" and phase == "replay":
             self._replay_choice(action)
         else:
-            raise IllegalAction(f"a {kind} action is not possible now ({phase})")
+            raise refuse("error.not-now", kind=kind, phase=phase)
         self.log.append(action)
         self._offer = self._exchange_cache = None
 
@@ -966,9 +940,9 @@ class Hand:
             self._offer = self._exchange_cache = None
             return
         if seat is None:
-            raise IllegalAction("the hand is over")
+            raise refuse("error.hand-over")
         if type(choice) is not str:
-            raise IllegalAction(f"{choice!s} is not a choice open to {self.name(seat)} now")
+            raise refuse("error.not-a-choice", choice=str(choice), p=seat)
         if phase == "exchange" and self._exchange_offered(seat, choice, discards):
             # Offered, with distinct held cards to discard: carried out at once, as
             # _exchange would after checking and reading the same decision.
@@ -988,7 +962,7 @@ class Hand:
             self._declare(action)
         else:
             if discards:
-                raise IllegalAction("a replay is demanded or declined without cards")
+                raise refuse("error.replay-cards")
             action = _new_tuple(Action, ("replay", seat, choice, (), False))
             self._replay_choice(action)
         self.log.append(action)
@@ -1016,15 +990,13 @@ class Hand:
     def _refuse_card(self, seat: int, choice: Card | str, discards: Sequence[Card]) -> NoReturn:
         """Raise the :class:`IllegalAction` for a card play :meth:`step` does not offer."""
         if discards:
-            raise IllegalAction("a card is played without discards")
+            raise refuse("error.card-discards")
         if type(choice) is not Card:
-            raise IllegalAction(f"a card is played now, not {choice!r}")
+            raise refuse("error.card-now", choice=repr(choice))
         if choice not in self.hands[seat]:
-            raise IllegalAction(f"{self.name(seat)} does not hold the {choice.display}")
+            raise refuse("error.not-held", p=seat, card=choice)
         why = self.legal_moves(seat).why_not(choice)
-        raise IllegalAction(
-            f"The {choice.display} may not be played. {why.text if why else ''}", why
-        )
+        raise _forbidden(choice, why)
 
     def _next_declarer(self) -> None:
         assert self.to_act is not None
@@ -1039,8 +1011,7 @@ class Hand:
             if self._trace:
                 self._event(
                     "all-pass",
-                    "Everyone before the dealer has passed: the dealer takes the pool without "
-                    "play.",
+                    msg("all-pass", d=self.dealer),
                     self.dealer,
                     ["all-pass-dealer-wins"],
                 )
@@ -1055,19 +1026,13 @@ class Hand:
         choice = action.choice
         if choice not in options.choices:
             why = options.explanations[0] if options.explanations else None
-            allowed = ", ".join(options.choices)
-            raise IllegalAction(
-                f"{choice!r} is not open to {self.name(seat)} now (choose {allowed})"
-                + (f": {why.text}" if why else "."),
-                why,
-            )
+            raise _not_open(choice, seat, options.choices, why)
         if action.cards:
-            raise IllegalAction("cards are exchanged only at five-card and Irish Loo")
-        name = self.name(seat)
+            raise refuse("error.exchange-three-card")
         if choice == "play":
             self.declared[seat] = "play"
             if self._trace:
-                self._event("declare", f"{name} plays.", seat, ["declare-in-turn"])
+                self._event("declare", msg("declare.play", p=seat), seat, ["declare-in-turn"])
         elif choice == "pass":
             self.declared[seat] = "pass"
             self.thrown[seat] = self.hands[seat]
@@ -1075,7 +1040,10 @@ class Hand:
             self.hands[seat] = []
             if self._trace:
                 self._event(
-                    "declare", f"{name} passes.", seat, ["declare-in-turn", "discards-unseen"]
+                    "declare",
+                    msg("declare.pass", p=seat),
+                    seat,
+                    ["declare-in-turn", "discards-unseen"],
                 )
         elif choice == "take-miss":
             assert self.miss is not None
@@ -1088,7 +1056,7 @@ class Hand:
             if self._trace:
                 self._event(
                     "declare",
-                    f"{name} takes miss, and so must play.",
+                    msg("declare.take-miss", p=seat),
                     seat,
                     ["take-miss", "miss-holder-must-play"],
                 )
@@ -1100,17 +1068,17 @@ class Hand:
                 self.hands[seat] = self.miss
                 self.miss = None
                 self.miss_holder = seat
-                text = "plays miss for the pool: any tricks he takes stay in the pool"
+                key = "declare.defend-miss"
                 rules = ["dealer-defends-miss"]
             else:
                 self.hands[seat] = self.stock[:3]
                 del self.stock[:3]
-                text = "defends with master, the three cards below the turn-up, for the pool"
+                key = "declare.defend-master"
                 rules = ["master"]
             self.defender = seat
             self.declared[seat] = "defend"
             if self._trace:
-                self._event("declare", f"The dealer {text}.", seat, rules)
+                self._event("declare", msg(key, p=seat), seat, rules)
         self._next_declarer()
 
     def _exchange(self, action: Action) -> None:
@@ -1118,23 +1086,21 @@ class Hand:
         options = self._exchange_options(seat)
         if action.choice not in options.choices:
             why = options.explanations[0] if options.explanations else None
-            raise IllegalAction(
-                f"{action.choice!r} is not open to {self.name(seat)} now"
-                + (f": {why.text}" if why else "."),
-                why,
-            )
+            raise _not_open(action.choice, seat, options.choices, why)
         held = self.hands[seat]
         if action.choice == "pass":
             if action.cards:
-                raise IllegalAction("a player who passes draws no cards")
+                raise refuse("error.pass-draws")
             self._exchange_pass(seat)
             return
         codes = action.cards
-        discards = _parse_held(codes, held, lambda: self.name(seat)) if codes else []
+        discards = _parse_held(codes, held, seat) if codes else []
         if len(discards) > options.max_discards:
-            raise IllegalAction(
-                f"{self.name(seat)} may discard at most {options.max_discards} cards now",
+            raise refuse(
+                "error.too-many-discards",
                 options.explanations[-1] if options.explanations else None,
+                p=seat,
+                n=options.max_discards,
             )
         self._exchange_play(seat, discards)
 
@@ -1146,7 +1112,7 @@ class Hand:
         self.discards.extend(held)
         self.hands[seat] = []
         if self._trace:
-            self._event("declare", f"{self.name(seat)} passes.", seat, ["declare-in-turn"])
+            self._event("declare", msg("declare.pass", p=seat), seat, ["declare-in-turn"])
         self._next_declarer()
 
     def _exchange_play(self, seat: int, discards: list[Card]) -> None:
@@ -1167,18 +1133,13 @@ class Hand:
             if self._trace:
                 self._event(
                     "exchange",
-                    f"{self.name(seat)} discards {count} and draws {count}, and so must play.",
+                    msg("exchange.draw", p=seat, n=count),
                     seat,
                     [self._exchange_rule],
                 )
         else:
             if self._trace:
-                self._event(
-                    "exchange",
-                    f"{self.name(seat)} stands on his cards.",
-                    seat,
-                    [self._exchange_rule],
-                )
+                self._event("exchange", msg("exchange.stand", p=seat), seat, [self._exchange_rule])
         # A hand he stands on was looked at when his turn came (_check_flush_at_turn).
         if (
             discards
@@ -1213,7 +1174,7 @@ class Hand:
         """
         order = self.seat_order()
         hands = [self.hands[s] or self.thrown.get(s, []) for s in order]
-        result = compare_flushes(self.game, self.rules, self.trump, hands)
+        result = compare_flushes(self.game, self.rules, self.trump, hands, explain=self._trace)
         assert result.winner is not None
         winner = order[result.winner]
         self.flush = result
@@ -1223,15 +1184,15 @@ class Hand:
             if self._trace:
                 self._event(
                     "flush",
-                    f"{self.name(seat)} shows a {f.kind}: {displays(f.cards)}.",
+                    msg("flush.shown", p=seat, kind=f.kind_message, cards=f.cards),
                     seat,
                     ["flush-loos-the-board", "flush-timing"],
                     f.cards,
                 )
         for app in result.explanations:
             if self._trace:
-                self._event("flush", _seat_words(app.text, order, self), winner, [app.rule])
-        self._pay(None, winner, self.pool, "flush-loos-the-board", "the flush takes the pool")
+                self._event("flush", remap(app.message, order.__getitem__), winner, [app.rule])
+        self._pay(None, winner, self.pool, "flush-loos-the-board", _PAY_FLUSH)
         loo = self.loo_amount()
         to_holder = self.rules.flush_loos_to == "holder"
         self.looed = [order[i] for i in result.pay]
@@ -1241,8 +1202,7 @@ class Hand:
                 winner if to_holder else None,
                 loo,
                 "flush-loos-the-board",
-                "looed by the flush"
-                + (", paid to its holder" if to_holder else ", to the next pool"),
+                _PAY_FLUSH_LOO_HOLDER if to_holder else _PAY_FLUSH_LOO_POOL,
             )
         self.no_loo = False
         self._finish()
@@ -1256,11 +1216,7 @@ class Hand:
             (alone,) = self.in_play
             if self._trace:
                 self._event(
-                    "lone-miss",
-                    f"{self.name(alone)} alone has taken miss and everyone else has passed: he "
-                    "takes the pool without play.",
-                    alone,
-                    ["miss-holder-alone-wins"],
+                    "lone-miss", msg("lone-miss", p=alone), alone, ["miss-holder-alone-wins"]
                 )
             self._settle_single_winner(alone, "lone-miss", "miss-holder-alone-wins")
             return
@@ -1285,10 +1241,9 @@ class Hand:
         self.trick = Trick(leader)
         self.to_act = leader
         if self._trace:
-            names = ", ".join(self.name(s) for s in self.in_play)
             self._event(
                 "play-begins",
-                f"{len(self.in_play)} play: {names}. {self.name(leader)} leads.",
+                msg("play-begins", n=len(self.in_play), players=tuple(self.in_play), p=leader),
                 leader,
                 [
                     "miss-holder-leads"
@@ -1323,7 +1278,7 @@ class Hand:
         seat = action.seat
         codes = action.cards
         if len(codes) != 1:
-            raise IllegalAction("play exactly one card")
+            raise refuse("error.one-card")
         played = BY_CODE.get(codes[0])
         if played is None:
             played = card(codes[0])
@@ -1345,9 +1300,9 @@ class Hand:
             self._lay(seat, played, cached[2].explanations, False, False)
             return
         if seat not in self.in_play or seat in retired:
-            raise IllegalAction(f"{self.name(seat)} is not in the play")
+            raise refuse("error.not-in-play", p=seat)
         if played not in held:
-            raise IllegalAction(f"{self.name(seat)} does not hold the {played.display}")
+            raise refuse("error.not-held", p=seat, card=played)
         trick = self.trick
         assert trick is not None
         if seat != self.to_act:
@@ -1356,14 +1311,14 @@ class Hand:
         if civil and not (
             not trick.plays and self.game == "five-card" and played.code == "A" + self.trump
         ):
-            raise IllegalAction('"Pam, be civil" is called only when leading the ace of trumps')
+            raise refuse("error.civil")
         moves = self.legal_moves(seat, self._trace)
         irregular = played not in moves.legal
         if irregular:
             why = self.legal_moves(seat).why_not(played)
             assert why is not None
             if not self.laws_apply():
-                raise IllegalAction(f"The {played.display} may not be played. {why.text}", why)
+                raise _forbidden(played, why)
             self._record_offence(seat, played, why)
         self._lay(seat, played, moves.explanations, irregular, civil)
 
@@ -1390,14 +1345,18 @@ class Hand:
         if self._trace:
             # The rules that bound this play; an irregular play is reported as an offence.
             rules = [] if irregular else [a.rule for a in why if a.excluded]
-            text = f"{self.name(seat)} {'leads' if leading else 'plays'} the {played.display}"
+            had = tuple(r for r in rules if r in HAD_TO and r != "pam-be-civil")
+            key = "play.lead" if leading else "play.follow"
             if civil:
-                text += ' and calls "Pam, be civil"'
+                key = "play.lead-civil"
                 rules.append("pam-be-civil")
-            had = "; ".join(HAD_TO[r] for r in rules if r in HAD_TO and r != "pam-be-civil")
-            if had:
-                text += f" (had to {had})"
-            self._event("play", text + ".", seat, rules, [played])
+            self._event(
+                "play",
+                msg(key + "-had" if had else key, p=seat, card=played, had=had),
+                seat,
+                rules,
+                [played],
+            )
         if self.retired:
             if self._trick_complete():
                 self._end_trick()
@@ -1417,13 +1376,12 @@ class Hand:
 
     def _record_offence(self, seat: int, played: Card, why: RuleApplication) -> None:
         penalty = OFFENCE_RULE.get(why.rule, "penalty-revoke")
-        offence = Offence(seat, self.trick_number, played.code, why.rule, penalty, why.text)
+        offence = Offence(seat, self.trick_number, played.code, why.rule, penalty, why.message)
         self.offences.append(offence)
         if self._trace:
             self._event(
                 "offence",
-                f"{self.name(seat)} plays the {played.display} irregularly ({why.rule}); the law "
-                "will be applied at the end of the hand.",
+                msg("offence.irregular", p=seat, card=played, rule=why.rule),
                 seat,
                 [why.rule, penalty],
                 [played],
@@ -1431,9 +1389,11 @@ class Hand:
 
     def _out_of_turn(self, seat: int, played: Card) -> None:
         if not self.laws_apply():
-            raise IllegalAction(
-                f"it is {self.name(self.to_act)}'s turn, not {self.name(seat)}'s",
-                RuleApplication("penalty-play-out-of-turn", "Players play in rotation."),
+            raise refuse(
+                "error.out-of-turn",
+                RuleApplication("penalty-play-out-of-turn", msg("rotation")),
+                turn=self.to_act,
+                p=seat,
             )
         self.seen.append(played)
         self.offences.append(
@@ -1443,7 +1403,7 @@ class Hand:
                 played.code,
                 "elder-leads-first",
                 "penalty-play-out-of-turn",
-                f"{self.name(seat)} played the {played.display} out of turn.",
+                msg("offence.out-of-turn", p=seat, card=played),
             )
         )
         if self.rules.penalties == "hoffmann-laws":
@@ -1451,12 +1411,11 @@ class Hand:
             self.retired.append(seat)
             self.discards.extend(self.hands[seat])
             self.hands[seat] = []
-            self._pay(seat, None, self.stake, "penalty-play-out-of-turn", "a single, Law 15")
+            self._pay(seat, None, self.stake, "penalty-play-out-of-turn", _PAY_LAW_15)
             if self._trace:
                 self._event(
                     "offence",
-                    f"{self.name(seat)} played the {played.display} out of turn: he must throw up "
-                    "his cards and forfeit a single to the pool (Law 15).",
+                    msg("offence.out-of-turn-law-15", p=seat, card=played),
                     seat,
                     ["penalty-play-out-of-turn"],
                     [played],
@@ -1472,8 +1431,7 @@ class Hand:
             if self._trace:
                 self._event(
                     "offence",
-                    f"{self.name(seat)} played the {played.display} out of turn: he is looed and "
-                    "the hand will be replayed.",
+                    msg("offence.out-of-turn-replay", p=seat, card=played),
                     seat,
                     ["penalty-play-out-of-turn"],
                     [played],
@@ -1493,8 +1451,12 @@ class Hand:
             if self._trace:
                 self._event(
                     "trick",
-                    f"{self.name(winner)} takes trick {len(self.tricks)}. "
-                    + result.explanations[0].text,
+                    msg(
+                        "trick.taken",
+                        p=winner,
+                        n=len(self.tricks),
+                        why=result.explanations[0].message,
+                    ),
                     winner,
                     [a.rule for a in result.explanations],
                     [result.card],
@@ -1526,20 +1488,15 @@ class Hand:
 
     def _replay_choice(self, action: Action) -> None:
         if action.choice not in ("demand", "decline"):
-            raise IllegalAction("answer 'demand' or 'decline'")
-        name = self.name(action.seat)
+            raise refuse("error.replay-answer")
+        seat = action.seat
         if action.choice == "demand":
             if self._trace:
-                self._event(
-                    "replay",
-                    f"{name} requires the hand to be played again.",
-                    action.seat,
-                    ["revoke-replay"],
-                )
+                self._event("replay", msg("replay.demand", p=seat), seat, ["revoke-replay"])
             self._start_replay()
             return
         if self._trace:
-            self._event("replay", f"{name} lets the result stand.", action.seat, ["revoke-replay"])
+            self._event("replay", msg("replay.decline", p=seat), seat, ["revoke-replay"])
         self.replay_asked.pop(0)
         if self.replay_asked:
             self.to_act = self.replay_asked[0]
@@ -1558,12 +1515,7 @@ class Hand:
         self.trick = Trick(leader)
         self.to_act = leader
         if self._trace:
-            self._event(
-                "replay",
-                "The cards are taken up and the hand is played again in proper order.",
-                None,
-                ["revoke-replay"],
-            )
+            self._event("replay", msg("replay.start"), None, ["revoke-replay"])
 
     # -- settlement -----------------------------------------------------------------------------
 
@@ -1587,7 +1539,7 @@ class Hand:
         self.to_act = None
         self.outcome = outcome
         self.in_play = [seat]
-        self._pay(None, seat, self.pool, rule, "takes the pool without play")
+        self._pay(None, seat, self.pool, rule, _PAY_WITHOUT_PLAY)
         self.no_loo = True
         self._finish()
 
@@ -1612,11 +1564,11 @@ class Hand:
                 self._pay(None, winner, amount, division, _TRICK_REASONS[i])
                 continue
             if winner == defender:
-                reason = f"trick {i + 1}, won by the dealer for the pool: it stays there"
+                reason = msg("pay.trick-for-pool", n=i + 1)
                 if self._trace:
                     self._event(
                         "settle",
-                        f"Trick {i + 1}'s share, {amount}, stays in the pool.",
+                        msg("settle.trick-for-pool", n=i + 1, amount=amount),
                         winner,
                         ["dealer-defends-miss"],
                     )
@@ -1629,7 +1581,7 @@ class Hand:
                         None,
                         amount,
                         "penalty-destination",
-                        f"trick {i + 1}, won by an offender: left in the pool",
+                        msg("pay.trick-offender", n=i + 1),
                     )
                 )
         won = dict.fromkeys(self.in_play, 0)
@@ -1640,25 +1592,17 @@ class Hand:
         retired = self.retired
         self.looed = [s for s, n in won.items() if n == 0 and s != defender and s not in retired]
         for s in self.looed:
-            self._pay(s, None, loo, "looed", "looed: no trick")
+            self._pay(s, None, loo, "looed", _PAY_LOOED)
         if offences:
             self._apply_penalties(loo)
         self.no_loo = not self.looed
         if self._trace:
             for s in self.in_play:
                 if won[s]:
-                    self._event(
-                        "settle",
-                        f"{self.name(s)} took {won[s]} trick{'s' if won[s] > 1 else ''}.",
-                        s,
-                        ["pool-division"],
-                    )
+                    self._event("settle", msg("settle.took", p=s, n=won[s]), s, ["pool-division"])
             for s in self.looed:
                 self._event(
-                    "settle",
-                    f"{self.name(s)} is looed and pays {loo} to the next pool.",
-                    s,
-                    ["looed", self.loo_rule()],
+                    "settle", msg("settle.looed", p=s, n=loo), s, ["looed", self.loo_rule()]
                 )
         self._finish()
 
@@ -1670,29 +1614,21 @@ class Hand:
                 play_offences = kinds - {"penalty-play-out-of-turn"}
                 if play_offences:
                     rule = sorted(play_offences)[0]
-                    self._pay(
-                        seat,
-                        None,
-                        4 * self.stake,
-                        rule,
-                        "four singles to the next pool (after Law 14); tricks left in the pool",
-                    )
+                    self._pay(seat, None, 4 * self.stake, rule, _PAY_FOUR_SINGLES)
                     if self._trace:
                         self._event(
                             "penalty",
-                            f"{self.name(seat)} forfeits four singles "
-                            f"({4 * self.stake}) to the next pool and leaves his tricks in the "
-                            "pool.",
+                            msg("penalty.four-singles", p=seat, n=4 * self.stake),
                             seat,
                             [rule, "penalty-destination"],
                         )
             elif penalties == "peel-looed-replay" and seat not in self.looed:
                 rule = sorted(kinds)[0]
-                self._pay(seat, None, loo, rule, "looed for the offence (peel p. 25)")
+                self._pay(seat, None, loo, rule, _PAY_PEEL_LOOED)
                 if self._trace:
                     self._event(
                         "penalty",
-                        f"{self.name(seat)} is looed for the offence ({loo}) and wins nothing.",
+                        msg("penalty.peel-looed", p=seat, n=loo),
                         seat,
                         [rule, "penalty-destination"],
                     )
@@ -1762,15 +1698,36 @@ class Hand:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Hand:
-        """Restore a hand; the stored state is checked against a replay of its log."""
-        if data.get("version") != FORMAT_VERSION:
-            raise LooError(f"unknown hand format version {data.get('version')!r}")
+        """Restore a hand; the stored state is checked against a replay of its log. A hand of
+        format version 1 (its sentences stored as English) is checked on everything but its
+        sentences, which the replay tells again as messages."""
+        version = data.get("version")
+        if version not in (1, FORMAT_VERSION):
+            raise LooError(f"unknown hand format version {version!r}")
         setup = setup_from_dict(data["setup"])
         log = [Action.from_dict(a) for a in data["log"]]
         hand = cls.replay(setup, log)
-        if hand.to_dict()["state"] != data["state"]:
+        state = hand.to_dict()["state"]
+        if version == 1:
+            matches = _without_sentences(state) == _without_sentences(data["state"])
+        else:
+            matches = state == data["state"]
+        if not matches:
             raise LooError("the stored hand does not match a replay of its actions")
         return hand
+
+
+def _without_sentences(state: dict[str, Any]) -> dict[str, Any]:
+    """A stored hand's state less what it says in words (its trace, the reasons of its
+    payments and offences, its flush's explanations): what a version 1 hand is checked on."""
+    rest = {k: v for k, v in state.items() if k != "events"}
+    rest["payments"] = [{k: v for k, v in p.items() if k != "reason"} for p in state["payments"]]
+    rest["offences"] = [
+        {k: v for k, v in o.items() if k not in ("text", "message")} for o in state["offences"]
+    ]
+    if state.get("flush"):
+        rest["flush"] = {k: v for k, v in state["flush"].items() if k != "explanations"}
+    return rest
 
 
 def _trick_to_dict(trick: Trick) -> dict[str, Any]:
@@ -1820,37 +1777,58 @@ def setup_from_dict(data: dict[str, Any]) -> HandSetup:
     )
 
 
-def _parse_held(codes: Sequence[str], hand: Sequence[Card], name: Callable[[], str]) -> list[Card]:
-    """The cards written ``codes``, each held in ``hand`` once (``name``: the holder's, for an
-    error)."""
+def _parse_held(codes: Sequence[str], hand: Sequence[Card], seat: int) -> list[Card]:
+    """The cards written ``codes``, each held in ``hand`` (``seat``'s) once."""
     cards: list[Card] = []
     for code in codes:
         c = BY_CODE.get(code) if type(code) is str else None
         if c is None:
             c = parse_card(code)
         if c not in hand:
-            raise IllegalAction(f"{name()} does not hold the {c.display}")
+            raise refuse("error.not-held", p=seat, card=c)
         if c in cards:
-            raise IllegalAction(f"the {c.display} is discarded twice")
+            raise refuse("error.discarded-twice", card=c)
         cards.append(c)
     return cards
 
 
-#: The reason of each trick's share of the pool.
-_TRICK_REASONS: Final = tuple(f"trick {i + 1}" for i in range(max(HAND_SIZE.values())))
+def _forbidden(played: Card, why: RuleApplication | None) -> IllegalAction:
+    """The refusal of a card the rules forbid (``why``: the rule that does)."""
+    if why is None:
+        return refuse("error.forbidden-card", card=played)
+    return refuse("error.forbidden", why, card=played, why=why.message)
 
 
-def _seat_words(text: str, seats: Sequence[int], hand: Hand) -> str:
-    """Flush explanations count from the elder hand; name the seats instead."""
-    for i in range(len(seats) - 1, -1, -1):
-        name = hand.name(seats[i])
-        text = text.replace(f"player {i + 1}", name)
-        text = text.replace(f"Player {i + 1}", name[:1].upper() + name[1:])
-    if seats:
-        elder = hand.name(seats[0])
-        text = text.replace("the elder hand", elder)
-        text = text.replace("The elder hand", elder[:1].upper() + elder[1:])
-    return text
+def _not_open(
+    choice: str, seat: int, choices: Sequence[str], why: RuleApplication | None
+) -> IllegalAction:
+    """The refusal of a declaration that is not open to ``seat`` now."""
+    if why is None:
+        return refuse("error.not-open", choice=repr(choice), p=seat, choices=", ".join(choices))
+    return refuse(
+        "error.not-open-why",
+        why,
+        choice=repr(choice),
+        p=seat,
+        choices=", ".join(choices),
+        why=why.message,
+    )
+
+
+# The reasons of payments, made once (a message is never changed once made).
+_TRICK_REASONS: Final = tuple(msg("pay.trick", n=i + 1) for i in range(max(HAND_SIZE.values())))
+_OPTION_MUST: Final = msg("option.must")
+_CLUB_LAW: Final = msg("club-law")
+_PAY_FRESH: Final = msg("pay.fresh-pool")
+_PAY_DEALER_STAKE: Final = msg("pay.dealer-stake")
+_PAY_WITHOUT_PLAY: Final = msg("pay.without-play")
+_PAY_LOOED: Final = msg("pay.looed")
+_PAY_FOUR_SINGLES: Final = msg("pay.four-singles")
+_PAY_PEEL_LOOED: Final = msg("pay.peel-looed")
+_PAY_FLUSH: Final = msg("pay.flush")
+_PAY_FLUSH_LOO_HOLDER: Final = msg("pay.flush-loo-holder")
+_PAY_FLUSH_LOO_POOL: Final = msg("pay.flush-loo-pool")
+_PAY_LAW_15: Final = msg("pay.law-15")
 
 
 def deal_order(

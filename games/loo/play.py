@@ -17,11 +17,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
-from .cards import PACK, SUIT_NAMES, SUIT_SINGULAR, Card, card, displays
+from .cards import PACK, SUIT_NAMES, Card, card
 from .catalogue import rule as catalogue_rule
-from .errors import LooError, PositionError
+from .errors import MessageError, PositionError
+from .messages import PLAYER, Message, Names, message_from_dict, msg, render
+from .messages import text as plain
 from .rulesets import GAMES, HAND_SIZE, RuleSet
 
 PAM_VALUE: Final = 15
@@ -158,24 +160,47 @@ def winning_index(trick: Sequence[Card], trumps: Trumps) -> int:
 
 @dataclass(slots=True)
 class RuleApplication:
-    """One rule applied to a position: its id, a plain sentence, and the cards it excluded."""
+    """One rule applied to a position: its id, the sentence that says so (a
+    :class:`~games.loo.messages.Message`), and the cards it excluded."""
 
     rule: str
-    text: str
+    message: Message
     excluded: tuple[Card, ...] = ()
 
+    @property
+    def text(self) -> str:
+        """The sentence as the player to move of a bare position reads it ("You must …"); a
+        hand's seats are in the third person (:meth:`render` for another point of view)."""
+        return render(self.message)
+
+    def render(self, viewer: int | None = PLAYER, names: Names = None) -> str:
+        return render(self.message, viewer, names)
+
     def to_dict(self) -> dict[str, object]:
-        return {"rule": self.rule, "text": self.text, "excluded": [c.code for c in self.excluded]}
+        return {
+            "rule": self.rule,
+            "text": self.text,
+            "excluded": [c.code for c in self.excluded],
+            "message": self.message.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RuleApplication:
+        """What :meth:`to_dict` wrote; an old form without ``message`` keeps its text."""
+        message = (
+            message_from_dict(data["message"]) if "message" in data else plain(str(data["text"]))
+        )
+        return cls(str(data["rule"]), message, tuple(card(c) for c in data.get("excluded", ())))
 
     @property
     def rule_name(self) -> str:
         return catalogue_rule(self.rule).name
 
 
-class IllegalPlay(LooError):
+class IllegalPlay(MessageError):
     """A card that may not be played; ``application`` is the rule that forbids it."""
 
-    def __init__(self, played: Card, application: RuleApplication | None, message: str) -> None:
+    def __init__(self, played: Card, application: RuleApplication | None, message: Message) -> None:
         super().__init__(message)
         self.card = played
         self.application = application
@@ -339,6 +364,8 @@ class LegalMoves:
     legal: tuple[Card, ...]
     explanations: tuple[RuleApplication, ...]
     notes: tuple[RuleApplication, ...] = ()
+    #: The seat of the player these moves are for (:data:`PLAYER`: a bare position's).
+    seat: int = PLAYER
 
     def why_not(self, c: Card) -> RuleApplication | None:
         """The first rule application that excluded ``c`` (None if ``c`` is legal)."""
@@ -352,16 +379,18 @@ class LegalMoves:
     def check(self, c: Card) -> None:
         """Raise :class:`IllegalPlay` if ``c`` may not be played."""
         if c not in self.position.hand:
-            raise IllegalPlay(c, None, f"You do not hold the {c.display}.")
+            raise IllegalPlay(c, None, msg("error.not-held", p=self.seat, card=c))
         app = self.why_not(c)
         if app is not None:
-            raise IllegalPlay(c, app, f"The {c.display} may not be played. {app.text}")
+            raise IllegalPlay(c, app, msg("error.forbidden", card=c, why=app.message))
 
     def to_dict(self) -> dict[str, object]:
         return {
             "legal": [c.code for c in self.legal],
             "explanations": [a.to_dict() for a in self.explanations],
-            "notes": [{"rule": a.rule, "text": a.text} for a in self.notes],
+            "notes": [
+                {"rule": a.rule, "text": a.text, "message": a.message.to_dict()} for a in self.notes
+            ],
         }
 
 
@@ -371,6 +400,7 @@ def _quiet(p: Position, cards: tuple[Card, ...]) -> LegalMoves:
     moves.position = p
     moves.legal = cards
     moves.explanations = moves.notes = ()
+    moves.seat = PLAYER
     return moves
 
 
@@ -382,23 +412,34 @@ class Reasons:
     """The explaining path's notebook: the position (its sentences name the cards) and the rule
     applications found so far. The quiet path passes None instead and builds no sentence."""
 
-    __slots__ = ("p", "apps", "notes")
+    __slots__ = ("p", "seat", "apps", "notes")
 
-    def __init__(self, p: Position) -> None:
+    def __init__(self, p: Position, seat: int = PLAYER) -> None:
         self.p = p
+        #: Whose choice it is: the seat the sentences name (:data:`PLAYER` for a bare position).
+        self.seat = seat
         self.apps: list[RuleApplication] = []
         self.notes: list[RuleApplication] = []
 
+    def add(self, rule: str, key: str, excluded: tuple[Card, ...] = (), /, **args: Any) -> None:
+        """A rule that bound the player: ``key``'s sentence, about him."""
+        self.apps.append(RuleApplication(rule, msg(key, p=self.seat, **args), excluded))
+
+    def note(self, rule: str, key: str, /, **args: Any) -> None:
+        """A rule considered that did not bind him."""
+        self.notes.append(RuleApplication(rule, msg(key, p=self.seat, **args)))
+
     def moves(self, cards: tuple[Card, ...]) -> LegalMoves:
-        return LegalMoves(self.p, cards, tuple(self.apps), tuple(self.notes))
+        return LegalMoves(self.p, cards, tuple(self.apps), tuple(self.notes), self.seat)
 
 
-def legal(position: Position, *, explain: bool = True) -> LegalMoves:
+def legal(position: Position, *, explain: bool = True, seat: int = PLAYER) -> LegalMoves:
     """The cards the player to move may play, and the rules that decided it (``explain``: the
-    sentences too; without them the legal cards are the same)."""
+    sentences too; without them the legal cards are the same). ``seat``: the player's seat,
+    for the sentences to name him (by default, "the player": "You" as he reads them)."""
     if position.trick:
-        return _legal_follow(position, explain)
-    return _legal_lead(position, explain)
+        return _legal_follow(position, explain, seat)
+    return _legal_lead(position, explain, seat)
 
 
 # The rules themselves are in :func:`lead_cards` and :func:`follow_cards`, which take plain
@@ -407,16 +448,16 @@ def legal(position: Position, *, explain: bool = True) -> LegalMoves:
 # own state, without building a Position or a LegalMoves.
 
 
-def _legal_lead(p: Position, explain: bool) -> LegalMoves:
-    why = Reasons(p) if explain else None
+def _legal_lead(p: Position, explain: bool, seat: int = PLAYER) -> LegalMoves:
+    why = Reasons(p, seat) if explain else None
     cards = lead_cards(
         p.trumps, p.rules, p.game, p.hand, p.turn_up, p.declared, p.trick_number, p.played, why
     )
     return _quiet(p, cards) if why is None else why.moves(cards)
 
 
-def _legal_follow(p: Position, explain: bool) -> LegalMoves:
-    why = Reasons(p) if explain else None
+def _legal_follow(p: Position, explain: bool, seat: int = PLAYER) -> LegalMoves:
+    why = Reasons(p, seat) if explain else None
     cards = follow_cards(p.trumps, p.rules, p.hand, p.trick, p.pam_be_civil, why)
     return _quiet(p, cards) if why is None else why.moves(cards)
 
@@ -493,7 +534,8 @@ def lead_cards(
     scope = rules.lead_scope(game)
     later = trick_number > 1
     bind = scope == "every-lead" or (scope == "first-lead-only" and not later)
-    scope_words = " (the lead rules bind every lead)" if later and bind else ""
+    # The sentences' words for a later lead (only on the explaining path).
+    scope_words = _EVERY_LEAD if later and bind else _NONE
 
     # The ace of trumps, or the king when the ace is the turn-up (RULES.md 1.5).
     forced: Card | None = None
@@ -510,11 +552,7 @@ def lead_cards(
                 keep.add(t.pam)
             allowed = keep
             if why is not None:
-                why.apps.append(
-                    RuleApplication(
-                        rule, _forced_text(why.p, forced, keep, scope_words), _others(hand, keep)
-                    )
-                )
+                _explain_forced(why, rule, forced, keep, scope_words)
 
     # Two or more trumps; heads-up, the highest (RULES.md 1.5).
     if bind and forced is None and len(trumps_held) >= 2:
@@ -527,33 +565,28 @@ def lead_cards(
         if two == "highest":
             allowed = {highest} if allowed is None else allowed & {highest}
             if why is not None:
-                why.apps.append(
-                    RuleApplication(
-                        "lead-highest-of-two-or-three",
-                        f"You hold {len(trumps_held)} trumps ({displays(trumps_held)}), so you "
-                        f"must lead the highest, {t.name(highest)}{scope_words}.",
-                        _others(hand, [highest]),
-                    )
+                why.add(
+                    "lead-highest-of-two-or-three",
+                    "lead.highest-of-two",
+                    _others(hand, [highest]),
+                    n=len(trumps_held),
+                    held=tuple(trumps_held),
+                    highest=highest,
+                    pam=_pam(t, highest),
+                    scope=scope_words,
                 )
         elif two == "any-trump" or (two == "heads-up-only" and declared == 2):
             allowed = set(trumps_held) if allowed is None else allowed & set(trumps_held)
             if why is not None:
-                why.apps.append(
-                    RuleApplication(
-                        "lead-trump-holding-two",
-                        f"You hold two or more trumps ({displays(trumps_held)}), so you must "
-                        f"lead one of them{scope_words}.",
-                        _others(hand, trumps_held),
-                    )
+                why.add(
+                    "lead-trump-holding-two",
+                    "lead.trump-holding-two",
+                    _others(hand, trumps_held),
+                    held=tuple(trumps_held),
+                    scope=scope_words,
                 )
         elif why is not None:  # heads-up-only, more than two in the play
-            why.notes.append(
-                RuleApplication(
-                    "irish-loo",
-                    "At Irish Loo two trumps oblige a trump lead only when two players are in; "
-                    f"{declared} are, so you may lead any card.",
-                )
-            )
+            why.note("irish-loo", "note.irish-two-trumps", n=declared)
         threshold = rules.heads_up_threshold
         if two != "highest" and threshold != "n/a" and declared <= int(threshold):
             if rules.heads_up_sequence_exception == "on":
@@ -562,15 +595,14 @@ def lead_cards(
                 seq = [highest]
             allowed = set(seq) if allowed is None else allowed & set(seq)
             if why is not None:
-                who = "Only two players are" if declared == 2 else f"Only {declared} players are"
-                text = (
-                    f"{who} in the play and you hold two or more trumps, so you must lead your "
-                    f"highest, {t.name(highest)}"
-                )
-                if len(seq) > 1:
-                    text += _equal_value_words(why.p, seq)
-                why.apps.append(
-                    RuleApplication("lead-highest-trump-heads-up", text + ".", _others(hand, seq))
+                why.add(
+                    "lead-highest-trump-heads-up",
+                    "lead.heads-up-two" if declared == 2 else "lead.heads-up",
+                    _others(hand, seq),
+                    n=declared,
+                    highest=highest,
+                    pam=_pam(t, highest),
+                    equal=_equal_value_words(why.p, seq) if len(seq) > 1 else msg("part.none"),
                 )
 
     # Trump after trick (RULES.md 1.5): from trick 2 on, independent of the lead scope.
@@ -579,43 +611,28 @@ def lead_cards(
             highest = trumps_held[0]
             allowed = {highest} if allowed is None else allowed & {highest}
             if why is not None:
-                why.apps.append(
-                    RuleApplication(
-                        "trump-after-trick",
-                        f"Trump after trick: you won the last trick and hold "
-                        f"{_trump_count(trumps_held)}, so you must lead your highest trump, "
-                        f"{t.name(highest)}.",
-                        _others(hand, [highest]),
-                    )
+                why.add(
+                    "trump-after-trick",
+                    "lead.trump-after-trick-highest",
+                    _others(hand, [highest]),
+                    count=_trump_count(trumps_held),
+                    highest=highest,
+                    pam=_pam(t, highest),
                 )
         else:
             allowed = set(trumps_held) if allowed is None else allowed & set(trumps_held)
             if why is not None:
-                why.apps.append(
-                    RuleApplication(
-                        "trump-after-trick",
-                        f"Trump after trick: you won the last trick and hold "
-                        f"{_trump_count(trumps_held)} ({displays(trumps_held)}), so you must lead "
-                        "a trump.",
-                        _others(hand, trumps_held),
-                    )
+                why.add(
+                    "trump-after-trick",
+                    "lead.trump-after-trick",
+                    _others(hand, trumps_held),
+                    count=_trump_count(trumps_held),
+                    held=tuple(trumps_held),
                 )
     elif later and trumps_held and not bind and why is not None:
-        why.notes.append(
-            RuleApplication(
-                "trump-after-trick",
-                "These rules have no trump after trick, and their lead rules do not bind this "
-                "lead, so you may lead any card.",
-            )
-        )
+        why.note("trump-after-trick", "note.no-trump-after-trick")
     if why is not None and not bind and not later and scope == "none":
-        why.notes.append(
-            RuleApplication(
-                "lead-rules-scope",
-                f"These rules put no obligation on the first lead at {game} Loo: you may lead "
-                "any card.",
-            )
-        )
+        why.note("lead-rules-scope", "note.first-lead-free", game=game)
 
     if allowed is None:
         legal_cards = tuple(hand)
@@ -627,60 +644,56 @@ def lead_cards(
                 kept.append(c)
         legal_cards = tuple(kept)
     if why is not None and len(hand) == 1 and not why.apps:
-        why.apps.append(
-            RuleApplication(
-                "elder-leads-first",
-                f"You won the last trick, so you lead; the {hand[0].display} is your last card.",
-            )
-        )
+        why.add("elder-leads-first", "lead.last-card", card=hand[0])
     return legal_cards
 
 
-def _forced_text(p: Position, forced: Card, keep: set[Card], scope_words: str) -> str:
-    t = p.trumps
-    if forced.rank == "A":
-        text = f"You hold the ace of trumps ({forced.display}), so you must lead it{scope_words}."
+def _explain_forced(why: Reasons, rule: str, forced: Card, keep: set[Card], scope: Message) -> None:
+    t = why.p.trumps
+    pam = t.pam
+    if pam is not None and pam in keep:
+        tail = msg("part.or-pam", pam=pam)
+    elif pam is not None and pam in why.p.hand:
+        tail = msg("part.ace-over-pam", pam=pam)
     else:
-        text = (
-            f"The ace of trumps ({card('A' + t.suit).display}) is the turn-up and you hold the "
-            f"king ({forced.display}), so you must lead it{scope_words}."
-        )
-    if t.pam is not None and t.pam in keep:
-        return text[:-1] + f", or Pam ({t.pam.display}) instead."
-    if t.pam is not None and t.pam in p.hand:
-        text += (
-            f" It must be led even though Pam ({t.pam.display}) ranks higher: the ace rule "
-            "prevails over the rules that ask for the highest trump."
-        )
-    return text
+        tail = msg("part.end")
+    key = "lead.ace" if forced.rank == "A" else "lead.king-ace-turned"
+    why.add(rule, key, _others(why.p.hand, keep), card=forced, ace=t.ace, scope=scope, tail=tail)
 
 
-def _trump_count(trumps_held: Sequence[Card]) -> str:
-    return "a trump" if len(trumps_held) == 1 else f"{len(trumps_held)} trumps"
+_EVERY_LEAD: Final = msg("part.every-lead")
+_NONE: Final = msg("part.none")
 
 
-def _equal_value_words(p: Position, seq: Sequence[Card]) -> str:
+def _pam(t: Trumps, *cards: Card) -> Card | None:
+    """Pam, if it is among ``cards`` (a message names a card "Pam (J♣)" when it is; it names
+    Pam only then, so as to name no card the sentence does not show)."""
+    return t.pam if t.pam is not None and t.pam in cards else None
+
+
+def _trump_count(trumps_held: Sequence[Card]) -> Message:
+    if len(trumps_held) == 1:
+        return msg("part.a-trump")
+    return msg("part.n-trumps", n=len(trumps_held))
+
+
+def _equal_value_words(p: Position, seq: Sequence[Card]) -> Message:
     t = p.trumps
     order = t.order()
     rest = seq[1:]
     gaps = [c for c in order[order.index(seq[0]) : order.index(seq[-1]) + 1] if c not in set(seq)]
     if not gaps:
-        why = "they are in sequence"
+        why = msg("part.in-sequence")
     else:
-        parts = []
-        if p.turn_up in gaps and p.turn_up is not None:
-            parts.append(f"the {p.turn_up.display} between them is the turn-up")
-        played = [c for c in gaps if c is not p.turn_up]
-        if played:
-            parts.append(f"the {displays(played)} between them {_was(played)} played")
-        why = "they are of equal value: " + " and ".join(parts)
-    names = [t.name(c) for c in rest]
-    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
-    return f" — or {listed}, since {why}"
-
-
-def _was(cards: Sequence[Card]) -> str:
-    return "was" if len(cards) == 1 else "were"
+        turned = p.turn_up is not None and p.turn_up in gaps
+        played = tuple(c for c in gaps if c is not p.turn_up)
+        if turned and played:
+            why = msg("part.equal-turn-up-played", turn_up=p.turn_up, played=played)
+        elif turned:
+            why = msg("part.equal-turn-up", turn_up=p.turn_up)
+        else:
+            why = msg("part.equal-played", played=played)
+    return msg("part.equal-value", rest=tuple(rest), pam=_pam(t, *rest), why=why)
 
 
 # -- following ------------------------------------------------------------------------------
@@ -756,18 +769,17 @@ def follow_cards(
 
     pam = t.pam
     if why is not None:
-        apps = why.apps
         # A club led, clubs not trumps: Pam belongs to the trumps, not to clubs (RULES.md A3).
         pam_excluded = pam is not None and pam in hand and pam.suit == led and led != t.suit
         if pam_excluded and pam is not None:
-            apps.append(
-                RuleApplication(
-                    "pam-identity",
-                    f"Pam ({pam.display}) belongs to the trump suit, not to {SUIT_NAMES[led]}: "
-                    f"it does not follow the {lead_card.display} led, and you hold "
-                    f"{displays(followers)}, so you must follow with a real {SUIT_SINGULAR[led]}.",
-                    (pam,),
-                )
+            why.add(
+                "pam-identity",
+                "follow.pam-identity",
+                (pam,),
+                pam=pam,
+                led=led,
+                lead=lead_card,
+                followers=tuple(followers),
             )
         plain_excluded = tuple(
             c for c in hand if suit_of[c] != led and not (pam_excluded and c is pam)
@@ -775,21 +787,20 @@ def follow_cards(
         if plain_excluded:
             led_words = _led_words(t, lead_card)
             if lead_card is pam and _source_states(rules, "pam-led-trump-must-be-played"):
-                apps.append(
-                    RuleApplication(
-                        "pam-led-trump-must-be-played",
-                        f"{led_words[0].upper()}{led_words[1:]}: you must play a trump if you can "
-                        f"({displays(followers)}).",
-                        plain_excluded,
-                    )
-                )
-            apps.append(
-                RuleApplication(
-                    "follow-suit",
-                    f"You must follow suit: {led_words}, and you hold {displays(followers)}, "
-                    f"so the {displays(plain_excluded)} may not be played.",
+                why.add(
+                    "pam-led-trump-must-be-played",
+                    "follow.trump-to-pam",
                     plain_excluded,
+                    led=led_words,
+                    followers=tuple(followers),
                 )
+            why.add(
+                "follow-suit",
+                "follow.suit",
+                plain_excluded,
+                led=led_words,
+                followers=tuple(followers),
+                excluded=plain_excluded,
             )
 
     candidates = followers
@@ -798,15 +809,14 @@ def follow_cards(
         if others:
             candidates = others
             if why is not None:
-                why.apps.append(RuleApplication("pam-be-civil", _civil_text(why.p, others), (pam,)))
-        elif why is not None:
-            why.notes.append(
-                RuleApplication(
-                    "pam-be-civil",
-                    f"“Pam, be civil” was called, but Pam ({pam.display}) is your only trump, "
-                    "so you must play it — and it wins the trick.",
+                key = (
+                    "follow.civil-pass"
+                    if rules.pam_be_civil == "pass-without-revoke"
+                    else "follow.civil"
                 )
-            )
+                why.add("pam-be-civil", key, (pam,), ace=trick[0], pam=pam, others=tuple(others))
+        elif why is not None:
+            why.note("pam-be-civil", "note.civil-only-trump", pam=pam)
     elif heading and len(heading) < len(followers):
         candidates = heading
         if why is not None:
@@ -814,29 +824,22 @@ def follow_cards(
             if not trumped:
                 target = trick[winning_index(trick, t)]
             beaten = _others(followers, heading)
-            why.apps.append(
-                RuleApplication(
-                    "head-the-trick", _head_text(why.p, heading, beaten, target), beaten
-                )
+            why.add(
+                "head-the-trick",
+                "follow.head" if target is lead_card else "follow.head-card",
+                beaten,
+                heading=tuple(heading),
+                target=target,
+                pam=_pam(t, target),
+                beaten=beaten,
+                tail=msg("part.head-trumped" if trumped else "part.end"),
             )
     elif why is not None and trumped and rules.head_scope != "beat-led-suit":
         win = trick[winning_index(trick, t)]
-        why.notes.append(
-            RuleApplication(
-                "head-the-trick",
-                f"The trick has been trumped ({win.display}), so no {SUIT_SINGULAR[led]} "
-                f"can head it: you may play any {SUIT_SINGULAR[led]}.",
-            )
-        )
+        why.note("head-the-trick", "note.trumped-no-head", win=win, led=led)
 
     if why is not None and len(hand) == 1 and not why.apps:
-        why.apps.append(
-            RuleApplication(
-                "follow-suit",
-                f"You must follow suit: the {hand[0].display} is your last card and it "
-                f"follows the {lead_card.display} led.",
-            )
-        )
+        why.add("follow-suit", "follow.last-card", card=hand[0], lead=lead_card)
     return tuple(candidates)
 
 
@@ -844,46 +847,13 @@ def follow_cards(
 _NOTHING: Final[frozenset[Card]] = frozenset()
 
 
-def _led_words(t: Trumps, lead_card: Card) -> str:
+def _led_words(t: Trumps, lead_card: Card) -> Message:
     if lead_card is t.pam:
-        return f"Pam ({lead_card.display}) was led, which is a trump lead"
+        return msg("part.pam-led", card=lead_card)
     suit = t.suit_of_card[lead_card]
-    suit_words = "trumps" if suit == t.suit else SUIT_NAMES[suit]
-    return f"{suit_words} were led ({lead_card.display})"
-
-
-def _civil_text(p: Position, others: Sequence[Card]) -> str:
-    pam = p.trumps.pam
-    assert pam is not None
-    ace = p.trick[0].display
-    if p.rules.pam_be_civil == "pass-without-revoke":
-        return (
-            f"“Pam, be civil”: the {ace} was led with the call, so you must pass the trick with "
-            f"another trump ({displays(others)}) and may not play Pam ({pam.display}). The call "
-            "overrides heading the trick."
-        )
-    return (
-        f"“Pam, be civil” was called on the {ace}: you may not play Pam ({pam.display}) while "
-        f"you hold another trump ({displays(others)})."
-    )
-
-
-def _head_text(p: Position, heading: Sequence[Card], beaten: Sequence[Card], target: Card) -> str:
-    t = p.trumps
-    lead_card = p.trick[0]
-    what = f"the {t.name(target)}" + (" led" if target is lead_card else "")
-    beats = "beats" if len(heading) == 1 else "beat"
-    text = (
-        f"You must head the trick: your {displays(heading)} {beats} {what}, "
-        f"so the {displays(beaten)} may not be played."
-    )
-    led = t.suit_of_card[lead_card]
-    if led != t.suit and any(t.is_trump(c) for c in p.trick):
-        text += (
-            " Under these rules heading means beating every card of the suit led, even though "
-            "the trick has been trumped."
-        )
-    return text
+    if suit == t.suit:
+        return msg("part.trumps-led", card=lead_card)
+    return msg("part.suit-led", suit=suit, card=lead_card)
 
 
 def _explain_void(
@@ -899,41 +869,34 @@ def _explain_void(
     """The sentences for a player who holds no card of the suit led (:func:`follow_cards` has
     decided ``legal_cards`` and the ``rule`` that bound him, if any)."""
     win = trick[winning_index(trick, t)]
-    apps = why.apps
-    no_suit = f"You have no {SUIT_NAMES[led]}"
     excluded = _others(hand, legal_cards)
+    always = legal_cards is trumps_held
+    legal_cards = tuple(legal_cards)
+    held = tuple(trumps_held)
     if excluded and rule == "must-overtrump":
-        text = (
-            f"{no_suit} and the trick has been trumped with the {t.name(win)}: you must "
-            f"overtrump with a higher trump ({displays(legal_cards)})."
+        why.add(
+            rule, "void.overtrump", excluded, led=led, win=win, pam=_pam(t, win), legal=legal_cards
         )
-    elif excluded and legal_cards is trumps_held:
-        text = (
-            f"{no_suit} and you hold {_trump_count(trumps_held)} ({displays(trumps_held)}), "
-            f"so you must play a trump even though it cannot beat the {t.name(win)}."
+    elif excluded and always:
+        count = _trump_count(trumps_held)
+        why.add(
+            rule,
+            "void.trump-always",
+            excluded,
+            led=led,
+            count=count,
+            held=held,
+            win=win,
+            pam=_pam(t, win),
         )
     elif excluded:
-        heads = "heads" if len(legal_cards) == 1 else "head"
-        text = f"{no_suit}, so you must trump: your {displays(legal_cards)} {heads} the trick."
-    if excluded:
-        apps.append(RuleApplication(rule, text, excluded))
+        why.add(rule, "void.must-trump", excluded, led=led, legal=legal_cards)
     elif trumps_held and not rule:
-        why.notes.append(
-            RuleApplication(
-                "must-trump",
-                f"{no_suit}, and your {'trump' if len(trumps_held) == 1 else 'trumps'} "
-                f"({displays(trumps_held)}) cannot beat the {t.name(win)}: you are not bound "
-                "to trump, so you may play any card.",
-            )
+        why.note(
+            "must-trump", "note.void-trumps-too-low", led=led, held=held, win=win, pam=_pam(t, win)
         )
-    if len(hand) == 1 and not apps:
-        apps.append(
-            RuleApplication(
-                "follow-suit",
-                f"{no_suit} to follow with; the {hand[0].display} is your last card, so you "
-                "play it.",
-            )
-        )
+    if len(hand) == 1 and not why.apps:
+        why.add("follow-suit", "void.last-card", led=led, card=hand[0])
 
 
 def _source_states(rules: RuleSet, rule_id: str) -> bool:
@@ -979,36 +942,17 @@ def trick_winner(
     win = trick[i]
     led = t.suit_of(trick[0])
     apps: list[RuleApplication] = []
+    if not explain:
+        return TrickResult(i, win, ())
     if win is t.pam:
-        if explain:
-            apps.append(
-                RuleApplication(
-                    "pam-highest-trump",
-                    f"Pam ({win.display}) is the highest trump, above the ace of trumps: it takes "
-                    "the trick.",
-                )
-            )
+        apps.append(RuleApplication("pam-highest-trump", msg("trick.pam", win=win)))
     elif t.is_trump(win):
-        if led == t.suit:
-            text = f"Trumps were led; the highest trump, the {win.display}, takes the trick."
-        else:
-            text = f"The trick was trumped: the highest trump played, the {win.display}, takes it."
-        if explain:
-            apps.append(RuleApplication("trick-winner", text))
+        key = "trick.trumps-led" if led == t.suit else "trick.trumped"
+        apps.append(RuleApplication("trick-winner", msg(key, win=win)))
     else:
-        if explain:
-            apps.append(
-                RuleApplication(
-                    "trick-winner",
-                    f"No trump was played: the highest {SUIT_SINGULAR[led]}, the {win.display}, "
-                    "takes the trick.",
-                )
-            )
-    if explain and t.pam is not None and t.pam in trick and led == t.pam.suit != t.suit:
+        apps.append(RuleApplication("trick-winner", msg("trick.highest", led=led, win=win)))
+    if t.pam is not None and t.pam in trick and led == t.pam.suit != t.suit:
         apps.append(
-            RuleApplication(
-                "pam-identity",
-                f"Pam ({t.pam.display}) is a trump, not a {SUIT_SINGULAR[t.pam.suit]}.",
-            )
+            RuleApplication("pam-identity", msg("trick.pam-identity", pam=t.pam, suit=t.pam.suit))
         )
     return TrickResult(i, win, tuple(apps))

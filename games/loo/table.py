@@ -18,10 +18,11 @@ from .hand import (
     Action,
     Hand,
     HandSetup,
-    IllegalAction,
+    refuse,
     setup_from_dict,
     setup_to_dict,
 )
+from .messages import Message, msg, render
 from .rng import rng_for, shuffled_pack
 from .rulesets import RuleSet
 
@@ -85,17 +86,14 @@ class TableConfig:
         )
 
 
-def choose_first_dealer(rules: RuleSet, players: int, seed: int | str) -> tuple[int, str]:
+def choose_first_dealer(rules: RuleSet, players: int, seed: int | str) -> tuple[int, Message]:
     """The first dealer by the procedure the rule set names, and how it fell out."""
     pack = shuffled_pack(rng_for(seed, "first-dealer"))
     if rules.first_dealer == "first-jack-face-up":
         for i, c in enumerate(pack):
             if c.rank == "J":
                 seat = i % players
-                return seat, (
-                    f"Cards are dealt face up round the table; seat {seat + 1} receives the first "
-                    f"knave ({c.display}) and deals first."
-                )
+                return seat, msg("dealer.first-knave", p=seat, card=c)
         raise AssertionError("a pack holds four knaves")
     # Lowest cut, ace low; players who tie cut again from the rest of the pack.
     contenders = list(range(players))
@@ -106,10 +104,7 @@ def choose_first_dealer(rules: RuleSet, players: int, seed: int | str) -> tuple[
         contenders = [s for s, c in cuts.items() if ACE_LOW.index(c.rank) == low]
         if len(contenders) == 1:
             seat = contenders[0]
-            return seat, (
-                f"Each player cuts; seat {seat + 1} cuts the lowest card ({cuts[seat].display}, "
-                "ace low) and deals first."
-            )
+            return seat, msg("dealer.lowest-cut", p=seat, card=cuts[seat])
 
 
 class Table:
@@ -119,7 +114,8 @@ class Table:
         self.config = config
         self.balances = [config.chips] * config.players
         self.pool = 0
-        self.dealer, self.first_dealer_text = choose_first_dealer(
+        #: How the first dealer was chosen (:attr:`first_dealer_text`: in words).
+        self.dealer, self.first_dealer_message = choose_first_dealer(
             config.rules, config.players, config.seed
         )
         self.hand_number = 0
@@ -147,6 +143,10 @@ class Table:
         return Hand.replay(setup, log)
 
     @property
+    def first_dealer_text(self) -> str:
+        return render(self.first_dealer_message, None)
+
+    @property
     def rules(self) -> RuleSet:
         return self.config.rules
 
@@ -170,9 +170,9 @@ class Table:
     def deal(self) -> Hand:
         """Start the next hand (the previous one must be over)."""
         if self.hand is not None and not self.hand.over:
-            raise IllegalAction("the hand in progress is not over")
+            raise refuse("error.hand-not-over")
         if self.session_over:
-            raise IllegalAction("the session is over")
+            raise refuse("error.session-over")
         if self.hand is not None:
             self._close(self.hand)
             self.dealer = (self.dealer + 1) % self.config.players
@@ -207,7 +207,7 @@ class Table:
     def apply(self, action: Action) -> None:
         hand = self.hand
         if hand is None:
-            raise IllegalAction("no hand has been dealt")
+            raise refuse("error.no-hand")
         hand.apply(action)
         if hand.phase == "over":
             self._sync()
@@ -217,7 +217,7 @@ class Table:
         player to act, carried out as :meth:`apply` of the same decision would."""
         hand = self.hand
         if hand is None:
-            raise IllegalAction("no hand has been dealt")
+            raise refuse("error.no-hand")
         hand.step(choice, discards)
         if hand.phase == "over":
             self._sync()
@@ -235,7 +235,7 @@ class Table:
         hand had ended, the counters and the pool return to where they were before."""
         hand = self.hand
         if hand is None:
-            raise IllegalAction("no hand has been dealt")
+            raise refuse("error.no-hand")
         self.hand = hand.takeback(count)
         self.balances = list(hand.setup.balances)
         self.pool = hand.setup.pool
@@ -262,7 +262,7 @@ class Table:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Table:
-        if data.get("version") != FORMAT_VERSION:
+        if data.get("version") not in (1, FORMAT_VERSION):
             raise LooError(f"unknown table format version {data.get('version')!r}")
         table = cls(TableConfig.from_dict(data["config"]))
         table.balances = [int(b) for b in data["balances"]]

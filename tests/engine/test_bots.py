@@ -8,6 +8,7 @@ import random
 from games.loo import RuleSet
 from games.loo.bots import BeginnerBot, Bot, CarelessBot, SensibleBot, sample_world, voids
 from games.loo.hand import Action, Hand, HandSetup, IllegalAction, stack_pack
+from games.loo.messages import render
 from games.loo.rng import rng_for
 from games.loo.table import Table, TableConfig
 from games.loo.view import view_for
@@ -33,7 +34,7 @@ def test_bots_play_whole_sessions_with_legal_moves_only() -> None:
                 seat = hand.to_act
                 assert seat is not None
                 decision = bots[seat].decide(view_for(hand, seat))
-                assert decision.reason
+                assert render(decision.reason, None)
                 table.apply(decision.action)  # raises if illegal
         assert table.chips() == 500
 
@@ -50,7 +51,7 @@ def _careless_offences(laws: bool, preset: str, hands: int = 30) -> int:
             assert seat is not None
             view = view_for(hand, seat)
             decision = bots[seat].decide(view)
-            if "slip" in decision.reason:
+            if decision.reason.key == "bot.slip":
                 # Only where an irregular play stands, and only with a card the rules forbid.
                 assert view.irregular_stands and view.options and view.options.legal
                 (code,) = decision.action.cards
@@ -115,8 +116,11 @@ def test_a_bot_explains_its_choice() -> None:
     hand = table.deal()
     assert hand.to_act is not None
     decision = SensibleBot(0, playouts=12).decide(view_for(hand, hand.to_act))
-    assert decision.reason.startswith(f"seat {hand.to_act + 1} ")
-    assert "sampled deals" in decision.reason or "only" in decision.reason
+    reason = render(decision.reason, None)
+    assert reason.startswith(f"Seat {hand.to_act + 1} ")
+    assert "sampled deals" in reason or "only" in reason
+    # From the bot's own point of view, the same reason is in the second person.
+    assert render(decision.reason, hand.to_act).startswith("You ")
     assert dataclasses.is_dataclass(decision)
 
 

@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games.loo.cli import main
+from games.loo.messages import message_from_dict, render
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -40,6 +41,12 @@ def test_legal_reads_a_position_from_stdin() -> None:
     assert (code, err) == (0, "")
     result = json.loads(out)
     assert result["legal"] == ["QH"]
+    # Each sentence is carried as data too, and the data says the same as the text.
+    messages = [e.pop("message") for e in result["explanations"]]
+    assert [m["key"] for m in messages] == ["follow.suit", "follow.head"]
+    assert [render(message_from_dict(m)) for m in messages] == [
+        e["text"] for e in result["explanations"]
+    ]
     assert result["explanations"] == [
         {
             "rule": "follow-suit",

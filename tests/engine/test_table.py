@@ -11,6 +11,7 @@ from games.loo import RuleSet
 from games.loo.bots import BeginnerBot
 from games.loo.errors import LooError
 from games.loo.hand import Hand, HandSetup, IllegalAction
+from games.loo.messages import render
 from games.loo.table import Table, TableConfig, choose_first_dealer
 from games.loo.view import view_for
 
@@ -40,8 +41,8 @@ def test_a_seed_reproduces_the_deal_exactly() -> None:
 def test_the_first_dealer_is_chosen_as_the_rules_say(preset: str, words: str) -> None:
     # first-dealer: parlett "Whoever cuts the lowest card (Ace low) deals first" (default for
     # the silent sources, A36); whiteknuckle ¶3 "The first player to receive a Jack".
-    seat, text = choose_first_dealer(RuleSet.preset(preset), 6, seed=1)
-    assert 0 <= seat < 6 and words in text
+    seat, message = choose_first_dealer(RuleSet.preset(preset), 6, seed=1)
+    assert 0 <= seat < 6 and words in render(message)
 
 
 def test_the_deal_passes_to_the_left_and_the_pool_carries() -> None:

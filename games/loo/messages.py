@@ -1,0 +1,735 @@
+"""Every sentence the engine can say, as data: a :class:`Message` is a key and typed arguments,
+and :func:`render` turns it into English for a point of view.
+
+The engine never writes English itself. A rule it applies, a note, an option and why it is
+shaped so, a line of the trace, a payment, an offence, a computer player's reason: each is a
+``Message("play.follow-suit", {"p": 2, "led": "H", ...})``, and its template lives in
+:data:`TEMPLATES` below, so that one page lists every sentence the game can say (and a
+translation would replace just this page).
+
+A template is English with placeholders ``{name}`` or ``{name:form}``. The form says what the
+argument is, and so how it is written:
+
+- a **seat** (an int, the engine's seat index; ``None`` is the pool; :data:`PLAYER` is the
+  player to move of a bare position, whose seat nobody gave): ``{p:S}`` names it ("you",
+  "West", "seat 3"), ``{p:S's}`` its possessive ("your", "West's"), ``{p:he}``, ``{p:him}``,
+  ``{p:his}``, ``{p:himself}`` its pronouns, and ``{p:plays/play}`` a verb that agrees with it
+  (the first form for a third person, the second for "you"); a list of seats, ``{ps:Ss}``
+  ("you, West, North");
+- a **card** (a code, ``"QH"``): ``{c:card}`` → "Q♥"; ``{c:tname}`` → "Pam (J♣)" when the
+  message's ``pam`` argument is that card, else "Q♥"; **cards** (a list of codes):
+  ``{cs:cards}`` → "Q♥, 3♥ and K♠", ``{cs:tnames}`` → "Pam (J♣), Q♥ or 3♥";
+- a **suit** (``"H"``): ``{s:suit}`` → "hearts", ``{s:suit1}`` → "heart";
+- **rule ids** (a list of ids): ``{r:had}`` → the phrases of :data:`HAD_TO` joined by "; ";
+- a **message** nested in another: ``{m:msg}``; a list of them, ``{ms:and}`` (joined by
+  "and") or ``{ms:semi}`` (by semicolons);
+- anything else is written as it is (a count, a rule id, a game); ``{n:card/cards}`` after a
+  count (or a list) agrees with it: the first form for one, the second otherwise.
+
+Whose point of view: :func:`render` takes the ``viewer``, the seat that reads the sentence.
+The viewer is "you" and every verb and pronoun of his agrees by construction ("You are looed
+and pay 6"); other seats are called by the ``names`` the caller gives, or "seat N"; with no
+viewer the whole sentence is in the third person. A seat's word that begins a sentence is
+capitalised.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import cache
+from string import Formatter
+from typing import Any, Final, NamedTuple
+
+from .cards import BY_CODE, SUIT_NAMES, SUIT_SINGULAR, Card, card, displays
+
+#: The seat of "the player" to move in a bare position (:func:`~games.loo.play.legal` of a
+#: Position, which has no seat): the default viewer, so that a position's reasons read "You
+#: must follow suit" as the player's own.
+PLAYER: Final = -1
+
+
+class Message(NamedTuple):
+    """A sentence as data: its template's key and the arguments the template names."""
+
+    key: str
+    args: Mapping[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON: cards as codes, nested messages as dicts (see :func:`message_from_dict`)."""
+        return {"key": self.key, "args": {k: _arg_to_json(v) for k, v in self.args.items()}}
+
+    def render(self, viewer: int | None = PLAYER, names: Names = None) -> str:
+        return render(self, viewer, names)
+
+    def __str__(self) -> str:
+        return render(self)
+
+
+#: How the caller names the seats that are not the viewer: a list or mapping by seat index, a
+#: function of the seat index, or None for "seat N".
+Names = Sequence[str] | Mapping[int, str] | Callable[[int], str] | None
+
+
+def msg(key: str, **args: Any) -> Message:
+    """A message (checked to have a template; its arguments are checked by the tests)."""
+    if key not in TEMPLATES:
+        raise KeyError(f"no template for message {key!r}")
+    return Message(key, args)
+
+
+def _arg_to_json(value: Any) -> Any:
+    if type(value) is Card:
+        return value.code
+    if type(value) is Message:
+        return value.to_dict()
+    if isinstance(value, (list, tuple)):
+        return [_arg_to_json(v) for v in value]
+    return value
+
+
+def message_from_dict(data: Mapping[str, Any]) -> Message:
+    """The message :meth:`Message.to_dict` wrote (cards stay codes: the renderer reads both)."""
+    key = str(data["key"])
+    if key not in TEMPLATES:
+        raise ValueError(f"unknown message key {key!r}")
+    args: dict[str, Any] = {}
+    kinds = arg_kinds(key)
+    for name, value in dict(data.get("args", {})).items():
+        if kinds.get(name) == "msg" and value is not None:
+            args[name] = message_from_dict(value)
+        elif kinds.get(name) == "msgs":
+            args[name] = tuple(message_from_dict(m) for m in value)
+        elif isinstance(value, list):
+            args[name] = tuple(value)
+        else:
+            args[name] = value
+    return Message(key, args)
+
+
+def text(text: str) -> Message:
+    """A sentence the engine did not write (an old stored one): shown as it is."""
+    return Message("text", {"text": text})
+
+
+# -- rendering --------------------------------------------------------------------------------
+
+_SEAT_FORMS: Final = frozenset({"S", "S's", "he", "him", "his", "himself"})
+_PRONOUNS: Final = {
+    "he": ("he", "you"),
+    "him": ("him", "you"),
+    "his": ("his", "your"),
+    "himself": ("himself", "yourself"),
+}
+_SENTENCE_END: Final = re.compile(r"[.!?] +$")
+_CARD_FORMS: Final = frozenset({"card", "cards", "tname", "tnames"})
+#: Lists of messages, and what joins them.
+_LIST_JOINS: Final = {"and": " and ", "semi": "; "}
+
+
+@cache
+def _parts(key: str) -> tuple[tuple[str, str, str, bool], ...]:
+    """The template of ``key`` as (literal, argument, form, starts a sentence) pieces."""
+    template = TEMPLATES[key]
+    parts: list[tuple[str, str, str, bool]] = []
+    for literal, name, form, _ in Formatter().parse(template):
+        start = (not parts and literal == "") or bool(_SENTENCE_END.search(literal))
+        parts.append((literal, name or "", form or "", start))
+    return tuple(parts)
+
+
+@cache
+def arg_kinds(key: str) -> dict[str, str]:
+    """What each argument of ``key``'s template is: "seat", "card", "cards", "suit", "rules",
+    "msg" or "value" (inferred from the forms the template writes it in)."""
+    kinds: dict[str, str] = {}
+    for _, name, form, _ in _parts(key):
+        if not name:
+            continue
+        if form in _SEAT_FORMS:
+            kind = "seat"
+        elif form in ("card", "tname"):
+            kind = "card"
+        elif form in ("cards", "tnames"):
+            kind = "cards"
+        elif form in ("suit", "suit1"):
+            kind = "suit"
+        elif form == "had":
+            kind = "rules"
+        elif form == "msg":
+            kind = "msg"
+        elif form in _LIST_JOINS:
+            kind = "msgs"
+        elif form == "Ss":
+            kind = "seats"
+        else:
+            kind = "value"
+        if kinds.get(name, "value") == "value":
+            kinds[name] = kind
+    if any(form in ("tname", "tnames") for _, _, form, _ in _parts(key)):
+        kinds.setdefault("pam", "card")
+    return kinds
+
+
+def seat_word(seat: int | None, names: Names) -> str:
+    """What a seat that is not the viewer is called."""
+    if seat is None:
+        return "the pool"
+    if names is not None:
+        if callable(names):
+            return names(seat)
+        if isinstance(names, Mapping):
+            if seat in names:
+                return names[seat]
+        elif 0 <= seat < len(names):
+            return names[seat]
+    if seat == PLAYER:
+        return "the player"
+    return f"seat {seat + 1}"
+
+
+def render(
+    message: Message, viewer: int | None = PLAYER, names: Names = None, *, begins: bool = True
+) -> str:
+    """``message`` in English, read by ``viewer`` (None: nobody at the table; the third
+    person throughout), the other seats called by ``names``. (``begins``: whether the message
+    begins a sentence; a message nested in another begins one only where it stands first.)"""
+    key, args = message
+    if key == "text":
+        return str(args["text"])
+    out: list[str] = []
+    for i, (literal, name, form, start) in enumerate(_parts(key)):
+        out.append(literal)
+        if not name:
+            continue
+        if i == 0 and not literal:
+            start = begins
+        value = args[name]
+        word = _word(key, args, name, value, form, viewer, names, start)
+        if start and word:
+            word = word[:1].upper() + word[1:]
+        out.append(word)
+    return "".join(out)
+
+
+def _word(
+    key: str,
+    args: Mapping[str, Any],
+    name: str,
+    value: Any,
+    form: str,
+    viewer: int | None,
+    names: Names,
+    start: bool,
+) -> str:
+    kind = arg_kinds(key)[name]
+    if kind == "seat":
+        you = viewer is not None and value == viewer
+        if form == "S":
+            return "you" if you else seat_word(value, names)
+        if form == "S's":
+            return "your" if you else seat_word(value, names) + "'s"
+        if form in _PRONOUNS:
+            return _PRONOUNS[form][you]
+        third, second = form.split("/")
+        return second if you else third
+    if form == "card":
+        return _card(value).display
+    if form == "cards":
+        return displays([_card(c) for c in value])
+    if form in ("tname", "tnames"):
+        pam = args.get("pam")
+        pam_card = _card(pam) if pam is not None else None
+        names_ = [_tname(_card(c), pam_card) for c in (value if form == "tnames" else [value])]
+        if len(names_) == 1:
+            return names_[0]
+        return ", ".join(names_[:-1]) + " or " + names_[-1]
+    if form == "suit":
+        return SUIT_NAMES[value]
+    if form == "suit1":
+        return SUIT_SINGULAR[value]
+    if form == "had":
+        return "; ".join(HAD_TO[r] for r in value)
+    if form == "msg":
+        return render(value, viewer, names, begins=start)
+    if form in _LIST_JOINS:
+        return _LIST_JOINS[form].join(
+            render(m, viewer, names, begins=start and i == 0) for i, m in enumerate(value)
+        )
+    if form == "Ss":
+        return ", ".join("you" if s == viewer else seat_word(s, names) for s in value)
+    if "/" in form:
+        one, many = form.split("/")
+        count = len(value) if isinstance(value, (list, tuple)) else value
+        return one if count == 1 else many
+    return str(value)
+
+
+def _card(value: Card | str) -> Card:
+    if type(value) is Card:
+        return value
+    found = BY_CODE.get(value)  # type: ignore[arg-type]
+    return found if found is not None else card(str(value))
+
+
+def _tname(c: Card, pam: Card | None) -> str:
+    return f"Pam ({c.display})" if c is pam else c.display
+
+
+def codes(cards: Iterable[Card]) -> tuple[str, ...]:
+    """Cards as the codes a message keeps."""
+    return tuple(c.code for c in cards)
+
+
+def remap(message: Message, seats: Callable[[int], int]) -> Message:
+    """``message`` with every seat argument ``s`` replaced by ``seats(s)`` (a flush compared
+    among hands listed from the elder hand, told with the table's seats)."""
+    kinds = arg_kinds(message.key)
+    args = dict(message.args)
+    for name, value in args.items():
+        kind = kinds.get(name)
+        if kind == "seat" and value is not None and value != PLAYER:
+            args[name] = seats(value)
+        elif kind == "msg" and value is not None:
+            args[name] = remap(value, seats)
+        elif kind == "msgs":
+            args[name] = tuple(remap(m, seats) for m in value)
+        elif kind == "seats":
+            args[name] = tuple(seats(s) for s in value)
+    return Message(message.key, args)
+
+
+# -- the phrases and the templates -------------------------------------------------------------
+
+#: Short phrases for a rule that constrained someone's card ("West had to …").
+HAD_TO: Final = {
+    "follow-suit": "follow suit",
+    "pam-identity": "follow with a real club, not Pam",
+    "pam-led-trump-must-be-played": "play a trump to Pam",
+    "head-the-trick": "head the trick",
+    "must-trump": "trump",
+    "must-overtrump": "overtrump",
+    "pam-be-civil": "pass the trick: Pam, be civil",
+    "lead-ace-of-trumps": "lead the ace of trumps",
+    "lead-king-when-ace-turned": "lead the king of trumps (the ace is turned up)",
+    "lead-trump-holding-two": "lead a trump, holding two or more",
+    "lead-highest-trump-heads-up": "lead the highest trump, heads-up",
+    "lead-highest-of-two-or-three": "lead the highest of two or more trumps",
+    "trump-after-trick": "lead a trump (trump after trick)",
+}
+
+#: Every sentence the engine can say, by key. (Filled in by the sections below.)
+TEMPLATES: Final[dict[str, str]] = {
+    # A sentence stored before sentences were data, shown as it was written.
+    "text": "{text}",
+}
+
+# Pieces of sentences, nested in others with ``{name:msg}``.
+TEMPLATES.update(
+    {
+        "part.none": "",
+        "part.end": ".",
+        "part.every-lead": " (the lead rules bind every lead)",
+        "part.or-pam": ", or Pam ({pam:card}) instead.",
+        "part.ace-over-pam": (
+            ". It must be led even though Pam ({pam:card}) ranks higher: the ace rule prevails "
+            "over the rules that ask for the highest trump."
+        ),
+        "part.a-trump": "a trump",
+        "part.n-trumps": "{n} trumps",
+        "part.in-sequence": "they are in sequence",
+        "part.equal-turn-up": (
+            "they are of equal value: the {turn_up:card} between them is the turn-up"
+        ),
+        "part.equal-played": (
+            "they are of equal value: the {played:cards} between them {played:was/were} played"
+        ),
+        "part.equal-turn-up-played": (
+            "they are of equal value: the {turn_up:card} between them is the turn-up and the "
+            "{played:cards} between them {played:was/were} played"
+        ),
+        "part.equal-value": " — or {rest:tnames}, since {why:msg}",
+        "part.pam-led": "Pam ({card:card}) was led, which is a trump lead",
+        "part.trumps-led": "trumps were led ({card:card})",
+        "part.suit-led": "{suit:suit} were led ({card:card})",
+        "part.head-trumped": (
+            ". Under these rules heading means beating every card of the suit led, even though "
+            "the trick has been trumped."
+        ),
+    }
+)
+
+# Card play: the rules that bind a lead (RULES.md 1.5) ...
+TEMPLATES.update(
+    {
+        "lead.ace": (
+            "{p:S} {p:holds/hold} the ace of trumps ({card:card}), so {p:he} must lead "
+            "it{scope:msg}{tail:msg}"
+        ),
+        "lead.king-ace-turned": (
+            "The ace of trumps ({ace:card}) is the turn-up and {p:S} {p:holds/hold} the king "
+            "({card:card}), so {p:he} must lead it{scope:msg}{tail:msg}"
+        ),
+        "lead.highest-of-two": (
+            "{p:S} {p:holds/hold} {n} trumps ({held:cards}), so {p:he} must lead the highest, "
+            "{highest:tname}{scope:msg}."
+        ),
+        "lead.trump-holding-two": (
+            "{p:S} {p:holds/hold} two or more trumps ({held:cards}), so {p:he} must lead one of "
+            "them{scope:msg}."
+        ),
+        "lead.heads-up-two": (
+            "Only two players are in the play and {p:S} {p:holds/hold} two or more trumps, so "
+            "{p:he} must lead {p:his} highest, {highest:tname}{equal:msg}."
+        ),
+        "lead.heads-up": (
+            "Only {n} players are in the play and {p:S} {p:holds/hold} two or more trumps, so "
+            "{p:he} must lead {p:his} highest, {highest:tname}{equal:msg}."
+        ),
+        "lead.trump-after-trick-highest": (
+            "Trump after trick: {p:S} won the last trick and {p:holds/hold} {count:msg}, so "
+            "{p:he} must lead {p:his} highest trump, {highest:tname}."
+        ),
+        "lead.trump-after-trick": (
+            "Trump after trick: {p:S} won the last trick and {p:holds/hold} {count:msg} "
+            "({held:cards}), so {p:he} must lead a trump."
+        ),
+        "lead.last-card": (
+            "{p:S} won the last trick, so {p:he} {p:leads/lead}; the {card:card} is {p:his} last "
+            "card."
+        ),
+        "note.irish-two-trumps": (
+            "At Irish Loo two trumps oblige a trump lead only when two players are in; {n} are, "
+            "so {p:S} may lead any card."
+        ),
+        "note.no-trump-after-trick": (
+            "These rules have no trump after trick, and their lead rules do not bind this lead, "
+            "so {p:S} may lead any card."
+        ),
+        "note.first-lead-free": (
+            "These rules put no obligation on the first lead at {game} Loo: {p:S} may lead any "
+            "card."
+        ),
+    }
+)
+
+# ... and a card played to a trick (RULES.md 1.6-1.8).
+TEMPLATES.update(
+    {
+        "follow.pam-identity": (
+            "Pam ({pam:card}) belongs to the trump suit, not to {led:suit}: it does not follow "
+            "the {lead:card} led, and {p:S} {p:holds/hold} {followers:cards}, so {p:he} must "
+            "follow with a real {led:suit1}."
+        ),
+        "follow.trump-to-pam": (
+            "{led:msg}: {p:S} must play a trump if {p:he} can ({followers:cards})."
+        ),
+        "follow.suit": (
+            "{p:S} must follow suit: {led:msg}, and {p:he} {p:holds/hold} {followers:cards}, so "
+            "the {excluded:cards} may not be played."
+        ),
+        "follow.civil-pass": (
+            "“Pam, be civil”: the {ace:card} was led with the call, so {p:S} must pass the trick "
+            "with another trump ({others:cards}) and may not play Pam ({pam:card}). The call "
+            "overrides heading the trick."
+        ),
+        "follow.civil": (
+            "“Pam, be civil” was called on the {ace:card}: {p:S} may not play Pam ({pam:card}) "
+            "while {p:he} {p:holds/hold} another trump ({others:cards})."
+        ),
+        "follow.head": (
+            "{p:S} must head the trick: {p:his} {heading:cards} {heading:beats/beat} the "
+            "{target:tname} led, so the {beaten:cards} may not be played{tail:msg}"
+        ),
+        "follow.head-card": (
+            "{p:S} must head the trick: {p:his} {heading:cards} {heading:beats/beat} the "
+            "{target:tname}, so the {beaten:cards} may not be played{tail:msg}"
+        ),
+        "follow.last-card": (
+            "{p:S} must follow suit: the {card:card} is {p:his} last card and it follows the "
+            "{lead:card} led."
+        ),
+        "void.overtrump": (
+            "{p:S} {p:has/have} no {led:suit} and the trick has been trumped with the "
+            "{win:tname}: {p:he} must overtrump with a higher trump ({legal:cards})."
+        ),
+        "void.trump-always": (
+            "{p:S} {p:has/have} no {led:suit} and {p:he} {p:holds/hold} {count:msg} "
+            "({held:cards}), so {p:he} must play a trump even though it cannot beat the "
+            "{win:tname}."
+        ),
+        "void.must-trump": (
+            "{p:S} {p:has/have} no {led:suit}, so {p:he} must trump: {p:his} {legal:cards} "
+            "{legal:heads/head} the trick."
+        ),
+        "void.last-card": (
+            "{p:S} {p:has/have} no {led:suit} to follow with; the {card:card} is {p:his} last "
+            "card, so {p:he} {p:plays/play} it."
+        ),
+        "note.civil-only-trump": (
+            "“Pam, be civil” was called, but Pam ({pam:card}) is {p:his} only trump, so {p:he} "
+            "must play it — and it wins the trick."
+        ),
+        "note.trumped-no-head": (
+            "The trick has been trumped ({win:card}), so no {led:suit1} can head it: {p:S} may "
+            "play any {led:suit1}."
+        ),
+        "note.void-trumps-too-low": (
+            "{p:S} {p:has/have} no {led:suit}, and {p:his} {held:trump/trumps} ({held:cards}) "
+            "cannot beat the {win:tname}: {p:he} {p:is/are} not bound to trump, so {p:he} may "
+            "play any card."
+        ),
+        "trick.pam": (
+            "Pam ({win:card}) is the highest trump, above the ace of trumps: it takes the trick."
+        ),
+        "trick.trumps-led": "Trumps were led; the highest trump, the {win:card}, takes the trick.",
+        "trick.trumped": (
+            "The trick was trumped: the highest trump played, the {win:card}, takes it."
+        ),
+        "trick.highest": (
+            "No trump was played: the highest {led:suit1}, the {win:card}, takes the trick."
+        ),
+        "trick.pam-identity": "Pam ({pam:card}) is a trump, not a {suit:suit1}.",
+        "error.not-held": "{p:S} {p:does/do} not hold the {card:card}.",
+        "error.forbidden": "The {card:card} may not be played. {why:msg}",
+    }
+)
+
+# Flushes (RULES.md 1.9).
+TEMPLATES.update(
+    {
+        "part.trump-flush": "trump flush",
+        "part.plain-flush": "plain flush",
+        "part.trump-flush-pam": "trump flush with Pam",
+        "part.plain-flush-pam": "plain flush with Pam",
+        "part.flush-of": "the {kind:msg} of {p:S}",
+        "part.flush-cards": "{p:S's} {cards:cards}",
+        "part.precedence.trump>plain": "A flush in trumps takes precedence of one in a plain suit",
+        "part.precedence.pam>rest": "The flush with Pam takes precedence",
+        "part.precedence.pam>trump>plain": (
+            "The best flush is four of a suit with Pam, then a flush in trumps"
+        ),
+        "part.precedence.trump>pam>plain": ("A flush in trumps is superior, then a flush with Pam"),
+        "part.pam-highest-card": " (Pam counts as the highest card)",
+        "part.flush-equal": " The cards are equal in rank, so the elder hand wins.",
+        "part.exempt-losing-flush": "{p:S} {p:holds/hold} a losing flush",
+        "part.exempt-pam": "{p:S} {p:holds/hold} Pam",
+        "flush.precedence": "{why:msg}: {better:and} {better:beats/beat} {beaten:and}.",
+        "flush.tie-better": (
+            "Between flushes of the same class the better cards win: {p:S's} {cards:cards} "
+            "beats {others:and}{pam_note:msg}.{equal:msg}"
+        ),
+        "flush.tie-highest": (
+            "Between flushes of the same class the highest card wins: {p:S's} {cards:cards} "
+            "beats {others:and}{pam_note:msg}.{equal:msg}"
+        ),
+        "flush.tie-elder": (
+            "Between flushes that do not take precedence of one another, the elder hand wins: "
+            "{p:S} {p:sits/sit} nearest the dealer's left."
+        ),
+        "flush.loos-the-board": (
+            "{p:S} {p:holds/hold} a {kind:msg} ({cards:cards}) and {p:loos/loo} the board: the "
+            "hand is not played, the flush takes the pool and every other player pays a loo."
+        ),
+        "flush.exemption": "Excused from paying: {reasons:semi}.",
+    }
+)
+
+# The hand: the stake, the deal and the declarations (RULES.md 1.1-1.4, 1.10).
+TEMPLATES.update(
+    {
+        "ante.fresh": "Every player stakes {n} to a fresh pool.",
+        "ante.loos": "The loos of the last hand form the pool.",
+        "ante.dealer": "The dealer stakes {n}.",
+        "deal.cards": ("{n} cards each; the {turn_up:card} is turned up: {suit:suit} are trumps."),
+        "deal.miss": (
+            "{n} cards each and a miss; the {turn_up:card} is turned up: {suit:suit} are trumps."
+        ),
+        "must.no-miss": "This deal is a must: nobody may pass, and there is no miss.",
+        "must.miss": "This deal is a must: nobody may pass; the miss may be taken.",
+        "club-law": "Clubs are trumps: club law forces everyone to play.",
+        "declare.play": "{p:S} {p:plays/play}.",
+        "declare.pass": "{p:S} {p:passes/pass}.",
+        "declare.take-miss": "{p:S} {p:takes/take} miss, and so must play.",
+        "declare.defend-miss": (
+            "{p:S}, the dealer, {p:plays/play} miss for the pool: any tricks {p:he} "
+            "{p:takes/take} stay in the pool."
+        ),
+        "declare.defend-master": (
+            "{p:S}, the dealer, {p:defends/defend} with master, the three cards below the "
+            "turn-up, for the pool."
+        ),
+        "all-pass": (
+            "Everyone before the dealer has passed: {d:S} {d:takes/take} the pool without play."
+        ),
+        "lone-miss": (
+            "{p:S} alone {p:has/have} taken miss and everyone else has passed: {p:he} "
+            "{p:takes/take} the pool without play."
+        ),
+        "exchange.draw": (
+            "{p:S} {p:discards/discard} {n} and {p:draws/draw} {n}, and so must play."
+        ),
+        "exchange.stand": "{p:S} {p:stands/stand} on {p:his} cards.",
+        "flush.shown": "{p:S} {p:shows/show} a {kind:msg}: {cards:cards}.",
+        # What the player to act may do, and why (Hand.options).
+        "option.must": "This deal is a must: everyone, whatever his cards, is bound to play.",
+        "part.dealer-vs-one.own|miss|miss-for-pool": (
+            "play {d:his} own cards, take miss, or play miss for the pool"
+        ),
+        "part.dealer-vs-one.miss|miss-for-pool": "play miss for {d:himself} or for the pool",
+        "part.dealer-vs-one.own|miss": "play {d:his} own cards or take miss",
+        "option.dealer-vs-one": (
+            "Only {one:S} {one:has/have} declared to play, on {one:his} own cards, so {d:S}, the "
+            "dealer, may not pass: {d:he} may {menu:msg}."
+        ),
+        "option.dealer-vs-one-5c": (
+            "Only {one:S} {one:has/have} declared to play, so {d:S}, the dealer, may not pass (as "
+            "at three-card Loo, which five-card otherwise resembles: hoffmann ¶10)."
+        ),
+        "option.master": (
+            "{one:S} alone {one:has/have} taken miss: under these rules {d:S}, the dealer, must "
+            "face {one:him}, with {d:his} own cards or with master."
+        ),
+        "option.lone-miss-holder": (
+            "{one:S} alone {one:has/have} taken miss: if {d:S} {d:passes/pass}, {one:he} "
+            "{one:takes/take} the pool without play."
+        ),
+        "option.miss-taken": "{h:S} {h:has/have} taken miss, so {p:S} may only play or pass.",
+        "option.club-law-no-draw": "Under club law there is no drawing of cards.",
+        "option.short-stock": (
+            "Only {n} cards are left in the stock, so {p:S} may draw at most {most}."
+        ),
+        "option.replay": (
+            "A revoke was made: any player other than the offender may require that the cards "
+            "be taken up and the hand played again (Law 16)."
+        ),
+    }
+)
+
+# The play, the laws of irregularity and the settlement (RULES.md 1.5-1.8, 1.11, 1.12).
+TEMPLATES.update(
+    {
+        "play-begins": "{n} play: {players:Ss}. {p:S} {p:leads/lead}.",
+        "play.lead": "{p:S} {p:leads/lead} the {card:card}.",
+        "play.lead-had": "{p:S} {p:leads/lead} the {card:card} (had to {had:had}).",
+        "play.lead-civil": (
+            '{p:S} {p:leads/lead} the {card:card} and {p:calls/call} "Pam, be civil".'
+        ),
+        "play.lead-civil-had": (
+            '{p:S} {p:leads/lead} the {card:card} and {p:calls/call} "Pam, be civil" (had to '
+            "{had:had})."
+        ),
+        "play.follow": "{p:S} {p:plays/play} the {card:card}.",
+        "play.follow-had": "{p:S} {p:plays/play} the {card:card} (had to {had:had}).",
+        "trick.taken": "{p:S} {p:takes/take} trick {n}. {why:msg}",
+        "rotation": "Players play in rotation.",
+        "offence.irregular": (
+            "{p:S} {p:plays/play} the {card:card} irregularly ({rule}); the law will be applied "
+            "at the end of the hand."
+        ),
+        "offence.out-of-turn": "{p:S} played the {card:card} out of turn.",
+        "offence.out-of-turn-law-15": (
+            "{p:S} played the {card:card} out of turn: {p:he} must throw up {p:his} cards and "
+            "forfeit a single to the pool (Law 15)."
+        ),
+        "offence.out-of-turn-replay": (
+            "{p:S} played the {card:card} out of turn: {p:he} {p:is/are} looed and the hand "
+            "will be replayed."
+        ),
+        "replay.demand": "{p:S} {p:requires/require} the hand to be played again.",
+        "replay.decline": "{p:S} {p:lets/let} the result stand.",
+        "replay.start": "The cards are taken up and the hand is played again in proper order.",
+        "settle.trick-for-pool": "Trick {n}'s share, {amount}, stays in the pool.",
+        "settle.took": "{p:S} took {n} {n:trick/tricks}.",
+        "settle.looed": "{p:S} {p:is/are} looed and {p:pays/pay} {n} to the next pool.",
+        "penalty.four-singles": (
+            "{p:S} {p:forfeits/forfeit} four singles ({n}) to the next pool and "
+            "{p:leaves/leave} {p:his} tricks in the pool."
+        ),
+        "penalty.peel-looed": (
+            "{p:S} {p:is/are} looed for the offence ({n}) and {p:wins/win} nothing."
+        ),
+        # Why counters moved (Payment.reason).
+        "pay.fresh-pool": "every player stakes a fresh pool",
+        "pay.dealer-stake": "the dealer's stake",
+        "pay.without-play": "takes the pool without play",
+        "pay.trick": "trick {n}",
+        "pay.trick-for-pool": "trick {n}, won by the dealer for the pool: it stays there",
+        "pay.trick-offender": "trick {n}, won by an offender: left in the pool",
+        "pay.looed": "looed: no trick",
+        "pay.four-singles": (
+            "four singles to the next pool (after Law 14); tricks left in the pool"
+        ),
+        "pay.peel-looed": "looed for the offence (peel p. 25)",
+        "pay.flush": "the flush takes the pool",
+        "pay.flush-loo-holder": "looed by the flush, paid to its holder",
+        "pay.flush-loo-pool": "looed by the flush, to the next pool",
+        "pay.law-15": "a single, Law 15",
+        # Refusals (IllegalAction): what the engine says of an action it does not allow.
+        "error.takeback": "There are only {n} actions to take back.",
+        "error.hand-over": "The hand is over.",
+        "error.no-seat": "This table has no seat number {n}.",
+        "error.not-your-turn": "It is not {p:S's} turn.",
+        "error.not-now": "A {kind} action is not possible now ({phase}).",
+        "error.not-a-choice": "{choice} is not a choice open to {p:S} now.",
+        "error.replay-cards": "A replay is demanded or declined without cards.",
+        "error.card-discards": "A card is played without discards.",
+        "error.card-now": "A card is played now, not {choice}.",
+        "error.forbidden-card": "The {card:card} may not be played.",
+        "error.exchange-three-card": "Cards are exchanged only at five-card and Irish Loo.",
+        "error.not-open": "{choice} is not open to {p:S} now (choose {choices}).",
+        "error.not-open-why": "{choice} is not open to {p:S} now (choose {choices}): {why:msg}",
+        "error.pass-draws": "A player who passes draws no cards.",
+        "error.too-many-discards": "{p:S} may discard at most {n} cards now.",
+        "error.discarded-twice": "The {card:card} is discarded twice.",
+        "error.one-card": "Play exactly one card.",
+        "error.not-in-play": "{p:S} {p:is/are} not in the play.",
+        "error.civil": '"Pam, be civil" is called only when leading the ace of trumps.',
+        "error.out-of-turn": "It is {turn:S's} turn, not {p:S's}.",
+        "error.replay-answer": "Answer 'demand' or 'decline'.",
+        "error.hand-not-over": "The hand in progress is not over.",
+        "error.session-over": "The session is over.",
+        "error.no-hand": "No hand has been dealt.",
+        # How the first dealer was chosen (RULES.md first-dealer).
+        "dealer.first-knave": (
+            "Cards are dealt face up round the table; {p:S} {p:receives/receive} the first "
+            "knave ({card:card}) and {p:deals/deal} first."
+        ),
+        "dealer.lowest-cut": (
+            "Each player cuts; {p:S} {p:cuts/cut} the lowest card ({card:card}, ace low) and "
+            "{p:deals/deal} first."
+        ),
+    }
+)
+
+# The computer players' reasons (games.loo.bots).
+TEMPLATES.update(
+    {
+        "bot.random-card": "a random legal card",
+        "bot.let-stand": "lets the result stand",
+        "bot.random-choice": "a random choice",
+        "bot.slip": "a careless slip: a card the rules forbid ({rule})",
+        "bot.only-card": "{p:S} played the {card:card}: the only choice",
+        "bot.only-card-rule": "{p:S} played the {card:card}: the only choice ({rule})",
+        "bot.only-choice": "{p:S} chose to {choice}: the only choice",
+        "bot.only-choice-rule": "{p:S} chose to {choice}: the only choice ({rule})",
+        "bot.best-card": (
+            "{p:S} played the {card:card}: the best of {n} legal cards over {samples} sampled "
+            "deals ({mean} counters on average)"
+        ),
+        "bot.pass": (
+            "{p:S} passed: a hand like this is looed in {risk} of {samples} sampled deals"
+        ),
+        "bot.take-miss": (
+            "{p:S} took miss: the unseen miss did better than {p:his} own cards ({mean})"
+        ),
+        "bot.draw": (
+            "{p:S} drew {n}: the best of {ways} ways to exchange ({mean} counters on average, "
+            "looed in {looed})"
+        ),
+        "bot.choice": (
+            "{p:S} chose to {choice}: {mean} counters on average, looed in {looed} of {samples} "
+            "sampled deals"
+        ),
+    }
+)
