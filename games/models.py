@@ -120,7 +120,8 @@ class PracticeTable(models.Model):
     state = models.JSONField()
     #: Why each computer player did what it did in the current hand, and the rules that bound
     #: the human: ``{"action": index in the log, "seat", "event": index of the first line of
-    #: the trace it produced, "reason" or "explanations"}``.
+    #: the trace it produced, "reason" (a message) or "explanations" (``{"rule",
+    #: "message"}``)}``; messages in their JSON form (``games.loo.messages``).
     notes = models.JSONField(default=list)
     version = models.PositiveIntegerField(default=1)
     created = models.DateTimeField(auto_now_add=True)
@@ -255,7 +256,7 @@ class PracticeTable(models.Model):
                     "action": len(hand.log) - 1,
                     "seat": seat,
                     "event": first_event,
-                    "reason": decision.reason,
+                    "reason": decision.reason.to_dict(),
                 }
             )
         return notes

@@ -11,7 +11,6 @@ that reaches a template: no other hand, the miss, the stock or the discards.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,7 +31,7 @@ from games.loo.rulesets import GAME_NAMES, PRESETS
 from games.loo.table import Table
 from games.loo.view import PlayerView, view_for
 from games.models import MAX_PLAYERS, PracticeHand, PracticeTable, new_seed
-from games.naming import HUMAN, name_cards, name_seats, seat_name
+from games.naming import HUMAN, say, seat_name, stored_message
 
 TABLE_TEMPLATE = "games/table.html"
 STALE = (
@@ -187,7 +186,7 @@ def take_turn(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         table.apply(form.action())
     except IllegalAction as refusal:
-        form.add_error(None, _sentence(str(refusal)))
+        form.add_error(None, say(refusal.message))
         return _answer(request, practice, table, form=form, refusal=refusal)
     except LooError as error:
         form.add_error(None, _sentence(str(error)))
@@ -196,7 +195,7 @@ def take_turn(request: HttpRequest, pk: int) -> HttpResponse:
     notes = list(practice.notes)
     # The rules that bound the human's decision, for the trick log: they name only his cards.
     bound = [
-        {"rule": a.rule, "text": a.text}
+        {"rule": a.rule, "message": a.message.to_dict()}
         for a in (options.explanations if options is not None else ())
         if a.excluded or options is None or options.kind != "play"
     ]
@@ -319,7 +318,6 @@ def _current_hand(table: Table) -> Hand:
 
 
 def _sentence(text: str) -> str:
-    text = name_seats(text)
     return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
@@ -380,17 +378,18 @@ class LogLine:
 
 
 def _log_lines(view: PlayerView, notes: list[dict[str, Any]]) -> list[LogLine]:
-    lines = [LogLine(e, name_seats(e.text), [card(c) for c in e.cards]) for e in view.events]
+    lines = [LogLine(e, say(e.message), [card(c) for c in e.cards]) for e in view.events]
     # A note belongs to the first line of the trace its action produced.
     for note in notes:
         if not 0 <= note["event"] < len(lines):
             continue
         line = lines[note["event"]]
         if "reason" in note:
-            line.reason = name_seats(name_cards(note["reason"]))
+            line.reason = say(stored_message(note["reason"]))
         if "explanations" in note:
             line.explanations = [
-                {"rule": e["rule"], "text": name_seats(e["text"])} for e in note["explanations"]
+                {"rule": e["rule"], "text": say(stored_message(e.get("message", e.get("text"))))}
+                for e in note["explanations"]
             ]
     return lines
 
@@ -482,7 +481,7 @@ def _table_context(view: PlayerView, hand: Hand, links: RuleLinks) -> dict[str, 
 def _first_dealer(table: Table) -> str:
     """How the first dealer was chosen, without the cards of the cut: those came from another
     shuffle, and naming them beside this deal's cards would only confuse."""
-    return name_seats(re.sub(r" \([^)]*\)", "", table.first_dealer_text))
+    return say(table.first_dealer_brief)
 
 
 def _status(view: PlayerView) -> str:
@@ -514,7 +513,7 @@ def _payment_row(payment: Payment, links: RuleLinks) -> PaymentRow:
         payer=seat_name(payment.payer),
         payee=seat_name(payment.payee),
         amount=payment.amount,
-        reason=name_seats(payment.reason),
+        reason=say(payment.reason),
         rule=links.link(payment.rule),
     )
 
@@ -543,11 +542,11 @@ def _render_table(
     links = RuleLinks.of(practice.rules)
     options = view.options
     explanations = [
-        (name_seats(a.text), links.link(a.rule)) for a in (options.explanations if options else ())
+        (say(a.message), links.link(a.rule)) for a in (options.explanations if options else ())
     ]
     card_rows = [(c, links.link(c.why.rule) if c.why else None) for c in form.card_choices]
     notes = [
-        (name_seats(a.text), links.link(a.rule))
+        (say(a.message), links.link(a.rule))
         for a in (options.legal.notes if options and options.legal else ())
     ]
     context = {

@@ -12,7 +12,8 @@ argument is, and so how it is written:
 
 - a **seat** (an int, the engine's seat index; ``None`` is the pool; :data:`PLAYER` is the
   player to move of a bare position, whose seat nobody gave): ``{p:S}`` names it ("you",
-  "West", "seat 3"), ``{p:S's}`` its possessive ("your", "West's"), ``{p:he}``, ``{p:him}``,
+  "West", "seat 3"), ``{p:S's}`` its possessive ("your", "West's"; standing alone,
+  ``{p:yours}``: "yours", "West's"), ``{p:he}``, ``{p:him}``,
   ``{p:his}``, ``{p:himself}`` its pronouns, and ``{p:plays/play}`` a verb that agrees with it
   (the first form for a third person, the second for "you"); a list of seats, ``{ps:Ss}``
   ("you, West, North");
@@ -65,6 +66,12 @@ class Message(NamedTuple):
     def __str__(self) -> str:
         return render(self)
 
+    def __hash__(self) -> int:
+        # A tuple holding a dict: hashed by its key and its arguments' items (all hashable:
+        # seats, counts, cards, tuples of them, messages), so that messages can be compared
+        # and grouped like the tuples they are.
+        return hash((self.key, tuple(sorted(self.args.items()))))
+
 
 #: How the caller names the seats that are not the viewer: a list or mapping by seat index, a
 #: function of the seat index, or None for "seat N".
@@ -114,7 +121,7 @@ def text(text: str) -> Message:
 
 # -- rendering --------------------------------------------------------------------------------
 
-_SEAT_FORMS: Final = frozenset({"S", "S's", "he", "him", "his", "himself"})
+_SEAT_FORMS: Final = frozenset({"S", "S's", "yours", "he", "him", "his", "himself"})
 _PRONOUNS: Final = {
     "he": ("he", "you"),
     "him": ("him", "you"),
@@ -229,6 +236,8 @@ def _word(
             return "you" if you else seat_word(value, names)
         if form == "S's":
             return "your" if you else seat_word(value, names) + "'s"
+        if form == "yours":
+            return "yours" if you else seat_word(value, names) + "'s"
         if form in _PRONOUNS:
             return _PRONOUNS[form][you]
         third, second = form.split("/")
@@ -685,7 +694,7 @@ TEMPLATES.update(
         "error.one-card": "Play exactly one card.",
         "error.not-in-play": "{p:S} {p:is/are} not in the play.",
         "error.civil": '"Pam, be civil" is called only when leading the ace of trumps.',
-        "error.out-of-turn": "It is {turn:S's} turn, not {p:S's}.",
+        "error.out-of-turn": "It is {turn:S's} turn, not {p:yours}.",
         "error.replay-answer": "Answer 'demand' or 'decline'.",
         "error.hand-not-over": "The hand in progress is not over.",
         "error.session-over": "The session is over.",
@@ -698,6 +707,13 @@ TEMPLATES.update(
         "dealer.lowest-cut": (
             "Each player cuts; {p:S} {p:cuts/cut} the lowest card ({card:card}, ace low) and "
             "{p:deals/deal} first."
+        ),
+        "dealer.first-knave-brief": (
+            "Cards are dealt face up round the table; {p:S} {p:receives/receive} the first "
+            "knave and {p:deals/deal} first."
+        ),
+        "dealer.lowest-cut-brief": (
+            "Each player cuts; {p:S} {p:cuts/cut} the lowest card and {p:deals/deal} first."
         ),
     }
 )

@@ -147,6 +147,13 @@ class Table:
         return render(self.first_dealer_message, None)
 
     @property
+    def first_dealer_brief(self) -> Message:
+        """How the first dealer was chosen, without the card that chose him (it came from
+        another shuffle: a page showing this deal's cards leaves it out)."""
+        key, args = self.first_dealer_message
+        return msg(key + "-brief", **args)
+
+    @property
     def rules(self) -> RuleSet:
         return self.config.rules
 

@@ -10,7 +10,9 @@ from django.utils.safestring import SafeString, mark_safe
 
 from games.links import RuleLink
 from games.loo.cards import RANK_SHORT, SUIT_NAMES, SUIT_SYMBOLS, Card
-from games.naming import name_seats, seat_name
+from games.loo.messages import Message
+from games.naming import say as say_for_the_table
+from games.naming import seat_name
 
 register = template.Library()
 
@@ -49,9 +51,9 @@ def card_face(c: Card) -> SafeString:
 
 
 @register.filter
-def seats(text: str) -> str:
-    """An engine sentence with "seat N" written as this table's names."""
-    return name_seats(text)
+def say(message: Message) -> str:
+    """An engine sentence as the human at the practice table reads it."""
+    return say_for_the_table(message)
 
 
 @register.filter

@@ -65,7 +65,7 @@ def seat_args(key: str) -> list[str]:
 
 def named_seats(key: str) -> list[int]:
     """The sample seats (see sample_args) that the template names, not only refers to."""
-    named = set(re.findall(r"\{(\w+):S(?:'s)?\}", TEMPLATES[key]))
+    named = set(re.findall(r"\{(\w+):(?:S|S's|yours)\}", TEMPLATES[key]))
     return [s for s, name in enumerate(seat_args(key)) if name in named]
 
 
@@ -88,7 +88,7 @@ def test_every_message_reads_right_in_the_second_and_third_person_and_with_names
     # Each seat in turn reads it as "you": his verbs agree, and "your" is his alone.
     for s, name in enumerate(seat_args(key)):
         second = render(message, s, NAMES)
-        assert re.search(r"\b[Yy]our?\b|\byourself\b", second), (name, second)
+        assert re.search(r"\b[Yy]our?s?\b|\byourself\b", second), (name, second)
         assert NAMES[s] not in second, second
         for verb in THIRD_PERSON:
             assert not re.search(rf"\b[Yy]ou {verb}\b", second), second
@@ -106,13 +106,15 @@ def test_templates_say_you_only_through_a_seat() -> None:
 
 
 def test_every_template_is_used_by_the_engine() -> None:
-    source = "\n".join(p.read_text() for p in ENGINE.glob("*.py") if p.name != "messages.py")
+    source = "\n".join(p.read_text() for p in ENGINE.rglob("*.py") if p.name != "messages.py")
     # Families whose key the engine builds from an option's value.
     built = ("part.dealer-vs-one.", "part.precedence.", "part.trump-flush", "part.plain-flush")
     for key in TEMPLATES:
         if key == "text" or key.startswith(built):
             continue
-        used = key.removesuffix("-had")  # the engine adds "-had" when a rule bound the card
+        # The engine adds "-had" when a rule bound the card, "-brief" for the first dealer
+        # without the card that chose him.
+        used = key.removesuffix("-had").removesuffix("-brief")
         assert f'"{used}"' in source, key
 
 

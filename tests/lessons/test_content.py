@@ -377,7 +377,7 @@ def _step_refused_under_every_rule_set(folder: Path) -> tuple[str, str, str]:
         "rules.txt",
         str(line),
         "impossible example: the engine refuses this hand under every rule set: under hoffmann, "
-        "step 2 ('1 take-miss'): seat 1 has taken miss, so you may only play or pass.",
+        "step 2 ('1 take-miss'): Seat 1 has taken miss, so seat 2 may only play or pass.",
     )
 
 

@@ -187,7 +187,7 @@ def test_a_hand_played_out_is_settled_by_the_engine() -> None:
     assert paid(hoffmann, "looed") == [(0, None, 3), (2, None, 3)]
     assert hoffmann.looed_names == ["Seat 1 (elder hand)", "Seat 3"]
     assert (hoffmann.pool_at_start, hoffmann.pool) == (3, 6)
-    assert "seat 2 takes trick 1. The trick was trumped" in " ".join(
+    assert "Seat 2 takes trick 1. The trick was trumped" in " ".join(
         e.text for e in hoffmann.events
     )
     # peel's loo is two stakes (p. 22).

@@ -341,8 +341,8 @@ def test_a_hand_example_shows_the_options_the_trace_and_the_settlement(client: C
     assert "<strong>Seat 4 (dealer)</strong> is to declare." in others
     assert "He may play; or take the miss; or play the miss for the pool." in others
     assert (
-        "Only seat 1 has declared to play, on his own cards, so the dealer may not pass: he may "
-        "play his own cards, take miss, or play miss for the pool." in others
+        "Only seat 1 has declared to play, on his own cards, so seat 4, the dealer, may not "
+        "pass: he may play his own cards, take miss, or play miss for the pool." in others
     )
     assert "Seat 4 takes trick 3." in others  # the trace, from the engine
     assert "<td>Trick 3 <a" in others  # the settlement

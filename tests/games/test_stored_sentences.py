@@ -1,0 +1,167 @@
+"""Tables and hands stored before the engine's sentences were data (format version 1: English
+in the trace and in the notes) still load and show, and the migration turns them into
+messages: nothing a player saved is lost."""
+
+from __future__ import annotations
+
+import importlib
+import re
+from typing import Any
+
+import pytest
+from django.apps import apps
+from django.test import Client
+from django.utils.html import escape
+
+from games.loo.cards import PACK
+from games.loo.messages import message_from_dict, render
+from games.loo.table import Table
+from games.models import PracticeHand, PracticeTable
+from games.naming import say
+
+pytestmark = pytest.mark.django_db
+
+migration = importlib.import_module("games.migrations.0003_sentences_as_messages")
+
+
+def version_1(state: dict[str, Any]) -> dict[str, Any]:
+    """A table's stored state as the engine wrote it before: its sentences in English, in the
+    third person with numbered seats."""
+
+    def text(data: dict[str, Any]) -> str:
+        return render(message_from_dict(data), None)
+
+    old = dict(state, version=1)
+    hand = dict(state["hand"], version=1)
+    inner = dict(hand["state"])
+    inner["events"] = [
+        {k: v for k, v in dict(e, text=text(e["message"])).items() if k != "message"}
+        for e in inner["events"]
+    ]
+    inner["payments"] = [dict(p, reason=text(p["reason"])) for p in inner["payments"]]
+    inner["offences"] = [
+        {k: v for k, v in dict(o, text=text(o["message"])).items() if k != "message"}
+        for o in inner["offences"]
+    ]
+    if inner["flush"]:
+        inner["flush"] = dict(
+            inner["flush"],
+            explanations=[
+                {"rule": a["rule"], "text": a["text"], "excluded": a["excluded"]}
+                for a in inner["flush"]["explanations"]
+            ],
+        )
+    hand["state"] = inner
+    old["hand"] = hand
+    return old
+
+
+def old_notes(notes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Notes as the site wrote them before: the bots' reasons as English with card codes,
+    the rules that bound the human as their English."""
+    out = []
+    for note in notes:
+        note = dict(note)
+        if "reason" in note:
+            reason = render(message_from_dict(note["reason"]), None)
+            reason = reason[:1].lower() + reason[1:]
+            for c in PACK:
+                reason = reason.replace(c.display, c.code)
+            note["reason"] = reason.replace("than his own cards", "than its own cards")
+        if "explanations" in note:
+            note["explanations"] = [
+                {"rule": e["rule"], "text": render(message_from_dict(e["message"]), 0)}
+                for e in note["explanations"]
+            ]
+        out.append(note)
+    return out
+
+
+def page(client: Client, table: PracticeTable) -> str:
+    """The table page, less its CSRF tokens (new at every request)."""
+    html = client.get(table.get_absolute_url()).content.decode()
+    return re.sub(r"[A-Za-z0-9]{64}", "TOKEN", html)
+
+
+def played_table(player: Any) -> PracticeTable:
+    """A sensible-opponents table with reasons of every shape in its notes and, for the human,
+    the rules that bound him."""
+    for seed in range(1, 40):
+        table = player.new_table(players=5, seed=seed, opponents="sensible")
+        for _ in range(12):
+            hand = player.current_hand(table.pk)
+            if hand.over:
+                break
+            player.act(table.pk, player.decide(table.pk))
+        table.refresh_from_db()
+        if any("explanations" in n for n in table.notes) and any(
+            "reason" in n for n in table.notes
+        ):
+            return table
+    raise AssertionError("no table bound the human")
+
+
+def test_a_table_stored_before_loads_shows_and_is_migrated_to_messages(
+    client: Client, player: Any
+) -> None:
+    table = played_table(player)
+    new_state, new_notes = table.state, table.notes
+    page_before = page(client, table)
+    PracticeTable.objects.filter(pk=table.pk).update(
+        state=version_1(new_state), notes=old_notes(new_notes)
+    )
+
+    # Unmigrated, the old form still loads and shows (its notes as they were written).
+    old = PracticeTable.objects.get(pk=table.pk)
+    assert old.to_engine().to_dict() == Table.from_dict(new_state).to_dict()
+    response = client.get(table.get_absolute_url())
+    assert response.status_code == 200
+    reasons = [n["reason"] for n in old.notes if "reason" in n]
+    assert escape(reasons[-1]) in response.content.decode()
+
+    # Migrated, it is exactly what the site stores now, and the page is the same.
+    migration.forwards(apps, None)
+    table.refresh_from_db()
+    assert table.state == new_state
+    assert table.notes == new_notes
+    assert page(client, table) == page_before
+    assert "Why: " in page_before
+
+
+def test_a_finished_hand_stored_before_is_migrated(player: Any) -> None:
+    table = player.new_table(players=4, seed=3, opponents="sensible")
+    player.play_out(table.pk)
+    record = PracticeHand.objects.get(table=table)
+    notes = record.notes
+    PracticeHand.objects.filter(pk=record.pk).update(notes=old_notes(notes))
+    migration.forwards(apps, None)
+    record.refresh_from_db()
+    assert record.notes == notes
+
+
+@pytest.mark.parametrize(
+    ("old", "shown"),
+    [
+        (
+            "seat 3 played the QH: the only choice (follow-suit)",
+            "North played the Q♥: the only choice (follow-suit)",
+        ),
+        ("seat 1 chose to pass: the only choice", "You chose to pass: the only choice"),
+        (
+            "seat 2 drew 3: the best of 4 ways to exchange (+1.5 counters on average, looed in "
+            "20%)",
+            "West drew 3: the best of 4 ways to exchange (+1.5 counters on average, looed in 20%)",
+        ),
+        (
+            "seat 4 took miss: the unseen miss did better than its own cards (-0.5)",
+            "East took miss: the unseen miss did better than his own cards (-0.5)",
+        ),
+        (
+            "a careless slip: a card the rules forbid (follow-suit)",
+            "a careless slip: a card the rules forbid (follow-suit)",
+        ),
+        ("something else entirely", "something else entirely"),
+    ],
+)
+def test_an_old_reason_is_read_back_into_its_message(old: str, shown: str) -> None:
+    assert say(message_from_dict(migration.reason_message(old))) == shown
