@@ -1,0 +1,240 @@
+"""Declaring: RULES.md 1.3, and who may not pass (1.10).
+
+- ``declare-in-turn``: each player in turn from the dealer's left plays or passes;
+  ``discards-unseen``: a passed hand goes face down;
+- ``take-miss``, ``miss-only-once``, ``miss-holder-must-play``: the first who wants the miss
+  exchanges his hand for it, and must play;
+- ``dealer-must-play-against-one``: against one player, the dealer may not pass; in three-card
+  Loo his choices are the rule set's: his own cards, the miss, or ``dealer-defends-miss`` (the
+  miss, for the pool: his tricks stay in it); against a lone miss-holder, britannica's
+  ``master`` (the top of the stock), or else ``miss-holder-alone-wins``;
+- ``must``, ``club-law``: nobody may pass;
+- ``all-pass-dealer-wins``: everyone before the dealer passes, he takes the pool without play;
+  ``miss-holder-alone-wins``: one player left in, he takes it.
+
+Five-card and Irish Loo declare by the exchange (:mod:`.exchange`), whose turns and end are
+the same: :meth:`DeclarePhase._next_declarer` and :meth:`DeclarePhase._end_declaring`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from ..flushes import find_flush
+from ..messages import msg
+from ..play import RuleApplication
+from .state import Action, HandState, IllegalAction, Options, _seat_order, refuse
+
+
+class DeclarePhase(HandState):
+    """Three-card declarations, and the turns of every declaring."""
+
+    __slots__ = ()
+
+    def declared_before_dealer(self) -> list[int]:
+        dealer = self.dealer
+        declared = self.declared
+        return [
+            s
+            for s in _seat_order(dealer, self.players)
+            if s != dealer and declared[s] not in (None, "pass")
+        ]
+
+    def _declared_before_dealer(self) -> bool:
+        """Whether anyone but the dealer has declared to play (or taken miss): as
+        ``bool(declared_before_dealer())``, stopping at the first."""
+        dealer = self.dealer
+        for seat, declared in enumerate(self.declared):
+            if declared is not None and declared != "pass" and seat != dealer:
+                return True
+        return False
+
+    def forced_to_play(self, seat: int) -> RuleApplication | None:
+        """Why ``seat`` may not pass, if it may not."""
+        if self.must:
+            return RuleApplication("must", _OPTION_MUST)
+        if self.club_law:
+            return RuleApplication("club-law", _CLUB_LAW)
+        if seat == self.dealer:
+            before = self.declared_before_dealer()
+            if len(before) == 1 and before[0] != self.miss_holder:
+                if self.game == "three-card":
+                    menu = msg(f"part.dealer-vs-one.{self.rules.dealer_vs_one}", d=seat)
+                    return RuleApplication(
+                        "dealer-must-play-against-one",
+                        msg("option.dealer-vs-one", one=before[0], d=seat, menu=menu),
+                    )
+                return RuleApplication(
+                    "dealer-must-play-against-one",
+                    msg("option.dealer-vs-one-5c", one=before[0], d=seat),
+                )
+            if (
+                len(before) == 1
+                and before[0] == self.miss_holder
+                and self.rules.lone_miss_holder == "dealer-must-play-own-or-master"
+            ):
+                return RuleApplication("master", msg("option.master", one=before[0], d=seat))
+        return None
+
+    def _declare_options(self, seat: int) -> Options:
+        apps: list[RuleApplication] = []
+        forced = self.forced_to_play(seat)
+        choices: list[str] = ["play"]
+        miss_free = self.miss is not None and self.miss_holder is None
+        if seat == self.dealer and self.must is False and self.club_law is False:
+            before = self.declared_before_dealer()
+            if len(before) == 1 and before[0] == self.miss_holder:
+                if self.rules.lone_miss_holder == "dealer-must-play-own-or-master":
+                    choices = ["play", "defend-master"]
+                else:
+                    apps.append(
+                        RuleApplication(
+                            "miss-holder-alone-wins",
+                            msg("option.lone-miss-holder", one=before[0], d=seat),
+                        )
+                    )
+            elif len(before) == 1:
+                menu = self.rules.dealer_vs_one.split("|")
+                choices = [
+                    {"own": "play", "miss": "take-miss", "miss-for-pool": "defend-miss"}[m]
+                    for m in menu
+                ]
+            elif miss_free:
+                choices.append("take-miss")
+        elif miss_free:
+            choices.append("take-miss")
+        elif self.miss_holder is not None:
+            apps.append(
+                RuleApplication(
+                    "miss-only-once", msg("option.miss-taken", h=self.miss_holder, p=seat)
+                )
+            )
+        if forced is None:
+            choices.append("pass")
+        else:
+            apps.insert(0, forced)
+        return Options(seat, "declare", tuple(choices), explanations=tuple(apps))
+
+    def _declare(self, action: Action) -> None:
+        seat = action.seat
+        options = self._declare_options(seat)
+        choice = action.choice
+        if choice not in options.choices:
+            why = options.explanations[0] if options.explanations else None
+            raise _not_open(choice, seat, options.choices, why)
+        if action.cards:
+            raise refuse("error.exchange-three-card")
+        if choice == "play":
+            self.declared[seat] = "play"
+            if self._trace:
+                self._event("declare", msg("declare.play", p=seat), seat, ["declare-in-turn"])
+        elif choice == "pass":
+            self.declared[seat] = "pass"
+            self.thrown[seat] = self.hands[seat]
+            self.discards.extend(self.hands[seat])
+            self.hands[seat] = []
+            if self._trace:
+                self._event(
+                    "declare",
+                    msg("declare.pass", p=seat),
+                    seat,
+                    ["declare-in-turn", "discards-unseen"],
+                )
+        elif choice == "take-miss":
+            assert self.miss is not None
+            self.discards.extend(self.hands[seat])
+            self.thrown[seat] = self.hands[seat]
+            self.hands[seat] = self.miss
+            self.miss = None
+            self.miss_holder = seat
+            self.declared[seat] = "miss"
+            if self._trace:
+                self._event(
+                    "declare",
+                    msg("declare.take-miss", p=seat),
+                    seat,
+                    ["take-miss", "miss-holder-must-play"],
+                )
+        elif choice in ("defend-miss", "defend-master"):
+            self.discards.extend(self.hands[seat])
+            self.thrown[seat] = self.hands[seat]
+            if choice == "defend-miss":
+                assert self.miss is not None
+                self.hands[seat] = self.miss
+                self.miss = None
+                self.miss_holder = seat
+                key = "declare.defend-miss"
+                rules = ["dealer-defends-miss"]
+            else:
+                self.hands[seat] = self.stock[:3]
+                del self.stock[:3]
+                key = "declare.defend-master"
+                rules = ["master"]
+            self.defender = seat
+            self.declared[seat] = "defend"
+            if self._trace:
+                self._event("declare", msg(key, p=seat), seat, rules)
+        self._next_declarer()
+
+    def _next_declarer(self) -> None:
+        assert self.to_act is not None
+        seat = self.to_act
+        if seat == self.dealer:
+            self._end_declaring()
+            return
+        seat = (seat + 1) % self.players
+        self.to_act = seat
+        if seat == self.dealer and not self._declared_before_dealer():
+            # RULES.md all-pass-dealer-wins: the dealer takes the pool without play.
+            if self._trace:
+                self._event(
+                    "all-pass",
+                    msg("all-pass", d=self.dealer),
+                    self.dealer,
+                    ["all-pass-dealer-wins"],
+                )
+            self._settle_single_winner(self.dealer, "all-pass", "all-pass-dealer-wins")
+            return
+        if self.phase == "exchange":
+            self._check_flush_at_turn()
+
+    def _end_declaring(self) -> None:
+        declared = self.declared
+        self.in_play = [
+            s for s in _seat_order(self.dealer, self.players) if declared[s] not in (None, "pass")
+        ]
+        if len(self.in_play) == 1:
+            (alone,) = self.in_play
+            if self._trace:
+                self._event(
+                    "lone-miss", msg("lone-miss", p=alone), alone, ["miss-holder-alone-wins"]
+                )
+            self._settle_single_winner(alone, "lone-miss", "miss-holder-alone-wins")
+            return
+        if self.game == "five-card" and self.rules.flush_timing == "after-declaring":
+            hands = [self.hands[s] or self.thrown.get(s, []) for s in self.seat_order()]
+            if any(find_flush(h, self.trumps) for h in hands):
+                self._show_flushes()
+                return
+        self._start_play()
+
+
+_OPTION_MUST: Final = msg("option.must")
+_CLUB_LAW: Final = msg("club-law")
+
+
+def _not_open(
+    choice: str, seat: int, choices: Sequence[str], why: RuleApplication | None
+) -> IllegalAction:
+    """The refusal of a declaration that is not open to ``seat`` now."""
+    if why is None:
+        return refuse("error.not-open", choice=repr(choice), p=seat, choices=", ".join(choices))
+    return refuse(
+        "error.not-open-why",
+        why,
+        choice=repr(choice),
+        p=seat,
+        choices=", ".join(choices),
+        why=why.message,
+    )
