@@ -15,8 +15,9 @@ from games.loo.messages import Message, message_from_dict, render, text
 #: The human's seat index at every practice table.
 HUMAN: Final = 0
 
-#: Fixed names, by seat index: the human, then the computer players to the left.
-SEAT_NAMES: Final = ("You", "West", "North", "East", "Ada", "Bea", "Cal", "Dot", "Eli")
+#: Fixed names, by seat index: the human, then the computer players to the left. (The engine's
+#: sentences call a player "he", as the sources do, so the names agree with it.)
+SEAT_NAMES: Final = ("You", "West", "North", "East", "Abe", "Ben", "Cal", "Dan", "Eli")
 
 
 def seat_name(seat: int | None) -> str:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol
 
-from .cards import PACK, Card
+from .cards import PACK, Card, card
 from .hand import Action, Hand, HandSetup, Trick
 from .messages import Message, msg
 from .play import Trumps, winning_index
@@ -172,7 +172,7 @@ def _only_reason(view: PlayerView, action: Action) -> Message:
     p = view.seat
     if action.kind == "play":
         key = "bot.only-card-rule" if rule else "bot.only-card"
-        return msg(key, p=p, card=action.cards[0], rule=rule)
+        return msg(key, p=p, card=card(action.cards[0]), rule=rule)
     key = "bot.only-choice-rule" if rule else "bot.only-choice"
     return msg(key, p=p, choice=action.choice, rule=rule)
 
@@ -190,7 +190,7 @@ def _reason(
         return msg(
             "bot.best-card",
             p=p,
-            card=action.cards[0],
+            card=card(action.cards[0]),
             n=len(scores),
             samples=samples,
             mean=average,

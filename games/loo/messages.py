@@ -96,17 +96,25 @@ def _arg_to_json(value: Any) -> Any:
 
 
 def message_from_dict(data: Mapping[str, Any]) -> Message:
-    """The message :meth:`Message.to_dict` wrote (cards stay codes: the renderer reads both)."""
+    """The message :meth:`Message.to_dict` wrote, its arguments typed again by its template
+    (cards as :class:`Card`, lists as tuples): equal to the message that was written."""
     key = str(data["key"])
     if key not in TEMPLATES:
         raise ValueError(f"unknown message key {key!r}")
     args: dict[str, Any] = {}
     kinds = arg_kinds(key)
     for name, value in dict(data.get("args", {})).items():
-        if kinds.get(name) == "msg" and value is not None:
+        kind = kinds.get(name)
+        if value is None:
+            args[name] = None
+        elif kind == "msg":
             args[name] = message_from_dict(value)
-        elif kinds.get(name) == "msgs":
+        elif kind == "msgs":
             args[name] = tuple(message_from_dict(m) for m in value)
+        elif kind == "card":
+            args[name] = _card(value)
+        elif kind == "cards":
+            args[name] = tuple(_card(c) for c in value)
         elif isinstance(value, list):
             args[name] = tuple(value)
         else:

@@ -595,11 +595,12 @@ def lead_cards(
                 seq = [highest]
             allowed = set(seq) if allowed is None else allowed & set(seq)
             if why is not None:
+                counted = {"n": declared} if declared != 2 else {}
                 why.add(
                     "lead-highest-trump-heads-up",
                     "lead.heads-up-two" if declared == 2 else "lead.heads-up",
                     _others(hand, seq),
-                    n=declared,
+                    **counted,
                     highest=highest,
                     pam=_pam(t, highest),
                     equal=_equal_value_words(why.p, seq) if len(seq) > 1 else msg("part.none"),
@@ -657,8 +658,13 @@ def _explain_forced(why: Reasons, rule: str, forced: Card, keep: set[Card], scop
         tail = msg("part.ace-over-pam", pam=pam)
     else:
         tail = msg("part.end")
-    key = "lead.ace" if forced.rank == "A" else "lead.king-ace-turned"
-    why.add(rule, key, _others(why.p.hand, keep), card=forced, ace=t.ace, scope=scope, tail=tail)
+    excluded = _others(why.p.hand, keep)
+    if forced.rank == "A":
+        why.add(rule, "lead.ace", excluded, card=forced, scope=scope, tail=tail)
+    else:
+        why.add(
+            rule, "lead.king-ace-turned", excluded, card=forced, ace=t.ace, scope=scope, tail=tail
+        )
 
 
 _EVERY_LEAD: Final = msg("part.every-lead")

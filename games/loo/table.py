@@ -151,7 +151,7 @@ class Table:
         """How the first dealer was chosen, without the card that chose him (it came from
         another shuffle: a page showing this deal's cards leaves it out)."""
         key, args = self.first_dealer_message
-        return msg(key + "-brief", **args)
+        return msg(key + "-brief", p=args["p"])
 
     @property
     def rules(self) -> RuleSet:

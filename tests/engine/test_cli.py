@@ -348,3 +348,12 @@ def test_simulate_refuses_bad_arguments(extra: list[str], message: str) -> None:
     code, out, err = run(argv)
     assert code == 2 and out == ""
     assert message in err and err.count("\n") == 1
+
+
+def test_the_readme_shows_what_legal_prints() -> None:
+    """The README's example of ``legal`` is the command's output, message data included."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    shown = readme.split("prints (on one line)", 1)[1].split("```json", 1)[1].split("```", 1)[0]
+    code, out, _ = run(["legal", "-"], json.dumps(ISSUE_POSITION))
+    assert code == 0
+    assert json.loads(out) == json.loads(shown)

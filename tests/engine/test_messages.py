@@ -4,11 +4,13 @@ point of view: the seat it is about as "you", the third person, and the seats by
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from games.loo.bots import SensibleBot
 from games.loo.cards import card
 from games.loo.messages import (
     HAD_TO,
@@ -21,6 +23,7 @@ from games.loo.messages import (
     remap,
     render,
 )
+from games.loo.rulesets import RuleSet
 
 ENGINE = Path(__file__).resolve().parents[2] / "games" / "loo"
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
@@ -151,3 +154,59 @@ def test_the_public_phrases_name_catalogue_rules() -> None:
     from games.loo.catalogue import rule_ids
 
     assert set(HAD_TO) <= set(rule_ids())
+
+
+def seeded_messages() -> Iterator[Message]:
+    """Every message of three seeded hands of each session of the golden trace: options and
+    notes, the computer players' reasons, the trace, payments, offences and flushes."""
+    from games.loo.bots import make_bot
+    from games.loo.table import Table, TableConfig
+    from games.loo.view import view_for
+    from tests.engine.golden import sessions
+
+    for game, preset, laws, kind in sessions():
+        rules = RuleSet.preset(preset)
+        low, high = rules.players(game)
+        players = min(max(low, 5), high)
+        table = Table(TableConfig(game, rules, players, f"json:{game}:{preset}:{laws}", laws=laws))
+        yield table.first_dealer_message
+        yield table.first_dealer_brief
+        bots = [make_bot(kind, s) for s in range(players)]
+        for bot in bots:
+            if isinstance(bot, SensibleBot):
+                bot.playouts = 4
+        for _ in range(3):
+            hand = table.deal()
+            while not hand.over:
+                seat = hand.to_act
+                assert seat is not None
+                options = hand.options()
+                yield from (a.message for a in options.explanations)
+                if options.legal is not None:
+                    yield from (a.message for a in options.legal.notes)
+                decision = bots[seat].decide(view_for(hand, seat))
+                yield decision.reason
+                table.apply(decision.action)
+            yield from (e.message for e in hand.events)
+            yield from (p.reason for p in hand.payments)
+            yield from (o.message for o in hand.offences)
+            if hand.flush is not None:
+                yield from (a.message for a in hand.flush.explanations)
+
+
+def test_every_message_of_seeded_hands_is_typed_and_survives_its_json_form() -> None:
+    seen = set()
+    for top in seeded_messages():
+        assert message_from_dict(top.to_dict()) == top, top
+        # A message carries exactly the arguments its template writes, nested ones too.
+        stack = [top]
+        while stack:
+            message = stack.pop()
+            seen.add(message.key)
+            assert set(message.args) == set(arg_kinds(message.key)), message
+            for name, kind in arg_kinds(message.key).items():
+                if kind == "msg":
+                    stack.append(message.args[name])
+                elif kind == "msgs":
+                    stack.extend(message.args[name])
+    assert len(seen) > 60

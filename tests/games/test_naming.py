@@ -21,7 +21,7 @@ from games.naming import HUMAN, SEAT_NAMES, say, seat_name, stored_message
 
 
 def test_the_human_is_you_and_the_others_have_fixed_names() -> None:
-    assert [seat_name(s) for s in range(5)] == ["You", "West", "North", "East", "Ada"]
+    assert [seat_name(s) for s in range(5)] == ["You", "West", "North", "East", "Abe"]
     assert seat_name(None) == "the pool"
     assert seat_name(11) == "Seat 12"
     assert len(SEAT_NAMES) == 9
@@ -62,7 +62,7 @@ def test_the_human_is_you_and_the_others_have_fixed_names() -> None:
             msg("play.lead-civil", p=0, card=card("AH"), had=()),
             'You lead the A♥ and call "Pam, be civil".',
         ),
-        (msg("ante.dealer", p=3, n=3), "The dealer stakes 3."),
+        (msg("ante.dealer", n=3), "The dealer stakes 3."),
         (msg("declare.play", p=11), "Seat 12 plays."),
         (
             msg("bot.best-card", p=2, card="QH", n=2, samples=8, mean="+1.0"),

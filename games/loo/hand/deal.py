@@ -60,7 +60,7 @@ class DealPhase(HandState):
             if self._trace:
                 self._event(
                     "ante",
-                    msg("ante.dealer", p=self.dealer, n=self.stake),
+                    msg("ante.dealer", n=self.stake),
                     self.dealer,
                     ["ante", "stake-divisible"],
                 )

@@ -239,7 +239,9 @@ class PlayPhase(HandState):
                 rules.append("pam-be-civil")
             self._event(
                 "play",
-                msg(key + "-had" if had else key, p=seat, card=played, had=had),
+                msg(key + "-had", p=seat, card=played, had=had)
+                if had
+                else msg(key, p=seat, card=played),
                 seat,
                 rules,
                 [played],
