@@ -66,7 +66,11 @@ def rule_name(rule_id: str) -> str:
 
 #: Seconds a worker keeps a source's links before asking the database again.
 LINKS_TTL = 60.0
-_loaded: dict[str, tuple[float, RuleLinks]] = {}
+_loaded: dict[tuple[str, str], tuple[float, RuleLinks]] = {}
+
+#: How a source that describes the games in sections of their own (parlett: "3c:Play",
+#: "5c:Play") begins the keys of each game's passages.
+GAME_SECTIONS = {"three-card": "3c-", "five-card": "5c-"}
 
 
 def forget_links(**kwargs: Any) -> None:
@@ -84,31 +88,39 @@ class RuleLinks:
         self._links: dict[str, RuleLink] = {}
 
     @classmethod
-    def of(cls, source: str) -> RuleLinks:
-        """The links of ``source``: its primary passage citing each rule (one query, then
-        kept for :data:`LINKS_TTL` seconds)."""
+    def of(cls, source: str, game: str = "") -> RuleLinks:
+        """The links of ``source`` for ``game``: for each rule, the passage citing it in that
+        game's section if the source has one, else its primary passage (one query, then kept
+        for :data:`LINKS_TTL` seconds)."""
         now = time.monotonic()
-        kept = _loaded.get(source)
+        kept = _loaded.get((source, game))
         if kept is not None and now - kept[0] < LINKS_TTL:
             return kept[1]
-        links = cls.load(source)
-        _loaded[source] = (now, links)
+        links = cls.load(source, game)
+        _loaded[(source, game)] = (now, links)
         return links
 
     @classmethod
-    def load(cls, source: str) -> RuleLinks:
-        """One query: the primary passage of ``source`` citing each rule."""
+    def load(cls, source: str, game: str = "") -> RuleLinks:
+        """One query: the passages of ``source`` citing each rule; the one in ``game``'s
+        section first (parlett's five-card rules are in "5c:Play", not "3c:Play"), then the
+        primary one."""
         from lessons.models import Citation
 
+        section = GAME_SECTIONS.get(game)
         passages: dict[str, tuple[str, str]] = {}
+        in_section: dict[str, tuple[str, str]] = {}
         rows = (
-            Citation.objects.filter(passage__source_id=source, primary=True)
-            .order_by("rule_id", "position")
-            .values_list("rule_id", "passage__key", "passage__label")
+            Citation.objects.filter(passage__source_id=source)
+            .order_by("rule_id", "-primary", "position", "passage__key")
+            .values_list("rule_id", "passage__key", "passage__label", "primary")
         )
-        for rule_id, key, label in rows:
-            passages.setdefault(rule_id, (key, label))
-        return cls(source, passages)
+        for rule_id, key, label, primary in rows:
+            if primary:
+                passages.setdefault(rule_id, (key, label))
+            if section and key.startswith(section):
+                in_section.setdefault(rule_id, (key, label))
+        return cls(source, passages | in_section)
 
     def link(self, rule_id: str) -> RuleLink:
         found_link = self._links.get(rule_id)

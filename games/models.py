@@ -52,6 +52,14 @@ class Opponents(models.TextChoices):
     CARELESS = "careless", "Careless beginners: in laws mode they sometimes break a rule"
 
 
+#: The computer players as the table's heading names them.
+OPPONENT_NAMES = {
+    Opponents.BEGINNER: "beginners",
+    Opponents.SENSIBLE: "sensible players",
+    Opponents.CARELESS: "careless beginners",
+}
+
+
 def deal_seed(seed: int) -> str:
     """The engine's seed for a public seed: stable on this site, useless without its key."""
     return salted_hmac("games.PracticeTable.deal_seed", str(seed)).hexdigest()[:24]
@@ -147,6 +155,11 @@ class PracticeTable(models.Model):
     @property
     def game_name(self) -> str:
         return GAME_NAMES[self.game]
+
+    @property
+    def opponents_name(self) -> str:
+        """The computer players in a few words: "you and sensible players"."""
+        return OPPONENT_NAMES[self.opponents]
 
     @property
     def rules_title(self) -> str:

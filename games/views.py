@@ -38,8 +38,6 @@ STALE = (
     "This page was out of date (another tab, or a second click?), so nothing was done. "
     "Here is the table as it stands now."
 )
-#: The rules behind the stakes shown on every table.
-LOO_RULES = {"fixed": "limited-loo", "pool": "unlimited-loo", "capped": "mixed-loo"}
 
 
 # -- access ---------------------------------------------------------------------------------
@@ -268,7 +266,7 @@ def replay_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     log = _log_lines(view, [n for n in record.notes if n["action"] < step])
     # The lines this step added to the trace.
     first_new = len(record.replay(step - 1).events) if step else len(log)
-    links = RuleLinks.of(record.table.rules)
+    links = RuleLinks.of(record.table.rules, record.table.game)
     context = {
         "record": record,
         "practice": record.table,
@@ -452,7 +450,8 @@ def _table_context(view: PlayerView, hand: Hand, links: RuleLinks) -> dict[str, 
         for s in [(view.dealer + 1 + k) % view.players for k in range(view.players)]
     ]
     payments = [_payment_row(p, links) for p in view.payments if p.rule != "ante"]
-    loo_rule = LOO_RULES.get(view.rules.loo_payment, "limited-loo")
+    # The rule that prices a loo under these rules: the engine's own answer.
+    loo_rule = hand.loo_rule()
     return {
         "seats": seats,
         "payments": payments,
@@ -539,7 +538,7 @@ def _render_table(
         (m.message, m.level_tag, next((t[5:] for t in m.tags.split() if t[:5] == "rule:"), ""))
         for m in messages.get_messages(request)
     ]
-    links = RuleLinks.of(practice.rules)
+    links = RuleLinks.of(practice.rules, practice.game)
     options = view.options
     explanations = [
         (say(a.message), links.link(a.rule)) for a in (options.explanations if options else ())

@@ -19,7 +19,8 @@ argument is, and so how it is written:
   ("you, West, North");
 - a **card** (a code, ``"QH"``): ``{c:card}`` → "Q♥"; ``{c:tname}`` → "Pam (J♣)" when the
   message's ``pam`` argument is that card, else "Q♥"; **cards** (a list of codes):
-  ``{cs:cards}`` → "Q♥, 3♥ and K♠", ``{cs:tnames}`` → "Pam (J♣), Q♥ or 3♥";
+  ``{cs:cards}`` → "Q♥, 3♥ and K♠", ``{cs:tcards}`` → "Pam (J♣), Q♥ and 3♥",
+  ``{cs:tnames}`` → "Pam (J♣), Q♥ or 3♥";
 - a **suit** (``"H"``): ``{s:suit}`` → "hearts", ``{s:suit1}`` → "heart";
 - **rule ids** (a list of ids): ``{r:had}`` → the phrases of :data:`HAD_TO` joined by "; ";
 - a **message** nested in another: ``{m:msg}``; a list of them, ``{ms:and}`` (joined by
@@ -165,7 +166,7 @@ def arg_kinds(key: str) -> dict[str, str]:
             kind = "seat"
         elif form in ("card", "tname"):
             kind = "card"
-        elif form in ("cards", "tnames"):
+        elif form in ("cards", "tnames", "tcards"):
             kind = "cards"
         elif form in ("suit", "suit1"):
             kind = "suit"
@@ -181,7 +182,7 @@ def arg_kinds(key: str) -> dict[str, str]:
             kind = "value"
         if kinds.get(name, "value") == "value":
             kinds[name] = kind
-    if any(form in ("tname", "tnames") for _, _, form, _ in _parts(key)):
+    if any(form in ("tname", "tnames", "tcards") for _, _, form, _ in _parts(key)):
         kinds.setdefault("pam", "card")
     return kinds
 
@@ -254,6 +255,11 @@ def _word(
         return _card(value).display
     if form == "cards":
         return displays([_card(c) for c in value])
+    if form == "tcards":
+        pam = args.get("pam")
+        pam_card = _card(pam) if pam is not None else None
+        shown = [_tname(_card(c), pam_card) for c in value]
+        return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
     if form in ("tname", "tnames"):
         pam = args.get("pam")
         pam_card = _card(pam) if pam is not None else None
@@ -388,11 +394,11 @@ TEMPLATES.update(
             "({card:card}), so {p:he} must lead it{scope:msg}{tail:msg}"
         ),
         "lead.highest-of-two": (
-            "{p:S} {p:holds/hold} {n} trumps ({held:cards}), so {p:he} must lead the highest, "
+            "{p:S} {p:holds/hold} {n} trumps ({held:tcards}), so {p:he} must lead the highest, "
             "{highest:tname}{scope:msg}."
         ),
         "lead.trump-holding-two": (
-            "{p:S} {p:holds/hold} two or more trumps ({held:cards}), so {p:he} must lead one of "
+            "{p:S} {p:holds/hold} two or more trumps ({held:tcards}), so {p:he} must lead one of "
             "them{scope:msg}."
         ),
         "lead.heads-up-two": (
@@ -407,9 +413,13 @@ TEMPLATES.update(
             "Trump after trick: {p:S} won the last trick and {p:holds/hold} {count:msg}, so "
             "{p:he} must lead {p:his} highest trump, {highest:tname}."
         ),
+        "lead.trump-after-trick-one": (
+            "Trump after trick: {p:S} won the last trick and {p:holds/hold} one trump, "
+            "{trump:tname}, so {p:he} must lead it."
+        ),
         "lead.trump-after-trick": (
             "Trump after trick: {p:S} won the last trick and {p:holds/hold} {count:msg} "
-            "({held:cards}), so {p:he} must lead a trump."
+            "({held:tcards}), so {p:he} must lead a trump."
         ),
         "lead.last-card": (
             "{p:S} won the last trick, so {p:he} {p:leads/lead}; the {card:card} is {p:his} last "
@@ -455,11 +465,11 @@ TEMPLATES.update(
             "while {p:he} {p:holds/hold} another trump ({others:cards})."
         ),
         "follow.head": (
-            "{p:S} must head the trick: {p:his} {heading:cards} {heading:beats/beat} the "
+            "{p:S} must head the trick: {p:his} {heading:tcards} {heading:beats/beat} the "
             "{target:tname} led, so the {beaten:cards} may not be played{tail:msg}"
         ),
         "follow.head-card": (
-            "{p:S} must head the trick: {p:his} {heading:cards} {heading:beats/beat} the "
+            "{p:S} must head the trick: {p:his} {heading:tcards} {heading:beats/beat} the "
             "{target:tname}, so the {beaten:cards} may not be played{tail:msg}"
         ),
         "follow.last-card": (
@@ -467,22 +477,23 @@ TEMPLATES.update(
             "{lead:card} led."
         ),
         "void.overtrump": (
-            "{p:S} {p:has/have} no {led:suit} and the trick has been trumped with the "
-            "{win:tname}: {p:he} must overtrump with a higher trump ({legal:cards})."
+            "{p:S} {p:has/have} no {led:suit}{aside:msg} and the trick has been trumped with the "
+            "{win:tname}: {p:he} must overtrump with a higher trump ({legal:tcards})."
         ),
         "void.trump-always": (
-            "{p:S} {p:has/have} no {led:suit} and {p:he} {p:holds/hold} {count:msg} "
-            "({held:cards}), so {p:he} must play a trump even though it cannot beat the "
+            "{p:S} {p:has/have} no {led:suit}{aside:msg} and {p:he} {p:holds/hold} {count:msg} "
+            "({held:tcards}), so {p:he} must play a trump even though it cannot beat the "
             "{win:tname}."
         ),
         "void.must-trump": (
-            "{p:S} {p:has/have} no {led:suit}, so {p:he} must trump: {p:his} {legal:cards} "
-            "{legal:heads/head} the trick."
+            "{p:S} {p:has/have} no {led:suit}{aside:msg}, so {p:he} must trump: {p:his} "
+            "{legal:tcards} {legal:heads/head} the trick."
         ),
         "void.last-card": (
-            "{p:S} {p:has/have} no {led:suit} to follow with; the {card:card} is {p:his} last "
-            "card, so {p:he} {p:plays/play} it."
+            "{p:S} {p:has/have} no {led:suit}{aside:msg} to follow with; the {card:card} is "
+            "{p:his} last card, so {p:he} {p:plays/play} it."
         ),
+        "part.pam-is-trump": " (Pam, {pam:card}, is a trump, not a {suit:suit1})",
         "note.civil-only-trump": (
             "“Pam, be civil” was called, but Pam ({pam:card}) is {p:his} only trump, so {p:he} "
             "must play it — and it wins the trick."
@@ -492,9 +503,9 @@ TEMPLATES.update(
             "play any {led:suit1}."
         ),
         "note.void-trumps-too-low": (
-            "{p:S} {p:has/have} no {led:suit}, and {p:his} {held:trump/trumps} ({held:cards}) "
-            "cannot beat the {win:tname}: {p:he} {p:is/are} not bound to trump, so {p:he} may "
-            "play any card."
+            "{p:S} {p:has/have} no {led:suit}{aside:msg}, and {p:his} {held:trump/trumps} "
+            "({held:tcards}) cannot beat the {win:tname}: {p:he} {p:is/are} not bound to trump, "
+            "so {p:he} may play any card."
         ),
         "trick.pam": (
             "Pam ({win:card}) is the highest trump, above the ace of trumps: it takes the trick."
@@ -565,6 +576,10 @@ TEMPLATES.update(
         "must.no-miss": "This deal is a must: nobody may pass, and there is no miss.",
         "must.miss": "This deal is a must: nobody may pass; the miss may be taken.",
         "club-law": "Clubs are trumps: club law forces everyone to play.",
+        "club-law.miss-withdrawn": (
+            "Clubs are trumps: club law forces everyone to play, and the miss is withdrawn "
+            "unseen: nobody may take it."
+        ),
         "declare.play": "{p:S} {p:plays/play}.",
         "declare.pass": "{p:S} {p:passes/pass}.",
         "declare.take-miss": "{p:S} {p:takes/take} miss, and so must play.",
@@ -600,8 +615,18 @@ TEMPLATES.update(
             "dealer, may not pass: {d:he} may {menu:msg}."
         ),
         "option.dealer-vs-one-5c": (
-            "Only {one:S} {one:has/have} declared to play, so {d:S}, the dealer, may not pass (as "
-            "at three-card Loo, which five-card otherwise resembles: hoffmann ¶10)."
+            "Only {one:S} {one:has/have} declared to play, so {d:S}, the dealer, may not pass: "
+            "at {game:msg} there is no miss, so {d:he} must play on {d:his} own cards "
+            "({cite:msg})."
+        ),
+        "part.game.three-card": "three-card Loo",
+        "part.game.five-card": "five-card Loo",
+        "part.game.irish": "Irish Loo",
+        "part.cite": "{source}, {where}",
+        "part.cite-table": "by this table's options",
+        "lone-player": (
+            "{p:S} alone {p:is/are} in the play and everyone else has passed: {p:he} "
+            "{p:takes/take} the pool without play."
         ),
         "option.master": (
             "{one:S} alone {one:has/have} taken miss: under these rules {d:S}, the dealer, must "
@@ -656,15 +681,15 @@ TEMPLATES.update(
         "replay.demand": "{p:S} {p:requires/require} the hand to be played again.",
         "replay.decline": "{p:S} {p:lets/let} the result stand.",
         "replay.start": "The cards are taken up and the hand is played again in proper order.",
-        "settle.trick-for-pool": "Trick {n}'s share, {amount}, stays in the pool.",
         "settle.took": "{p:S} took {n} {n:trick/tricks}.",
         "settle.looed": "{p:S} {p:is/are} looed and {p:pays/pay} {n} to the next pool.",
         "penalty.four-singles": (
-            "{p:S} {p:forfeits/forfeit} four singles ({n}) to the next pool and "
-            "{p:leaves/leave} {p:his} tricks in the pool."
+            "{p:S} {p:forfeits/forfeit} four singles ({n}) to the next pool (after Law 14) for "
+            "{offences:semi}."
         ),
         "penalty.peel-looed": (
-            "{p:S} {p:is/are} looed for the offence ({n}) and {p:wins/win} nothing."
+            "{p:S} {p:is/are} looed, {p:pays/pay} {n} to the next pool and {p:wins/win} nothing "
+            "(peel p. 22, 25), for {offences:semi}."
         ),
         # Why counters moved (Payment.reason).
         "pay.fresh-pool": "every player stakes a fresh pool",
@@ -674,14 +699,12 @@ TEMPLATES.update(
         "pay.trick-for-pool": "trick {n}, won by the dealer for the pool: it stays there",
         "pay.trick-offender": "trick {n}, won by an offender: left in the pool",
         "pay.looed": "looed: no trick",
-        "pay.four-singles": (
-            "four singles to the next pool (after Law 14); tricks left in the pool"
-        ),
-        "pay.peel-looed": "looed for the offence (peel p. 25)",
+        "pay.four-singles": "four singles to the next pool (after Law 14), for {offences:semi}",
+        "pay.peel-looed": "looed (peel p. 25), for {offences:semi}",
         "pay.flush": "the flush takes the pool",
         "pay.flush-loo-holder": "looed by the flush, paid to its holder",
         "pay.flush-loo-pool": "looed by the flush, to the next pool",
-        "pay.law-15": "a single, Law 15",
+        "pay.law-15": "a single, Law 15, for {offence:msg}",
         # Refusals (IllegalAction): what the engine says of an action it does not allow.
         "error.takeback": "There are only {n} actions to take back.",
         "error.hand-over": "The hand is over.",
@@ -755,5 +778,40 @@ TEMPLATES.update(
             "{p:S} chose to {choice}: {mean} counters on average, looed in {looed} of {samples} "
             "sampled deals"
         ),
+    }
+)
+
+# The laws of irregularity at the settlement: each offence named, and what became of the
+# shares of tricks that stayed in the pool (RULES.md 1.11, readings A49-A51).
+TEMPLATES.update(
+    {
+        "part.offence": "the {card:card} in trick {n}, when {p:he} had to {had:had}",
+        "part.offence-out-of-turn": "the {card:card} played out of turn in trick {n}",
+        "penalty.law-15": (
+            "{p:S} threw up {p:his} cards for {offence:msg} and forfeited a single ({n}) to the "
+            "pool (Law 15): {p:he} {p:is/are} not looed."
+        ),
+        "settle.took-for-pool": (
+            "{p:S} took {n} {n:trick/tricks}, playing for the pool: {n:its share/their shares} "
+            "({amount}) {n:stays/stay} there."
+        ),
+        "settle.took-forfeit": (
+            "{p:S} took {n} {n:trick/tricks}, but {p:he} offended: {n:its share/their shares} "
+            "({amount}) {n:stays/stay} in the pool for the next hand."
+        ),
+        "settle.took-retired": (
+            "{p:S} took {n} {n:trick/tricks} before throwing up {p:his} cards: "
+            "{n:its share/their shares} ({amount}) {n:stays/stay} in the pool for the next hand."
+        ),
+        "settle.last-player": (
+            "Only {p:S} {p:is/are} left in the play, the others having thrown up their cards: "
+            "{p:he} {p:takes/take} the pool ({n}), as when all the rest throw up their cards "
+            "(hoffmann ¶3)."
+        ),
+        "settle.last-player-offender": (
+            "Only {p:S} {p:is/are} left in the play, the others having thrown up their cards; "
+            "but {p:he} offended, so the pool ({n}) stays for the next hand (after Law 14)."
+        ),
+        "pay.last-player": "the last in the play: the others threw up their cards (Law 15)",
     }
 )

@@ -572,7 +572,7 @@ def lead_cards(
                     n=len(trumps_held),
                     held=tuple(trumps_held),
                     highest=highest,
-                    pam=_pam(t, highest),
+                    pam=_pam(t, *trumps_held),
                     scope=scope_words,
                 )
         elif two == "any-trump" or (two == "heads-up-only" and declared == 2):
@@ -583,6 +583,7 @@ def lead_cards(
                     "lead.trump-holding-two",
                     _others(hand, trumps_held),
                     held=tuple(trumps_held),
+                    pam=_pam(t, *trumps_held),
                     scope=scope_words,
                 )
         elif why is not None:  # heads-up-only, more than two in the play
@@ -612,24 +613,11 @@ def lead_cards(
             highest = trumps_held[0]
             allowed = {highest} if allowed is None else allowed & {highest}
             if why is not None:
-                why.add(
-                    "trump-after-trick",
-                    "lead.trump-after-trick-highest",
-                    _others(hand, [highest]),
-                    count=_trump_count(trumps_held),
-                    highest=highest,
-                    pam=_pam(t, highest),
-                )
+                _explain_trump_after_trick(why, t, hand, trumps_held, True)
         else:
             allowed = set(trumps_held) if allowed is None else allowed & set(trumps_held)
             if why is not None:
-                why.add(
-                    "trump-after-trick",
-                    "lead.trump-after-trick",
-                    _others(hand, trumps_held),
-                    count=_trump_count(trumps_held),
-                    held=tuple(trumps_held),
-                )
+                _explain_trump_after_trick(why, t, hand, trumps_held, False)
     elif later and trumps_held and not bind and why is not None:
         why.note("trump-after-trick", "note.no-trump-after-trick")
     if why is not None and not bind and not later and scope == "none":
@@ -647,6 +635,40 @@ def lead_cards(
     if why is not None and len(hand) == 1 and not why.apps:
         why.add("elder-leads-first", "lead.last-card", card=hand[0])
     return legal_cards
+
+
+def _explain_trump_after_trick(
+    why: Reasons, t: Trumps, hand: Sequence[Card], trumps_held: list[Card], highest: bool
+) -> None:
+    """Trump after trick: lead the highest trump (``highest``) or any trump; with one trump
+    they are the same card."""
+    if len(trumps_held) == 1:
+        (only,) = trumps_held
+        why.add(
+            "trump-after-trick",
+            "lead.trump-after-trick-one",
+            _others(hand, trumps_held),
+            trump=only,
+            pam=_pam(t, only),
+        )
+    elif highest:
+        why.add(
+            "trump-after-trick",
+            "lead.trump-after-trick-highest",
+            _others(hand, trumps_held[:1]),
+            count=_trump_count(trumps_held),
+            highest=trumps_held[0],
+            pam=_pam(t, trumps_held[0]),
+        )
+    else:
+        why.add(
+            "trump-after-trick",
+            "lead.trump-after-trick",
+            _others(hand, trumps_held),
+            count=_trump_count(trumps_held),
+            held=tuple(trumps_held),
+            pam=_pam(t, *trumps_held),
+        )
 
 
 def _explain_forced(why: Reasons, rule: str, forced: Card, keep: set[Card], scope: Message) -> None:
@@ -836,7 +858,7 @@ def follow_cards(
                 beaten,
                 heading=tuple(heading),
                 target=target,
-                pam=_pam(t, target),
+                pam=_pam(t, target, *heading),
                 beaten=beaten,
                 tail=msg("part.head-trumped" if trumped else "part.end"),
             )
@@ -879,9 +901,22 @@ def _explain_void(
     always = legal_cards is trumps_held
     legal_cards = tuple(legal_cards)
     held = tuple(trumps_held)
+    # Holding Pam of the suit led, he has "no clubs" because Pam is a trump: say so (A3).
+    pam = t.pam
+    if pam is not None and pam in hand and pam.suit == led and led != t.suit:
+        aside = msg("part.pam-is-trump", pam=pam, suit=led)
+    else:
+        aside = _NONE
     if excluded and rule == "must-overtrump":
         why.add(
-            rule, "void.overtrump", excluded, led=led, win=win, pam=_pam(t, win), legal=legal_cards
+            rule,
+            "void.overtrump",
+            excluded,
+            led=led,
+            aside=aside,
+            win=win,
+            pam=_pam(t, win, *legal_cards),
+            legal=legal_cards,
         )
     elif excluded and always:
         count = _trump_count(trumps_held)
@@ -890,19 +925,34 @@ def _explain_void(
             "void.trump-always",
             excluded,
             led=led,
+            aside=aside,
             count=count,
             held=held,
             win=win,
-            pam=_pam(t, win),
+            pam=_pam(t, win, *held),
         )
     elif excluded:
-        why.add(rule, "void.must-trump", excluded, led=led, legal=legal_cards)
+        why.add(
+            rule,
+            "void.must-trump",
+            excluded,
+            led=led,
+            aside=aside,
+            legal=legal_cards,
+            pam=_pam(t, *legal_cards),
+        )
     elif trumps_held and not rule:
         why.note(
-            "must-trump", "note.void-trumps-too-low", led=led, held=held, win=win, pam=_pam(t, win)
+            "must-trump",
+            "note.void-trumps-too-low",
+            led=led,
+            aside=aside,
+            held=held,
+            win=win,
+            pam=_pam(t, win, *held),
         )
     if len(hand) == 1 and not why.apps:
-        why.add("follow-suit", "void.last-card", led=led, card=hand[0])
+        why.add("follow-suit", "void.last-card", led=led, aside=aside, card=hand[0])
 
 
 def _source_states(rules: RuleSet, rule_id: str) -> bool:

@@ -276,6 +276,15 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         },
     ),
     _o(
+        "dealer-vs-one-5c",
+        "dealer-must-play-against-one",
+        "At five-card and Irish Loo (no miss), against one player the dealer",
+        {
+            "own": "must play, on his own cards",
+            "may-pass": "may pass, and the lone player takes the pool without play",
+        },
+    ),
+    _o(
         "defend-declare",
         "dealer-defends-miss",
         "Playing for the pool is declared",
@@ -579,6 +588,7 @@ class RuleSet:
     all_pass: str
     lone_miss_holder: str
     dealer_vs_one: str
+    dealer_vs_one_5c: str
     defend_declare: str
     defender_looed: str
     master: str
@@ -841,6 +851,7 @@ PRESETS: Final[Mapping[str, Preset]] = {
             ("all-pass", "dealer-wins", S, "¶3; Law 8"),
             ("lone-miss-holder", "dealer-may-pass", S, "¶3"),
             ("dealer-vs-one", "own|miss|miss-for-pool", S, "¶3"),
+            ("dealer-vs-one-5c", "own", R, "end of ¶11; A47"),
             ("defend-declare", "before-taking-miss", S, "Law 7"),
             ("defender-looed", "no", S, "Law 7"),
             ("master", "off", D, ""),
@@ -910,6 +921,7 @@ PRESETS: Final[Mapping[str, Preset]] = {
             ("all-pass", "dealer-wins", D, ""),
             ("lone-miss-holder", "dealer-may-pass", D, "'other rules' (s. 31-32) differ"),
             ("dealer-vs-one", "miss|miss-for-pool", S, "s. 28; A20"),
+            ("dealer-vs-one-5c", "own", R, "s. 31; A47"),
             ("defend-declare", "before-seeing-miss", S, "s. 29"),
             ("defender-looed", "no", D, "A44"),
             ("master", "off", S, "s. 32: 'other rules'"),
@@ -980,6 +992,7 @@ PRESETS: Final[Mapping[str, Preset]] = {
             ("all-pass", "dealer-wins", S, "¶8"),
             ("lone-miss-holder", "dealer-may-pass", S, "¶8"),
             ("dealer-vs-one", "own|miss|miss-for-pool", S, "¶9; A20"),
+            ("dealer-vs-one-5c", "may-pass", R, "¶14; A47"),
             ("defend-declare", "before-seeing-miss", D, ""),
             ("defender-looed", "no", S, "¶9"),
             ("master", "off", D, ""),
@@ -1050,6 +1063,7 @@ PRESETS: Final[Mapping[str, Preset]] = {
             ("all-pass", "dealer-wins", S, "3c:Announcements"),
             ("lone-miss-holder", "dealer-may-pass", S, "3c:Announcements"),
             ("dealer-vs-one", "own|miss|miss-for-pool", S, "3c:Announcements; A20"),
+            ("dealer-vs-one-5c", "may-pass", R, "5c:Bidding; A47"),
             ("defend-declare", "before-seeing-miss", D, ""),
             ("defender-looed", "no", S, "3c:Announcements"),
             ("master", "off", D, ""),
@@ -1119,6 +1133,7 @@ PRESETS: Final[Mapping[str, Preset]] = {
             ("all-pass", "dealer-wins", S, "p. 19"),
             ("lone-miss-holder", "dealer-may-pass", S, "p. 20"),
             ("dealer-vs-one", "own|miss|miss-for-pool", S, "p. 19-20"),
+            ("dealer-vs-one-5c", "may-pass", R, "p. 27; A47"),
             ("defend-declare", "before-seeing-miss", D, ""),
             ("defender-looed", "no", D, "A44"),
             ("master", "off", D, ""),

@@ -111,7 +111,13 @@ def test_templates_say_you_only_through_a_seat() -> None:
 def test_every_template_is_used_by_the_engine() -> None:
     source = "\n".join(p.read_text() for p in ENGINE.rglob("*.py") if p.name != "messages.py")
     # Families whose key the engine builds from an option's value.
-    built = ("part.dealer-vs-one.", "part.precedence.", "part.trump-flush", "part.plain-flush")
+    built = (
+        "part.dealer-vs-one.",
+        "part.precedence.",
+        "part.trump-flush",
+        "part.plain-flush",
+        "part.game.",
+    )
     for key in TEMPLATES:
         if key == "text" or key.startswith(built):
             continue

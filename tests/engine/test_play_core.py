@@ -30,7 +30,11 @@ def play_positions(game: str, preset: str, players: int, seed: str) -> list[tupl
     table = Table(TableConfig(game, rules, players, seed, trace=False))
     rng = random.Random(seed)
     seen: list[tuple[Hand, int]] = []
-    for _ in range(4):
+    played = 0
+    # Four hands that reach the play (heads-up, many end when a player and the dealer pass).
+    for _ in range(40):
+        if played == 4:
+            break
         hand = table.deal()
         while not hand.over:
             offered = hand.choices()
@@ -46,6 +50,7 @@ def play_positions(game: str, preset: str, players: int, seed: str) -> list[tupl
                 assert trick.laid == [c for _, c in trick.plays] == trick.cards
             # (In the exchange, "play" stands: no discards.)
             table.step(offered[int(rng.random() * len(offered))])
+        played += bool(hand.tricks)
     return seen
 
 

@@ -75,6 +75,10 @@ class DealPhase(HandState):
             self.single = s.first or s.prev_no_loo
         else:
             self.single = self.pool == fresh_stake
+        if s.prev_flush:
+            # After a flush "the next deal becomes a single" (peel p. 28; A52), where the rule
+            # set says so.
+            self.single = self.single or rules.flush_next_deal == "single"
         single = self.single
         # A must (RULES.md 1.10): a three-card device.
         must = rules.must
@@ -142,7 +146,9 @@ class DealPhase(HandState):
                 self.miss = None
                 self.miss_withdrawn = True
             if self._trace:
-                self._event("club-law", msg("club-law"), None, ["club-law"])
+                # A53: the miss was dealt before the turn-up showed clubs; the trace says it goes.
+                key = "club-law.miss-withdrawn" if self.miss_withdrawn else "club-law"
+                self._event("club-law", msg(key), None, ["club-law"])
         self.phase = "declare" if self.game == "three-card" else "exchange"
         self.to_act = (self.dealer + 1) % self.players
         if self.phase == "exchange":

@@ -19,11 +19,13 @@ the same: :meth:`DeclarePhase._next_declarer` and :meth:`DeclarePhase._end_decla
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Final
 
 from ..flushes import find_flush
-from ..messages import msg
+from ..messages import Message, msg
 from ..play import RuleApplication
+from ..rulesets import PRESETS
 from .state import Action, HandState, IllegalAction, Options, _seat_order, refuse
 
 
@@ -65,10 +67,20 @@ class DeclarePhase(HandState):
                         "dealer-must-play-against-one",
                         msg("option.dealer-vs-one", one=before[0], d=seat, menu=menu),
                     )
-                return RuleApplication(
-                    "dealer-must-play-against-one",
-                    msg("option.dealer-vs-one-5c", one=before[0], d=seat),
-                )
+                # Five-card and Irish Loo have no miss: under hoffmann and britannica the
+                # dealer plays on his own cards; peel, whiteknuckle and parlett let every
+                # player drop out (A47).
+                if self.rules.dealer_vs_one_5c == "own":
+                    return RuleApplication(
+                        "dealer-must-play-against-one",
+                        msg(
+                            "option.dealer-vs-one-5c",
+                            one=before[0],
+                            d=seat,
+                            game=msg(f"part.game.{self.game}"),
+                            cite=_citation(self.rules.source, "dealer-vs-one-5c", "own"),
+                        ),
+                    )
             if (
                 len(before) == 1
                 and before[0] == self.miss_holder
@@ -186,6 +198,15 @@ class DeclarePhase(HandState):
         seat = (seat + 1) % self.players
         self.to_act = seat
         if seat == self.dealer and not self._declared_before_dealer():
+            # A flush always loos the board (A48): the dealer's own is shown at his turn, and
+            # under peel a passer's counts too; only then may all pass.
+            if self.phase == "exchange":
+                self._check_flush_at_turn()
+                if self.phase == "over":
+                    return
+                if self.rules.flush_timing == "after-declaring" and self._flush_after_declaring():
+                    self._show_flushes()
+                    return
             # RULES.md all-pass-dealer-wins: the dealer takes the pool without play.
             if self._trace:
                 self._event(
@@ -204,20 +225,50 @@ class DeclarePhase(HandState):
         self.in_play = [
             s for s in _seat_order(self.dealer, self.players) if declared[s] not in (None, "pass")
         ]
+        if (
+            self.game == "five-card"
+            and self.rules.flush_timing == "after-declaring"
+            and self._flush_after_declaring()
+        ):
+            self._show_flushes()
+            return
         if len(self.in_play) == 1:
             (alone,) = self.in_play
-            if self._trace:
-                self._event(
-                    "lone-miss", msg("lone-miss", p=alone), alone, ["miss-holder-alone-wins"]
-                )
-            self._settle_single_winner(alone, "lone-miss", "miss-holder-alone-wins")
+            if self.miss_holder == alone:
+                if self._trace:
+                    self._event(
+                        "lone-miss", msg("lone-miss", p=alone), alone, ["miss-holder-alone-wins"]
+                    )
+                self._settle_single_winner(alone, "lone-miss", "miss-holder-alone-wins")
+            else:
+                # Five-card or Irish Loo, the dealer passing against him (A47).
+                if self._trace:
+                    self._event(
+                        "lone-player",
+                        msg("lone-player", p=alone),
+                        alone,
+                        ["dealer-must-play-against-one"],
+                    )
+                self._settle_single_winner(alone, "lone-player", "dealer-must-play-against-one")
             return
-        if self.game == "five-card" and self.rules.flush_timing == "after-declaring":
-            hands = [self.hands[s] or self.thrown.get(s, []) for s in self.seat_order()]
-            if any(find_flush(h, self.trumps) for h in hands):
-                self._show_flushes()
-                return
         self._start_play()
+
+    def _flush_after_declaring(self) -> bool:
+        """Under peel (five-card, ``after-declaring``) a flush is shown once everyone has
+        declared, a thrown-up one included (A29, A48): whether anyone holds one."""
+        hands = [self.hands[s] or self.thrown.get(s, []) for s in self.seat_order()]
+        return any(find_flush(h, self.trumps) for h in hands)
+
+
+@cache
+def _citation(source: str, option: str, value: str) -> Message:
+    """Where the preset ``source`` says that ``option`` has ``value`` (its first locator), or,
+    for a table whose options gave it another value, that the table's options say so."""
+    preset = PRESETS[source]
+    setting = preset.settings[option]
+    if value != setting.value:
+        return msg("part.cite-table")
+    return msg("part.cite", source=preset.title, where=setting.note.split(";")[0].strip())
 
 
 _OPTION_MUST: Final = msg("option.must")
