@@ -473,8 +473,44 @@ def _table_context(view: PlayerView, hand: Hand, links: RuleLinks) -> dict[str, 
             for i, t in enumerate(view.tricks)
         ],
         "trick": [(seat_name(s), c) for s, c in view.trick.plays] if view.trick else [],
-        "my_tricks": tricks_won[HUMAN],
+        "looed_line": _looed_line(view.looed),
+        "my_tricks_line": _my_tricks_line(view, tricks_won[HUMAN]),
     }
+
+
+def _looed_line(looed: tuple[int, ...]) -> str:
+    """Who was looed, in the order of the play ("You, West and East were looed."): whoever
+    paid a loo, for taking no trick or, under peel, for an offence."""
+    if not looed:
+        return ""
+    names = ["you" if s == HUMAN else seat_name(s) for s in looed]
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    plural = len(looed) > 1 or looed[0] == HUMAN
+    return f"{listed[:1].upper()}{listed[1:]} {'were' if plural else 'was'} looed."
+
+
+#: The settlement's lines that say what became of a player's tricks when they did not simply
+#: win their shares: played for the pool, forfeited by an offender, or the pool taken alone.
+_OWN_TRICKS_LINES = frozenset(
+    {
+        "settle.took-for-pool",
+        "settle.took-forfeit",
+        "settle.took-retired",
+        "settle.last-player",
+        "settle.last-player-offender",
+    }
+)
+
+
+def _my_tricks_line(view: PlayerView, tricks: int) -> str:
+    """What the human's tricks won him: the engine's own settlement line when their shares
+    stayed in the pool (or he took the pool alone), else their count."""
+    for event in view.events:
+        if event.seat == HUMAN and event.message.key in _OWN_TRICKS_LINES:
+            return say(event.message)
+    if not tricks:
+        return "You took no trick."
+    return f"You won {tricks} trick{'' if tricks == 1 else 's'}."
 
 
 def _first_dealer(table: Table) -> str:

@@ -1,18 +1,24 @@
 """Property tests over thousands of seeded hands: every game x preset x 2-9 players, in
-learning mode and laws mode, each a session of 50 hands with random decisions."""
+learning mode and laws mode, each a session of 50 hands with random decisions (in laws mode
+forbidden cards and cards out of turn among them); and laws-mode sessions of careless
+players under the sources that state penalties."""
 
 from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.loo import PACK, PRESET_IDS, RuleSet, legal
+from games.loo.bots import CarelessBot
 from games.loo.catalogue import rule_ids
 from games.loo.hand import Action, Hand, IllegalAction
+from games.loo.hand.laws import offence_part
+from games.loo.messages import render
 from games.loo.table import Table, TableConfig
 from games.loo.view import may_look, view_for
 
@@ -35,6 +41,12 @@ def random_action(hand: Hand, rng: random.Random, laws: bool) -> Action:
     seat = options.seat
     if options.kind == "play":
         assert options.legal is not None and options.legal.legal
+        if laws and rng.random() < 0.05:
+            # Out of turn: another player in the play lays a card (hoffmann's Law 15, peel).
+            others = [s for s in hand.active() if s != seat and hand.hands[s]]
+            if others:
+                other = rng.choice(others)
+                return Action.play(other, rng.choice(hand.hands[other]))
         pool = hand.hands[seat] if laws and rng.random() < 0.2 else options.legal.legal
         return Action.play(seat, rng.choice(pool))
     if options.kind == "replay":
@@ -46,6 +58,33 @@ def random_action(hand: Hand, rng: random.Random, laws: bool) -> Action:
         discards = rng.sample(hand.hands[seat], rng.randint(0, options.max_discards))
         return Action.declare(seat, choice, discards)
     return Action.declare(seat, choice)
+
+
+def play_hand(
+    table: Table,
+    choose: Callable[[Hand], Action],
+    may_refuse: Callable[[Hand, Action], bool],
+    look: Callable[[Hand], None] | None = None,
+) -> Hand:
+    """Deal ``table``'s next hand and play it out, each action chosen by ``choose``; a refusal
+    must be one ``may_refuse`` allows; ``look`` checks the hand before each action. After
+    every action each of the 52 cards is somewhere, once."""
+    hand = table.deal()
+    steps = 0
+    while not hand.over:
+        if look is not None:
+            look(hand)
+        action = choose(hand)
+        try:
+            table.apply(action)
+        except IllegalAction:
+            assert may_refuse(hand, action), action
+            continue
+        steps += 1
+        assert steps < 400, "the hand is stuck"
+        cards = all_cards(hand)
+        assert len(cards) == 52 and set(cards) == set(PACK)
+    return hand
 
 
 def strings(data: Any) -> list[str]:
@@ -91,23 +130,18 @@ def test_sessions_of_random_hands_keep_every_invariant(
     table = Table(TableConfig(game, rules, players, seed, laws=laws))
     rng = random.Random(seed)
     total = table.chips()
+
+    def look(hand: Hand) -> None:
+        for seat in range(players):
+            assert_view_hides(hand, seat)
+
     for n in range(50):
-        hand = table.deal()
-        steps = 0
-        while not hand.over:
-            if n < 2:
-                for seat in range(players):
-                    assert_view_hides(hand, seat)
-            action = random_action(hand, rng, laws)
-            try:
-                table.apply(action)
-            except IllegalAction:
-                assert laws and hand.rules.penalties == "none" or hand.replaying
-                continue
-            steps += 1
-            assert steps < 400, "the hand is stuck"
-            cards = all_cards(hand)
-            assert len(cards) == 52 and set(cards) == set(PACK)
+        hand = play_hand(
+            table,
+            lambda hand: random_action(hand, rng, laws),
+            lambda hand, _: laws and hand.rules.penalties == "none" or hand.replaying,
+            look if n < 2 else None,
+        )
         assert table.chips() == total, "a settlement created or lost counters"
         # Nothing outside the catalogue is cited: not in the trace, not in the settlement.
         cited = {r for e in hand.events for r in e.rules} | {p.rule for p in hand.payments}
@@ -167,3 +201,71 @@ def test_the_quiet_options_are_the_explained_options_without_the_words(
                 table.apply(random_action(hand, rng, laws))
             except IllegalAction:
                 assert laws
+
+
+LAWS_COMBOS = [
+    (game, preset) for preset in ("hoffmann", "peel") for game in RuleSet.preset(preset).games
+]
+
+
+def assert_offences_told(hand: Hand) -> None:
+    """Every offence is one line of the trace, and the settlement names each (issue 12)."""
+    assert sum(1 for e in hand.events if e.kind == "offence") == len(hand.offences)
+    penalties = " ".join(e.text for e in hand.events if e.kind == "penalty")
+    for offence in hand.offences:
+        assert render(offence_part(offence), None) in penalties, offence
+    # Nobody retired under Law 15 is looed (A50); nobody pays two loos in a hand.
+    assert not set(hand.looed) & set(hand.retired)
+    loo_rules = {"looed"} | (
+        {o.penalty for o in hand.offences} if hand.rules.penalties == "peel-looed-replay" else set()
+    )
+    for seat in range(hand.players):
+        loos = [p for p in hand.payments if p.payer == seat and p.rule in loo_rules]
+        assert len(loos) <= 1, loos
+
+
+@settings(max_examples=max(40, settings().max_examples), deadline=None)
+@given(st.sampled_from(LAWS_COMBOS), st.integers(3, 7), st.integers(0, 2**32))
+def test_laws_mode_sessions_of_careless_players_keep_every_invariant(
+    combo: tuple[str, str], players: int, seed: int
+) -> None:
+    """Careless players (slipping often) and now and then a card played out of turn: counters
+    are conserved, every card is somewhere, a replay of the log equals the state, each view
+    hides what it must, and every offence is told once and named at the settlement."""
+    game, preset = combo
+    rules = RuleSet.preset(preset).with_options({"players-3c": "2-16", "players-5c": "2-10"})
+    table = Table(TableConfig(game, rules, players, seed, laws=True))
+    bots = [CarelessBot(f"{seed}:{s}", slip=0.4) for s in range(players)]
+    rng = random.Random(seed)
+    total = table.chips()
+
+    def choose(hand: Hand) -> Action:
+        seat = hand.to_act
+        assert seat is not None
+        others = [s for s in hand.active() if s != seat and hand.hands[s]]
+        if hand.phase == "play" and others and rng.random() < 0.05:
+            other = rng.choice(others)
+            return Action.play(other, rng.choice(hand.hands[other]))
+        if hand.phase == "replay":
+            # Law 16: a careless player lets the result stand; demand it now and then.
+            return Action("replay", seat, rng.choice(("demand", "decline")))
+        return bots[seat].decide(view_for(hand, seat)).action
+
+    def look(hand: Hand) -> None:
+        assert_view_hides(hand, rng.randrange(players))
+
+    for n in range(20):
+        # Only a card out of turn in a replay is refused (the laws apply to the first play).
+        hand = play_hand(
+            table,
+            choose,
+            lambda hand, action: hand.replaying and action.seat != hand.to_act,
+            look if n < 3 else None,
+        )
+        assert table.chips() == total, "a settlement created or lost counters"
+        assert_offences_told(hand)
+        if n < 5:
+            assert Hand.replay(hand.setup, hand.log).to_dict() == hand.to_dict()
+            assert Hand.from_dict(hand.to_dict()).to_dict() == hand.to_dict()
+            for s in range(players):
+                assert_view_hides(hand, s)

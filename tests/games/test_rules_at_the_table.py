@@ -91,8 +91,9 @@ def test_in_learning_mode_an_illegal_card_changes_nothing(client: Client, player
 @pytest.mark.parametrize(
     ("rules", "penalty"),
     [
-        ("peel", "looed for the offence (peel p. 25)"),
-        ("hoffmann", "four singles to the next pool (after Law 14)"),
+        # The settlement names the offence (issue 12, item 8).
+        ("peel", "looed (peel p. 25), for the 5♣ in trick 1, when you had to lead the ace"),
+        ("hoffmann", "four singles to the next pool (after Law 14), for the 5♣ in trick 1"),
     ],
 )
 def test_in_laws_mode_an_irregular_lead_stands_and_is_punished_at_the_end(

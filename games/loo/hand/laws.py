@@ -2,24 +2,44 @@
 
 Where the source states penalties (hoffmann, peel) an irregular play stands and is recorded as
 an :class:`~.state.Offence`; under the other sources it is refused (:meth:`Laws.laws_apply`).
+Each offence is one line of the trace (the irregular play itself; :mod:`.tricks` writes no
+second line for its card), and the settlement names each one.
 
 - ``penalty-revoke``, ``penalty-fail-to-head``, ``penalty-lead-violation``: the penalty a
   broken card-play rule falls under (:data:`OFFENCE_RULE`), applied when the hand is settled:
   hoffmann's four singles, or peel's loo; the offender's tricks are forfeit (:mod:`.settle`);
 - ``penalty-play-out-of-turn``: under hoffmann's Law 15 the offender throws up his cards and
-  forfeits a single; under peel he is looed and the hand replayed;
+  forfeits a single; under peel he is looed and the hand replayed. Law 15 (readings A49-A51):
+  when one player is left he takes the pool as if all the rest had passed (A49,
+  :meth:`~.settle.SettlePhase._settle_last_player`); the offender stays out of a Law 16
+  replay and cannot be looed in it (A50); the shares of tricks he had won stay in the pool,
+  and the settlement says so (A51);
 - ``revoke-replay``: after the last trick the cards are taken up and the hand played again in
   proper order, after any offence (peel) or when a player other than the offender demands it
   after a revoke (hoffmann's Law 16);
 - ``penalty-destination``: penalties, and the shares of forfeited tricks, go to the pool.
+
+Several offences in one hand (a reading; README, "Laws mode"): every offence is recorded and
+named, and each player pays the penalty of each law he broke, once:
+
+- hoffmann: a player who broke any of Laws 9-14, once or more, forfeits four singles once
+  ("Any player committing any infractions of Laws 9, 10, 11, 12, 13, or 14, must leave in the
+  pool any tricks he may make, and forfeit to the pool four times the amount of a single");
+  Law 15's single besides if he also played out of turn (another law: he throws up his cards
+  and is not looed, A50); and, not having retired, the loo if he took no trick, which is the
+  game's settlement and not a penalty;
+- peel: an offender "is looed" (p. 22, 25): once, whatever the number of his offences, and
+  whether or not he takes a trick in the proper play ("If his cards secure one or all of the
+  tricks the amount of his winnings is left in the pool for the next deal, and he is looed").
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
-from ..cards import Card
-from ..messages import msg
+from ..cards import BY_CODE, Card
+from ..messages import Message, msg
 from ..play import RuleApplication
 from .state import Action, HandState, Offence, Trick, refuse
 
@@ -40,6 +60,9 @@ OFFENCE_RULE: Final = {
     "trump-after-trick": "penalty-lead-violation",
 }
 
+#: The penalty of playing out of turn (hoffmann's Law 15, peel p. 25).
+OUT_OF_TURN: Final = "penalty-play-out-of-turn"
+
 
 class Laws(HandState):
     """Offences recorded, out of turn, the replay and the penalties."""
@@ -51,6 +74,7 @@ class Laws(HandState):
         return self.setup.laws and not self.replaying and self.rules.penalties != "none"
 
     def _record_offence(self, seat: int, played: Card, why: RuleApplication) -> None:
+        """An irregular card about to be laid: recorded, and told as the play's one line."""
         penalty = OFFENCE_RULE.get(why.rule, "penalty-revoke")
         offence = Offence(seat, self.trick_number, played.code, why.rule, penalty, why.message)
         self.offences.append(offence)
@@ -67,37 +91,37 @@ class Laws(HandState):
         if not self.laws_apply():
             raise refuse(
                 "error.out-of-turn",
-                RuleApplication("penalty-play-out-of-turn", msg("rotation")),
+                RuleApplication(OUT_OF_TURN, msg("rotation")),
                 turn=self.to_act,
                 p=seat,
             )
         self.seen.append(played)
-        self.offences.append(
-            Offence(
-                seat,
-                self.trick_number,
-                played.code,
-                "elder-leads-first",
-                "penalty-play-out-of-turn",
-                msg("offence.out-of-turn", p=seat, card=played),
-            )
+        offence = Offence(
+            seat,
+            self.trick_number,
+            played.code,
+            "elder-leads-first",
+            OUT_OF_TURN,
+            msg("offence.out-of-turn", p=seat, card=played),
         )
+        self.offences.append(offence)
         if self.rules.penalties == "hoffmann-laws":
             # Law 15: he throws up his cards and forfeits a single to the (current) pool.
             self.retired.append(seat)
             self.discards.extend(self.hands[seat])
             self.hands[seat] = []
-            self._pay(seat, None, self.stake, "penalty-play-out-of-turn", _PAY_LAW_15)
+            reason = msg("pay.law-15", offence=offence_part(offence))
+            self._pay(seat, None, self.stake, OUT_OF_TURN, reason)
             if self._trace:
                 self._event(
                     "offence",
                     msg("offence.out-of-turn-law-15", p=seat, card=played),
                     seat,
-                    ["penalty-play-out-of-turn"],
+                    [OUT_OF_TURN],
                     [played],
                 )
             if len(self.active()) < 2:
-                self._end_play()
+                self._settle_last_player()
             elif self._trick_complete():
                 self._end_trick()
             elif self.to_act not in self.active():
@@ -109,7 +133,7 @@ class Laws(HandState):
                     "offence",
                     msg("offence.out-of-turn-replay", p=seat, card=played),
                     seat,
-                    ["penalty-play-out-of-turn"],
+                    [OUT_OF_TURN],
                     [played],
                 )
 
@@ -123,8 +147,13 @@ class Laws(HandState):
                 return
             revokes = [o for o in offences if o.penalty == "penalty-revoke"]
             if self.rules.replay == "on-demand" and revokes:
+                # Law 16: any player other than the offender; not one who has thrown up his
+                # cards under Law 15, who takes no part in the replay (A50).
                 offenders = {o.seat for o in revokes}
-                self.replay_asked = [s for s in self.in_play if s not in offenders]
+                retired = self.retired
+                self.replay_asked = [
+                    s for s in self.in_play if s not in offenders and s not in retired
+                ]
                 if self.replay_asked:
                     self.phase = "replay"
                     self.to_act = self.replay_asked[0]
@@ -149,47 +178,108 @@ class Laws(HandState):
             self._settle_tricks()
 
     def _start_replay(self) -> None:
-        """The cards are taken up and the hand played again in proper order."""
+        """The cards are taken up and the hand played again in proper order. A player retired
+        under Law 15 has thrown up his cards: he stays out (A50), his cards with the thrown."""
         self.replaying = True
         self.hands = [list(h) for h in self.start_of_play]
+        retired = self.retired
+        for seat in retired:
+            discards = self.discards
+            discards.extend([c for c in self.hands[seat] if c not in discards])
+            self.hands[seat] = []
         self.tricks = []
         self._played = ()
-        self.retired = []
         self.phase = "play"
         leader = self._first_leader()
+        if leader in retired:
+            leader = self._next_in_play(leader)
         self.trick = Trick(leader)
         self.to_act = leader
         if self._trace:
             self._event("replay", msg("replay.start"), None, ["revoke-replay"])
 
-    def _apply_penalties(self, loo: int) -> None:
-        penalties = self.rules.penalties
-        for seat in sorted({o.seat for o in self.offences}):
-            kinds = {o.penalty for o in self.offences if o.seat == seat}
-            if penalties == "hoffmann-laws":
-                play_offences = kinds - {"penalty-play-out-of-turn"}
-                if play_offences:
-                    rule = sorted(play_offences)[0]
-                    self._pay(seat, None, 4 * self.stake, rule, _PAY_FOUR_SINGLES)
-                    if self._trace:
-                        self._event(
-                            "penalty",
-                            msg("penalty.four-singles", p=seat, n=4 * self.stake),
-                            seat,
-                            [rule, "penalty-destination"],
-                        )
-            elif penalties == "peel-looed-replay" and seat not in self.looed:
-                rule = sorted(kinds)[0]
-                self._pay(seat, None, loo, rule, _PAY_PEEL_LOOED)
-                if self._trace:
+    def _offenders(self) -> dict[int, list[Offence]]:
+        """Each offender's offences in the order committed; the offenders in the order of the
+        play."""
+        offences = self.offences
+        found = {o.seat for o in offences}
+        return {s: [o for o in offences if o.seat == s] for s in self.in_play if s in found}
+
+    def _apply_penalties(self, looed: Sequence[int], loo: int) -> list[int]:
+        """The loos and the penalties of a hand with offences (the reading in the module's
+        docstring); ``looed``: the players who took no trick, the defender aside. Nobody
+        retired under Law 15 is looed (A50); under peel every offender is, once. Returns the
+        players looed, in the order of the play."""
+        offenders = self._offenders()
+        peel = self.rules.penalties == "peel-looed-replay"
+        retired = self.retired
+        looed = [
+            s
+            for s in self.in_play
+            if (s in looed and s not in retired) or (peel and s in offenders)
+        ]
+        for s in looed:
+            if peel and s in offenders:
+                committed = offenders[s]
+                reason = msg("pay.peel-looed", offences=_parts(committed))
+                self._pay(s, None, loo, committed[0].penalty, reason)
+            else:
+                self._pay(s, None, loo, "looed", _PAY_LOOED)
+        if self.rules.penalties == "hoffmann-laws":
+            for s, committed in offenders.items():
+                broken = [o for o in committed if o.penalty != OUT_OF_TURN]
+                if broken:
+                    reason = msg("pay.four-singles", offences=_parts(broken))
+                    self._pay(s, None, 4 * self.stake, broken[0].penalty, reason)
+        return looed
+
+    def _tell_penalties(self, loo: int) -> None:
+        """The settlement's lines of the offences: each offender's penalties, naming every
+        offence they answer for."""
+        hoffmann = self.rules.penalties == "hoffmann-laws"
+        for seat, committed in self._offenders().items():
+            if not hoffmann:
+                self._event(
+                    "penalty",
+                    msg("penalty.peel-looed", p=seat, n=loo, offences=_parts(committed)),
+                    seat,
+                    [*_penalties(committed), "penalty-destination"],
+                )
+                continue
+            broken = [o for o in committed if o.penalty != OUT_OF_TURN]
+            for o in committed:
+                if o.penalty == OUT_OF_TURN:
                     self._event(
                         "penalty",
-                        msg("penalty.peel-looed", p=seat, n=loo),
+                        msg("penalty.law-15", p=seat, n=self.stake, offence=offence_part(o)),
                         seat,
-                        [rule, "penalty-destination"],
+                        [OUT_OF_TURN, "penalty-destination"],
                     )
+            if broken:
+                self._event(
+                    "penalty",
+                    msg("penalty.four-singles", p=seat, n=4 * self.stake, offences=_parts(broken)),
+                    seat,
+                    [*_penalties(broken), "penalty-destination"],
+                )
 
 
-_PAY_LAW_15: Final = msg("pay.law-15")
-_PAY_FOUR_SINGLES: Final = msg("pay.four-singles")
-_PAY_PEEL_LOOED: Final = msg("pay.peel-looed")
+def offence_part(offence: Offence) -> Message:
+    """An offence as a settlement names it: the card, the trick, and what the offender had to
+    do instead (or that he played out of turn)."""
+    played = BY_CODE[offence.card]
+    if offence.penalty == OUT_OF_TURN:
+        return msg("part.offence-out-of-turn", card=played, n=offence.trick)
+    return msg("part.offence", p=offence.seat, card=played, n=offence.trick, had=(offence.rule,))
+
+
+def _parts(offences: Sequence[Offence]) -> tuple[Message, ...]:
+    return tuple(offence_part(o) for o in offences)
+
+
+def _penalties(offences: Sequence[Offence]) -> list[str]:
+    """The penalty rules of ``offences``, each once, in order."""
+    return list(dict.fromkeys(o.penalty for o in offences))
+
+
+_PAY_LOOED: Final = msg("pay.looed")

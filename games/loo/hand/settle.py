@@ -6,8 +6,12 @@
   ``unlimited-loo`` (the pool) or ``mixed-loo`` (the pool up to a cap) as the rule set says;
 - ``dealer-defends-miss`` (and britannica's ``master``, played for the pool too): the shares
   of the defender's tricks stay in the pool, and he cannot be looed; so do the shares of an
-  offender's tricks (``penalty-destination``; the penalties themselves are in :mod:`.laws`);
-- ``all-pass-dealer-wins``, ``miss-holder-alone-wins``: the one player left takes the pool.
+  offender's tricks (``penalty-destination``; the penalties themselves are in :mod:`.laws`).
+  The line of each player who took a trick says what became of its shares, and cites the rule
+  that sent them where they went;
+- ``all-pass-dealer-wins``, ``miss-holder-alone-wins``: the one player left takes the pool;
+  so does the one left in the play when the others have thrown up their cards under
+  hoffmann's Law 15 (reading A49), but for the shares of the tricks they had won (A51).
 """
 
 from __future__ import annotations
@@ -68,48 +72,119 @@ class SettlePhase(HandState):
             if winner != defender and winner not in forfeit:
                 self._pay(None, winner, amount, division, _TRICK_REASONS[i])
                 continue
-            if winner == defender:
-                reason = msg("pay.trick-for-pool", n=i + 1)
-                if self._trace:
-                    self._event(
-                        "settle",
-                        msg("settle.trick-for-pool", n=i + 1, amount=amount),
-                        winner,
-                        ["dealer-defends-miss"],
-                    )
-                self.payments.append(Payment(None, None, amount, "dealer-defends-miss", reason))
-                continue
-            if winner in forfeit:
-                self.payments.append(
-                    Payment(
-                        None,
-                        None,
-                        amount,
-                        "penalty-destination",
-                        msg("pay.trick-offender", n=i + 1),
-                    )
-                )
+            self._keep_share(i, winner, amount)
         won = dict.fromkeys(self.in_play, 0)
         for trick in tricks:
             if trick.winner in won:
                 won[trick.winner] += 1
         loo = self.loo_amount()
-        retired = self.retired
-        self.looed = [s for s, n in won.items() if n == 0 and s != defender and s not in retired]
-        for s in self.looed:
-            self._pay(s, None, loo, "looed", _PAY_LOOED)
+        looed = [s for s, n in won.items() if n == 0 and s != defender]
         if offences:
-            self._apply_penalties(loo)
+            looed = self._apply_penalties(looed, loo)
+        else:
+            for s in looed:
+                self._pay(s, None, loo, "looed", _PAY_LOOED)
+        self.looed = looed
+        self.no_loo = not looed
+        if self._trace:
+            self._tell_tricks(won, share, remainder)
+            # An offender looed under peel has his line with his offences (_tell_penalties).
+            penalised = forfeit if self.rules.penalties == "peel-looed-replay" else ()
+            for s in looed:
+                if s not in penalised:
+                    self._event(
+                        "settle", msg("settle.looed", p=s, n=loo), s, ["looed", self.loo_rule()]
+                    )
+            if offences:
+                self._tell_penalties(loo)
+        self._finish()
+
+    def _settle_last_player(self) -> None:
+        """hoffmann's Law 15 has left one player in the play (reading A49): the others have
+        thrown up their cards, so he takes the pool as if all the rest had passed ("all the
+        rest throw up their cards, he is entitled to the pool", ¶3), less the shares of the
+        tricks they had won, which stay in the pool (A51). Nobody is looed; only offenders
+        pay. If he himself broke one of Laws 9-14 he wins nothing: an offender leaves in the
+        pool what his cards would win (after Law 14)."""
+        (last,) = self.active()
+        trick = self.trick
+        if trick is not None:
+            # The trick abandoned: its cards, seen by all, go with the cards thrown up.
+            self.discards.extend(trick.laid)
+        self.trick = None
+        self.phase = "over"
+        self.to_act = None
+        self.outcome = "played"
+        offender = any(o.seat == last for o in self.offences)
+        share, remainder = divmod(self.pool, HAND_SIZE[self.game])
+        kept = 0
+        for i, t in enumerate(self.tricks):
+            amount = share + (1 if i < remainder else 0)
+            winner = t.winner
+            assert winner is not None
+            if amount and (winner != last or offender):
+                self._keep_share(i, winner, amount)
+                kept += amount
+        takes = 0 if offender else self.pool - kept
+        self._pay(None, last, takes, "miss-holder-alone-wins", _PAY_LAST_PLAYER)
+        won = dict.fromkeys(self.in_play, 0)
+        for t in self.tricks:
+            if t.winner in won:
+                won[t.winner] += 1
+        loo = self.loo_amount()
+        self.looed = self._apply_penalties((), loo)
         self.no_loo = not self.looed
         if self._trace:
-            for s in self.in_play:
-                if won[s]:
-                    self._event("settle", msg("settle.took", p=s, n=won[s]), s, ["pool-division"])
-            for s in self.looed:
-                self._event(
-                    "settle", msg("settle.looed", p=s, n=loo), s, ["looed", self.loo_rule()]
-                )
+            key = "settle.last-player-offender" if offender else "settle.last-player"
+            self._event(
+                "settle",
+                msg(key, p=last, n=self.pool if offender else takes),
+                last,
+                ["penalty-play-out-of-turn", "miss-holder-alone-wins"],
+            )
+            self._tell_tricks(won, share, remainder, last)
+            self._tell_penalties(loo)
         self._finish()
+
+    def _keep_share(self, i: int, winner: int, amount: int) -> None:
+        """Trick ``i + 1``'s share stays in the pool: its winner played for the pool, or
+        offended."""
+        if winner == self.defender:
+            payment = Payment(
+                None, None, amount, "dealer-defends-miss", msg("pay.trick-for-pool", n=i + 1)
+            )
+        else:
+            payment = Payment(
+                None, None, amount, "penalty-destination", msg("pay.trick-offender", n=i + 1)
+            )
+        self.payments.append(payment)
+
+    def _tell_tricks(
+        self, won: dict[int, int], share: int, remainder: int, last: int | None = None
+    ) -> None:
+        """The line of each player who took a trick (``last``, who took the pool, aside):
+        what his tricks won, or why their shares stay in the pool, with the rule that says
+        so."""
+        offences = self.offences
+        offenders = {o.seat for o in offences}
+        for s, n in won.items():
+            if not n or s == last:
+                continue
+            if s != self.defender and s not in offenders:
+                self._event("settle", msg("settle.took", p=s, n=n), s, ["pool-division"])
+                continue
+            amount = sum(
+                share + (1 if i < remainder else 0)
+                for i, t in enumerate(self.tricks)
+                if t.winner == s
+            )
+            if s == self.defender:
+                key, rules = "settle.took-for-pool", ["dealer-defends-miss"]
+            else:
+                key = "settle.took-retired" if s in self.retired else "settle.took-forfeit"
+                rules = [o.penalty for o in offences if o.seat == s]
+                rules = [*dict.fromkeys(rules), "penalty-destination"]
+            self._event("settle", msg(key, p=s, n=n, amount=amount), s, rules)
 
     def _finish(self) -> None:
         self.phase = "over"
@@ -126,3 +201,4 @@ class SettlePhase(HandState):
 _TRICK_REASONS: Final = tuple(msg("pay.trick", n=i + 1) for i in range(max(HAND_SIZE.values())))
 _PAY_WITHOUT_PLAY: Final = msg("pay.without-play")
 _PAY_LOOED: Final = msg("pay.looed")
+_PAY_LAST_PLAYER: Final = msg("pay.last-player")

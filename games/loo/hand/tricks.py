@@ -229,9 +229,10 @@ class PlayPhase(HandState):
         self.seen.append(played)
         if leading and civil:
             trick.civil = True
-        if self._trace:
-            # The rules that bound this play; an irregular play is reported as an offence.
-            rules = [] if irregular else [a.rule for a in why if a.excluded]
+        if self._trace and not irregular:
+            # The rules that bound this play. An irregular play's one line is its offence's,
+            # already told (.laws).
+            rules = [a.rule for a in why if a.excluded]
             had = tuple(r for r in rules if r in HAD_TO and r != "pam-be-civil")
             key = "play.lead" if leading else "play.follow"
             if civil:
