@@ -208,8 +208,10 @@ class PracticeTable(models.Model):
         return practice
 
     def to_engine(self) -> Table:
-        """The stored table, checked against a replay of its seed and actions."""
-        return Table.from_dict(self.state)
+        """The stored table, its hand rebuilt by a replay of its seed and actions. Not strict:
+        a hand stored before a rule was read anew loads as the rules now play its actions
+        (nothing the player did is lost; the table stores the new state at its next action)."""
+        return Table.from_dict(self.state, strict=False)
 
     def update_from_engine(self, table: Table, notes: list[dict[str, Any]]) -> bool:
         """Store ``table`` and bump the version; False (nothing stored) if the table changed

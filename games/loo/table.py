@@ -268,7 +268,9 @@ class Table:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Table:
+    def from_dict(cls, data: dict[str, Any], *, strict: bool = True) -> Table:
+        """Restore a table; its hand in progress as :meth:`Hand.from_dict` does (``strict``:
+        refuse one whose replay differs from what was stored)."""
         if data.get("version") not in (1, FORMAT_VERSION):
             raise LooError(f"unknown table format version {data.get('version')!r}")
         table = cls(TableConfig.from_dict(data["config"]))
@@ -282,7 +284,7 @@ class Table:
             (setup_from_dict(h["setup"]), [Action.from_dict(a) for a in h["log"]])
             for h in data["history"]
         ]
-        table.hand = Hand.from_dict(data["hand"]) if data.get("hand") else None
+        table.hand = Hand.from_dict(data["hand"], strict=strict) if data.get("hand") else None
         return table
 
 

@@ -193,3 +193,23 @@ def test_a_table_deals_each_hand_from_a_complete_setup() -> None:
         assert setup == HandSetup(**{name: getattr(setup, name) for name in names})
         assert setup.hand_number == n + 1 and setup.first == (n == 0) and setup.pack is None
         play_out(table, n)
+
+
+def test_a_stored_hand_is_checked_on_its_cards_and_counters_not_its_words() -> None:
+    table = Table(TableConfig("three-card", RuleSet.preset("peel"), 4, seed=2))
+    hand = table.deal()
+    data = hand.to_dict()
+    # A sentence worded otherwise (the engine's wording changed since it was stored) loads.
+    data["state"]["events"][0]["message"] = {"key": "text", "args": {"text": "Old words."}}
+    assert Hand.from_dict(data).to_dict() == hand.to_dict()
+    # An outcome that differs is refused, unless the replay is to win: a hand stored before
+    # a rule was read anew (issue 12) loads as the rules now play its actions.
+    data["state"]["balances"][0] += 5
+    with pytest.raises(LooError, match="does not match a replay"):
+        Hand.from_dict(data)
+    assert Hand.from_dict(data, strict=False).to_dict() == hand.to_dict()
+    stored = table.to_dict()
+    stored["hand"] = data
+    with pytest.raises(LooError):
+        Table.from_dict(stored)
+    assert Table.from_dict(stored, strict=False).to_dict() == table.to_dict()

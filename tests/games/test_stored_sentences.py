@@ -165,3 +165,28 @@ def test_a_finished_hand_stored_before_is_migrated(player: Any) -> None:
 )
 def test_an_old_reason_is_read_back_into_its_message(old: str, shown: str) -> None:
     assert say(message_from_dict(migration.reason_message(old))) == shown
+
+
+def test_a_hand_stored_before_a_rule_was_read_anew_still_loads(client: Client, player: Any) -> None:
+    """A48: a dealer's flush now loos the board when everyone else passes; a five-card hand
+    stored under the old reading (the dealer took the pool) loads as the rules now play it."""
+    table = player.stacked_table(
+        game="five-card",
+        rules="hoffmann",
+        players=3,
+        dealer=1,
+        hands=[
+            ["AS", "KS", "2D", "3D", "4H"],
+            ["2C", "5C", "8C", "9C", "TC"],
+            ["QH", "9H", "3H", "5S", "6S"],
+        ],
+        turn_up="7H",
+    )
+    state = dict(table.state)
+    hand = dict(state["hand"])
+    inner = dict(hand["state"], outcome="all-pass", looed=[])
+    hand["state"] = inner
+    state["hand"] = hand
+    PracticeTable.objects.filter(pk=table.pk).update(state=state)
+    response = client.get(table.get_absolute_url())
+    assert response.status_code == 200

@@ -75,29 +75,32 @@ class Serial(HandState):
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Self:
-        """Restore a hand; the stored state is checked against a replay of its log. A hand of
-        format version 1 (its sentences stored as English) is checked on everything but its
-        sentences, which the replay tells again as messages."""
+    def from_dict(cls, data: dict[str, Any], *, strict: bool = True) -> Self:
+        """Restore a hand by replaying its seed and action log.
+
+        The stored state is checked against the replay on everything but its sentences, which
+        the replay tells again (as messages; a hand of format version 1 stored them in
+        English): ``strict`` refuses a hand whose cards, counters or outcome differ. Not
+        strict, the replay wins: a hand stored before a rule was read anew (issue 12's
+        readings changed some outcomes) still loads, as the rules now play its actions.
+        """
         version = data.get("version")
         if version not in (1, FORMAT_VERSION):
             raise LooError(f"unknown hand format version {version!r}")
         setup = setup_from_dict(data["setup"])
         log = [Action.from_dict(a) for a in data["log"]]
         hand = cls.replay(setup, log)
-        state = hand.to_dict()["state"]
-        if version == 1:
-            matches = _without_sentences(state) == _without_sentences(data["state"])
-        else:
-            matches = state == data["state"]
-        if not matches:
+        if strict and _without_sentences(hand.to_dict()["state"]) != _without_sentences(
+            data["state"]
+        ):
             raise LooError("the stored hand does not match a replay of its actions")
         return hand
 
 
 def _without_sentences(state: dict[str, Any]) -> dict[str, Any]:
     """A stored hand's state less what it says in words (its trace, the reasons of its
-    payments and offences, its flush's explanations): what a version 1 hand is checked on."""
+    payments and offences, its flush's explanations): what a stored hand is checked on, so
+    that a change of wording never keeps a hand from loading."""
     rest = {k: v for k, v in state.items() if k != "events"}
     rest["payments"] = [{k: v for k, v in p.items() if k != "reason"} for p in state["payments"]]
     rest["offences"] = [
