@@ -73,10 +73,14 @@ class PlayerView:
     #: For each seat, the cards it holds that everyone has seen: in a replay (Law 16), those of
     #: the play taken back, which every player watched; a card played out of turn and kept.
     shown_held: tuple[tuple[Card, ...], ...] = ()
+    #: Cards he has seen where he should not have looked (the miss, another player's hand;
+    #: laws mode): he knows them, and paid for it.
+    peeked: tuple[Card, ...] = ()
 
     def visible_cards(self) -> set[Card]:
         """Every card this view shows."""
         cards = set(self.hand or ()) | set(self.own_discards) | set(self.seen) | {self.turn_up}
+        cards |= set(self.peeked)
         for t in self.tricks + ((self.trick,) if self.trick else ()):
             cards |= {c for _, c in t.plays}
         if self.flush is not None:
@@ -152,6 +156,7 @@ class PlayerView:
             "options": options,
             "irregular_stands": self.irregular_stands,
             "shown_held": [[c.code for c in held] for held in self.shown_held],
+            "peeked": [c.code for c in self.peeked],
         }
 
 
@@ -160,6 +165,9 @@ def may_look(hand: Hand, seat: int) -> bool:
     come (and from then on)."""
     if hand.rules.look_in_turn == "off" or hand.phase not in ("declare", "exchange"):
         return True
+    irregular = hand.irregular
+    if irregular is not None and seat in irregular.looked:
+        return True  # he looked before his turn, and paid for it (penalty-declare-out-of-turn)
     return hand.declared[seat] is not None or hand.to_act == seat
 
 
@@ -217,4 +225,5 @@ def view_for(hand: Hand, seat: int, hand_number: int | None = None) -> PlayerVie
         options=options,
         irregular_stands=hand.laws_apply(),
         shown_held=shown_held,
+        peeked=tuple(hand.irregular.peeked.get(seat, ())) if hand.irregular is not None else (),
     )

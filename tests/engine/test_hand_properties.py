@@ -103,6 +103,11 @@ def assert_view_hides(hand: Hand, seat: int) -> None:
         known |= set(hand.hands[seat])
     known |= set(hand.thrown.get(seat, ())) | set(hand.exchanged.get(seat, ()))
     known |= set(hand.seen)
+    if hand.irregular is not None:
+        # What he looked at where he should not (laws mode): he saw it, and paid for it.
+        known |= set(hand.irregular.peeked.get(seat, ()))
+        # A deal given up for a fresh one: what everyone saw of it tells nothing now.
+        known |= set(hand.irregular.shown_before)
     if hand.flush is not None:
         known |= {c for f in hand.flush.flushes for c in f.cards}
     hidden = set(PACK) - known

@@ -26,6 +26,7 @@ the rule ids it applies:
 - :mod:`.tricks`: card play at the table, trick by trick;
 - :mod:`.settle`: the settlement and the price of a loo;
 - :mod:`.laws`: the laws of irregularity (offences, out of turn, Law 16's replay, penalties);
+- :mod:`.irregular`: the rest of the laws (misdeals, looking, exposing, declaring out of turn);
 - :mod:`.serial`: the stored form;
 - :mod:`.state`: the values a hand is made of, and its state.
 """
@@ -41,6 +42,7 @@ from ..play import RuleApplication, follow_cards, lead_cards
 from .deal import DealPhase, deal_order, stack_pack
 from .declare import DeclarePhase
 from .exchange import ExchangePhase
+from .irregular import IRREGULARITIES, Irregularities
 from .laws import OFFENCE_RULE, Laws
 from .serial import FORMAT_VERSION, Serial, setup_from_dict, setup_to_dict
 from .settle import SettlePhase
@@ -63,6 +65,7 @@ from .tricks import PlayPhase
 __all__ = [
     "FORMAT_VERSION",
     "HAD_TO",
+    "IRREGULARITIES",
     "OFFENCE_RULE",
     "Action",
     "Event",
@@ -90,7 +93,15 @@ _PLAY_ACTIONS: Final[dict[Card, tuple[Action, ...]]] = {
 
 
 class Hand(
-    DealPhase, DeclarePhase, ExchangePhase, FlushPhase, PlayPhase, Laws, SettlePhase, Serial
+    DealPhase,
+    DeclarePhase,
+    ExchangePhase,
+    FlushPhase,
+    PlayPhase,
+    Laws,
+    Irregularities,
+    SettlePhase,
+    Serial,
 ):
     """One deal of Loo. Build it with :meth:`deal` (or :meth:`replay`); move it with
     :meth:`apply`. Chips are conserved: ``sum(balances) + pool`` never changes.
@@ -232,7 +243,9 @@ class Hand(
             raise refuse("error.hand-over")
         if not 0 <= seat < self.players:
             raise refuse("error.no-seat", n=seat + 1)
-        if kind == "play" and phase == "play":
+        if kind == "irregular":
+            self._irregular(action)
+        elif kind == "play" and phase == "play":
             self._play(action)
         elif kind != "play" and seat != self.to_act:
             raise refuse("error.not-your-turn", p=seat)

@@ -22,7 +22,7 @@ from functools import cache
 from operator import itemgetter
 from typing import Any, Final
 
-from ..cards import PACK, card
+from ..cards import PACK, Card, card
 from ..errors import LooError
 from ..messages import msg
 from ..play import Trumps
@@ -91,12 +91,17 @@ class DealPhase(HandState):
                 and (s.first or s.prev_no_loo or s.prev_flush)
             )
         )
+        self._deal_cards(shuffled_pack(deal_rng(s.seed, s.hand_number)) if not s.pack else None)
+
+    def _deal_cards(self, pack: list[Card] | None) -> None:
+        """The cards (RULES.md 1.1, deal-order): ``pack`` shuffled, or the setup's stacked
+        pack (None); then the turn-up, club law, and the first turn."""
+        s = self.setup
+        rules = self.rules
         deal_miss = self.game == "three-card" and not (self.must and rules.must_miss == "none")
-        # The cards (RULES.md 1.1, deal-order).
-        if s.pack:
+        if pack is None:
+            assert s.pack is not None
             pack = [card(c) for c in s.pack]
-        else:
-            pack = shuffled_pack(deal_rng(s.seed, s.hand_number))
         size = HAND_SIZE[self.game]
         seats, to_miss, i = _deal_plan(
             self.game, rules.deal_5c, self.players, self.dealer, deal_miss

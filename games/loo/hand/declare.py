@@ -90,6 +90,9 @@ class DeclarePhase(HandState):
         return None
 
     def _declare_options(self, seat: int) -> Options:
+        irregular = self.irregular
+        if irregular is not None and seat in irregular.retiring:
+            return retiring_options(seat, irregular.retiring[seat])
         apps: list[RuleApplication] = []
         forced = self.forced_to_play(seat)
         choices: list[str] = ["play"]
@@ -269,6 +272,13 @@ def _citation(source: str, option: str, value: str) -> Message:
     if value != setting.value:
         return msg("part.cite-table")
     return msg("part.cite", source=preset.title, where=setting.note.split(";")[0].strip())
+
+
+def retiring_options(seat: int, rule: str) -> Options:
+    """A player who looked where he should not must retire for the hand (hoffmann Law 6; peel
+    p. 24, having looked at another's hand before declaring): he may only pass."""
+    why = RuleApplication(rule, msg("option.retire", p=seat))
+    return Options(seat, "declare", ("pass",), explanations=(why,))
 
 
 _OPTION_MUST: Final = msg("option.must")

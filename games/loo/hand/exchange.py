@@ -16,7 +16,7 @@ from ..cards import BY_CODE, Card, parse_card
 from ..flushes import find_flush
 from ..messages import msg
 from ..play import RuleApplication
-from .declare import _not_open
+from .declare import _not_open, retiring_options
 from .state import Action, HandState, Options, refuse
 
 
@@ -36,6 +36,9 @@ class ExchangePhase(HandState):
         cached = self._exchange_cache
         if cached is not None and cached[0] == seat:
             return cached[1]
+        irregular = self.irregular
+        if irregular is not None and seat in irregular.retiring:
+            return retiring_options(seat, irregular.retiring[seat])
         club_law = self.club_law
         # Only a must, club law and the dealer can be forced to play.
         forced = self.forced_to_play(seat) if self.must or club_law or seat == self.dealer else None

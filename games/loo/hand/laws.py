@@ -62,6 +62,9 @@ OFFENCE_RULE: Final = {
 
 #: The penalty of playing out of turn (hoffmann's Law 15, peel p. 25).
 OUT_OF_TURN: Final = "penalty-play-out-of-turn"
+#: hoffmann's Law 15 offences (out of turn, exposing a card): a single and retiring, paid when
+#: committed, not four singles.
+LAW_15: Final = frozenset({OUT_OF_TURN, "penalty-exposed-card"})
 
 
 class Laws(HandState):
@@ -141,6 +144,10 @@ class Laws(HandState):
         self.trick = None
         self.to_act = None
         offences = self.offences
+        if offences:
+            # Offences in the play (not those of the deal or the declarations, trick 0: there
+            # is nothing to play again for them).
+            offences = [o for o in offences if o.trick]
         if offences and not self.replaying:
             if self.rules.replay == "always":
                 self._start_replay()
@@ -227,7 +234,7 @@ class Laws(HandState):
                 self._pay(s, None, loo, "looed", _PAY_LOOED)
         if self.rules.penalties == "hoffmann-laws":
             for s, committed in offenders.items():
-                broken = [o for o in committed if o.penalty != OUT_OF_TURN]
+                broken = [o for o in committed if o.penalty not in LAW_15]
                 if broken:
                     reason = msg("pay.four-singles", offences=_parts(broken))
                     self._pay(s, None, 4 * self.stake, broken[0].penalty, reason)
@@ -246,14 +253,14 @@ class Laws(HandState):
                     [*_penalties(committed), "penalty-destination"],
                 )
                 continue
-            broken = [o for o in committed if o.penalty != OUT_OF_TURN]
+            broken = [o for o in committed if o.penalty not in LAW_15]
             for o in committed:
-                if o.penalty == OUT_OF_TURN:
+                if o.penalty in LAW_15:
                     self._event(
                         "penalty",
                         msg("penalty.law-15", p=seat, n=self.stake, offence=offence_part(o)),
                         seat,
-                        [OUT_OF_TURN, "penalty-destination"],
+                        [o.penalty, "penalty-destination"],
                     )
             if broken:
                 self._event(
@@ -267,9 +274,15 @@ class Laws(HandState):
 def offence_part(offence: Offence) -> Message:
     """An offence as a settlement names it: the card, the trick, and what the offender had to
     do instead (or that he played out of turn)."""
+    if offence.penalty == "penalty-look-at-others-cards":
+        return msg("part.offence-look-hand")
     played = BY_CODE[offence.card]
+    if offence.penalty == OUT_OF_TURN and not offence.trick:
+        return msg("part.offence-play-early", card=played)
     if offence.penalty == OUT_OF_TURN:
         return msg("part.offence-out-of-turn", card=played, n=offence.trick)
+    if offence.penalty == "penalty-exposed-card":
+        return msg("part.offence-expose", card=played, n=offence.trick)
     return msg("part.offence", p=offence.seat, card=played, n=offence.trick, had=(offence.rule,))
 
 

@@ -26,6 +26,21 @@ class Serial(HandState):
     __slots__ = ()
 
     def to_dict(self) -> dict[str, Any]:
+        data = self._to_dict()
+        irregular = self.irregular
+        if irregular is not None:
+            # Only when something irregular happened, so that other hands' state is as before.
+            data["state"]["irregular"] = {
+                "redeals": irregular.redeals,
+                "peeked": {str(s): [c.code for c in cs] for s, cs in irregular.peeked.items()},
+                "retiring": {str(s): rule for s, rule in irregular.retiring.items()},
+                "looked": list(irregular.looked),
+                "shown_before": [c.code for c in irregular.shown_before],
+                "deferred": [[s, n, rule] for s, n, rule, _ in irregular.deferred],
+            }
+        return data
+
+    def _to_dict(self) -> dict[str, Any]:
         def codes(cards: Sequence[Card] | None) -> list[str] | None:
             return None if cards is None else [c.code for c in cards]
 

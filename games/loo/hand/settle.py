@@ -189,6 +189,12 @@ class SettlePhase(HandState):
     def _finish(self) -> None:
         self.phase = "over"
         self.to_act = None
+        irregular = self.irregular
+        if irregular is not None:
+            # Penalties for the next deal's pool (a loo under peel, p. 25): paid now that this
+            # pool is settled (penalty-destination).
+            for seat, amount, rule, reason in irregular.deferred:
+                self._pay(seat, None, amount, rule, reason)
 
     def tricks_won(self) -> dict[int, int]:
         return {s: sum(1 for t in self.tricks if t.winner == s) for s in self.in_play}

@@ -243,6 +243,26 @@ def _seat_order(dealer: int, players: int) -> tuple[int, ...]:
     return tuple((dealer + 1 + k) % players for k in range(players))
 
 
+@dataclass
+class Irregular:
+    """What the laws of the deal and the declarations leave behind (:mod:`.irregular`)."""
+
+    #: Fresh deals by the same dealer after a misdeal or a faced card.
+    redeals: int = 0
+    #: Cards each seat has seen by looking where it should not (the miss, another's hand).
+    peeked: dict[int, list[Card]] = field(default_factory=dict)
+    #: Seats that must retire for the hand when their turn to declare comes (hoffmann Law 6,
+    #: peel p. 24), and the rule that says so.
+    retiring: dict[int, str] = field(default_factory=dict)
+    #: Seats that looked at their cards before their turn (they see them from then on).
+    looked: list[int] = field(default_factory=list)
+    #: Cards the whole table saw in a deal given up for a fresh one (its turn-up, a card shown):
+    #: the trace named them, and the new shuffle tells nothing of where they are now.
+    shown_before: list[Card] = field(default_factory=list)
+    #: Penalties that go to the pool for the next deal, paid when the hand ends.
+    deferred: list[tuple[int, int, str, Message]] = field(default_factory=list)
+
+
 class HandState:
     """The state of one hand: the setup it began from, the cards, the declarations, the play,
     the outcome, the log and the trace. The phases read and change it; each phase's methods
@@ -302,6 +322,7 @@ class HandState:
         "_immediate_flush",
         "looed",
         "no_loo",
+        "irregular",
     )
 
     def __init__(self, setup: HandSetup) -> None:
@@ -373,6 +394,9 @@ class HandState:
         self._immediate_flush = setup.game == "five-card" and timing == "immediate"
         self.looed: list[int] = []
         self.no_loo = False
+        #: The irregularities other than card play (misdeals, looking, exposing, declaring out
+        #: of turn: :mod:`.irregular`), made when the first is committed.
+        self.irregular: Irregular | None = None
 
     def _event(
         self,
@@ -448,6 +472,9 @@ class HandState:
         def _end_play(self) -> None: ...
         def _apply_penalties(self, looed: Sequence[int], loo: int) -> list[int]: ...
         def _tell_penalties(self, loo: int) -> None: ...
+
+        # deal.py
+        def _deal_cards(self, pack: list[Card] | None) -> None: ...
 
         # settle.py
         def loo_amount(self) -> int: ...
