@@ -440,6 +440,22 @@ class FlushExample(WorkedExample):
 _DECLARE = ("play", "pass", "take-miss", "defend-miss", "defend-master")
 _REPLAY = ("demand", "decline")
 
+#: An irregularity committed in laws mode (:mod:`games.loo.hand.irregular`), in words: ``who``
+#: commits it, ``cards_of`` names the hand he sees, ``card`` the card he shows.
+IRREGULAR_WORDS = {
+    "misdeal": "{who} misdeals",
+    "faced-card": "{who} finds a card face up in the pack",
+    "interfere": "{who} interferes with the cards during the deal",
+    "declare-early": "{who} declares before his turn",
+    "look-early": "{who} looks at his cards before his turn",
+    "look-miss": "{who} looks at the miss without taking it",
+    "look-hand": "{who} looks at {cards_of}",
+    "expose": "{who} exposes the {card}",
+    "play-early": "{who} plays the {card} before all have declared",
+}
+#: The irregularities that name one card of the offender's own: "2 expose 5C".
+_WITH_CARD = ("expose", "play-early")
+
 #: A declaration or a replay answer, in words.
 CHOICE_WORDS = {
     "play": "play",
@@ -456,7 +472,10 @@ CHOICE_WORDS = {
 class Step:
     """One step of a hand, as written: ``"0 play"``, ``"1 pass"``, ``"2 take-miss"``,
     ``"0 play 3S 4S"`` (five-card: the discards), ``"0 QH"`` (a card), ``"0 AH civil"``,
-    ``"1 demand"``; ``"?"`` shows the options of the player to act; a step that begins
+    ``"1 demand"``; an irregularity in laws mode (:data:`IRREGULAR_WORDS`): ``"3 misdeal"``,
+    ``"1 faced-card"``, ``"1 interfere"``, ``"2 declare-early"``, ``"2 look-early"``,
+    ``"1 look-miss"``, ``"0 look-hand 2"`` (seat 0 sees seat 2's cards), ``"2 expose 5C"``,
+    ``"0 play-early AS"``; ``"?"`` shows the options of the player to act; a step that begins
     ``"hoffmann, peel: "`` is taken only under those rule sets."""
 
     number: int
@@ -468,6 +487,8 @@ class Step:
     civil: bool
     #: The step in words: "Seat 4 (dealer) plays the Q♥".
     said: str = ""
+    #: The seat whose cards are looked at (``look-hand``).
+    other: int | None = None
 
     @classmethod
     def parse(cls, number: int, text: object, players: int) -> Step:
@@ -493,12 +514,15 @@ class Step:
         if seat >= players:
             raise ExampleError(f"{where}: there is no seat {seat} at a table of {players}")
         civil = False
+        other = None
         if word in _DECLARE:
             cards = _cards(rest, "discards") if rest else ()
         elif word in _REPLAY:
             if rest:
                 raise ExampleError(f"{where}: {word} takes no cards")
             cards = ()
+        elif word in IRREGULAR_WORDS:
+            cards, other = _irregular_args(where, seat, word, rest, players)
         else:
             civil = rest == ["civil"]
             if rest and not civil:
@@ -507,11 +531,11 @@ class Step:
                 cards = (parse_card(word),)
             except LooError as error:
                 raise ExampleError(
-                    f"{where}: not a declaration ({', '.join(_DECLARE + _REPLAY)}) or a "
-                    f"card: {error}"
+                    f"{where}: not a declaration ({', '.join(_DECLARE + _REPLAY)}), an "
+                    f"irregularity ({', '.join(IRREGULAR_WORDS)}) or a card: {error}"
                 ) from None
             word = "card"
-        step = cls(number, text, presets, seat, word, cards, civil)
+        step = cls(number, text, presets, seat, word, cards, civil, other=other)
         return dataclasses.replace(step, said=step.words(players))
 
     @property
@@ -527,11 +551,18 @@ class Step:
             return Action.declare(self.seat, self.word, self.cards)
         if self.word in _REPLAY:
             return Action("replay", self.seat, self.word)
+        if self.word in IRREGULAR_WORDS:
+            what = self.word if self.other is None else f"{self.word}:{self.other}"
+            return Action("irregular", self.seat, what, tuple(c.code for c in self.cards))
         return Action.play(self.seat, self.cards[0], civil=self.civil)
 
     def words(self, players: int) -> str:
         """The step in words: "Seat 4 (dealer) plays the Q♥"."""
         who = seat_label(self.seat, players)
+        if self.word in IRREGULAR_WORDS:
+            seen = seat_label(self.other, players) if self.other is not None else ""
+            card = self.cards[0].display if self.cards else ""
+            return IRREGULAR_WORDS[self.word].format(who=who, cards_of=_cards_of(seen), card=card)
         if self.word == "card":
             said = ' and calls "Pam, be civil"' if self.civil else ""
             return f"{who} plays the {self.cards[0].display}{said}"
@@ -539,6 +570,42 @@ class Step:
             shown = ", ".join(c.display for c in self.cards)
             return f"{who} plays, discarding {shown} to draw {len(self.cards)}"
         return f"{who} chooses to {CHOICE_WORDS[self.word]}"
+
+
+def _cards_of(label: str) -> str:
+    """A seat's cards: "Seat 3's cards", "the cards of Seat 4 (dealer)"."""
+    return f"the cards of {label}" if label.endswith(")") else f"{label}'s cards"
+
+
+def _irregular_args(
+    where: str, seat: int, word: str, rest: list[str], players: int
+) -> tuple[tuple[Card, ...], int | None]:
+    """The card an ``expose`` or ``play-early`` step names, or the seat a ``look-hand`` step
+    looks at; the other irregularities take neither."""
+    if word in _WITH_CARD:
+        if len(rest) != 1:
+            raise ExampleError(
+                f'{where}: {word} names one card of his own, e.g. "{seat} {word} 5C"'
+            )
+        try:
+            return (parse_card(rest[0]),), None
+        except LooError as error:
+            raise ExampleError(f"{where}: {error}") from None
+    if word == "look-hand":
+        if len(rest) != 1 or not rest[0].isdigit():
+            raise ExampleError(
+                f'{where}: look-hand names the seat whose cards he sees, e.g. "{seat} look-hand '
+                f'{(seat + 1) % players}"'
+            )
+        other = int(rest[0])
+        if other >= players:
+            raise ExampleError(f"{where}: there is no seat {other} at a table of {players}")
+        if other == seat:
+            raise ExampleError(f"{where}: look-hand names another seat than his own")
+        return (), other
+    if rest:
+        raise ExampleError(f"{where}: {word} takes no cards")
+    return (), None
 
 
 @dataclass(frozen=True)

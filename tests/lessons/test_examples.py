@@ -10,11 +10,15 @@ from typing import Any
 
 import pytest
 
+from games.loo.hand import Action
+from games.loo.hand.irregular import IRREGULARITIES
 from lessons.examples import (
+    IRREGULAR_WORDS,
     ExampleError,
     FlushExample,
     HandExample,
     HandRow,
+    Step,
     TrickExample,
     seat_label,
     worked_example,
@@ -262,6 +266,121 @@ def test_steps_for_some_rule_sets_only_and_the_laws() -> None:
     assert example.steps[-len(TRICKS) - 1].only_under == "Hoffmann (1909)"
 
 
+# Irregularities, in laws mode (games/loo/hand/irregular.py)
+
+
+def _irregular(seat: int, what: str, *cards: str) -> Action:
+    return Action("irregular", seat, what, cards)
+
+
+@pytest.mark.parametrize(
+    ("text", "action", "said"),
+    [
+        ("3 misdeal", _irregular(3, "misdeal"), "Seat 4 (dealer) misdeals"),
+        ("1 faced-card", _irregular(1, "faced-card"), "Seat 2 finds a card face up in the pack"),
+        (
+            "1 interfere",
+            _irregular(1, "interfere"),
+            "Seat 2 interferes with the cards during the deal",
+        ),
+        ("2 declare-early", _irregular(2, "declare-early"), "Seat 3 declares before his turn"),
+        ("2 look-early", _irregular(2, "look-early"), "Seat 3 looks at his cards before his turn"),
+        ("1 look-miss", _irregular(1, "look-miss"), "Seat 2 looks at the miss without taking it"),
+        ("1 look-hand 2", _irregular(1, "look-hand:2"), "Seat 2 looks at Seat 3's cards"),
+        (
+            "2 look-hand 3",
+            _irregular(2, "look-hand:3"),
+            "Seat 3 looks at the cards of Seat 4 (dealer)",
+        ),
+        (
+            "2 look-hand 0",
+            _irregular(2, "look-hand:0"),
+            "Seat 3 looks at the cards of Seat 1 (elder hand)",
+        ),
+        ("2 expose 5C", _irregular(2, "expose", "5C"), "Seat 3 exposes the 5♣"),
+        (
+            "0 play-early AS",
+            _irregular(0, "play-early", "AS"),
+            "Seat 1 (elder hand) plays the A♠ before all have declared",
+        ),
+        ("hoffmann, peel: 3 misdeal", _irregular(3, "misdeal"), "Seat 4 (dealer) misdeals"),
+    ],
+)
+def test_a_step_may_commit_an_irregularity(text: str, action: Action, said: str) -> None:
+    step = Step.parse(1, text, 4)
+    assert step.action() == action
+    assert step.said == said
+
+
+def test_every_irregularity_of_the_engine_has_its_step_and_words() -> None:
+    assert set(IRREGULAR_WORDS) == set(IRREGULARITIES)
+
+
+def laws(steps: list[str]) -> HandExample:
+    return hand(laws=True, pool=6, steps=steps)
+
+
+def test_a_misdeal_is_fined_and_dealt_again_under_hoffmann_and_peel_and_refused_elsewhere() -> None:
+    example = laws(["3 misdeal", "0 play", "1 pass", "2 pass", "3 play"])
+    hoffmann, peel = example.row("hoffmann"), example.row("peel")
+    assert paid(hoffmann, "penalty-misdeal") == [(3, None, 3)]  # Law 3: a single
+    assert paid(peel, "penalty-misdeal") == [(3, None, 6)]  # p. 23-24: a single loo
+    for row in (hoffmann, peel):
+        assert row.refusal is None and "penalty-misdeal" in row.cited
+        # The same dealer deals again: the stacked pack gives the same cards.
+        assert [e.kind for e in row.events][:4] == ["ante", "deal", "irregular", "deal"]
+        assert row.dealt == tuple(tuple(h) for h in example.hands or ())
+    for preset in ("britannica", "whiteknuckle", "parlett"):
+        refusal = example.row(preset).refusal
+        assert refusal is not None and refusal.step is not None
+        assert refusal.step.said == "Seat 4 (dealer) misdeals"
+        assert "laws mode" in refusal.text
+
+
+def test_a_card_played_before_all_have_declared() -> None:
+    # hoffmann Law 15 (3): he throws up his cards and forfeits a single; peel p. 25: looed.
+    example = laws(["0 play", "0 play-early AS", "1 play", "2 pass", "3 play"])
+    hoffmann, peel = example.row("hoffmann"), example.row("peel")
+    assert paid(hoffmann, "penalty-play-out-of-turn") == [(0, None, 3)]
+    (early,) = [e for e in peel.events if e.kind == "irregular"]
+    assert "penalty-play-out-of-turn" in early.rules and early.cards == ("AS",)
+    assert peel.refusal is None and hoffmann.refusal is None
+    assert example.row("britannica").refusal is not None
+
+
+def test_a_card_exposed_leaves_the_other_player_alone_under_hoffmann() -> None:
+    # hoffmann Law 15 (1): he throws up his cards and forfeits a single; the one left takes the
+    # pool (A49). The line cites the law that retired him, not playing out of turn.
+    example = laws(["0 play", "1 pass", "2 play", "3 pass", "2 expose 5C", "0 AS"])
+    hoffmann = example.row("hoffmann")
+    assert paid(hoffmann, "penalty-exposed-card") == [(2, None, 3)]
+    assert paid(hoffmann, "miss-holder-alone-wins") == [(None, 0, 12)]
+    (last,) = [e for e in hoffmann.events if "miss-holder-alone-wins" in e.rules]
+    assert last.rules == ("penalty-exposed-card", "miss-holder-alone-wins")
+    assert hoffmann.unplayed == (6,)
+    # peel: looed, and the hand played again (p. 25).
+    assert example.row("peel").refusal is None and not example.row("peel").over
+
+
+def test_looking_or_declaring_early_cites_the_rule_broken_and_its_penalty() -> None:
+    example = laws(["1 declare-early", "2 look-early"])
+    for preset in ("hoffmann", "peel"):
+        declared, looked = [e for e in example.row(preset).events if e.kind == "irregular"]
+        assert declared.rules[:2] == ("declare-in-turn", "penalty-declare-out-of-turn")
+        assert looked.rules[:2] == ("look-at-cards-in-turn", "penalty-declare-out-of-turn")
+
+
+def test_a_look_at_anothers_cards_shows_whose() -> None:
+    example = laws(["0 look-hand 2", "?"])
+    for preset in ("hoffmann", "peel"):
+        row = example.row(preset)
+        (looked,) = [e for e in row.events if e.kind == "irregular"]
+        assert looked.message.args["other"] == 2 and looked.seat == 0
+        ((_, moment),) = row.moments
+        assert moment.choices == ("pass",)
+        assert moment.explanations[0].rule == "penalty-look-at-others-cards"
+
+
 def test_the_options_are_shown_where_asked_and_at_the_end() -> None:
     example = hand(pool=6, steps=["?", "0 take-miss", "?"])
     row = example.row("hoffmann")
@@ -408,6 +527,32 @@ def test_an_impossible_example_is_refused_with_its_problem(
 
     with pytest.raises(LooError) as raised:
         worked_example(data)
+    assert problem in str(raised.value)
+    assert "\n" not in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("step", "problem"),
+    [
+        ("2 expose", "expose names one card of his own"),
+        ("2 expose 5C 6C", "expose names one card of his own"),
+        ("2 expose ZZ", "unknown card 'ZZ'"),
+        ("0 play-early", "play-early names one card of his own"),
+        ("0 look-hand", "look-hand names the seat whose cards he sees"),
+        ("0 look-hand two", "look-hand names the seat whose cards he sees"),
+        ("0 look-hand 9", "there is no seat 9 at a table of 4"),
+        ("0 look-hand 0", "look-hand names another seat than his own"),
+        ("3 misdeal 5C", "misdeal takes no cards"),
+        ("0 dance", "an irregularity (misdeal, faced-card"),
+        ("1 misdeal", "Only the dealer misdeals"),
+        ("2 expose 5C", "not in the play"),
+    ],
+)
+def test_a_bad_irregular_step_is_refused_with_its_problem(step: str, problem: str) -> None:
+    from games.loo.errors import LooError
+
+    with pytest.raises(LooError) as raised:
+        laws([step])
     assert problem in str(raised.value)
     assert "\n" not in str(raised.value)
 

@@ -1,5 +1,6 @@
 """The reading pages: what each shows, its htmx fragment, and the queries it makes."""
 
+import html
 import re
 from html.parser import HTMLParser
 
@@ -251,19 +252,13 @@ def test_the_worked_example_comes_from_the_engine_with_cards_drawn_as_cards(
 
 
 #: The rules that have no worked example: the page says why (content/rules.txt no-example:).
+#: Each is settled before the hand (who deals first, the shuffle and cut) or across hands (the
+#: deal passing on, when a session ends), and an example follows one hand.
 NO_EXAMPLE = {
     "first-dealer",
     "shuffle-and-cut",
     "deal-rotation",
-    "look-at-cards-in-turn",
     "round-continues-until-no-loo",
-    "penalty-misdeal",
-    "faced-card-in-pack",
-    "penalty-interfering-with-deal",
-    "penalty-declare-out-of-turn",
-    "penalty-look-at-miss",
-    "penalty-look-at-others-cards",
-    "penalty-exposed-card",
 }
 
 
@@ -366,6 +361,106 @@ def test_a_hand_example_under_the_laws(client: Client) -> None:
     assert "Looed (peel p. 25), for the 10♦ in trick 1, when he had to follow suit" in peel
     for names in ("Britannica (1911)", "White Knuckle (modern) and Parlett (modern)"):
         assert "Not allowed: Seat 4 (dealer) plays the 10♦." in _group(example, names)
+
+
+#: Each law's page (issue 12): the irregularity committed (the step in words), and the
+#: penalties the engine has each rule set that has a law for it pay under that rule (payer,
+#: payee: None for the pool, counters). The other rule sets refuse the step.
+LAW_PAGES: dict[str, tuple[str, dict[str, list[tuple[int | None, int | None, int]]]]] = {
+    "penalty-misdeal": (
+        "Seat 4 (dealer) misdeals",
+        {"hoffmann": [(3, None, 3)], "peel": [(3, None, 6)]},  # a single; a single loo
+    ),
+    "faced-card-in-pack": ("Seat 4 (dealer) finds a card face up in the pack", {"hoffmann": []}),
+    "penalty-interfering-with-deal": (
+        "Seat 2 interferes with the cards during the deal",
+        {"peel": [(1, None, 6)]},
+    ),
+    "penalty-declare-out-of-turn": (
+        "Seat 2 declares before his turn",
+        {"hoffmann": [(1, None, 3), (2, None, 3)], "peel": [(1, None, 6), (2, None, 6)]},
+    ),
+    "penalty-look-at-miss": (
+        "Seat 2 looks at the miss without taking it",
+        {"hoffmann": [(1, None, 3)], "peel": [(1, None, 6)]},
+    ),
+    "penalty-look-at-others-cards": (
+        "Seat 1 (elder hand) looks at Seat 3's cards",
+        {"hoffmann": [(0, None, 3)], "peel": [(0, None, 6)]},  # a single; the full loo
+    ),
+    "penalty-exposed-card": (
+        "Seat 3 exposes the 5♣",
+        {"hoffmann": [(2, None, 3)], "peel": [(2, None, 6)]},
+    ),
+    "look-at-cards-in-turn": (
+        "Seat 2 looks at his cards before his turn",
+        {"hoffmann": [], "peel": []},
+    ),
+}
+
+
+def _group_of(example: str, title: str) -> str:
+    """The block of a hand example for the group of rule sets that includes ``title``, its
+    entities decoded and its white space made single spaces."""
+    for article in example.split('<article class="example-group"')[1:]:
+        heading = _between(article, "<h3", "</h3>")
+        if title in heading or heading.endswith(">Every rule set"):
+            return " ".join(html.unescape(article).split())
+    raise AssertionError(f"no group for {title}")
+
+
+def _capfirst(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+@pytest.mark.parametrize("rule_id", sorted(LAW_PAGES))
+def test_each_law_page_shows_the_offence_and_its_penalty_from_the_engine(
+    client: Client, rule_id: str
+) -> None:
+    said, penalties = LAW_PAGES[rule_id]
+    example = Rule.objects.get(pk=rule_id).worked_example()
+    assert example is not None and example.kind == "hand" and example.laws
+    page = client.get(f"/rules/{rule_id}/").content.decode()
+    shown = _between(page, 'id="example-hand"', 'id="sources-title"')
+    assert "<strong>Laws mode:</strong>" in shown
+    assert said in html.unescape(_between(shown, "<ol>", "</ol>"))  # the steps, in words
+    for preset in PRESETS.values():
+        row = example.row(preset.id)
+        group = _group_of(shown, preset.title)
+        if preset.id not in penalties:
+            # No law for it: the step is refused, and the page says why.
+            assert row.refusal is not None and row.refusal.step is not None
+            assert row.refusal.step.said == said, preset.id
+            assert f"Not allowed: {row.refusal.step.said}." in group, preset.id
+            assert _capfirst(row.refusal.text) in group
+            assert "example-settlement" not in group
+            continue
+        # The law applied: the offence and its penalty, as the engine tells them, and the hand
+        # played out to its settlement.
+        assert row.refusal is None and row.over, preset.id
+        lines = [e.text for e in row.events if rule_id in e.rules]
+        assert lines, preset.id
+        lines += [_capfirst(str(p.reason)) for p in row.payments if p.rule == rule_id]
+        for _, moment in row.moments:
+            lines += [_capfirst(a.text) for a in moment.explanations]
+            if moment.kind != "play":
+                lines.append(f"He may {'; or '.join(moment.choice_words)}.")
+        for line in lines:
+            assert _capfirst(line) in group, (preset.id, line)
+        assert "Not allowed" not in group
+        assert "example-settlement" in group
+        paid = [(p.payer, p.payee, p.amount) for p in row.payments if p.rule == rule_id]
+        assert paid == penalties[preset.id], preset.id
+
+
+def test_after_looking_at_the_miss_hoffmann_retires_the_offender_and_peel_does_not(
+    client: Client,
+) -> None:
+    shown = client.get("/rules/penalty-look-at-miss/").content.decode()
+    hoffmann = _group_of(shown, "Hoffmann (1909)")
+    assert "<strong>Seat 2</strong> is to declare. He may pass." in hoffmann
+    peel = _group_of(shown, "Peel (1891)")
+    assert "<strong>Seat 2</strong> is to declare. He may play; or take the miss; or pass." in peel
 
 
 def test_a_pack_is_dealt_as_each_rule_set_deals(client: Client) -> None:

@@ -203,7 +203,9 @@ class Irregularities(HandState):
         rule = "penalty-declare-out-of-turn"
         peel = self.rules.penalties == PEEL
         n = self._penalty(seat, rule, "pay.declare-early", single_loo=peel)
-        self._tell("irregular.declare-early", seat, [rule, "penalty-destination"], n=n)
+        # The trace names the rule broken beside its penalty, as for a card played irregularly.
+        rules = ["declare-in-turn", rule, "penalty-destination"]
+        self._tell("irregular.declare-early", seat, rules, n=n)
 
     def _commit_look_early(self, seat: int, target: str, played: Card | None) -> None:
         rule = "penalty-declare-out-of-turn"
@@ -211,7 +213,8 @@ class Irregularities(HandState):
         n = self._penalty(seat, rule, "pay.look-early", single_loo=peel)
         assert self.irregular is not None
         self.irregular.looked.append(seat)
-        self._tell("irregular.look-early", seat, [rule, "penalty-destination"], n=n)
+        rules = ["look-at-cards-in-turn", rule, "penalty-destination"]
+        self._tell("irregular.look-early", seat, rules, n=n)
 
     def _commit_look_miss(self, seat: int, target: str, played: Card | None) -> None:
         rule = "penalty-look-at-miss"
@@ -308,7 +311,7 @@ class Irregularities(HandState):
             self.discards.extend(self.hands[seat])
             self.hands[seat] = []
             if len(self.active()) < 2:
-                self._settle_last_player()
+                self._settle_last_player(rule)
             elif self._trick_complete():
                 self._end_trick()
             elif self.to_act not in self.active():

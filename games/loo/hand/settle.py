@@ -99,13 +99,15 @@ class SettlePhase(HandState):
                 self._tell_penalties(loo)
         self._finish()
 
-    def _settle_last_player(self) -> None:
+    def _settle_last_player(self, rule: str = "penalty-play-out-of-turn") -> None:
         """hoffmann's Law 15 has left one player in the play (reading A49): the others have
         thrown up their cards, so he takes the pool as if all the rest had passed ("all the
         rest throw up their cards, he is entitled to the pool", ¶3), less the shares of the
         tricks they had won, which stay in the pool (A51). Nobody is looed; only offenders
         pay. If he himself broke one of Laws 9-14 he wins nothing: an offender leaves in the
-        pool what his cards would win (after Law 14)."""
+        pool what his cards would win (after Law 14). ``rule``: the law that made the last
+        other player throw up his cards (Law 15 for playing out of turn, or exposing a card;
+        Law 6 for seeing another's cards)."""
         (last,) = self.active()
         trick = self.trick
         if trick is not None:
@@ -140,7 +142,7 @@ class SettlePhase(HandState):
                 "settle",
                 msg(key, p=last, n=self.pool if offender else takes),
                 last,
-                ["penalty-play-out-of-turn", "miss-holder-alone-wins"],
+                [rule, "miss-holder-alone-wins"],
             )
             self._tell_tricks(won, share, remainder, last)
             self._tell_penalties(loo)
