@@ -25,7 +25,13 @@ from games.models import (
 )
 from games.naming import HUMAN
 
-KINDS = [("declare", "Declare"), ("play", "Play a card"), ("replay", "Answer the revoke")]
+KINDS = [
+    ("declare", "Declare"),
+    ("play", "Play a card"),
+    ("replay", "Answer the revoke"),
+    ("wait", "Let the others declare"),
+    ("irregular", "Break a law"),
+]
 MODES = [
     ("learning", "Learning: an illegal card is refused, with the rule that forbids it"),
     ("laws", "Laws: an irregular play stands and the source's penalty is applied"),
@@ -51,6 +57,25 @@ CHOICE_HELP = {
     "defend-master": "Face the lone player with master, the three cards below the turn-up.",
     "demand": "The cards are taken up and the hand is played again in proper order.",
     "decline": "The result stands, and the offender pays the penalty.",
+}
+
+
+#: The irregularities the table offers the human in laws mode (where the engine says they
+#: would stand), each as its button reads. Only what the page can do honestly: it can take a
+#: declaration before his turn and show a card of his to the table, but it cannot let him look
+#: at the miss or at another's cards without showing him what he should not see.
+IRREGULAR_LABELS = {
+    "declare-early": "Declare before your turn",
+    "expose": "Expose this card",
+}
+NOT_OFFERED = (
+    "That cannot be done here: at this table, in laws mode, you may declare before your turn "
+    "while the others declare, or expose a card of yours during the play."
+)
+#: Why an irregularity the table offers is not open to the human now.
+NOT_NOW = {
+    "declare-early": "You can declare before your turn only while others are to declare first.",
+    "expose": "You can expose a card only during the play, while you hold cards.",
 }
 
 
@@ -126,19 +151,30 @@ class ActionForm(VersionForm):
         required=False, error_messages={"invalid_choice": "You may only discard your own cards."}
     )
     civil = forms.BooleanField(required=False)
+    #: Laws mode: the irregularity he commits (``kind`` "irregular"), from IRREGULAR_LABELS.
+    irregularity = forms.ChoiceField(required=False, error_messages={"invalid_choice": NOT_OFFERED})
 
     def __init__(self, view: PlayerView, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.view = view
-        self.options = view.options if view.seat == HUMAN else None
+        human = view.seat == HUMAN
+        self.options = view.options if human else None
         options = self.options
+        #: Others are to act before him, and the table waits for him to let them (it stops
+        #: only at the start of the declarations, when he could declare before his turn).
+        self.waiting = (
+            human and view.phase in ("declare", "exchange") and view.to_act not in (None, HUMAN)
+        )
+        #: The irregularities offered him now: those the engine says would stand.
+        self.irregularities = [w for w in IRREGULAR_LABELS if human and w in view.irregularities]
         held = [(c.code, c.label) for c in view.hand or ()]
         if options is not None and options.kind in ("declare", "replay"):
             self.fields["choice"].choices = [(c, CHOICE_LABELS.get(c, c)) for c in options.choices]
-        if options is not None and options.kind == "play":
+        if options is not None and options.kind == "play" or self.data.get("kind") == "irregular":
             self.fields["card"].choices = held
         if options is not None and view.phase == "exchange":
             self.fields["discards"].choices = held
+        self.fields["irregularity"].choices = list(IRREGULAR_LABELS.items())
 
     # -- what the template shows ----------------------------------------------------------------
 
@@ -165,6 +201,12 @@ class ActionForm(VersionForm):
         data = super().clean()
         options = self.options
         kind = data.get("kind")
+        if kind == "wait" and not self.waiting:
+            raise ValidationError("Nobody declares before you now: there is nothing to wait for.")
+        if kind == "irregular":
+            self._clean_irregular(data)
+        if kind in ("wait", "irregular"):
+            return data
         if options is None or options.kind == "none":
             raise ValidationError("It is not your turn: there is nothing to decide now.")
         if kind and kind != options.kind:
@@ -181,9 +223,30 @@ class ActionForm(VersionForm):
             raise ValidationError("“Pam, be civil” is called only when leading the ace of trumps.")
         return data
 
-    def action(self) -> Action:
-        """The engine's action for the (valid) form."""
+    def _clean_irregular(self, data: dict[str, Any]) -> None:
+        """An irregularity: one the table offers, which the engine says would stand now."""
+        what = data.get("irregularity")
+        if not self.view.irregular_stands:
+            raise ValidationError(
+                "An irregularity stands only in laws mode, under rules that state its penalty "
+                "(Hoffmann, Peel): nothing was done."
+            )
+        if not what:
+            if "irregularity" not in self.errors:
+                self.add_error("irregularity", "Choose what to do.")
+        elif what not in self.irregularities:
+            raise ValidationError(NOT_NOW[what] + " Nothing was done.")
+        elif what == "expose" and not data.get("card") and "card" not in self.errors:
+            self.add_error("card", "Choose the card to expose.")
+
+    def action(self) -> Action | None:
+        """The engine's action for the (valid) form; None when he lets the others declare."""
         data = self.cleaned_data
+        if data["kind"] == "wait":
+            return None
+        if data["kind"] == "irregular":
+            what = data["irregularity"]
+            return Action("irregular", HUMAN, what, (data["card"],) if what == "expose" else ())
         if data["kind"] == "play":
             return Action.play(HUMAN, data["card"], civil=bool(data.get("civil")))
         if data["kind"] == "replay":

@@ -27,7 +27,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from games.loo.bots import BeginnerBot, CarelessBot, SensibleBot
+from games.loo.bots import BeginnerBot, CarelessBot, Decision, SensibleBot
 from games.loo.hand import Action, Hand, setup_from_dict
 from games.loo.rulesets import GAME_NAMES, GAMES, PRESETS, RuleSet
 from games.loo.table import Table, TableConfig
@@ -199,7 +199,7 @@ class PracticeTable(models.Model):
             opponents=opponents,
             laws=laws,
         )
-        notes = practice.run_bots(table, [])
+        notes = practice.run_bots(table, [], wait=True)
         practice.state = stored_state(table)
         practice.notes = notes
         with transaction.atomic():
@@ -245,35 +245,42 @@ class PracticeTable(models.Model):
     def bot(self, table: Table, seat: int) -> BeginnerBot | SensibleBot:
         """The computer player at ``seat`` for its next decision, seeded by the deal and the
         point of the hand, so the same play by the human meets the same replies."""
-        hand = table.hand
-        assert hand is not None
-        seed = f"{table.config.seed}:{hand.setup.hand_number}:{len(hand.log)}:{seat}"
+        seed = _bot_seed(table, seat)
         if self.opponents == Opponents.SENSIBLE:
             return SensibleBot(seed, playouts=SENSIBLE_PLAYOUTS)
         if self.opponents == Opponents.CARELESS:
             return CarelessBot(seed)
         return BeginnerBot(seed)
 
-    def run_bots(self, table: Table, notes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def run_bots(
+        self, table: Table, notes: list[dict[str, Any]], *, wait: bool = False
+    ) -> list[dict[str, Any]]:
         """Let the computer players act until it is the human's turn or the hand is over;
-        each one's reason is added to ``notes``."""
+        each one's reason is added to ``notes``.
+
+        Careless players, where the laws let irregularities stand, are asked at every point of
+        the hand, before whoever acts next (the human too), whether one of them lapses
+        (:meth:`CarelessBot.lapse`): at most one lapse a point, each seeded by the point, so
+        the same play meets the same lapses. ``wait`` (a new deal): stop at the start of the
+        declarations while the human could declare before his turn (:func:`human_waits`),
+        so that he may; he lets the others declare with the next request."""
         hand = table.hand
         assert hand is not None
+        careless = self.opponents == Opponents.CARELESS
+        lapsed = False
         for _ in range(MAX_BOT_ACTIONS):
-            seat = hand.to_act
-            if hand.over or seat is None or seat == HUMAN:
+            if hand.over:
                 break
-            decision = self.bot(table, seat).decide(view_for(hand, seat))
-            first_event = len(hand.events)
-            table.apply(decision.action)
-            notes.append(
-                {
-                    "action": len(hand.log) - 1,
-                    "seat": seat,
-                    "event": first_event,
-                    "reason": decision.reason.to_dict(),
-                }
-            )
+            if careless and not lapsed and hand.laws_apply():
+                lapsed = _lapse(table, notes)
+                if lapsed:
+                    # A misdeal deals afresh and the declarations start again: look again.
+                    continue
+            seat = hand.to_act
+            if seat is None or seat == HUMAN or wait and human_waits(hand):
+                break
+            _apply(table, seat, self.bot(table, seat).decide(view_for(hand, seat)), notes)
+            lapsed = False
         return notes
 
     def _record_hand(self, table: Table) -> None:
@@ -309,6 +316,55 @@ class PracticeTable(models.Model):
                 "finished",
             ],
         )
+
+
+def _bot_seed(table: Table, seat: int) -> str:
+    """A computer player's seed at this point of the hand: the deal, the actions so far, the
+    seat."""
+    hand = table.hand
+    assert hand is not None
+    return f"{table.config.seed}:{hand.setup.hand_number}:{len(hand.log)}:{seat}"
+
+
+def _apply(table: Table, seat: int, decision: Decision, notes: list[dict[str, Any]]) -> None:
+    """Carry out a computer player's decision, its reason noted beside the first line of the
+    trace it produced."""
+    hand = table.hand
+    assert hand is not None
+    first_event = len(hand.events)
+    table.apply(decision.action)
+    notes.append(
+        {
+            "action": len(hand.log) - 1,
+            "seat": seat,
+            "event": first_event,
+            "reason": decision.reason.to_dict(),
+        }
+    )
+
+
+def _lapse(table: Table, notes: list[dict[str, Any]]) -> bool:
+    """Ask each careless computer player in turn whether he lapses now; carry out the first
+    lapse (whether any was committed)."""
+    hand = table.hand
+    assert hand is not None
+    for seat in range(1, hand.players):
+        decision = CarelessBot(_bot_seed(table, seat)).lapse(view_for(hand, seat))
+        if decision is not None:
+            _apply(table, seat, decision, notes)
+            return True
+    return False
+
+
+def human_waits(hand: Hand) -> bool:
+    """Whether the human waits while the others declare, and could declare before his turn:
+    laws mode under a source that punishes it, nobody has declared yet, and he is not the
+    first to declare. The table stops there when it deals (``PracticeTable.run_bots``)."""
+    return (
+        hand.to_act != HUMAN
+        and not any(hand.declared)
+        and "declare-early" in hand.irregularities(HUMAN)
+    )
 
 
 class PracticeHandQuerySet(models.QuerySet["PracticeHand"]):

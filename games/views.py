@@ -11,6 +11,7 @@ that reaches a template: no other hand, the miss, the stock or the discards.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,9 +25,10 @@ from django.views.decorators.vary import vary_on_headers
 
 from games.forms import CHOICE_HELP, ActionForm, NewTableForm, ReplayStepForm, VersionForm
 from games.links import RuleLink, RuleLinks, source_url
+from games.loo import catalogue
 from games.loo.cards import Card, card
 from games.loo.errors import LooError
-from games.loo.hand import Event, Hand, IllegalAction, Payment
+from games.loo.hand import IRREGULARITIES, Event, Hand, IllegalAction, Payment
 from games.loo.rulesets import GAME_NAMES, PRESETS
 from games.loo.table import Table
 from games.loo.view import PlayerView, view_for
@@ -180,9 +182,14 @@ def take_turn(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return _answer(request, practice, table, form=form)
     options = form.options
+    action = form.action()
+    notes = list(practice.notes)
+    if action is None:
+        # He lets the others declare (he was waiting, and could have declared before them).
+        return _store(request, practice, table, practice.run_bots(table, notes))
     first_event = len(hand.events)
     try:
-        table.apply(form.action())
+        table.apply(action)
     except IllegalAction as refusal:
         form.add_error(None, say(refusal.message))
         return _answer(request, practice, table, form=form, refusal=refusal)
@@ -190,14 +197,15 @@ def take_turn(request: HttpRequest, pk: int) -> HttpResponse:
         form.add_error(None, _sentence(str(error)))
         return _answer(request, practice, table, form=form)
     hand = _current_hand(table)
-    notes = list(practice.notes)
+    # An irregularity of his: what it costs him, in the engine's words, said at once.
+    done = [say(e.message) for e in hand.events[first_event:] if e.kind == "irregular"]
     # The rules that bound the human's decision, for the trick log: they name only his cards.
     bound = [
         {"rule": a.rule, "message": a.message.to_dict()}
         for a in (options.explanations if options is not None else ())
         if a.excluded or options is None or options.kind != "play"
     ]
-    if bound:
+    if bound and action.kind != "irregular":
         notes.append(
             {
                 "action": len(hand.log) - 1,
@@ -207,7 +215,7 @@ def take_turn(request: HttpRequest, pk: int) -> HttpResponse:
             }
         )
     notes = practice.run_bots(table, notes)
-    return _store(request, practice, table, notes)
+    return _store(request, practice, table, notes, done=done)
 
 
 @require_POST
@@ -221,7 +229,7 @@ def deal_next_hand(request: HttpRequest, pk: int) -> HttpResponse:
         table.deal()
     except LooError as error:
         return _answer(request, practice, table, error=_sentence(str(error)))
-    notes = practice.run_bots(table, [])
+    notes = practice.run_bots(table, [], wait=True)
     return _store(request, practice, table, notes)
 
 
@@ -320,14 +328,21 @@ def _sentence(text: str) -> str:
 
 
 def _store(
-    request: HttpRequest, practice: PracticeTable, table: Table, notes: list[dict[str, Any]]
+    request: HttpRequest,
+    practice: PracticeTable,
+    table: Table,
+    notes: list[dict[str, Any]],
+    done: Sequence[str] = (),
 ) -> HttpResponse:
-    """Save the table; if another request changed it meanwhile, nothing is saved."""
+    """Save the table; if another request changed it meanwhile, nothing is saved. ``done``:
+    sentences saying what the human's decision did, shown above the table."""
     if not practice.update_from_engine(table, notes):
         practice.refresh_from_db()
         return _answer(request, practice, practice.to_engine(), notice=STALE)
     if request.htmx:
-        return _render_table(request, practice, table)
+        return _render_table(request, practice, table, done=done)
+    for text in done:
+        messages.info(request, text)
     return redirect(practice)
 
 
@@ -525,6 +540,8 @@ def _status(view: PlayerView) -> str:
         return f"Deal {view.hand_number} is over"
     options = view.options
     if options is None:
+        if view.phase in ("declare", "exchange"):
+            return f"Waiting for {seat_name(view.to_act)} to declare"
         return f"Waiting for {seat_name(view.to_act)}"
     if options.kind == "play":
         return (
@@ -541,6 +558,24 @@ def _status(view: PlayerView) -> str:
     if len(said) > 1:
         said = [", ".join(said[:-1]), said[-1]]
     return "Your turn to declare: " + (" or ".join(said) if said else "choose")
+
+
+def _law(rule_id: str, source: str, links: RuleLinks) -> tuple[str, RuleLink]:
+    """What the table's source says of a law (its words, from the rule catalogue), and the
+    rule's links: shown beside the control that breaks it, before it is broken."""
+    said = [s.text for s in catalogue.rule(rule_id).sources if s.source == source]
+    return (said[0] if said else ""), links.link(rule_id)
+
+
+def _declare_before(view: PlayerView) -> str:
+    """Who declares before the human, in order, as a sentence ("West and North declare before
+    you, in turn; then it is your turn.")."""
+    assert view.to_act is not None
+    first = view.to_act
+    names = [seat_name((first + k) % view.players) for k in range((HUMAN - first) % view.players)]
+    who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    verb = "declares" if len(names) == 1 else "declare"
+    return f"{who} {verb} before you, in turn; then it is your turn."
 
 
 def _payment_row(payment: Payment, links: RuleLinks) -> PaymentRow:
@@ -562,6 +597,7 @@ def _render_table(
     refusal: IllegalAction | None = None,
     notice: str = "",
     error: str = "",
+    done: Sequence[str] = (),
 ) -> HttpResponse:
     hand = _current_hand(table)
     view = view_for(hand, HUMAN)
@@ -574,6 +610,7 @@ def _render_table(
         (m.message, m.level_tag, next((t[5:] for t in m.tags.split() if t[:5] == "rule:"), ""))
         for m in messages.get_messages(request)
     ]
+    flashed += [(text, "info", "") for text in done]
     links = RuleLinks.of(practice.rules, practice.game)
     options = view.options
     explanations = [
@@ -612,6 +649,11 @@ def _render_table(
         "can_take_back": any(a.seat == HUMAN for a in hand.log),
         "can_deal": hand.over and not table.session_over,
         "laws_stand": practice.laws and hand.rules.penalties != "none",
+        "irregular_laws": {
+            what.replace("-", "_"): _law(IRREGULARITIES[what], practice.rules, links)
+            for what in form.irregularities
+        },
+        "declare_before": _declare_before(view) if form.waiting else "",
         "first_dealer": _first_dealer(table) if hand.setup.hand_number == 1 else "",
         "links": links,
         **_table_context(view, hand, links),

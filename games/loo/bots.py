@@ -3,7 +3,10 @@
 - :class:`BeginnerBot` makes random legal choices: it abides by every rule and knows nothing.
 - :class:`CarelessBot` is a beginner who, where the laws let an irregular play stand (laws
   mode), now and then plays a card the rules forbid, so that the others meet the penalties
-  and their rights (hoffmann's Law 16: demanding that a revoked hand be played again).
+  and their rights (hoffmann's Law 16: demanding that a revoked hand be played again); and,
+  asked by the table at any point of the hand (:meth:`CarelessBot.lapse`), now and then
+  commits one of the other irregularities the laws punish: a misdeal, declaring or looking
+  before his turn, looking at the miss or at another's cards, exposing a card.
 - :class:`SensibleBot` decides by *determinisation*: it deals the cards it cannot see at random,
   consistently with what it has seen (its own cards, the cards played, who has shown himself void
   in a suit), plays each candidate decision out to the end of the hand in every sampled deal,
@@ -108,15 +111,76 @@ class BeginnerBot:
         return Decision(Action.declare(seat, choice, discards), msg("bot.random-choice"))
 
 
+#: What a careless player may commit besides a forbidden card (``games.loo.hand.irregular``),
+#: with the reason he gives.
+LAPSES: Final = {
+    "misdeal": "bot.lapse-misdeal",
+    "faced-card": "bot.lapse-faced-card",
+    "interfere": "bot.lapse-interfere",
+    "declare-early": "bot.lapse-declare-early",
+    "look-early": "bot.lapse-look-early",
+    "look-miss": "bot.lapse-look-miss",
+    "look-hand": "bot.lapse-look-hand",
+    "expose": "bot.lapse-expose",
+    "play-early": "bot.lapse-play-early",
+}
+
+
 class CarelessBot(BeginnerBot):
     """A beginner who slips: where an irregular play would stand (laws mode), with probability
-    ``slip`` he plays a card the rules forbid him, if he holds one, instead of a legal one."""
+    ``slip`` he plays a card the rules forbid him, if he holds one, instead of a legal one; and
+    with probability ``lapse`` each time the table asks (:meth:`lapse`) he commits another
+    irregularity open to him, once a hand at most."""
 
     name = "careless"
+    #: The chance of a lapse each time the table asks, if the kind drawn is open to him: it asks
+    #: every careless player at every point of the hand (about one hand in four has a lapse at
+    #: five players, one in fifteen at three).
+    lapse_chance = 0.04
 
-    def __init__(self, seed: int | str = 0, slip: float = 0.2) -> None:
+    def __init__(self, seed: int | str = 0, slip: float = 0.2, lapse: float | None = None) -> None:
         super().__init__(seed)
         self.slip = slip
+        if lapse is not None:
+            self.lapse_chance = lapse
+        self.lapse_rng = rng_for(seed, "lapse")
+
+    def lapse(self, view: PlayerView) -> Decision | None:
+        """Now and then, an irregularity the view says is open to him and would stand
+        (``view.irregularities``: laws mode, under a source that punishes it), whether or not
+        it is his turn; None otherwise. Once a hand at most; a card faced only by the dealer; a
+        card exposed only while another is to play (at his own turn he plays it); a glance at
+        another's cards only during the declarations. He chooses from what he sees: his own
+        cards, and how many cards each other player holds (whose hand he glances at)."""
+        rng = self.lapse_rng
+        if not view.irregularities or rng.random() >= self.lapse_chance:
+            return None
+        # Each kind as likely as the next where it is open: those open all through the play
+        # (exposing a card) would otherwise crowd out the rest.
+        what = rng.choice(tuple(LAPSES))
+        seat = view.seat
+        others = [s for s in range(view.players) if s != seat and view.hand_sizes[s]]
+        if (
+            what not in view.irregularities
+            or (what == "faced-card" and seat != view.dealer)
+            or (what == "expose" and view.to_act == seat)
+            or (what == "look-hand" and (view.phase == "play" or not others))
+            or (what in ("expose", "play-early") and not view.hand)
+            or any(e.kind == "irregular" and e.seat == seat for e in view.events)
+        ):
+            return None
+        cards: tuple[str, ...] = ()
+        reason = msg(LAPSES[what])
+        if what == "look-hand":
+            other = rng.choice(others)
+            what = f"look-hand:{other}"
+            reason = msg(LAPSES["look-hand"], other=other)
+        elif what == "look-early":
+            reason = msg(LAPSES[what], p=seat)
+        elif what in ("expose", "play-early"):
+            assert view.hand is not None
+            cards = (rng.choice(view.hand).code,)
+        return Decision(Action("irregular", seat, what, cards), reason)
 
     def decide(self, view: PlayerView) -> Decision:
         options = view.options

@@ -889,8 +889,8 @@ TEMPLATES.update(
         "option.retire": "{p:S} looked where {p:he} should not: {p:he} must retire for this hand.",
         "pay.misdeal": "a misdeal: a single to the pool (Law 3)",
         "pay.misdeal-peel": "a misdeal: looed a single, to the pool (p. 23)",
-        "pay.declare-early": "declaring before his turn (Law 5; p. 24)",
-        "pay.look-early": "looking at his cards before his turn (Law 5; p. 24)",
+        "pay.declare-early": "declaring out of turn (Law 5; p. 24)",
+        "pay.look-early": "looking at one's cards out of turn (Law 5; p. 24)",
         "pay.look-miss": "looking at the miss without taking it (Law 6; p. 24)",
         "pay.look-hand": "seeing another player's cards (Law 6)",
         "pay.expose": "a single for exposing a card (Law 15)",
@@ -911,5 +911,23 @@ TEMPLATES.update(
         "error.irregular-card": "{p:S} {p:holds/hold} no such card.",
         "error.irregular-no-cards": "That irregularity names no card.",
         "error.look-whose": "Say whose cards {p:S} {p:looks/look} at.",
+    }
+)
+
+# A careless computer player's lapses (games.loo.bots.CarelessBot.lapse): why he committed an
+# irregularity, shown after its line of the trace.
+TEMPLATES.update(
+    {
+        "bot.lapse-misdeal": "a careless slip in dealing",
+        "bot.lapse-faced-card": "a careless slip: a card turned face up in dealing",
+        "bot.lapse-interfere": "a careless slip: a hand on the cards while they were dealt",
+        "bot.lapse-declare-early": "a careless slip: too eager to declare",
+        "bot.lapse-look-early": "a careless slip: too eager to see {p:his} cards",
+        "bot.lapse-look-miss": "a careless slip: too curious about the miss",
+        "bot.lapse-look-hand": "a careless slip: a glance at {other:S's} cards",
+        "bot.lapse-expose": "a careless slip: a card held so that the table saw it",
+        "bot.lapse-play-early": "a careless slip: too quick to play",
+        # The dealer against one player when the miss is gone (games.loo.hand.declare).
+        "part.dealer-vs-one.own": "play {d:his} own cards (the miss was thrown up)",
     }
 )

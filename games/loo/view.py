@@ -76,6 +76,10 @@ class PlayerView:
     #: Cards he has seen where he should not have looked (the miss, another player's hand;
     #: laws mode): he knows them, and paid for it.
     peeked: tuple[Card, ...] = ()
+    #: Laws mode: the irregularities he could commit now that the laws would let stand and
+    #: punish (``Hand.irregularities``: misdealing, declaring or looking before his turn,
+    #: exposing a card, ...). Worked out from what the whole table knows, and his own cards.
+    irregularities: tuple[str, ...] = ()
 
     def visible_cards(self) -> set[Card]:
         """Every card this view shows."""
@@ -157,6 +161,7 @@ class PlayerView:
             "irregular_stands": self.irregular_stands,
             "shown_held": [[c.code for c in held] for held in self.shown_held],
             "peeked": [c.code for c in self.peeked],
+            "irregularities": list(self.irregularities),
         }
 
 
@@ -226,4 +231,5 @@ def view_for(hand: Hand, seat: int, hand_number: int | None = None) -> PlayerVie
         irregular_stands=hand.laws_apply(),
         shown_held=shown_held,
         peeked=tuple(hand.irregular.peeked.get(seat, ())) if hand.irregular is not None else (),
+        irregularities=hand.irregularities(seat),
     )

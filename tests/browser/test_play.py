@@ -197,16 +197,21 @@ def test_axe_finds_nothing_serious_on_the_chooser(js_page: Page, path: str) -> N
     assert _axe(js_page) == []
 
 
+def _deal_in_laws_mode(page: Page, seed: int, opponents: str) -> None:
+    """A three-card hoffmann table for three in laws mode, from the shareable link of ``seed``."""
+    page.goto(f"/play/seed/three-card/hoffmann/3/{seed}/")
+    form = page.locator("form.chooser")
+    form.locator(f"input[name=opponents][value={opponents}]").check()
+    form.locator("input[name=mode][value=laws]").check()
+    form.get_by_role("button", name="Deal these cards").click()
+    expect(page).to_have_url(re.compile(r"/play/\d+/$"))
+
+
 def _revoke_and_play_out(page: Page, seed: int) -> bool:
     """Deal a three-card hoffmann table in laws mode with sensible opponents, revoke once if the
     learner can (a card forbidden because he can follow suit) and play the hand out; whether he
     revoked."""
-    page.goto(f"/play/seed/three-card/hoffmann/3/{seed}/")
-    form = page.locator("form.chooser")
-    form.locator("input[name=opponents][value=sensible]").check()
-    form.locator("input[name=mode][value=laws]").check()
-    form.get_by_role("button", name="Deal these cards").click()
-    expect(page).to_have_url(re.compile(r"/play/\d+/$"))
+    _deal_in_laws_mode(page, seed, "sensible")
     revoked = False
     for _ in range(60):
         if "is over" in page.locator("#table-status").inner_text():
@@ -241,3 +246,41 @@ def test_a_revoke_in_laws_mode_stands_and_the_opponents_answer_law_16(page: Page
     assert "irregularly (follow-suit)" in text
     assert "lets the result stand" in text or "requires the hand to be played again" in text
     _check_settlement(page)
+
+
+def _expose_a_card(page: Page, seed: int) -> bool:
+    """Deal a three-card hoffmann table in laws mode with beginners, let the others declare,
+    play, and at the learner's first turn in the play expose a card; whether he could."""
+    _deal_in_laws_mode(page, seed, "beginner")
+    for _ in range(10):
+        if "is over" in page.locator("#table-status").inner_text():
+            return False
+        expose = page.get_by_role("button", name="Expose this card")
+        if expose.count():
+            page.get_by_label("Card to expose").select_option(index=0)
+            before = _version(page)
+            expose.click()
+            expect(page.locator("input[name=version]").first).not_to_have_value(before)
+            return True
+        before = _version(page)
+        _take_turn(page)
+        expect(page.locator("input[name=version]").first).not_to_have_value(before)
+    return False
+
+
+def test_a_card_is_exposed_in_laws_mode_and_the_law_is_applied(page: Page) -> None:
+    """Laws mode under hoffmann, by clicking: the learner waits while the others declare
+    (offered to declare before his turn), lets them, plays, and exposes a card in the play: he
+    throws up his cards and forfeits a single (Law 15), said at once and in the trick log."""
+    for seed in range(1, 30):
+        if _expose_a_card(page, seed):
+            break
+    else:
+        pytest.fail("no deal brought the learner to the play")
+    said = re.compile(
+        r"You expose the \S+: you must throw up your cards and forfeit a single to the pool"
+    )
+    expect(page.locator(".alerts .alert--info")).to_contain_text(said)
+    expect(page.locator("#table-log")).to_contain_text(said)
+    _check_settlement(page)
+    expect(page.locator("#table-settlement")).to_contain_text("A single for exposing a card")

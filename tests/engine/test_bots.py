@@ -6,7 +6,15 @@ import dataclasses
 import random
 
 from games.loo import RuleSet
-from games.loo.bots import BeginnerBot, Bot, CarelessBot, SensibleBot, sample_world, voids
+from games.loo.bots import (
+    LAPSES,
+    BeginnerBot,
+    Bot,
+    CarelessBot,
+    SensibleBot,
+    sample_world,
+    voids,
+)
 from games.loo.hand import Action, Hand, HandSetup, IllegalAction, stack_pack
 from games.loo.messages import render
 from games.loo.rng import rng_for
@@ -227,3 +235,80 @@ def test_bots_keep_playing_whatever_irregularities_a_human_commits() -> None:
                             table.apply(bots[seat].decide(view_for(hand, seat)).action)
                     assert hand.over
                 assert table.chips() == players * table.config.chips
+
+
+def _lapses(preset: str, game: str, players: int, hands: int) -> list[tuple[int, Action]]:
+    """A session of careless players who are asked, before every decision, whether they lapse
+    (always tempted: ``lapse=1``), as the practice table asks them; the lapses committed."""
+    table = Table(TableConfig(game, RuleSet.preset(preset), players, "lapse", laws=True))
+    committed: list[tuple[int, Action]] = []
+    for number in range(hands):
+        hand = table.deal()
+        for point in range(400):
+            if hand.over:
+                break
+            for seat in range(players):
+                view = view_for(hand, seat)
+                lapse = CarelessBot(f"{number}:{point}:{seat}", lapse=1.0).lapse(view)
+                if lapse is None:
+                    continue
+                action = lapse.action
+                # Only what the engine says would stand, and only his own cards.
+                assert action.choice.partition(":")[0] in view.irregularities
+                assert set(action.cards) <= {c.code for c in view.hand or ()}
+                assert render(lapse.reason, None).startswith("a careless slip")
+                table.apply(action)
+                committed.append((seat, action))
+                # He learns a hidden card only by looking where he should not (the miss,
+                # another's hand): then his view shows what he saw.
+                peeked = set(view_for(hand, seat).peeked)
+                what, _, other = action.choice.partition(":")
+                if what == "look-hand":
+                    assert peeked - view.visible_cards() == set(hand.hands[int(other)])
+                elif what == "look-miss":
+                    assert peeked - view.visible_cards() == set(hand.miss or ())
+                else:
+                    assert peeked <= set(view.peeked)
+                break
+            else:
+                seat = hand.to_act
+                assert seat is not None
+                table.apply(CarelessBot(f"{number}:{point}").decide(view_for(hand, seat)).action)
+        assert hand.over
+        # Once a hand at most, each.
+        lapsed = [e.seat for e in hand.events if e.kind == "irregular"]
+        assert len(lapsed) == len(set(lapsed))
+    assert table.chips() == players * table.config.chips
+    return committed
+
+
+def test_a_careless_player_lapses_only_where_the_laws_punish_it() -> None:
+    kinds: set[str] = set()
+    for preset in ("hoffmann", "peel"):
+        for game in ("three-card", "five-card"):
+            kinds |= {a.choice.partition(":")[0] for _, a in _lapses(preset, game, 5, 6)}
+    assert set(LAPSES) - kinds <= {"faced-card", "misdeal"}, kinds
+    # Under the sources that state no penalty, and outside laws mode, never.
+    table = Table(TableConfig("three-card", RuleSet.preset("britannica"), 4, "x", laws=True))
+    hand = table.deal()
+    assert all(CarelessBot(s, lapse=1.0).lapse(view_for(hand, s)) is None for s in range(4))
+    table = Table(TableConfig("three-card", RuleSet.preset("hoffmann"), 4, "x"))
+    hand = table.deal()
+    assert all(CarelessBot(s, lapse=1.0).lapse(view_for(hand, s)) is None for s in range(4))
+
+
+def test_a_careless_dealer_may_misdeal_as_he_deals() -> None:
+    for seed in range(200):
+        table = Table(TableConfig("three-card", RuleSet.preset("hoffmann"), 4, "md", laws=True))
+        hand = table.deal()
+        view = view_for(hand, hand.dealer)
+        lapse = CarelessBot(seed, lapse=1.0).lapse(view)
+        if lapse is not None and lapse.action.choice == "misdeal":
+            assert lapse.reason.key == "bot.lapse-misdeal"
+            table.apply(lapse.action)
+            assert hand.irregular is not None and hand.irregular.redeals == 1
+            assert not any(hand.declared)  # the declarations start again
+            # Not twice in one hand.
+            assert CarelessBot(seed, lapse=1.0).lapse(view_for(hand, hand.dealer)) is None
+            return
+    raise AssertionError("no seed gave a misdeal")

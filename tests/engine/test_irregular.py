@@ -318,3 +318,48 @@ def test_random_irregularities_keep_counters_cards_and_the_replay(preset: str, g
         assert Hand.replay(hand.setup, hand.log).to_dict() == hand.to_dict()
     assert committed > 10
     assert table.chips() == total
+
+
+# -- the dealer's turn after those in have thrown up their cards (found by careless players) --
+
+
+def test_the_dealer_against_one_has_no_miss_to_take_once_its_holder_threw_it_up(
+    deal: Deal, steps: Steps
+) -> None:
+    # Seat 1 takes miss, then sees the dealer's cards: under hoffmann Law 6 he retires,
+    # throwing up the miss he holds. The dealer faces seat 0 alone and must play, on his own
+    # cards.
+    hand = laws_hand(deal, "hoffmann")
+    steps(hand, "0 play", "1 take-miss", "2 pass")
+    irregular(hand, 1, "look-hand:3")
+    assert hand.miss is None and hand.to_act == 3
+    options = hand.options()
+    assert options.choices == ("play",)
+    assert options.explanations[0].render(3) == (
+        "Only seat 1 has declared to play, on his own cards, so you, the dealer, may not pass: "
+        "you may play your own cards (the miss was thrown up)."
+    )
+    steps(hand, "3 play")
+    assert hand.phase == "play" and hand.in_play == [0, 3]
+
+
+@pytest.mark.parametrize("game", ["three-card", "five-card"])
+def test_when_the_one_player_in_throws_up_at_the_dealers_turn_and_he_passes_he_takes_the_pool(
+    deal: Deal, steps: Steps, game: str
+) -> None:
+    # Seat 0 alone declared to play, then sees the dealer's cards and retires (Law 6) while
+    # the dealer is to declare: if he passes too, all before him have passed
+    # (all-pass-dealer-wins).
+    if game == "three-card":
+        hand = laws_hand(deal, "hoffmann")
+        steps(hand, "0 play", "1 pass", "2 pass")
+    else:
+        five = ["AS KS 2D 3D 4D", "QH 9C 3C 5D 6D", "5C 6C 8D 9D TD", "JD JS 4S 5S 6S"]
+        hand = deal("hoffmann", five, "7H", game=game, laws=True, pool=6)
+        steps(hand, "0 play", "1 pass", "2 pass")
+    irregular(hand, 0, "look-hand:3")
+    pool = hand.pool
+    steps(hand, "3 pass")
+    assert hand.over and hand.outcome == "all-pass"
+    assert hand.pool == 0 and hand.events[-1].kind != "lone-player"
+    assert any(e.kind == "all-pass" for e in hand.events) and pool > 0

@@ -49,9 +49,12 @@ def stacked_table(
     turn_up: str,
     miss: list[str] | None = None,
     laws: bool = False,
+    opponents: str = "beginner",
+    wait: bool = False,
 ) -> PracticeTable:
     """A table in ``client``'s session whose first deal is exactly these cards (by seat), with
-    the computer players already played up to the human's first turn."""
+    the computer players already played up to the human's first turn (``wait``: or, as a new
+    deal does, up to the start of the declarations while he could declare before his turn)."""
     config = TableConfig(game, RuleSet.preset(rules), players, deal_seed(0), laws=laws)
     table = Table(config)
     table.dealer = dealer
@@ -76,11 +79,11 @@ def stacked_table(
         rules=rules,
         players=players,
         seed=0,
-        opponents="beginner",
+        opponents=opponents,
         laws=laws,
         state={},
     )
-    practice.notes = practice.run_bots(table, [])
+    practice.notes = practice.run_bots(table, [], wait=wait)
     practice.state = table.to_dict()
     practice.save()
     return practice
@@ -106,6 +109,11 @@ def post_data(action: Action, version: int) -> dict[str, Any]:
     return data
 
 
+def waiting(hand: Hand) -> bool:
+    """Whether the table waits for the human to let the others declare before him."""
+    return not hand.over and hand.to_act != HUMAN
+
+
 def human_decision(hand: Hand, seed: object) -> Action:
     """A legal decision for the human, chosen at random from what his view offers."""
     assert hand.to_act == HUMAN
@@ -119,12 +127,19 @@ def act(client: Client, pk: int, data: dict[str, Any], htmx: bool = False) -> An
 
 def hidden_cards(hand: Hand) -> set[Card]:
     """Every card the human may not know now, worked out from the full engine state: all but
-    his own hand (once he may look at it), the turn-up, the cards shown in play, the cards he
-    gave up himself and any flush shown."""
+    his own hand (once he may look at it, and the cards he threw up in the play), the turn-up,
+    the cards shown in play, the cards he gave up himself, any flush shown and what the table
+    saw of a deal given up for a fresh one."""
     visible: set[Card] = {hand.turn_up, *hand.seen}
+    if hand.irregular is not None:
+        # A deal given up for a fresh one (a misdeal): what the table saw of it tells nothing.
+        visible |= set(hand.irregular.shown_before)
     visible |= set(hand.thrown.get(HUMAN, ())) | set(hand.exchanged.get(HUMAN, ()))
     if may_look(hand, HUMAN):
         visible |= set(hand.hands[HUMAN])
+    if HUMAN in hand.retired and hand.start_of_play:
+        # He threw up his cards in the play (Law 15): he had seen them.
+        visible |= set(hand.start_of_play[HUMAN])
     if hand.flush is not None:
         for flush in hand.flush.flushes:
             visible |= set(flush.cards)
@@ -149,10 +164,13 @@ class Player:
         return act(self.client, pk, data, htmx)
 
     def decide(self, pk: int, seed: object = 0) -> dict[str, Any]:
-        """POST data for a legal decision of the human at table ``pk`` as stored now."""
+        """POST data for a legal decision of the human at table ``pk`` as stored now (or, when
+        the table waits for him, letting the others declare)."""
         table = PracticeTable.objects.get(pk=pk)
         hand = table.to_engine().hand
         assert hand is not None
+        if waiting(hand):
+            return {"version": table.version, "kind": "wait"}
         return post_data(human_decision(hand, seed), table.version)
 
     def play_out(self, pk: int, seed: object = 0, htmx: bool = False) -> Hand:
@@ -172,6 +190,7 @@ class Player:
     hidden_cards = staticmethod(hidden_cards)
     post_data = staticmethod(post_data)
     human_decision = staticmethod(human_decision)
+    waiting = staticmethod(waiting)
 
 
 @pytest.fixture

@@ -2,10 +2,12 @@
 
 Hundreds of seeded hands, every game under every rule set that describes it and several table
 sizes, are played through the HTTP views (htmx and plain POSTs, learning and laws mode, with
-some illegal attempts). After every response the full engine state is loaded from the database
-and the cards the human may not know are worked out from it; the response's body and headers
-must not contain any of them in any form: code (``QH``), display (``Q♥``) or label
-(``queen of hearts``). The finished hands' replays are checked step by step the same way.
+some illegal attempts; in laws mode against careless opponents, whose irregularities stand,
+the human now and then declaring before his turn or exposing a card). After every response
+the full engine state is loaded from the database and the cards the human may not know are
+worked out from it; the response's body and headers must not contain any of them in any
+form: code (``QH``), display (``Q♥``) or label (``queen of hearts``). The finished hands'
+replays are checked step by step the same way.
 """
 
 from __future__ import annotations
@@ -89,7 +91,18 @@ def _stored(pk: int) -> tuple[PracticeTable, Hand]:
 
 
 def _decision(player: Any, table: PracticeTable, hand: Hand, rng: random.Random) -> dict[str, Any]:
-    """Usually a legal decision; now and then an attempt at any card the human holds."""
+    """Usually a legal decision; now and then an attempt at any card the human holds; in laws
+    mode, now and then declaring before his turn while he waits, or exposing a card."""
+    irregular = hand.irregularities(HUMAN)
+    if player.waiting(hand):
+        if "declare-early" in irregular and rng.random() < 0.3:
+            return {"version": table.version, "kind": "irregular", "irregularity": "declare-early"}
+        return {"version": table.version, "kind": "wait"}
+    if "expose" in irregular and rng.random() < 0.06:
+        exposed = rng.choice(hand.hands[HUMAN]).code
+        return {"version": table.version, "kind": "irregular", "irregularity": "expose"} | {
+            "card": exposed
+        }
     data: dict[str, Any] = player.post_data(
         player.human_decision(hand, rng.random()), table.version
     )
@@ -98,13 +111,21 @@ def _decision(player: Any, table: PracticeTable, hand: Hand, rng: random.Random)
     return data
 
 
+#: The irregularities committed in laws mode, by the human and by the careless opponents.
+IRREGULAR: dict[str, int] = {"you": 0, "them": 0}
+
+
 def _play_table(client: Client, player: Any, game: str, rules: str, players: int) -> int:
     seed = zlib.crc32(f"{game}:{rules}:{players}".encode()) % 10_000
     rng = random.Random(seed)
     laws = rules in ("hoffmann", "peel") and players % 2 == 1
     url = reverse("games:table-create")
     data = {"game": game, "rules": rules, "players": players, "seed": seed}
-    data |= {"opponents": "beginner", "mode": "laws" if laws else "learning"}
+    # In laws mode the opponents are careless: their irregularities stand, and are shown.
+    data |= {
+        "opponents": "careless" if laws else "beginner",
+        "mode": "laws" if laws else "learning",
+    }
     response = client.post(url, data)
     assert response.status_code == 302
     pk = PracticeTable.objects.latest("pk").pk
@@ -126,6 +147,9 @@ def _play_table(client: Client, player: Any, game: str, rules: str, players: int
         else:
             raise AssertionError(f"{where}: deal {deal + 1} did not end")
         finished += 1
+        for event in hand.events:
+            if event.kind == "irregular":
+                IRREGULAR["you" if event.seat == HUMAN else "them"] += 1
         _check_replay(client, player, table, deal + 1, rng, where)
         response = client.post(
             reverse("games:table-next", args=[pk]), {"version": table.version}, headers=HTMX
@@ -154,6 +178,9 @@ def test_the_configurations_cover_every_game_and_rule_set() -> None:
 
 
 def test_no_response_shows_a_hidden_card(client: Client, player: Any) -> None:
+    IRREGULAR.update(you=0, them=0)
     hands = sum(_play_table(client, player, *config) for config in CONFIGS)
+    # Both sides committed irregularities, and the pages showed none of the hidden cards.
+    assert IRREGULAR["you"] >= 5 and IRREGULAR["them"] >= 10, IRREGULAR
 
     assert hands >= 200

@@ -62,7 +62,7 @@ class DeclarePhase(HandState):
             before = self.declared_before_dealer()
             if len(before) == 1 and before[0] != self.miss_holder:
                 if self.game == "three-card":
-                    menu = msg(f"part.dealer-vs-one.{self.rules.dealer_vs_one}", d=seat)
+                    menu = msg(f"part.dealer-vs-one.{self._dealer_vs_one()}", d=seat)
                     return RuleApplication(
                         "dealer-must-play-against-one",
                         msg("option.dealer-vs-one", one=before[0], d=seat, menu=menu),
@@ -89,6 +89,12 @@ class DeclarePhase(HandState):
                 return RuleApplication("master", msg("option.master", one=before[0], d=seat))
         return None
 
+    def _dealer_vs_one(self) -> str:
+        """The dealer's choices against one player (``dealer-must-play-against-one``): the
+        rule set's, or only his own cards when the miss is gone, taken by a player who then
+        had to throw up his cards (laws mode: he looked at another's hand)."""
+        return self.rules.dealer_vs_one if self.miss is not None else "own"
+
     def _declare_options(self, seat: int) -> Options:
         irregular = self.irregular
         if irregular is not None and seat in irregular.retiring:
@@ -110,7 +116,7 @@ class DeclarePhase(HandState):
                         )
                     )
             elif len(before) == 1:
-                menu = self.rules.dealer_vs_one.split("|")
+                menu = self._dealer_vs_one().split("|")
                 choices = [
                     {"own": "play", "miss": "take-miss", "miss-for-pool": "defend-miss"}[m]
                     for m in menu
@@ -210,18 +216,21 @@ class DeclarePhase(HandState):
                 if self.rules.flush_timing == "after-declaring" and self._flush_after_declaring():
                     self._show_flushes()
                     return
-            # RULES.md all-pass-dealer-wins: the dealer takes the pool without play.
-            if self._trace:
-                self._event(
-                    "all-pass",
-                    msg("all-pass", d=self.dealer),
-                    self.dealer,
-                    ["all-pass-dealer-wins"],
-                )
-            self._settle_single_winner(self.dealer, "all-pass", "all-pass-dealer-wins")
+            self._all_pass()
             return
         if self.phase == "exchange":
             self._check_flush_at_turn()
+
+    def _all_pass(self) -> None:
+        """RULES.md all-pass-dealer-wins: the dealer takes the pool without play."""
+        if self._trace:
+            self._event(
+                "all-pass",
+                msg("all-pass", d=self.dealer),
+                self.dealer,
+                ["all-pass-dealer-wins"],
+            )
+        self._settle_single_winner(self.dealer, "all-pass", "all-pass-dealer-wins")
 
     def _end_declaring(self) -> None:
         declared = self.declared
@@ -234,6 +243,11 @@ class DeclarePhase(HandState):
             and self._flush_after_declaring()
         ):
             self._show_flushes()
+            return
+        if not self.in_play:
+            # Nobody plays, the dealer included: whoever had declared threw up his cards once
+            # the dealer's turn had come (laws mode), so all before him have passed.
+            self._all_pass()
             return
         if len(self.in_play) == 1:
             (alone,) = self.in_play
