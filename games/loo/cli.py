@@ -16,6 +16,7 @@ from .cards import Card, parse_card, parse_cards, parse_suit
 from .errors import LooError
 from .flushes import compare_flushes
 from .play import Position, legal, trick_winner
+from .questions import KINDS, VERSION, grade, question
 from .rulesets import GAMES, OPTIONS, PRESETS, RuleSet, preset
 from .simulate import simulate
 
@@ -146,6 +147,41 @@ def cmd_flush(data: Mapping[str, object], rules_flag: str | None) -> dict[str, o
     return compare_flushes(_game(data), _rules(data, rules_flag), _trump(data), parsed).to_dict()
 
 
+def _seed(text: str) -> int | str:
+    """A question's seed: a whole number, or any text."""
+    return int(text) if text.lstrip("-").isdigit() else text
+
+
+def cmd_grade(data: Mapping[str, object]) -> dict[str, object]:
+    """``{"question": {...}, "response": [choice ids]}``: the question is made again from what
+    identifies it, and must be the one given (the answer is the engine's, never the file's)."""
+    _fields(data, ["question", "response"], [])
+    given = data["question"]
+    response = data["response"]
+    if not isinstance(given, dict):
+        raise InputError("field 'question' must be a question of the 'question' command")
+    if not isinstance(response, list) or not all(isinstance(r, str) for r in response):
+        raise InputError("field 'response' must be a list of choice ids")
+    try:
+        if given.get("version") != VERSION:
+            raise InputError(f"this is question version {VERSION}, not {given.get('version')!r}")
+        seed = given["seed"]
+        if not isinstance(seed, int | str):
+            raise InputError("the question's seed must be a number or text")
+        q = question(
+            str(given["kind"]),
+            str(given["rules"]),
+            game=str(given["game"]),
+            rule=None if given.get("rule") is None else str(given["rule"]),
+            seed=seed,
+        )
+    except KeyError as missing:
+        raise InputError(f"the question lacks its field {missing}") from None
+    if q.to_dict() != given:
+        raise InputError("the question is not the one its kind, rules, game, rule and seed make")
+    return grade(q, response).to_dict()
+
+
 def cmd_presets() -> dict[str, object]:
     return {
         pid: {
@@ -184,6 +220,14 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--rules", metavar="PRESET", help="rule set (wins over the file's 'rules')")
         p.add_argument("file", metavar="FILE", help="a JSON file, or - for standard input")
     sub.add_parser("presets", help="the rule-set presets and their options")
+    ask = sub.add_parser("question", help="a rule question made by the engine, with its answer")
+    ask.add_argument("--kind", required=True, choices=KINDS)
+    ask.add_argument("--rules", required=True, metavar="PRESET")
+    ask.add_argument("--game", choices=GAMES)
+    ask.add_argument("--rule", metavar="RULE_ID", help="the rule to ask about (any, if left out)")
+    ask.add_argument("--seed", required=True)
+    mark = sub.add_parser("grade", help="grade a response to a question of the 'question' command")
+    mark.add_argument("file", metavar="FILE", help="a JSON file, or - for standard input")
     sim = sub.add_parser("simulate", help="play many hands with computer players")
     sim.add_argument("--game", required=True, choices=GAMES)
     sim.add_argument("--players", required=True, type=int)
@@ -217,6 +261,12 @@ def main(
         args = build_parser().parse_args(argv)
         if args.command == "presets":
             result = cmd_presets()
+        elif args.command == "question":
+            result = question(
+                args.kind, args.rules, game=args.game, rule=args.rule, seed=_seed(args.seed)
+            ).to_dict()
+        elif args.command == "grade":
+            result = cmd_grade(_read_json(args.file, stdin))
         elif args.command == "simulate":
             result = simulate(
                 args.game,

@@ -931,3 +931,12 @@ TEMPLATES.update(
         "part.dealer-vs-one.own": "play {d:his} own cards (the miss was thrown up)",
     }
 )
+
+# Rule questions (games.loo.questions), asked of the learner.
+TEMPLATES.update(
+    {
+        "question.legal-cards": "Which of {p:his} cards may {p:S} play?",
+        "question.why-not": "Why may {p:S} not play the {card:card}?",
+        "question.trick-winner": "{trump:suit} are trumps. Who takes this trick?",
+    }
+)
