@@ -11,6 +11,7 @@ sees it within the minute.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -73,6 +74,24 @@ _loaded: dict[tuple[str, str], tuple[float, RuleLinks]] = {}
 GAME_SECTIONS = {"three-card": "3c-", "five-card": "5c-"}
 
 
+#: One citation of a rule by a source, as the table needs it: (rule id, passage key, passage
+#: label, whether it is the rule's primary passage), in the order to prefer.
+CitationRow = tuple[str, str, str, bool]
+#: Where the citations come from: the reading side registers it (lessons/apps.py), so that the
+#: practice side asks through this interface and never imports the reading side.
+_citations: list[Callable[[str], Iterable[CitationRow]]] = []
+
+
+def provide_citations(find: Callable[[str], Iterable[CitationRow]]) -> None:
+    """Register ``find(source)``, the citations of a source (the reading side calls this)."""
+    _citations[:] = [find]
+    forget_links()
+
+
+def _citations_of(source: str) -> Iterable[CitationRow]:
+    return _citations[0](source) if _citations else ()
+
+
 def forget_links(**kwargs: Any) -> None:
     """Drop every source's links (a signal receiver: the citations or passages changed)."""
     _loaded.clear()
@@ -105,17 +124,10 @@ class RuleLinks:
         """One query: the passages of ``source`` citing each rule; the one in ``game``'s
         section first (parlett's five-card rules are in "5c:Play", not "3c:Play"), then the
         primary one."""
-        from lessons.models import Citation
-
         section = GAME_SECTIONS.get(game)
         passages: dict[str, tuple[str, str]] = {}
         in_section: dict[str, tuple[str, str]] = {}
-        rows = (
-            Citation.objects.filter(passage__source_id=source)
-            .order_by("rule_id", "-primary", "position", "passage__key")
-            .values_list("rule_id", "passage__key", "passage__label", "primary")
-        )
-        for rule_id, key, label, primary in rows:
+        for rule_id, key, label, primary in _citations_of(source):
             if primary:
                 passages.setdefault(rule_id, (key, label))
             if section and key.startswith(section):
