@@ -178,12 +178,12 @@ def grade(q: Question, response: list[str] | tuple[str, ...]) -> Grade:
 # -- searching the deals --------------------------------------------------------------------------
 
 
-def _hands(rules: RuleSet, game: str, rng: random.Random, attempt: int) -> tuple[Table, Hand]:
+def _deal(rules: RuleSet, game: str, rng: random.Random, attempt: int) -> Hand:
     """A seeded deal at a table of a size the rule set allows."""
     low, high = rules.players(game)
     players = rng.randint(max(low, 3), min(high, 6))
     table = Table(TableConfig(game, rules, players, f"q:{rng.random()}:{attempt}", trace=False))
-    return table, table.deal()
+    return table.deal()
 
 
 def _play_decisions(hand: Hand, rng: random.Random) -> Iterator[int]:
@@ -240,7 +240,7 @@ def _bound_positions(
 ) -> Iterator[tuple[Hand, int, LegalMoves, list[RuleApplication]]]:
     """The card plays of a seeded deal where a rule binds (the target rule, if asked): the
     hand, the seat to play, his legal moves and the rules that bound them."""
-    _, hand = _hands(ask.rules, ask.game, rng, attempt)
+    hand = _deal(ask.rules, ask.game, rng, attempt)
     for seat in _play_decisions(hand, rng):
         if len(hand.choices()) == len(hand.hands[seat]):
             continue  # nothing binds: every card may be played
@@ -289,7 +289,7 @@ def _make_why_not(ask: _Ask, rng: random.Random, attempt: int) -> Question | Non
 
 
 def _make_trick_winner(ask: _Ask, rng: random.Random, attempt: int) -> Question | None:
-    _, hand = _hands(ask.rules, ask.game, rng, attempt)
+    hand = _deal(ask.rules, ask.game, rng, attempt)
     for _ in _play_decisions(hand, rng):
         pass
     for trick in hand.tricks:
