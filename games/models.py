@@ -33,6 +33,7 @@ from games.loo.rulesets import GAME_NAMES, GAMES, PRESETS, RuleSet
 from games.loo.table import Table, TableConfig
 from games.loo.view import view_for
 from games.naming import HUMAN
+from games.owners import OwnedQuerySet
 
 GAME_CHOICES = [(g, GAME_NAMES[g][:1].upper() + GAME_NAMES[g][1:]) for g in GAMES]
 RULES_CHOICES = [(p.id, p.title) for p in PRESETS.values()]
@@ -77,24 +78,8 @@ def stored_state(table: Table) -> dict[str, Any]:
     return state
 
 
-class PracticeTableQuerySet(models.QuerySet["PracticeTable"]):
-    def for_request(self, request: HttpRequest) -> PracticeTableQuerySet:
-        """The tables of whoever made ``request``: a user's own, or those of this browser
-        session for someone not logged in."""
-        if request.user.is_authenticated:
-            return self.filter(owner=request.user)
-        key = request.session.session_key
-        if not key:
-            return self.none()
-        return self.filter(owner=None, session_key=key)
-
-    def give_to(self, user: Any, session_key: str | None) -> int:
-        """Give the tables of a browser session to ``user``, who has just logged in or signed
-        up there (logging in gives the session a new key: the view passes the old one).
-        Returns how many tables changed hands."""
-        if not session_key:
-            return 0
-        return self.filter(owner=None, session_key=session_key).update(owner=user, session_key="")
+class PracticeTableQuerySet(OwnedQuerySet["PracticeTable"]):
+    """``for_request`` and ``give_to`` (games.owners), and the tables nobody can reach."""
 
     def abandoned(self, days: float) -> PracticeTableQuerySet:
         """Tables without an account untouched for ``days``: once a session has expired its
