@@ -938,5 +938,56 @@ TEMPLATES.update(
         "question.legal-cards": "Which of {p:his} cards may {p:S} play?",
         "question.why-not": "Why may {p:S} not play the {card:card}?",
         "question.trick-winner": "{trump:suit} are trumps. Who takes this trick?",
+        "question.flush": "{trump:suit} are trumps. Whose flush loos the board?",
+        "question.flush-exempt": (
+            "{trump:suit} are trumps and {p:S's} flush loos the board. Which of the other hands "
+            "are excused from paying?"
+        ),
+        "question.declaration": "What may {p:S} do now?",
+        "question.may-take-miss": (
+            "The miss lies on the table untaken: {p:S} may take it in place of {p:his} own "
+            "cards (and must then play)."
+        ),
+        "question.may-exchange": (
+            "{p:S} may play, throwing out up to {n} {n:card/cards} and drawing as many from the "
+            "stock, or pass."
+        ),
+        "question.dealer-may-pass": (
+            "Only {one:S} {one:has/have} declared to play, and under these rules {d:S} may "
+            "still pass: {one:S} then {one:takes/take} the pool without play."
+        ),
+        "question.settlement": "How many counters {p:does/do} {p:S} receive or pay?",
+        "question.settle-receives": "{p:S} {p:receives/receive} {n} from the pool: {why:msg}.",
+        "question.settle-pays": "{p:S} {p:pays/pay} {n}: {why:msg}.",
+        "question.pool-shares": "The pool of {pool} is shared among the {k} tricks: {n} a trick.",
+        "question.pool-shares-odd": (
+            "The pool of {pool} does not divide by {k}: each trick takes {n}, and the first "
+            "{odd} one more each."
+        ),
+        "question.defender": (
+            "{p:S} took the miss against one player to play for the pool: what {p:his} tricks "
+            "win stays in it, and {p:he} cannot be looed."
+        ),
+        "question.loo-price.fixed": "Under these rules a loo costs a fixed {n}.",
+        "question.loo-price.pool": "Under these rules a loo costs what the pool held: {n}.",
+        "question.loo-price.mixed": "Under these rules a loo costs the pool, up to a limit: {n}.",
+        "question.settle-without-play": (
+            "{w:S} took the pool without play, so {p:S} neither {p:receives/receive} nor "
+            "{p:pays/pay} anything."
+        ),
+        "question.settle-passed": (
+            "{p:S} passed: only a player in the play is looed, so {p:he} neither "
+            "{p:receives/receive} nor {p:pays/pay} anything."
+        ),
+        "question.source-which": "Which of these sources state the rule “{name}”?",
+        "question.source-quote": "Which source says this? “{quote}”",
+        "question.source-quote-rule": "Which source says this (the rule “{name}”)? “{quote}”",
+        "question.source-says.states": "{source} states it: {says}",
+        "question.source-says.implied": "{source} implies it: {says}",
+        "question.source-says.subsumed": "{source} covers it in a wider rule: {says}",
+        "question.source-says.silent": "{source} is silent on it: {says}",
+        "question.source-says.refers": (
+            "{source} says nothing on it in our copy (the passage is missing): {says}"
+        ),
     }
 )

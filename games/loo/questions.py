@@ -3,46 +3,71 @@ binds, asks about it, and grades the answer with the same code that enforces pla
 
 A :class:`Question` is reproducible from (:data:`VERSION`, kind, preset, game, target rule,
 seed): :func:`question` searches seeded deals deterministically until the target rule binds
-(a bounded search: :class:`QuestionError` when the kind cannot exercise that rule). The kinds
-built so far (issue 13 adds the others):
+(a bounded search: :class:`QuestionError` when the kind cannot exercise that rule). The kinds:
 
 - ``legal-cards``: a position in the play, "Which of your cards may you play?" (select all);
   the answer is :func:`~games.loo.play.legal`'s;
 - ``why-not``: a card the rules forbid there, "Why may you not play the 6♦?" (one of four
   rules); the answer is the rule that excluded it;
 - ``trick-winner``: a complete trick, "Who takes this trick?"; the answer is
-  :func:`~games.loo.play.trick_winner`'s.
+  :func:`~games.loo.play.trick_winner`'s;
+- ``flush``: five-card hands with flushes, "Whose flush loos the board?" (or, asked about the
+  exemption, "Who is excused from paying?"); the answer is
+  :func:`~games.loo.flushes.compare_flushes`'s;
+- ``declaration``: a moment of the declarations, "What may you do now?" (select all); the
+  answer is :meth:`Hand.options() <games.loo.hand.Hand.options>`'s choices;
+- ``settlement``: a finished hand, "How many counters does East receive or pay?"; the answer
+  is what the hand's settlement paid;
+- ``source``: "Which sources state this rule?" (select all) or "Which source says this?",
+  from the catalogue's citations.
 
+Every question is told from the learner's seat, which is seat 0: the seats of its position
+and of its sentences are counted from him (a page names them as the practice table does).
 :func:`grade` says right or wrong (a select-all question is right only when exactly right),
 with feedback per choice and the engine's explanations for the position, each a message that
-a page renders for the learner ("You must follow suit …").
+a page renders for the learner ("You must follow suit …"). :func:`coverage` says which rules
+each kind can ask about under a rule set, found by the generators themselves, and
+:func:`question_for` picks a question among them (the trainer's "any rule" or "a group").
 """
 
 from __future__ import annotations
 
+import json
 import random
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
 from typing import Any, Final
 
-from .cards import Card
+from .cards import PACK, SUIT_NAMES, Card
+from .catalogue import SOURCE_IDS
 from .catalogue import rule as catalogue_rule
+from .catalogue import rules as catalogue_rules
 from .errors import LooError
-from .hand import Hand
-from .messages import Message, msg, render
-from .play import LegalMoves, RuleApplication, legal, trick_winner
+from .flushes import compare_flushes
+from .hand import Action, Hand, HandSetup
+from .messages import Message, msg, remap, render
+from .play import LegalMoves, RuleApplication, Trumps, legal, trick_winner
 from .rng import rng_for
 from .rulesets import GAMES, PRESETS, RuleSet
-from .table import Table, TableConfig
 
 #: The generator's version: part of what makes a question reproducible. Raise it when a change
 #: would make the same inputs give another question.
-VERSION: Final = 1
+VERSION: Final = 2
 
-KINDS: Final = ("legal-cards", "why-not", "trick-winner")
+KINDS: Final = (
+    "legal-cards",
+    "why-not",
+    "trick-winner",
+    "flush",
+    "declaration",
+    "settlement",
+    "source",
+)
 
 #: How many seeded deals a search plays before it gives up.
-MAX_DEALS: Final = 300
+MAX_DEALS: Final = 1000
 
 #: Rules that bind a card played to a trick, and rules that bind a lead: the distractors of
 #: ``why-not`` come from the same family as its answer.
@@ -64,6 +89,52 @@ LEAD_RULES: Final = (
     "trump-after-trick",
 )
 TRICK_RULES: Final = ("trick-winner", "pam-highest-trump", "pam-identity")
+FLUSH_RULES: Final = (
+    "flush-loos-the-board",
+    "flush-precedence",
+    "flush-tie-break",
+    "flush-payment-exemption",
+)
+DECLARATION_RULES: Final = (
+    "take-miss",
+    "miss-only-once",
+    "dealer-must-play-against-one",
+    "master",
+    "miss-holder-alone-wins",
+    "must",
+    "club-law",
+    "five-card-exchange",
+    "irish-loo",
+)
+SETTLEMENT_RULES: Final = (
+    "pool-division",
+    "indivisible-pool-rounding",
+    "looed",
+    "limited-loo",
+    "unlimited-loo",
+    "mixed-loo",
+    "dealer-defends-miss",
+    "all-pass-dealer-wins",
+    "miss-holder-alone-wins",
+)
+
+#: The rules each kind knows how to ask about (:func:`coverage` finds which of them it can,
+#: under each rule set and game).
+FAMILIES: Final[dict[str, tuple[str, ...]]] = {
+    "legal-cards": FOLLOW_RULES + LEAD_RULES,
+    "why-not": FOLLOW_RULES + LEAD_RULES,
+    "trick-winner": TRICK_RULES,
+    "flush": FLUSH_RULES,
+    "declaration": DECLARATION_RULES,
+    "settlement": SETTLEMENT_RULES,
+}
+
+#: Everything a three-card player may declare, and a five-card or Irish one.
+DECLARATIONS: Final = {
+    "three-card": ("play", "pass", "take-miss", "defend-miss", "defend-master"),
+    "five-card": ("play", "pass"),
+    "irish": ("play", "pass"),
+}
 
 
 class QuestionError(LooError):
@@ -84,18 +155,30 @@ class Question:
     rule: str | None
     seed: int | str
     version: int
-    #: Whose question it is (the learner's seat in the position): the prompt and the
-    #: explanations are rendered with him as "you".
+    #: Whose question it is: the learner, always seat 0 (the seats of the position and of the
+    #: sentences are counted from him). The prompt and the explanations are rendered with him
+    #: as "you".
     seat: int
     prompt: Message
     #: What the question shows: for a card question, what the ``legal`` command takes; for a
-    #: trick, what the ``winner`` command takes.
+    #: trick, what the ``winner`` command takes; for flushes, what the ``flush`` command takes.
     position: dict[str, Any]
     choices: tuple[Choice, ...]
     answer: tuple[str, ...]
     explanations: tuple[RuleApplication, ...]
     #: Select all that apply (else exactly one).
     multiple: bool = False
+    #: The rule the question exercises: the target rule if one was asked for, else the rule
+    #: that bound (what a learner's record counts it under).
+    topic: str = ""
+    #: Every rule that bound in the position (any of them could have been the target).
+    bound: tuple[str, ...] = ()
+    #: Where a question about a hand comes from: the hand's setup, its log up to the moment
+    #: asked about, and the learner's seat at that table (for checking a question against a
+    #: replay of its hand; not part of what a question shows).
+    origin: tuple[HandSetup, tuple[Action, ...], int] | None = field(
+        default=None, compare=False, repr=False
+    )
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form of the command line (``python -m games.loo question``)."""
@@ -133,6 +216,16 @@ class Grade:
         }
 
 
+def _check(preset: str, game: str | None) -> tuple[RuleSet, str]:
+    if preset not in PRESETS:
+        raise QuestionError(f"unknown rule set {preset!r}: choose one of {', '.join(PRESETS)}")
+    rules = RuleSet.preset(preset)
+    game = game or rules.games[0]
+    if game not in GAMES or not rules.supports(game):
+        raise QuestionError(f"the {preset} rules describe no {game} Loo")
+    return rules, game
+
+
 def question(
     kind: str, preset: str, *, game: str | None = None, rule: str | None = None, seed: int | str
 ) -> Question:
@@ -140,28 +233,36 @@ def question(
     ``game`` (the preset's first, if None), made from ``seed``: always the same question."""
     if kind not in KINDS:
         raise QuestionError(f"unknown kind {kind!r}: choose one of {', '.join(KINDS)}")
-    if preset not in PRESETS:
-        raise QuestionError(f"unknown rule set {preset!r}: choose one of {', '.join(PRESETS)}")
-    rules = RuleSet.preset(preset)
-    game = game or rules.games[0]
-    if game not in GAMES or not rules.supports(game):
-        raise QuestionError(f"the {preset} rules describe no {game} Loo")
+    rules, game = _check(preset, game)
     if rule is not None:
         catalogue_rule(rule)  # an unknown rule id raises UnknownRule (a LooError)
+    return _search(kind, rules, preset, game, rule, seed, MAX_DEALS)
+
+
+def _search(
+    kind: str,
+    rules: RuleSet,
+    preset: str,
+    game: str,
+    rule: str | None,
+    seed: int | str,
+    deals: int,
+) -> Question:
     rng = rng_for("question", VERSION, kind, preset, game, rule, seed)
     maker = _MAKERS[kind]
     ask = _Ask(rules, preset, game, rule, seed)
-    for attempt in range(MAX_DEALS):
-        made = maker(ask, rng, attempt)
-        if made is not None:
-            return made
+    if rule is None or kind == "source" or rule in FAMILIES[kind]:
+        for attempt in range(deals):
+            made = maker(ask, rng, attempt)
+            if made is not None:
+                return made
     raise QuestionError(
         f"no {kind} question about {rule or 'any rule'} under {preset} ({game} Loo) was found "
-        f"in {MAX_DEALS} deals: this kind cannot ask about it"
+        f"in {deals} deals: this kind cannot ask about it"
     )
 
 
-def grade(q: Question, response: list[str] | tuple[str, ...]) -> Grade:
+def grade(q: Question, response: Sequence[str]) -> Grade:
     """Right only when the response is exactly the answer; feedback for every choice."""
     ids = {c.id for c in q.choices}
     chosen = set(response)
@@ -175,15 +276,115 @@ def grade(q: Question, response: list[str] | tuple[str, ...]) -> Grade:
     return Grade(chosen == answer, feedback, q.explanations, q.seat)
 
 
+# -- what each kind can ask about -----------------------------------------------------------------
+
+
+def build_coverage() -> dict[str, dict[str, dict[str, list[str]]]]:
+    """Which rules each kind can ask about, by preset and game: found by asking the generators
+    for a question about every rule of their families (``data/coverage.json`` keeps it; a test
+    checks that it is what this finds)."""
+    table: dict[str, dict[str, dict[str, list[str]]]] = {}
+    for preset in PRESETS:
+        rules = RuleSet.preset(preset)
+        table[preset] = {}
+        for game in rules.games:
+            table[preset][game] = {
+                kind: [
+                    r
+                    for r in (FAMILIES.get(kind) or _source_rules())
+                    if _can_ask(kind, rules, preset, game, r)
+                ]
+                for kind in KINDS
+            }
+    return table
+
+
+def _can_ask(kind: str, rules: RuleSet, preset: str, game: str, rule: str) -> bool:
+    """Whether the question about ``rule`` of seed ``"coverage"`` can be made."""
+    try:
+        _search(kind, rules, preset, game, rule, "coverage", MAX_DEALS)
+    except QuestionError:
+        return False
+    return True
+
+
+@cache
+def _coverage() -> dict[str, dict[str, dict[str, tuple[str, ...]]]]:
+    path = resources.files("games.loo") / "data" / "coverage.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {
+        preset: {game: {k: tuple(ids) for k, ids in kinds.items()} for game, kinds in games.items()}
+        for preset, games in data.items()
+    }
+
+
+def coverage(preset: str, game: str | None = None) -> dict[str, tuple[str, ...]]:
+    """Each kind's rules that it can ask about under ``preset`` at ``game``."""
+    _, game = _check(preset, game)
+    return dict(_coverage()[preset][game])
+
+
+def question_for(
+    preset: str,
+    game: str | None = None,
+    *,
+    rules: Iterable[str] | None = None,
+    kinds: Iterable[str] | None = None,
+    seed: int | str,
+) -> Question:
+    """A question about one of ``rules`` (None: any rule) of one of ``kinds`` (None: any kind
+    but ``source``, which asks about the texts rather than the play, unless it is named), the
+    kind and the rule picked from :func:`coverage` by ``seed``: always the same question."""
+    _, game = _check(preset, game)
+    wanted = None if rules is None else set(rules)
+    asked = [k for k in KINDS if k != "source"] if kinds is None else list(kinds)
+    unknown = [k for k in asked if k not in KINDS]
+    if unknown:
+        raise QuestionError(f"unknown kind {unknown[0]!r}: choose one of {', '.join(KINDS)}")
+    table = coverage(preset, game)
+    candidates = {k: [r for r in table[k] if wanted is None or r in wanted] for k in asked}
+    kinds_asked = [k for k in asked if candidates[k]]
+    if not kinds_asked:
+        raise QuestionError(
+            f"no question of the kinds asked can exercise these rules under {preset} ({game} Loo)"
+        )
+    rng = rng_for("question-for", VERSION, preset, game, sorted(wanted or ()), asked, seed)
+    # A kind, then one of its rules: each kind as likely as another.
+    kind = kinds_asked[rng.randrange(len(kinds_asked))]
+    rule = candidates[kind][rng.randrange(len(candidates[kind]))]
+    return question(kind, preset, game=game, rule=None if wanted is None else rule, seed=seed)
+
+
 # -- searching the deals --------------------------------------------------------------------------
 
 
 def _deal(rules: RuleSet, game: str, rng: random.Random, attempt: int) -> Hand:
-    """A seeded deal at a table of a size the rule set allows."""
+    """A seeded deal at a table of a size the rule set allows: the first deal of a session or
+    a later one (after a loo, or a hand nobody was looed in, whose pool is carried)."""
     low, high = rules.players(game)
     players = rng.randint(max(low, 3), min(high, 6))
-    table = Table(TableConfig(game, rules, players, f"q:{rng.random()}:{attempt}", trace=False))
-    return table.deal()
+    first = rng.random() < 0.4
+    no_loo = not first and rng.random() < 0.3
+    carried = 0 if first or no_loo else rules.stake(game) * rng.randint(0, players)
+    setup = HandSetup(
+        game=game,
+        rules=rules,
+        players=players,
+        dealer=rng.randrange(players),
+        hand_number=1 if first else 2,
+        seed=f"q:{rng.random()}:{attempt}",
+        balances=(0,) * players,
+        pool=carried,
+        first=first,
+        prev_no_loo=no_loo,
+        trace=True,
+    )
+    return Hand.deal(setup)
+
+
+def _random_step(hand: Hand, rng: random.Random) -> None:
+    offered = hand.choices()
+    hand.step(offered[int(rng.random() * len(offered))])
 
 
 def _play_decisions(hand: Hand, rng: random.Random) -> Iterator[int]:
@@ -194,8 +395,7 @@ def _play_decisions(hand: Hand, rng: random.Random) -> Iterator[int]:
             seat = hand.to_act
             assert seat is not None
             yield seat
-        offered = hand.choices()
-        hand.step(offered[int(rng.random() * len(offered))])
+        _random_step(hand, rng)
 
 
 def _binding(moves: LegalMoves, rule: str | None) -> list[RuleApplication]:
@@ -219,6 +419,17 @@ def _position(hand: Hand, seat: int, preset: str) -> dict[str, Any]:
     }
 
 
+def _from(seat: int, players: int) -> Callable[[int], int]:
+    """Seats counted from ``seat`` (who becomes seat 0)."""
+    return lambda s: (s - seat) % players
+
+
+def _turned(
+    apps: Iterable[RuleApplication], seats: Callable[[int], int]
+) -> tuple[RuleApplication, ...]:
+    return tuple(RuleApplication(a.rule, remap(a.message, seats), a.excluded) for a in apps)
+
+
 @dataclass(frozen=True)
 class _Ask:
     """What a maker is asked: the rule set, the game, the target rule, the seed."""
@@ -229,10 +440,41 @@ class _Ask:
     rule: str | None
     seed: int | str
 
-    def question(self, kind: str, seat: int, prompt: Message, **fields: Any) -> Question:
+    def wants(self, bound: Iterable[str]) -> bool:
+        """Whether a position where ``bound`` rules bound answers the request."""
+        return self.rule is None or self.rule in bound
+
+    def question(
+        self,
+        kind: str,
+        prompt: Message,
+        bound: Sequence[str],
+        seats: Callable[[int], int] | None = None,
+        **fields: Any,
+    ) -> Question:
+        """The question, its sentences' seats counted from the learner by ``seats``."""
+        explanations: tuple[RuleApplication, ...] = fields.pop("explanations")
+        if seats is not None:
+            prompt = remap(prompt, seats)
+            explanations = _turned(explanations, seats)
+        bound = tuple(dict.fromkeys(bound))
         return Question(
-            kind, self.game, self.preset, self.rule, self.seed, VERSION, seat, prompt, **fields
+            kind,
+            self.game,
+            self.preset,
+            self.rule,
+            self.seed,
+            VERSION,
+            0,
+            prompt,
+            explanations=explanations,
+            topic=self.rule or bound[0],
+            bound=bound,
+            **fields,
         )
+
+
+# -- the kinds ------------------------------------------------------------------------------------
 
 
 def _bound_positions(
@@ -251,14 +493,15 @@ def _bound_positions(
 
 
 def _make_legal_cards(ask: _Ask, rng: random.Random, attempt: int) -> Question | None:
-    for hand, seat, moves, _ in _bound_positions(ask, rng, attempt):
+    for hand, seat, moves, binding in _bound_positions(ask, rng, attempt):
         held = hand.hands[seat]
         choices = [Choice(c.code, c.display) for c in held]
         rng.shuffle(choices)
         return ask.question(
             "legal-cards",
-            seat,
             msg("question.legal-cards", p=seat),
+            [a.rule for a in binding],
+            _from(seat, hand.players),
             position=_position(hand, seat, ask.preset),
             choices=tuple(choices),
             answer=tuple(c.code for c in held if c in moves.legal),
@@ -271,15 +514,22 @@ def _make_legal_cards(ask: _Ask, rng: random.Random, attempt: int) -> Question |
 def _make_why_not(ask: _Ask, rng: random.Random, attempt: int) -> Question | None:
     for hand, seat, moves, binding in _bound_positions(ask, rng, attempt):
         app = binding[0]
-        forbidden: Card = app.excluded[rng.randrange(len(app.excluded))]
-        why = moves.why_not(forbidden)
+        # A card that the rule asked about is the reason for (another rule may have
+        # excluded it first: the one the learner is told).
+        reasons = {c: moves.why_not(c) for c in app.excluded}
+        cards = [c for c, why in reasons.items() if why is not None and why.rule == app.rule]
+        if not cards:
+            continue
+        forbidden: Card = cards[rng.randrange(len(cards))]
+        why = reasons[forbidden]
         assert why is not None
         ids = [why.rule, *rng.sample(_distractors(moves, forbidden, ask.game), 3)]
         rng.shuffle(ids)
         return ask.question(
             "why-not",
-            seat,
             msg("question.why-not", p=seat, card=forbidden),
+            [why.rule],
+            _from(seat, hand.players),
             position=_position(hand, seat, ask.preset),
             choices=tuple(Choice(r, _rule_label(r)) for r in ids),
             answer=(why.rule,),
@@ -295,12 +545,14 @@ def _make_trick_winner(ask: _Ask, rng: random.Random, attempt: int) -> Question 
     for trick in hand.tricks:
         cards = list(trick.laid)
         result = trick_winner(ask.game, ask.rules, hand.trump, cards)
-        if ask.rule is not None and ask.rule not in {a.rule for a in result.explanations}:
+        # The rule that decided it first: Pam's over the plain order of the cards.
+        bound = sorted({a.rule for a in result.explanations}, key=TRICK_RULES.index, reverse=True)
+        if not ask.wants(bound):
             continue
         return ask.question(
             "trick-winner",
-            trick.leader,
             msg("question.trick-winner", trump=hand.trump),
+            bound,
             position={
                 "game": ask.game,
                 "rules": ask.preset,
@@ -312,6 +564,348 @@ def _make_trick_winner(ask: _Ask, rng: random.Random, attempt: int) -> Question 
             explanations=result.explanations,
         )
     return None
+
+
+def _flush_hands(
+    rng: random.Random, trumps: Trumps, players: int, flushes: int
+) -> list[list[Card]] | None:
+    """``players`` five-card hands, ``flushes`` of them dealt a flush (others may hold one by
+    chance): the elder hand first."""
+    pack = list(PACK)
+    rng.shuffle(pack)
+    holders = set(rng.sample(range(players), flushes))
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    for seat in sorted(holders):
+        suit = rng.choice(list(SUIT_NAMES))
+        with_pam = trumps.pam is not None and trumps.pam in pack and rng.random() < 0.35
+        of_suit = [c for c in pack if c.suit == suit and c is not trumps.pam]
+        need = 4 if with_pam else 5
+        if len(of_suit) < need:
+            return None
+        cards = of_suit[:need] + ([trumps.pam] if with_pam and trumps.pam else [])
+        for c in cards:
+            pack.remove(c)
+        rng.shuffle(cards)
+        hands[seat] = cards
+    for seat in range(players):
+        if seat not in holders:
+            hands[seat], pack = pack[:5], pack[5:]
+    return hands
+
+
+def _make_flush(ask: _Ask, rng: random.Random, attempt: int) -> Question | None:
+    if ask.game != "five-card":
+        raise QuestionError(f"flushes are shown only in five-card Loo, not {ask.game} Loo")
+    trump = rng.choice(list(SUIT_NAMES))
+    trumps = Trumps.of(ask.game, ask.rules, trump)
+    players = rng.randint(3, 6)
+    several = ask.rule in ("flush-precedence", "flush-tie-break") or rng.random() < 0.6
+    hands = _flush_hands(rng, trumps, players, rng.randint(2, 3) if several else 1)
+    if hands is None:
+        return None
+    result = compare_flushes(ask.game, ask.rules, trump, hands)
+    bound = [a.rule for a in result.explanations]
+    if result.winner is None or not ask.wants(bound):
+        return None
+    position = {
+        "game": ask.game,
+        "rules": ask.preset,
+        "trump": trump,
+        "hands": [[c.code for c in h] for h in hands],
+    }
+    labels = [" ".join(c.display for c in h) for h in hands]
+    if ask.rule == "flush-payment-exemption":
+        # Asked about the exemption: who, of the others, does not pay the flush.
+        return ask.question(
+            "flush",
+            msg("question.flush-exempt", trump=trump, p=result.winner),
+            ["flush-payment-exemption", *bound],
+            position=position,
+            choices=tuple(Choice(str(i), labels[i]) for i in range(players) if i != result.winner),
+            answer=tuple(str(i) for i in result.exempt),
+            explanations=result.explanations,
+            multiple=True,
+        )
+    return ask.question(
+        "flush",
+        msg("question.flush", trump=trump),
+        bound,
+        position=position,
+        choices=tuple(Choice(str(i), labels[i]) for i in range(players)),
+        answer=(str(result.winner),),
+        explanations=result.explanations,
+    )
+
+
+#: How each declaration reads as a choice.
+DECLARATION_LABELS: Final = {
+    "play": "Play",
+    "pass": "Pass (throw up the cards)",
+    "take-miss": "Take the miss",
+    "defend-miss": "Take the miss and play for the pool",
+    "defend-master": "Play for the pool (master)",
+}
+
+
+def _may_offer(rules: RuleSet, game: str) -> tuple[str, ...]:
+    """The declarations the rule set ever offers at ``game`` (a question's choices)."""
+    offered = []
+    for choice in DECLARATIONS[game]:
+        if choice == "defend-miss" and "miss-for-pool" not in rules.dealer_vs_one:
+            continue
+        if choice == "defend-master" and rules.lone_miss_holder != "dealer-must-play-own-or-master":
+            continue
+        offered.append(choice)
+    return tuple(offered)
+
+
+def _make_declaration(ask: _Ask, rng: random.Random, attempt: int) -> Question | None:
+    hand = _deal(ask.rules, ask.game, rng, attempt)
+    while hand.phase in ("declare", "exchange"):
+        options = hand.options()
+        seat = options.seat
+        apps = list(options.explanations)
+        if "take-miss" in options.choices:
+            apps.append(RuleApplication("take-miss", msg("question.may-take-miss", p=seat)))
+        before = hand.declared_before_dealer() if seat == hand.dealer else []
+        if hand.phase == "exchange" and len(before) == 1 and "pass" in options.choices:
+            # Five-card or Irish Loo under a rule set that lets the dealer drop out (A47).
+            apps.append(
+                RuleApplication(
+                    "dealer-must-play-against-one",
+                    msg("question.dealer-may-pass", one=before[0], d=seat),
+                )
+            )
+        if hand.phase == "exchange" and not apps:
+            rule = "irish-loo" if ask.game == "irish" else "five-card-exchange"
+            apps.append(
+                RuleApplication(rule, msg("question.may-exchange", p=seat, n=options.max_discards))
+            )
+        bound = [a.rule for a in apps]
+        if bound and ask.wants(bound) and (ask.rule is not None or rng.random() < 0.5):
+            return _declaration(ask, rng, hand, seat, options.choices, apps, bound)
+        _random_step(hand, rng)
+    return None
+
+
+def _declaration(
+    ask: _Ask,
+    rng: random.Random,
+    hand: Hand,
+    seat: int,
+    answer: Sequence[str],
+    apps: list[RuleApplication],
+    bound: list[str],
+) -> Question:
+    seats = _from(seat, hand.players)
+    choices = [c for c in _may_offer(ask.rules, ask.game) if c not in answer] + list(answer)
+    rng.shuffle(choices)
+    holder = hand.miss_holder
+    position = {
+        "game": ask.game,
+        "rules": ask.preset,
+        "players": hand.players,
+        "dealer": seats(hand.dealer),
+        "seat": 0,
+        "trump": hand.trump,
+        "turn_up": hand.turn_up.code if hand.turn_up is not None else None,
+        "hand": [c.code for c in hand.hands[seat]],
+        "declarations": [[seats(a.seat), a.choice] for a in hand.log if a.kind == "declare"],
+        "miss": hand.miss is not None and holder is None,
+        "miss_holder": None if holder is None else seats(holder),
+        "must": hand.must,
+        "club_law": hand.club_law,
+        "pool": hand.pool,
+    }
+    return ask.question(
+        "declaration",
+        msg("question.declaration", p=seat),
+        bound,
+        seats,
+        position=position,
+        choices=tuple(Choice(c, DECLARATION_LABELS[c]) for c in choices),
+        answer=tuple(c for c in choices if c in answer),
+        explanations=tuple(apps),
+        multiple=True,
+        origin=(hand.setup, tuple(hand.log), seat),
+    )
+
+
+def _make_settlement(ask: _Ask, rng: random.Random, attempt: int) -> Question | None:
+    hand = _deal(ask.rules, ask.game, rng, attempt)
+    while not hand.over:
+        _random_step(hand, rng)
+    if hand.outcome == "flush":
+        return None  # a flush question's business
+    players = hand.players
+    in_play = hand.in_play
+    if hand.defender is not None and rng.random() < 0.5:
+        asked = hand.defender
+    elif in_play and rng.random() < 0.85:
+        asked = rng.choice(in_play)
+    else:
+        asked = rng.randrange(players)
+    paid = [p for p in hand.payments if p.rule != "ante" and asked in (p.payer, p.payee)]
+    net = sum(p.amount if p.payee == asked else -p.amount for p in paid)
+    apps = [
+        RuleApplication(
+            p.rule,
+            msg(
+                "question.settle-receives" if p.payee == asked else "question.settle-pays",
+                p=asked,
+                n=p.amount,
+                why=p.reason,
+            ),
+        )
+        for p in paid
+    ]
+    won = [t.winner for t in hand.tricks]
+    tricks = len(won)
+    if asked in won and hand.outcome == "played":
+        share, odd = divmod(hand.pool_at_start, tricks)
+        rule = "indivisible-pool-rounding" if odd else "pool-division"
+        key = "question.pool-shares-odd" if odd else "question.pool-shares"
+        apps.insert(
+            0, RuleApplication(rule, msg(key, pool=hand.pool_at_start, k=tricks, n=share, odd=odd))
+        )
+    if asked == hand.defender:
+        apps.append(RuleApplication("dealer-defends-miss", msg("question.defender", p=asked)))
+    if asked in hand.looed:
+        price = hand.rules.loo_payment if hand.rules.loo_payment in ("fixed", "pool") else "mixed"
+        apps.append(
+            RuleApplication(
+                hand.loo_rule(), msg(f"question.loo-price.{price}", n=hand.loo_amount())
+            )
+        )
+    if not paid and asked not in hand.looed and asked != hand.defender:
+        takers = [p.payee for p in hand.payments if p.payee is not None and p.rule != "ante"]
+        if hand.outcome != "played" and takers:
+            why = [p.rule for p in hand.payments if p.payee == takers[0]][0]
+            apps.append(
+                RuleApplication(why, msg("question.settle-without-play", p=asked, w=takers[0]))
+            )
+        elif asked not in in_play:
+            apps.append(RuleApplication("looed", msg("question.settle-passed", p=asked)))
+        else:
+            return None  # neither paid nor received, for a reason no rule here explains
+    bound = [a.rule for a in apps]
+    if not ask.wants(bound):
+        return None
+    learner = rng.randrange(players)
+    seats = _from(learner, players)
+    loo = hand.loo_amount()
+    candidates = {net + d for d in (hand.pool_at_start, -hand.pool_at_start, loo, -loo, 1, -1)}
+    candidates |= {0, -loo, hand.pool_at_start, -hand.stake}
+    others = sorted(c for c in candidates if c != net)
+    picked = rng.sample(others, 3) + [net]
+    rng.shuffle(picked)
+    position = {
+        "game": ask.game,
+        "rules": ask.preset,
+        "players": players,
+        "dealer": seats(hand.dealer),
+        "stake": hand.stake,
+        "pool": hand.pool_at_start,
+        "played": sorted(seats(s) for s in in_play),
+        "tricks": [seats(w) for w in won if w is not None],
+        "defender": None if hand.defender is None else seats(hand.defender),
+        "asked": seats(asked),
+    }
+    return ask.question(
+        "settlement",
+        msg("question.settlement", p=asked),
+        bound,
+        seats,
+        position=position,
+        choices=tuple(Choice(_signed(n), _amount_label(n)) for n in picked),
+        answer=(_signed(net),),
+        explanations=tuple(apps),
+        origin=(hand.setup, tuple(hand.log), learner),
+    )
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n)
+
+
+def _amount_label(n: int) -> str:
+    if n > 0:
+        return f"Receives {n}"
+    if n < 0:
+        return f"Pays {-n}"
+    return "Neither receives nor pays"
+
+
+def _source_rules() -> tuple[str, ...]:
+    """The rules a ``source`` question can ask about: those some sources state and others
+    do not, or that a source words in a quotation."""
+    return tuple(
+        r.id
+        for r in catalogue_rules()
+        if any(s.citations for s in r.sources) or 0 < len(r.stated_by) < len(SOURCE_IDS)
+    )
+
+
+#: Quotations of the modern pages stay short (../shared/sources/SOURCES.md).
+MODERN_QUOTE_WORDS: Final = 30
+
+
+def _make_source(ask: _Ask, rng: random.Random, attempt: int) -> Question | None:
+    rule = catalogue_rule(ask.rule or rng.choice(_source_rules()))
+    stating = rule.stated_by
+    quoted = [(s.source, c) for s in rule.sources for c in s.citations]
+    explanations = tuple(
+        RuleApplication(
+            rule.id,
+            msg(
+                f"question.source-says.{s.status}",
+                source=PRESETS[s.source].title,
+                says=_short(s.text, s.source),
+            ),
+        )
+        for s in rule.sources
+    )
+    choices = [Choice(s, PRESETS[s].title) for s in SOURCE_IDS]
+    rng.shuffle(choices)
+    position: dict[str, Any] = {"rule": rule.id, "name": rule.name}
+    if quoted and (not 0 < len(stating) < len(SOURCE_IDS) or rng.random() < 0.5):
+        source, citation = quoted[rng.randrange(len(quoted))]
+        position["quote"] = _short(citation.quote, source)
+        return ask.question(
+            "source",
+            # The rule's name, unless it names a source ("peel's rule").
+            msg("question.source-quote", quote=position["quote"])
+            if any(s in rule.name.lower() for s in SOURCE_IDS)
+            else msg("question.source-quote-rule", quote=position["quote"], name=rule.name),
+            [rule.id],
+            position=position,
+            choices=tuple(choices),
+            answer=(source,),
+            explanations=explanations,
+        )
+    if not 0 < len(stating) < len(SOURCE_IDS):
+        return None
+    return ask.question(
+        "source",
+        msg("question.source-which", name=rule.name),
+        [rule.id],
+        position=position,
+        choices=tuple(choices),
+        answer=tuple(c.id for c in choices if c.id in stating),
+        explanations=explanations,
+        multiple=True,
+    )
+
+
+def _short(quote: str, source: str) -> str:
+    """A quotation as the site may show it: in full from a public-domain text, a few words
+    from a modern page."""
+    if not PRESETS[source].modern:
+        return quote
+    words = quote.split()
+    return (
+        quote if len(words) <= MODERN_QUOTE_WORDS else " ".join(words[:MODERN_QUOTE_WORDS]) + " …"
+    )
 
 
 def _distractors(moves: LegalMoves, forbidden: Card, game: str) -> list[str]:
@@ -334,10 +928,33 @@ def _rule_label(rule_id: str) -> str:
     return name[:1].upper() + name[1:]
 
 
-_MAKERS: Final = {
+_MAKERS: Final[dict[str, Callable[[_Ask, random.Random, int], Question | None]]] = {
     "legal-cards": _make_legal_cards,
     "why-not": _make_why_not,
     "trick-winner": _make_trick_winner,
+    "flush": _make_flush,
+    "declaration": _make_declaration,
+    "settlement": _make_settlement,
+    "source": _make_source,
 }
 
-__all__ = ["KINDS", "VERSION", "Choice", "Grade", "Question", "QuestionError", "grade", "question"]
+__all__ = [
+    "KINDS",
+    "VERSION",
+    "Choice",
+    "Grade",
+    "Question",
+    "QuestionError",
+    "coverage",
+    "grade",
+    "question",
+    "question_for",
+]
+
+
+if __name__ == "__main__":  # python -m games.loo.questions: write data/coverage.json again
+    import pathlib
+
+    target = pathlib.Path(__file__).parent / "data" / "coverage.json"
+    target.write_text(json.dumps(build_coverage(), indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {target}")

@@ -50,3 +50,17 @@ def test_the_http_benchmark_plays_hands_without_errors() -> None:
     play_rps, bare_rps, errors = map(int, found.groups())
     assert play_rps > 0 and bare_rps > 0
     assert errors == 0, "\n".join(lines)
+
+
+def test_the_questions_benchmark_times_every_kind() -> None:
+    from games.loo.questions import KINDS
+
+    lines = _run("bench/questions.py", "--count", "4")
+
+    found = re.fullmatch(
+        r"questions: per_second=(\d+) slowest_kind=([a-z-]+) slowest_ms=[\d.]+", lines[-1]
+    )
+    assert found, lines[-1]
+    assert int(found[1]) > 0 and found[2] in KINDS
+    timed = [line.split(":")[0].strip() for line in lines if "median" in line]
+    assert timed == list(KINDS)

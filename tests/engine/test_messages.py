@@ -117,6 +117,8 @@ def test_every_template_is_used_by_the_engine() -> None:
         "part.trump-flush",
         "part.plain-flush",
         "part.game.",
+        "question.loo-price.",
+        "question.source-says.",
     )
     for key in TEMPLATES:
         if key == "text" or key.startswith(built):

@@ -1,0 +1,154 @@
+"""Property tests of the rule questions (issue 13): over 500 seeds for every kind under every
+rule set, each answer is what the engine call that defines it says, the rule asked about binds,
+the same inputs give the same question, no question shows a card twice or an impossible count,
+and grading marks the answer right and every other response wrong."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import pytest
+
+from games.loo import RuleSet, legal, trick_winner
+from games.loo.cards import card
+from games.loo.catalogue import rule as catalogue_rule
+from games.loo.flushes import compare_flushes
+from games.loo.hand import Hand
+from games.loo.questions import KINDS, Question, grade, question
+from games.loo.rulesets import HAND_SIZE, PRESET_IDS
+
+from .test_questions import position_of
+
+SEEDS = 500
+
+
+def games_for(kind: str, preset: str) -> list[str]:
+    games = list(RuleSet.preset(preset).games)
+    return ["five-card"] if kind == "flush" else games
+
+
+def check_answer(q: Question) -> None:
+    """The answer is the engine's: the call that defines it, made again from what the
+    question shows (or, for a moment of a hand, from a replay of the hand)."""
+    rules = RuleSet.preset(q.rules)
+    pos = q.position
+    if q.kind in ("legal-cards", "why-not"):
+        moves = legal(position_of(pos))
+        if q.kind == "legal-cards":
+            assert set(q.answer) == {c.code for c in moves.legal}
+            assert set(c.id for c in q.choices) == set(pos["hand"])
+            assert len(moves.legal) < len(pos["hand"])  # a rule binds
+        else:
+            why = moves.why_not(q.prompt.args["card"])
+            assert why is not None and q.answer == (why.rule,)
+            assert q.prompt.args["card"].code in pos["hand"]
+    elif q.kind == "trick-winner":
+        trick = [card(c) for c in pos["trick"]]
+        result = trick_winner(q.game, rules, pos["trump"], trick)
+        assert q.answer == (str(result.winner),)
+    elif q.kind == "flush":
+        hands = [[card(c) for c in h] for h in pos["hands"]]
+        result = compare_flushes(q.game, rules, pos["trump"], hands)
+        assert result.winner is not None
+        if q.multiple:
+            assert set(q.answer) == {str(s) for s in result.exempt} and q.answer
+        else:
+            assert q.answer == (str(result.winner),)
+    elif q.kind in ("declaration", "settlement"):
+        assert q.origin is not None
+        setup, log, learner = q.origin
+        hand = Hand.replay(setup, log)
+        players = setup.players
+        assert pos["players"] == players
+
+        def table_seat(s: int) -> int:
+            return (s + learner) % players
+
+        if q.kind == "declaration":
+            options = hand.options()
+            assert options.seat == learner and options.kind == "declare"
+            assert set(q.answer) == set(options.choices)
+            assert [c.code for c in hand.hands[learner]] == pos["hand"]
+        else:
+            assert hand.over
+            asked = table_seat(pos["asked"])
+            net = sum(
+                (p.amount if p.payee == asked else 0) - (p.amount if p.payer == asked else 0)
+                for p in hand.payments
+                if p.rule != "ante"
+            )
+            assert q.answer == (f"+{net}" if net > 0 else str(net),)
+            assert pos["pool"] == hand.pool_at_start and pos["stake"] == hand.stake
+            assert [table_seat(s) for s in pos["tricks"]] == [t.winner for t in hand.tricks]
+    else:
+        r = catalogue_rule(pos["rule"])
+        if q.multiple:
+            assert set(q.answer) == set(r.stated_by)
+        else:
+            (source,) = q.answer
+            quotes = [c.quote for c in r.source(source).citations]
+            assert any(pos["quote"].removesuffix(" …") in quote for quote in quotes)
+
+
+def check_shown(q: Question) -> None:
+    """No card shown twice; no impossible count."""
+    pos = q.position
+    ids = [c.id for c in q.choices]
+    assert len(set(ids)) == len(ids) >= 2 and set(q.answer) <= set(ids)
+    assert q.multiple or len(q.answer) == 1
+    shown: list[str] = []
+    if q.kind in ("legal-cards", "why-not"):
+        shown = pos["hand"] + pos["trick"] + pos["played"]
+        assert 1 <= len(pos["hand"]) <= HAND_SIZE[q.game]
+        assert 1 <= pos["trick_number"] <= HAND_SIZE[q.game]
+        assert len(pos["trick"]) < pos["declared"]
+    elif q.kind == "trick-winner":
+        shown = pos["trick"]
+        assert 2 <= len(shown) <= 16
+    elif q.kind == "flush":
+        shown = [c for h in pos["hands"] for c in h]
+        assert all(len(h) == 5 for h in pos["hands"])
+    elif q.kind == "declaration":
+        shown = pos["hand"] + ([pos["turn_up"]] if pos["turn_up"] else [])
+        assert len(pos["hand"]) == HAND_SIZE[q.game]
+        assert all(0 <= s < pos["players"] for s, _ in pos["declarations"])
+        assert pos["pool"] >= 0
+    elif q.kind == "settlement":
+        assert pos["pool"] >= 0 and pos["stake"] > 0
+        assert len(pos["tricks"]) in (0, HAND_SIZE[q.game])
+        assert set(pos["tricks"]) <= set(pos["played"])
+        assert all(0 <= s < pos["players"] for s in pos["played"] + [pos["asked"]])
+    assert len(set(shown)) == len(shown)
+
+
+def check_grading(q: Question) -> None:
+    """The answer is right; every other response is wrong."""
+    assert grade(q, q.answer).correct
+    ids = [c.id for c in q.choices]
+    if not q.multiple:
+        assert [i for i in ids if grade(q, [i]).correct] == list(q.answer)
+        return
+    right = [
+        set(subset)
+        for n in range(len(ids) + 1)
+        for subset in combinations(ids, n)
+        if grade(q, list(subset)).correct
+    ]
+    assert right == [set(q.answer)]
+
+
+@pytest.mark.parametrize("preset", PRESET_IDS)
+@pytest.mark.parametrize("kind", KINDS)
+def test_questions_hold_for_500_seeds(kind: str, preset: str) -> None:
+    games = games_for(kind, preset)
+    for seed in range(SEEDS):
+        game = games[seed % len(games)]
+        q = question(kind, preset, game=game, seed=seed)
+        assert (q.kind, q.rules, q.game, q.seat) == (kind, preset, game, 0)
+        assert q.topic in q.bound
+        assert q.topic in {a.rule for a in q.explanations} or kind == "why-not"
+        if seed % 10 == 0:
+            assert question(kind, preset, game=game, seed=seed).to_dict() == q.to_dict()
+        check_answer(q)
+        check_shown(q)
+        check_grading(q)
