@@ -34,21 +34,21 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any, Final
 
-from .cards import PACK, SUIT_NAMES, Card
+from .cards import PACK, SUIT_NAMES, Card, parse_card, parse_cards, parse_suit
 from .catalogue import SOURCE_IDS
 from .catalogue import rule as catalogue_rule
 from .catalogue import rules as catalogue_rules
-from .errors import LooError
+from .errors import CardError, LooError, PositionError
 from .flushes import compare_flushes
 from .hand import Action, Hand, HandSetup
 from .messages import Message, msg, remap, render
-from .play import LegalMoves, RuleApplication, Trumps, legal, trick_winner
+from .play import LegalMoves, Position, RuleApplication, Trumps, legal, trick_winner
 from .rng import rng_for
 from .rulesets import GAMES, PRESETS, RuleSet
 
@@ -355,6 +355,122 @@ def question_for(
     return question(kind, preset, game=game, rule=None if wanted is None else rule, seed=seed)
 
 
+def question_at(
+    kind: str,
+    preset: str,
+    *,
+    game: str | None = None,
+    position: Mapping[str, Any],
+    rule: str | None = None,
+    card: str | None = None,
+    seed: int | str,
+) -> Question:
+    """The question of ``kind`` about an authored ``position`` (a lesson's exercise), in the
+    form a question shows it: for ``legal-cards`` and ``why-not``, what the ``legal`` command
+    takes (and, for ``why-not``, the forbidden ``card``, or None for one that ``rule``
+    excluded); for ``trick-winner``, ``trump`` and ``trick``; for ``flush``, ``trump`` and
+    ``hands``. The learner is the player to move (or the elder hand). The answer is the
+    engine's; ``seed`` shuffles the choices. :class:`QuestionError` if ``rule`` does not bind
+    there, or the position is not one."""
+    if kind not in AUTHORED_KINDS:
+        raise QuestionError(
+            f"a {kind} question cannot be asked about a position: only {', '.join(AUTHORED_KINDS)}"
+        )
+    rules, game = _check(preset, game)
+    if rule is not None:
+        catalogue_rule(rule)
+    ask = _Ask(rules, preset, game, rule, seed)
+    rng = rng_for("question-at", VERSION, kind, preset, game, rule, seed)
+    data = dict(position)
+    try:
+        trump = parse_suit(data.get("trump"))
+        made: Question | None
+        if kind == "trick-winner":
+            made = _trick_winner(ask, trump, _codes(data.get("trick"), "trick"))
+        elif kind == "flush":
+            if game != "five-card":
+                raise QuestionError(f"flushes are shown only in five-card Loo, not {game} Loo")
+            hands = data.get("hands")
+            if not isinstance(hands, list):
+                raise QuestionError('"hands" must be a list of hands, each of five cards')
+            made = _flush(ask, trump, [_codes(h, f"hand {i + 1}") for i, h in enumerate(hands)])
+        else:
+            made = _card_question_at(ask, rng, kind, trump, data, card)
+    except (PositionError, CardError) as e:
+        raise QuestionError(f"not a position: {e}") from None
+    if made is None:
+        raise QuestionError(
+            f"no {kind} question about {rule or 'any rule'} under {preset} ({game} Loo) in this "
+            "position: the rule does not bind there"
+        )
+    return made
+
+
+#: The kinds a lesson may ask about a position of its own.
+AUTHORED_KINDS: Final = ("legal-cards", "why-not", "trick-winner", "flush")
+
+
+def _codes(value: object, what: str) -> tuple[Card, ...]:
+    """Cards as a list of codes, or as one string of codes separated by spaces."""
+    if isinstance(value, str):
+        value = value.split()
+    if not isinstance(value, list):
+        raise QuestionError(f'"{what}" must be a list of cards, such as ["QH", "3S"]')
+    return parse_cards(value, what=what)
+
+
+def _card_question_at(
+    ask: _Ask,
+    rng: random.Random,
+    kind: str,
+    trump: str,
+    data: dict[str, Any],
+    card: str | None,
+) -> Question | None:
+    turn_up = data.get("turn_up")
+    whole = {name: data.get(name, default) for name, default in _WHOLE_FIELDS.items()}
+    for name, value in whole.items():
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise QuestionError(f'"{name}" must be a whole number, not {value!r}')
+    p = Position(
+        game=ask.game,
+        rules=ask.rules,
+        trump=trump,
+        hand=_codes(data.get("hand"), "hand"),
+        trick=_codes(data.get("trick", []), "trick"),
+        turn_up=None if turn_up is None else parse_card(turn_up),
+        declared=whole["declared"],
+        trick_number=whole["trick_number"],
+        pam_be_civil=bool(data.get("pam_be_civil", False)),
+        played=_codes(data.get("played", []), "played"),
+    )
+    moves = legal(p, seat=0)
+    binding = _binding(moves, ask.rule)
+    if not binding:
+        return None
+    position = {
+        "game": ask.game,
+        "rules": ask.preset,
+        "trump": trump,
+        "turn_up": None if p.turn_up is None else p.turn_up.code,
+        "declared": p.declared,
+        "trick_number": p.trick_number,
+        "hand": [c.code for c in p.hand],
+        "trick": [c.code for c in p.trick],
+        "pam_be_civil": p.pam_be_civil,
+        "played": [c.code for c in p.played],
+    }
+    if kind == "legal-cards":
+        return _legal_cards(ask, rng, moves, binding, 0, p.declared, position)
+    forbidden = None if card is None else parse_card(card)
+    if forbidden is not None and forbidden not in p.hand:
+        raise QuestionError(f"the card asked about, {forbidden.code}, is not in the hand")
+    return _why_not(ask, rng, moves, binding[0], forbidden, 0, p.declared, position)
+
+
+_WHOLE_FIELDS: Final = {"declared": 2, "trick_number": 1}
+
+
 # -- searching the deals --------------------------------------------------------------------------
 
 
@@ -494,48 +610,82 @@ def _bound_positions(
 
 def _make_legal_cards(ask: _Ask, rng: random.Random, attempt: int) -> Question | None:
     for hand, seat, moves, binding in _bound_positions(ask, rng, attempt):
-        held = hand.hands[seat]
-        choices = [Choice(c.code, c.display) for c in held]
-        rng.shuffle(choices)
-        return ask.question(
-            "legal-cards",
-            msg("question.legal-cards", p=seat),
-            [a.rule for a in binding],
-            _from(seat, hand.players),
-            position=_position(hand, seat, ask.preset),
-            choices=tuple(choices),
-            answer=tuple(c.code for c in held if c in moves.legal),
-            explanations=moves.explanations + moves.notes,
-            multiple=True,
+        return _legal_cards(
+            ask, rng, moves, binding, seat, hand.players, _position(hand, seat, ask.preset)
         )
     return None
+
+
+def _legal_cards(
+    ask: _Ask,
+    rng: random.Random,
+    moves: LegalMoves,
+    binding: Sequence[RuleApplication],
+    seat: int,
+    players: int,
+    position: dict[str, Any],
+) -> Question:
+    """Which of his cards ``seat`` may play, where ``binding`` bound his moves."""
+    held = moves.position.hand
+    choices = [Choice(c.code, c.display) for c in held]
+    rng.shuffle(choices)
+    return ask.question(
+        "legal-cards",
+        msg("question.legal-cards", p=seat),
+        [a.rule for a in binding],
+        _from(seat, players),
+        position=position,
+        choices=tuple(choices),
+        answer=tuple(c.code for c in held if c in moves.legal),
+        explanations=moves.explanations + moves.notes,
+        multiple=True,
+    )
 
 
 def _make_why_not(ask: _Ask, rng: random.Random, attempt: int) -> Question | None:
     for hand, seat, moves, binding in _bound_positions(ask, rng, attempt):
-        app = binding[0]
-        # A card that the rule asked about is the reason for (another rule may have
-        # excluded it first: the one the learner is told).
+        made = _why_not(
+            ask, rng, moves, binding[0], None, seat, hand.players, _position(hand, seat, ask.preset)
+        )
+        if made is not None:
+            return made
+    return None
+
+
+def _why_not(
+    ask: _Ask,
+    rng: random.Random,
+    moves: LegalMoves,
+    app: RuleApplication,
+    forbidden: Card | None,
+    seat: int,
+    players: int,
+    position: dict[str, Any],
+) -> Question | None:
+    """Why ``seat`` may not play ``forbidden`` (None: a card that ``app``'s rule is the reason
+    for; another rule may have excluded some of its cards first, the one the learner is
+    told), or None if there is no such card."""
+    if forbidden is None:
         reasons = {c: moves.why_not(c) for c in app.excluded}
         cards = [c for c, why in reasons.items() if why is not None and why.rule == app.rule]
         if not cards:
-            continue
-        forbidden: Card = cards[rng.randrange(len(cards))]
-        why = reasons[forbidden]
-        assert why is not None
-        ids = [why.rule, *rng.sample(_distractors(moves, forbidden, ask.game), 3)]
-        rng.shuffle(ids)
-        return ask.question(
-            "why-not",
-            msg("question.why-not", p=seat, card=forbidden),
-            [why.rule],
-            _from(seat, hand.players),
-            position=_position(hand, seat, ask.preset),
-            choices=tuple(Choice(r, _rule_label(r)) for r in ids),
-            answer=(why.rule,),
-            explanations=(why,),
-        )
-    return None
+            return None
+        forbidden = cards[rng.randrange(len(cards))]
+    why = moves.why_not(forbidden)
+    if why is None:
+        return None
+    ids = [why.rule, *rng.sample(_distractors(moves, forbidden, ask.game), 3)]
+    rng.shuffle(ids)
+    return ask.question(
+        "why-not",
+        msg("question.why-not", p=seat, card=forbidden),
+        [why.rule],
+        _from(seat, players),
+        position=position,
+        choices=tuple(Choice(r, _rule_label(r)) for r in ids),
+        answer=(why.rule,),
+        explanations=(why,),
+    )
 
 
 def _make_trick_winner(ask: _Ask, rng: random.Random, attempt: int) -> Question | None:
@@ -543,27 +693,33 @@ def _make_trick_winner(ask: _Ask, rng: random.Random, attempt: int) -> Question 
     for _ in _play_decisions(hand, rng):
         pass
     for trick in hand.tricks:
-        cards = list(trick.laid)
-        result = trick_winner(ask.game, ask.rules, hand.trump, cards)
-        # The rule that decided it first: Pam's over the plain order of the cards.
-        bound = sorted({a.rule for a in result.explanations}, key=TRICK_RULES.index, reverse=True)
-        if not ask.wants(bound):
-            continue
-        return ask.question(
-            "trick-winner",
-            msg("question.trick-winner", trump=hand.trump),
-            bound,
-            position={
-                "game": ask.game,
-                "rules": ask.preset,
-                "trump": hand.trump,
-                "trick": [c.code for c in cards],
-            },
-            choices=tuple(Choice(str(i), c.display) for i, c in enumerate(cards)),
-            answer=(str(result.winner),),
-            explanations=result.explanations,
-        )
+        made = _trick_winner(ask, hand.trump, trick.laid)
+        if made is not None:
+            return made
     return None
+
+
+def _trick_winner(ask: _Ask, trump: str, cards: Sequence[Card]) -> Question | None:
+    """Who takes the trick of ``cards``, if the rule asked about decides it."""
+    result = trick_winner(ask.game, ask.rules, trump, list(cards))
+    # The rule that decided it first: Pam's over the plain order of the cards.
+    bound = sorted({a.rule for a in result.explanations}, key=TRICK_RULES.index, reverse=True)
+    if not ask.wants(bound):
+        return None
+    return ask.question(
+        "trick-winner",
+        msg("question.trick-winner", trump=trump),
+        bound,
+        position={
+            "game": ask.game,
+            "rules": ask.preset,
+            "trump": trump,
+            "trick": [c.code for c in cards],
+        },
+        choices=tuple(Choice(str(i), c.display) for i, c in enumerate(cards)),
+        answer=(str(result.winner),),
+        explanations=result.explanations,
+    )
 
 
 def _flush_hands(
@@ -603,6 +759,13 @@ def _make_flush(ask: _Ask, rng: random.Random, attempt: int) -> Question | None:
     hands = _flush_hands(rng, trumps, players, rng.randint(2, 3) if several else 1)
     if hands is None:
         return None
+    return _flush(ask, trump, hands)
+
+
+def _flush(ask: _Ask, trump: str, hands: Sequence[Sequence[Card]]) -> Question | None:
+    """Whose flush among ``hands`` loos the board (or who is excused from paying), if the rule
+    asked about decides it."""
+    players = len(hands)
     result = compare_flushes(ask.game, ask.rules, trump, hands)
     bound = [a.rule for a in result.explanations]
     if result.winner is None or not ask.wants(bound):
@@ -948,6 +1111,7 @@ __all__ = [
     "coverage",
     "grade",
     "question",
+    "question_at",
     "question_for",
 ]
 

@@ -270,3 +270,52 @@ def test_question_for_picks_a_kind_and_a_rule_from_the_coverage() -> None:
         question_for("hoffmann", "three-card", kinds=["flush"], seed=1)
     with pytest.raises(QuestionError, match="unknown kind"):
         question_for("hoffmann", "three-card", kinds=["essay"], seed=1)
+
+
+@pytest.mark.parametrize("kind", ["legal-cards", "why-not", "trick-winner", "flush"])
+def test_a_question_about_a_position_of_ones_own_is_the_engines_too(kind: str) -> None:
+    """A lesson's exercise asks about an authored position: made again from the position a
+    generated question shows, it has the same answer and the same explanations."""
+    from games.loo.questions import question_at
+
+    for preset in PRESET_IDS:
+        game = "five-card"
+        for seed in range(15):
+            q = question(kind, preset, game=game, seed=seed)
+            card_asked = q.prompt.args["card"].code if kind == "why-not" else None
+            again = question_at(
+                kind, preset, game=game, position=q.position, rule=q.topic, card=card_asked, seed=3
+            )
+            assert set(again.answer) == set(q.answer), (preset, seed)
+            assert again.explanations == q.explanations and again.topic == q.topic
+            assert {c.id for c in again.choices} == {c.id for c in q.choices} or kind == "why-not"
+
+
+def test_an_authored_position_where_the_rule_does_not_bind_is_refused() -> None:
+    from games.loo.questions import question_at
+
+    follow = {"game": "three-card", "trump": "S", "hand": "QH 3S 7D", "trick": ["TH"]}
+    q = question_at("legal-cards", "hoffmann", game="three-card", position=follow, seed=1)
+    assert set(q.answer) == {"QH"} and q.topic == "follow-suit"
+    assert q.to_dict()["explanations"][0]["text"].startswith("You must follow suit")
+    asked = question_at(
+        "why-not", "hoffmann", game="three-card", position=follow, card="7D", seed=1
+    )
+    assert asked.answer == ("follow-suit",) and len(asked.choices) == 4
+    with pytest.raises(QuestionError, match="does not bind there"):
+        question_at(
+            "legal-cards", "hoffmann", game="three-card", position=follow, rule="must-trump", seed=1
+        )
+    with pytest.raises(QuestionError, match="not in the hand"):
+        question_at("why-not", "hoffmann", game="three-card", position=follow, card="AS", seed=1)
+    with pytest.raises(QuestionError, match="not a position"):
+        question_at(
+            "legal-cards", "hoffmann", position=dict(follow, hand=["QH", "QH", "3S"]), seed=1
+        )
+    with pytest.raises(QuestionError, match="cannot be asked about a position"):
+        question_at("settlement", "hoffmann", position=follow, seed=1)
+    with pytest.raises(QuestionError, match="only in five-card"):
+        question_at("flush", "hoffmann", game="three-card", position=follow, seed=1)
+    trick = {"trump": "H", "trick": "KS AS 2H"}
+    won = question_at("trick-winner", "peel", game="three-card", position=trick, seed=0)
+    assert won.answer == ("2",)
