@@ -84,6 +84,7 @@ INSTALLED_APPS = [
     "template_partials",
     "games",
     "lessons",
+    "lessons.trainer",
     "axes",
 ]
 

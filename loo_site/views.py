@@ -17,6 +17,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_safe
 
 from games.models import PracticeHand, PracticeTable
+from lessons.trainer.models import AskedQuestion
 
 
 @require_safe
@@ -43,19 +44,27 @@ def _next_url(request: HttpRequest) -> str:
     return ""
 
 
+def _bring_along(user: Any, session_key: str | None) -> None:
+    """What a browser session did without an account comes to the account it logs in to:
+    its practice tables and the trainer's questions (and so the record they make)."""
+    PracticeTable.objects.give_to(user, session_key)
+    AskedQuestion.objects.give_to(user, session_key)
+
+
 class LogInView(auth_views.LoginView):
-    """Django's login page; the practice tables of this browser session come along."""
+    """Django's login page; the practice tables and trainer questions of this browser session
+    come along."""
 
     def form_valid(self, form: AuthenticationForm) -> HttpResponse:
         session_key = self.request.session.session_key  # logging in replaces it
         response = super().form_valid(form)
-        PracticeTable.objects.give_to(self.request.user, session_key)
+        _bring_along(self.request.user, session_key)
         return response
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def sign_up(request: HttpRequest) -> HttpResponseBase:
-    """Make an account and log in with it; the practice tables of this session come along."""
+    """Make an account and log in with it; what this session did comes along."""
     if request.user.is_authenticated:
         return redirect(_next_url(request) or settings.LOGIN_REDIRECT_URL)
     form = UserCreationForm(request.POST if request.method == "POST" else None)
@@ -63,7 +72,7 @@ def sign_up(request: HttpRequest) -> HttpResponseBase:
         session_key = request.session.session_key
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        PracticeTable.objects.give_to(user, session_key)
+        _bring_along(user, session_key)
         return redirect(_next_url(request) or settings.LOGIN_REDIRECT_URL)
     context: dict[str, Any] = {"form": form, "next": _next_url(request)}
     return render(request, "registration/sign_up.html", context)

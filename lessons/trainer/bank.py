@@ -1,0 +1,138 @@
+"""The trainer's door to the engine's question bank (``games.loo.questions``).
+
+Everything the site asks of the bank goes through here: which kinds there are, which rules
+each kind can ask about under a rule set and game (:func:`coverage`), a question for a
+:class:`Drill` (what the learner chose to practise, through ``question_for``), the question a
+stored row stands for (:func:`remake`), and the rule a question exercises (:func:`topic`).
+
+A question is reproducible from its identity (kind, rule set, game, target rule, seed and the
+generator's version): that identity is all the site stores, and the question, answer
+included, is made again from it on the server whenever it is needed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.loo import catalogue, questions
+from games.loo.catalogue import UnknownRule
+from games.loo.questions import Question
+from games.loo.rulesets import PRESETS
+
+#: A drill's scope: any rule, a group of the catalogue, or one rule.
+ANY = "any"
+GROUP = "group:"
+RULE = "rule:"
+
+
+#: Each kind of question in a few words.
+KIND_NAMES = {
+    "legal-cards": "Which cards may be played",
+    "why-not": "Why not this card",
+    "trick-winner": "Who takes the trick",
+    "flush": "Whose flush wins",
+    "declaration": "What may be declared",
+    "settlement": "Who wins or pays what",
+    "source": "Which source says so",
+}
+
+
+def kind_name(kind: str) -> str:
+    return KIND_NAMES.get(kind, kind.replace("-", " ").capitalize())
+
+
+def kinds() -> tuple[str, ...]:
+    """The kinds of question the engine makes."""
+    return tuple(questions.KINDS)
+
+
+def play_kinds() -> tuple[str, ...]:
+    """The kinds asked when the learner names none: all but ``source``, which asks about the
+    texts rather than the play (as ``question_for`` does)."""
+    return tuple(k for k in kinds() if k != "source")
+
+
+def topic(q: Question) -> str:
+    """The rule the question exercises, which the learner's record counts it under."""
+    return q.topic or q.rule or (q.explanations[0].rule if q.explanations else "")
+
+
+def coverage(preset: str, game: str) -> dict[str, tuple[str, ...]]:
+    """For each kind, the rule ids it can ask about under ``preset`` at ``game``."""
+    return questions.coverage(preset, game)
+
+
+def remake(kind: str, preset: str, game: str, rule: str | None, seed: int) -> Question:
+    """The question of this identity, made again (the engine's own function)."""
+    return questions.question(kind, preset, game=game, rule=rule, seed=seed)
+
+
+def games_of(preset: str) -> tuple[str, ...]:
+    return tuple(PRESETS[preset].rules.games)
+
+
+def scope_rules(scope: str) -> tuple[str, ...] | None:
+    """The rule ids a scope stands for (None: any rule). Raises ``UnknownRule`` for a rule
+    outside the catalogue and ``KeyError`` for an unknown group or scope."""
+    if scope == ANY:
+        return None
+    if scope.startswith(GROUP):
+        group = scope[len(GROUP) :]
+        if group not in dict(catalogue.GROUPS):
+            raise KeyError(group)
+        return tuple(r.id for r in catalogue.rules() if r.group == group)
+    if scope.startswith(RULE):
+        return (catalogue.rule(scope[len(RULE) :]).id,)
+    raise KeyError(scope)
+
+
+def scope_name(scope: str) -> str:
+    """A scope in words, to follow "practising" or "a question about": "any rule", "the rules
+    of following", "“follow suit if you can”"."""
+    if scope.startswith(GROUP):
+        label = dict(catalogue.GROUPS).get(scope[len(GROUP) :], scope)
+        return f"the rules of {label[:1].lower()}{label[1:]}"
+    if scope.startswith(RULE):
+        try:
+            return f"“{catalogue.rule(scope[len(RULE) :]).name}”"
+        except UnknownRule:
+            return scope
+    return "any rule"
+
+
+@dataclass(frozen=True)
+class Drill:
+    """What the learner chose to practise: a scope (any rule, a group, a rule), perhaps one
+    kind of question, under a rule set at a game. Build it through the trainer's form, which
+    checks every part."""
+
+    scope: str
+    preset: str
+    game: str
+    #: One kind of question, or "" for any kind about the play.
+    kind: str = ""
+
+    @property
+    def rules(self) -> tuple[str, ...] | None:
+        return scope_rules(self.scope)
+
+    @property
+    def name(self) -> str:
+        return scope_name(self.scope)
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        return (self.kind,) if self.kind else play_kinds()
+
+    def askable(self) -> tuple[str, ...]:
+        """The rules of the scope that the drill's kinds can ask about here."""
+        wanted = self.rules
+        table = coverage(self.preset, self.game)
+        covered = {r for k in self.kinds for r in table.get(k, ())}
+        return tuple(r for r in sorted(covered) if wanted is None or r in wanted)
+
+    def ask(self, seed: int) -> Question:
+        """A question for this drill; raises ``QuestionError`` if none can be made."""
+        return questions.question_for(
+            self.preset, self.game, rules=self.rules, kinds=self.kinds, seed=seed
+        )
