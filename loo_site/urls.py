@@ -23,6 +23,7 @@ urlpatterns = [
     path("accounts/delete/", views.delete_account, name="delete-account"),
     path("accounts/deleted/", views.show_account_deleted, name="account-deleted"),
     path("play/", include("games.urls")),
+    path("trainer/", include("lessons.trainer.urls")),
     path("", include("lessons.urls")),
     path("admin/", admin.site.urls),
 ]

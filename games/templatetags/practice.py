@@ -38,13 +38,14 @@ def playing_card(c: Card, size: str = "") -> SafeString:
 
 @register.simple_tag
 @cache
-def card_face(c: Card) -> SafeString:
-    """A card's face without its own label, for inside a button that names the card."""
+def card_face(c: Card, size: str = "") -> SafeString:
+    """A card's face without its own label, for inside a button or label that names it."""
     return format_html(
-        '<span class="pcard pcard--{suit}" aria-hidden="true">'
+        '<span class="pcard pcard--{suit}{size}" aria-hidden="true">'
         '<span class="pcard__corner">{rank}<br>{symbol}</span>'
         '<span class="pcard__pip">{symbol}</span></span>',
         suit=SUIT_NAMES[c.suit],
+        size=f" pcard--{size}" if size else "",
         rank=RANK_SHORT.get(c.rank, c.rank),
         symbol=SUIT_SYMBOLS[c.suit],
     )

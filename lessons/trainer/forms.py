@@ -1,0 +1,195 @@
+"""The trainer's forms: what to practise (:class:`DrillForm`) and an answer to a stored
+question (:class:`AnswerForm`, whose choices are the question's own)."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from django import forms
+from django.urls import reverse
+from django.utils.html import format_html
+
+from games.loo import catalogue
+from games.loo.catalogue import UnknownRule
+from games.loo.questions import Question
+from games.loo.rulesets import GAME_NAMES, GAMES, PRESETS
+from lessons.trainer import bank
+
+RULES_CHOICES = [(p.id, p.title) for p in PRESETS.values()]
+GAME_CHOICES = [(g, GAME_NAMES[g][:1].upper() + GAME_NAMES[g][1:]) for g in GAMES]
+
+
+@cache
+def askable_rules() -> frozenset[str]:
+    """Every rule some kind of question asks about, under some rule set at some game."""
+    return frozenset(
+        rule_id
+        for preset in PRESETS
+        for game in bank.games_of(preset)
+        for ids in bank.coverage(preset, game).values()
+        for rule_id in ids
+    )
+
+
+def scope_choices() -> list[tuple[str, Any]]:
+    """Any rule; the groups of the catalogue; the rules, by group: those the bank asks about."""
+    askable = askable_rules()
+    by_group = [
+        (label, [(bank.RULE + r.id, _capital(r.name)) for r in catalogue.rules() if r.group == g])
+        for g, label in catalogue.GROUPS
+    ]
+    groups = [
+        (bank.GROUP + g, label)
+        for g, label in catalogue.GROUPS
+        if any(r.id in askable for r in catalogue.rules() if r.group == g)
+    ]
+    rules = [
+        (f"Rules: {label}", [(v, name) for v, name in ids if v[len(bank.RULE) :] in askable])
+        for label, ids in by_group
+    ]
+    return [
+        (bank.ANY, "Any rule"),
+        ("Groups of rules", groups),
+        *[(label, ids) for label, ids in rules if ids],
+    ]
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+class DrillForm(forms.Form):
+    """What to practise: a rule, a group or any rule, under a rule set at a game. Every part
+    is checked against the engine: the rule or group must exist, the rule set must describe
+    the game, and some kind of question must ask about the rules chosen there."""
+
+    scope = forms.CharField(
+        label="Practise",
+        max_length=80,
+        initial=bank.ANY,
+        error_messages={"required": "Choose a rule, a group of rules or any rule."},
+    )
+    kind = forms.ChoiceField(
+        label="Kind of question",
+        required=False,
+        error_messages={"invalid_choice": "There is no kind of question called “%(value)s”."},
+    )
+    rules = forms.ChoiceField(
+        label="Rule set",
+        choices=RULES_CHOICES,
+        initial="hoffmann",
+        error_messages={"invalid_choice": "There is no rule set called “%(value)s”."},
+    )
+    game = forms.ChoiceField(
+        label="Game",
+        choices=GAME_CHOICES,
+        initial="three-card",
+        error_messages={"invalid_choice": "There is no game called “%(value)s”."},
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["scope"].widget = forms.Select(choices=scope_choices())
+        self.fields["kind"].choices = [("", "Any kind about the play")] + [
+            (k, bank.kind_name(k)) for k in bank.kinds()
+        ]
+
+    def clean_scope(self) -> str:
+        scope: str = self.cleaned_data["scope"]
+        try:
+            bank.scope_rules(scope)
+        except UnknownRule:
+            raise forms.ValidationError(
+                "There is no rule called “%(rule)s” in the catalogue.",
+                params={"rule": scope[len(bank.RULE) :]},
+            ) from None
+        except KeyError:
+            raise forms.ValidationError(
+                "“%(scope)s” is not a rule, a group of rules or “any rule”.",
+                params={"scope": scope},
+            ) from None
+        return scope
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        preset, game, scope = data.get("rules"), data.get("game"), data.get("scope")
+        kind = data.get("kind") or ""
+        if preset and game and game not in bank.games_of(preset):
+            self.add_error(
+                "game",
+                f"{PRESETS[preset].title} describes no {GAME_NAMES[game]}: choose "
+                + " or ".join(GAME_NAMES[g] for g in bank.games_of(preset))
+                + ".",
+            )
+        elif preset and game and scope and not bank.Drill(scope, preset, game, kind).askable():
+            self.add_error(
+                "scope",
+                format_html(
+                    "No {} asks about {} under {} at {} yet: see "
+                    '<a href="{}">which rules each kind of question asks about</a>.',
+                    f"question of the kind “{bank.kind_name(kind)}”" if kind else "question",
+                    bank.scope_name(scope),
+                    PRESETS[preset].title,
+                    GAME_NAMES[game],
+                    reverse("trainer:coverage"),
+                ),
+            )
+        return data
+
+    def drill(self) -> bank.Drill:
+        data = self.cleaned_data
+        return bank.Drill(data["scope"], data["rules"], data["game"], data.get("kind") or "")
+
+
+class AnswerForm(forms.Form):
+    """An answer to ``q``: one of its choices, or for a select-all question those that apply.
+    The choices are the question's own ids; anything else is refused."""
+
+    def __init__(self, q: Question, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.question = q
+        choices = [(c.id, c.label) for c in q.choices]
+        messages = {
+            "invalid_choice": "“%(value)s” is not one of this question's choices.",
+            "required": "Tick every choice that applies (at least one)."
+            if q.multiple
+            else "Choose an answer.",
+        }
+        field: forms.Field
+        if q.multiple:
+            field = forms.MultipleChoiceField(choices=choices, error_messages=messages)
+        else:
+            field = forms.ChoiceField(choices=choices, error_messages=messages)
+        field.label = "Your answer"
+        self.fields["response"] = field
+
+    def clean_response(self) -> Any:
+        """A one-answer question takes one answer: a form carries one value (a radio button),
+        so more is a forged request (Django would keep the last)."""
+        if not self.question.multiple and len(self.chosen()) > 1:
+            raise forms.ValidationError("Choose one answer only: this question has one.")
+        return self.cleaned_data["response"]
+
+    def chosen(self) -> set[str]:
+        """The choices ticked in the data posted (to tick them again beside its errors)."""
+        if not self.is_bound or not hasattr(self.data, "getlist"):
+            return set()
+        return {str(v) for v in self.data.getlist("response")}
+
+    def response(self) -> list[str]:
+        value = self.cleaned_data["response"]
+        return list(value) if isinstance(value, list) else [value]
+
+
+class CoverageForm(forms.Form):
+    """Which rule set's coverage to show."""
+
+    rules = forms.ChoiceField(
+        choices=RULES_CHOICES,
+        required=False,
+        error_messages={"invalid_choice": "There is no rule set called “%(value)s”."},
+    )
+
+    def preset(self) -> str:
+        return (self.is_valid() and self.cleaned_data["rules"]) or "hoffmann"

@@ -1,0 +1,303 @@
+"""The rule trainer: questions from the engine's bank, one at a time, graded at once.
+
+The learner chooses what to practise (``/trainer/``); each question is a stored
+:class:`AskedQuestion` (its identity, never its answer) at ``/trainer/q/<pk>/``, which shows
+the question or, once answered, the graded answer with the engine's explanations and the next
+question's button. With htmx the answer and the next question swap the ``trainer-question``
+fragment (and the record, out of band); without JavaScript every POST redirects to the
+question's page, its outcome a message there.
+
+Whatever is refused (a forged choice, another learner's question, a second answer, a question
+the engine can no longer make) is said plainly and changes nothing stored.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import push_url
+
+from games.links import RuleLinks, rule_url
+from games.loo import catalogue
+from games.loo.catalogue import UnknownRule
+from games.loo.questions import QuestionError
+from games.loo.rulesets import GAME_NAMES, PRESETS
+from games.models import new_seed
+from lessons.trainer import bank
+from lessons.trainer.forms import AnswerForm, CoverageForm, DrillForm
+from lessons.trainer.models import AskedQuestion, Record, RuleRecord, StaleQuestion
+from lessons.trainer.presenting import asking_context, graded_context
+
+TRAINER = "trainer/trainer.html"
+QUESTION = "trainer/question.html"
+
+ANSWERED = "You had already answered this question: your first answer stands."
+STALE = (
+    "This question can no longer be asked: the question bank has changed since it was made. "
+    "Nothing was recorded; ask for a new question."
+)
+NOT_FOUND = (
+    "There is no such question among yours: it may belong to another browser session or "
+    "account. Start again from the trainer."
+)
+NOT_MADE = (
+    "No question about {what} could be made just now. Nothing was recorded; try again, or "
+    "choose other rules."
+)
+
+
+def practise_url(scope: str, preset: str, game: str, kind: str = "") -> str:
+    """The trainer's chooser, set to practise ``scope`` under ``preset`` at ``game``."""
+    query = urlencode({"scope": scope, "rules": preset, "game": game, "kind": kind})
+    return f"{reverse('trainer:choose')}?{query}"
+
+
+# -- access -------------------------------------------------------------------------------------
+
+
+def _get_question_for_learner(request: HttpRequest, pk: int) -> AskedQuestion | None:
+    """The question ``pk`` if it was asked of this user or browser session."""
+    return AskedQuestion.objects.for_request(request).filter(pk=pk).first()
+
+
+def _not_found(request: HttpRequest) -> HttpResponse:
+    if request.htmx:
+        return HttpResponse(NOT_FOUND, status=404, content_type="text/plain; charset=utf-8")
+    return render(request, "trainer/missing.html", {"message": NOT_FOUND}, status=404)
+
+
+def _owner(request: HttpRequest) -> tuple[Any, str]:
+    """Who a new question belongs to: the user, or this browser session (made if need be)."""
+    if request.user.is_authenticated:
+        return request.user, ""
+    if request.session.session_key is None:
+        request.session.create()
+    return None, request.session.session_key or ""
+
+
+# -- choosing what to practise ------------------------------------------------------------------
+
+
+@require_safe
+def show_trainer(request: HttpRequest) -> HttpResponse:
+    """Choose a rule, a group or any rule, a rule set and a game; the learner's record."""
+    if request.GET:
+        form = DrillForm(request.GET)
+        form.is_valid()  # a link with an unknown rule, rule set or game: say so
+    else:
+        form = DrillForm(initial=_last_drill(request))
+    return _render_trainer(request, form)
+
+
+def _last_drill(request: HttpRequest) -> dict[str, str]:
+    """The chooser starts where the learner last was."""
+    last = AskedQuestion.objects.for_request(request).first()
+    if last is None or not last.scope:
+        return {}
+    return {"scope": last.scope, "rules": last.rules, "game": last.game, "kind": last.wanted_kind}
+
+
+def _render_trainer(request: HttpRequest, form: DrillForm) -> HttpResponse:
+    record = AskedQuestion.objects.for_request(request).record()
+    review = [(r, rule_url(r.rule), _practise_again(r)) for r in record.to_review()]
+    latest = AskedQuestion.objects.for_request(request).filter(answered__isnull=True).first()
+    context = {"form": form, "record": record, "review": review, "latest": latest}
+    return render(request, TRAINER, context)
+
+
+def _practise_again(missed: RuleRecord) -> str:
+    """The chooser set to drill a missed rule where it was last asked: with any kind about
+    the play, or the kind it was asked with if only that kind asks about it there."""
+    preset, game, kind = missed.last
+    if bank.Drill(bank.RULE + missed.rule, preset, game).askable():
+        kind = ""
+    return practise_url(bank.RULE + missed.rule, preset, game, kind)
+
+
+@require_POST
+def ask_question(request: HttpRequest) -> HttpResponse:
+    """A first question for what the learner chose; then its page."""
+    form = DrillForm(request.POST)
+    if not form.is_valid():
+        return _render_trainer(request, form)
+    drill = form.drill()
+    try:
+        q = drill.ask(new_seed())
+    except (QuestionError, UnknownRule):
+        form.add_error(None, NOT_MADE.format(what=drill.name))
+        return _render_trainer(request, form)
+    owner, session_key = _owner(request)
+    asked = AskedQuestion.store(q, owner=owner, session_key=session_key, drill=drill)
+    return redirect(asked)
+
+
+@require_POST
+def ask_next_question(request: HttpRequest, pk: int) -> HttpResponse:
+    """The question after ``pk``, for the same drill. Asked once: a second click (or a
+    replayed POST) finds the question the first one asked."""
+    previous = _get_question_for_learner(request, pk)
+    if previous is None:
+        return _not_found(request)
+    if not previous.is_answered:
+        return _after_post(request, previous, error="Answer this question before the next one.")
+    following = AskedQuestion.objects.filter(previous=previous).first()
+    if following is None:
+        try:
+            drill = bank.Drill(
+                previous.scope or bank.ANY, previous.rules, previous.game, previous.wanted_kind
+            )
+            q = drill.ask(new_seed())
+        except (QuestionError, KeyError):  # UnknownRule is a KeyError
+            error = NOT_MADE.format(what=bank.scope_name(previous.scope))
+            return _after_post(request, previous, error=error)
+        owner, session_key = _owner(request)
+        following = AskedQuestion.store(
+            q, owner=owner, session_key=session_key, drill=drill, previous=previous
+        )
+    if request.htmx:
+        return push_url(_render_question(request, following), following.get_absolute_url())
+    return redirect(following)
+
+
+# -- a question ---------------------------------------------------------------------------------
+
+
+@require_safe
+@vary_on_headers("HX-Request")
+def show_question(request: HttpRequest, pk: int) -> HttpResponse:
+    asked = _get_question_for_learner(request, pk)
+    if asked is None:
+        return _not_found(request)
+    return _render_question(request, asked)
+
+
+@require_POST
+def answer_question(request: HttpRequest, pk: int) -> HttpResponse:
+    """Grade the learner's answer and store it, once."""
+    asked = _get_question_for_learner(request, pk)
+    if asked is None:
+        return _not_found(request)
+    if asked.is_answered:
+        return _after_post(request, asked, notice=ANSWERED)
+    try:
+        q = asked.to_engine()
+    except StaleQuestion:
+        return _after_post(request, asked)  # its page says why
+    form = AnswerForm(q, request.POST)
+    if not form.is_valid():
+        return _after_post(request, asked, form=form)
+    if asked.record_answer(q, form.response()) is None:
+        return _after_post(request, asked, notice=ANSWERED)
+    return _after_post(request, asked)
+
+
+def _after_post(
+    request: HttpRequest,
+    asked: AskedQuestion,
+    *,
+    form: AnswerForm | None = None,
+    notice: str = "",
+    error: str = "",
+) -> HttpResponse:
+    """With htmx, the question's fragment (status 200, so that htmx swaps it) with what
+    happened; without, a redirect to its page with the same as a message."""
+    if request.htmx:
+        return _render_question(request, asked, form=form, notice=notice, error=error)
+    if notice:
+        messages.warning(request, notice)
+    if error:
+        messages.error(request, error)
+    for errors in form.errors.values() if form is not None else ():
+        for text in errors:
+            messages.error(request, text)
+    return redirect(asked)
+
+
+def _render_question(
+    request: HttpRequest,
+    asked: AskedQuestion,
+    *,
+    form: AnswerForm | None = None,
+    notice: str = "",
+    error: str = "",
+) -> HttpResponse:
+    flashed = [(m.message, m.level_tag) for m in messages.get_messages(request)]
+    if notice:
+        flashed.append((notice, "warning"))
+    if error:
+        flashed.append((error, "error"))
+    context: dict[str, Any] = {
+        "asked": asked,
+        "flashed": flashed,
+        "drill": bank.scope_name(asked.scope),
+        "practise_url": practise_url(
+            asked.scope or bank.ANY, asked.rules, asked.game, asked.wanted_kind
+        ),
+        "kind_name": bank.kind_name(asked.wanted_kind) if asked.wanted_kind else "",
+        "next_url": reverse("trainer:question-next", args=[asked.pk]),
+        "stale": "",
+    }
+    try:
+        q = asked.to_engine()
+    except StaleQuestion:
+        context["stale"] = STALE
+    else:
+        if asked.is_answered:
+            context.update(graded_context(asked, q))
+        else:
+            answer_url = reverse("trainer:question-answer", args=[asked.pk])
+            context.update(asking_context(asked, q, answer_url=answer_url, form=form))
+    context.update(_record_context(request, asked))
+    template = f"{QUESTION}#trainer-update" if request.htmx else QUESTION
+    return render(request, template, context)
+
+
+def _record_context(request: HttpRequest, asked: AskedQuestion) -> dict[str, Any]:
+    """The learner's record; on the question's rule only once it is answered (before, the
+    rule would give the answer away)."""
+    record: Record = AskedQuestion.objects.for_request(request).record()
+    on_topic = record.on(asked.topic) if asked.is_answered else None
+    return {"record": record, "on_topic": on_topic}
+
+
+# -- what each kind asks about --------------------------------------------------------------------
+
+
+@require_safe
+def show_coverage(request: HttpRequest) -> HttpResponse:
+    """For a rule set (``?rules=``) at each of its games, the rules each kind of question
+    can ask about, each linked to its page and to the trainer set to practise it there."""
+    form = CoverageForm(request.GET)
+    preset = PRESETS[form.preset()]
+    kinds = bank.kinds()
+    order = {r.id: i for i, r in enumerate(catalogue.rules())}
+    tables = []
+    for game in bank.games_of(preset.id):
+        covered = bank.coverage(preset.id, game)
+        ids = sorted({r for k in kinds for r in covered.get(k, ())}, key=order.__getitem__)
+        links = RuleLinks.of(preset.id, game)
+        rows = [
+            (
+                links.link(r),
+                practise_url(bank.RULE + r, preset.id, game),
+                [r in covered.get(k, ()) for k in kinds],
+            )
+            for r in ids
+        ]
+        title = f"{GAME_NAMES[game][:1].upper()}{GAME_NAMES[game][1:]}"
+        tables.append({"id": game, "title": title, "rows": rows})
+    context = {
+        "form": form,
+        "preset": preset,
+        "presets": list(PRESETS.values()),
+        "kinds": [(k, bank.kind_name(k)) for k in kinds],
+        "tables": tables,
+    }
+    return render(request, "trainer/coverage.html", context)
