@@ -65,7 +65,7 @@ class DrillForm(forms.Form):
     the game, and some kind of question must ask about the rules chosen there."""
 
     scope = forms.CharField(
-        label="Practise",
+        label="Rules to practise",
         max_length=80,
         initial=bank.ANY,
         error_messages={"required": "Choose a rule, a group of rules or any rule."},

@@ -113,12 +113,17 @@ def _render_trainer(request: HttpRequest, form: DrillForm) -> HttpResponse:
 
 
 def _practise_again(missed: RuleRecord) -> str:
-    """The chooser set to drill a missed rule where it was last asked: with any kind about
-    the play, or the kind it was asked with if only that kind asks about it there."""
+    """The chooser set to drill a missed rule where it was last asked."""
     preset, game, kind = missed.last
-    if bank.Drill(bank.RULE + missed.rule, preset, game).askable():
+    return _drill_url(missed.rule, preset, game, kind)
+
+
+def _drill_url(rule_id: str, preset: str, game: str, kind: str) -> str:
+    """The chooser set to drill ``rule_id``: with any kind about the play if one asks about it
+    there, else with ``kind`` (a rule only the source questions ask about)."""
+    if bank.Drill(bank.RULE + rule_id, preset, game).askable():
         kind = ""
-    return practise_url(bank.RULE + missed.rule, preset, game, kind)
+    return practise_url(bank.RULE + rule_id, preset, game, kind)
 
 
 @require_POST
@@ -286,7 +291,7 @@ def show_coverage(request: HttpRequest) -> HttpResponse:
         rows = [
             (
                 links.link(r),
-                practise_url(bank.RULE + r, preset.id, game),
+                _drill_url(r, preset.id, game, next(k for k in kinds if r in covered.get(k, ()))),
                 [r in covered.get(k, ()) for k in kinds],
             )
             for r in ids

@@ -319,3 +319,19 @@ def test_the_fragment_answers_htmx_requests_only(client: Client, learner: Any) -
 
     assert "<html" in learner.page(asked)
     assert "<html" not in _text(client.get(asked.get_absolute_url(), headers=HTMX))
+
+
+def test_a_rule_only_the_source_questions_ask_about_is_practised_with_them(
+    client: Client,
+) -> None:
+    assert not bank.Drill("rule:ante", "hoffmann", "three-card").askable()
+
+    text = _text(client.get(reverse("trainer:coverage")))
+
+    assert (
+        "/trainer/?scope=rule%3Aante&amp;rules=hoffmann&amp;game=three-card&amp;kind=source" in text
+    )
+    assert (
+        '/trainer/?scope=rule%3Afollow-suit&amp;rules=hoffmann&amp;game=three-card&amp;kind="'
+        in text
+    )
