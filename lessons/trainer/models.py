@@ -14,6 +14,7 @@ gives the streak and the accuracy, overall and per rule.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -87,6 +88,11 @@ class Record(RuleRecord):
 class AskedQuestionQuerySet(OwnedQuerySet["AskedQuestion"]):
     def answered(self) -> AskedQuestionQuerySet:
         return self.filter(answered__isnull=False)
+
+    def abandoned(self, days: float) -> AskedQuestionQuerySet:
+        """Questions without an account asked more than ``days`` ago: a session's expiry is
+        fixed when it starts, before its first question, so their session has expired."""
+        return self.filter(owner=None, asked__lt=timezone.now() - timedelta(days=days))
 
     def record(self) -> Record:
         """The streak and accuracy of these questions' answers, overall and per rule (one

@@ -13,6 +13,7 @@ the engine can no longer make) is said plainly and changes nothing stored.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlencode
 
@@ -35,10 +36,14 @@ from lessons.trainer.forms import AnswerForm, CoverageForm, DrillForm
 from lessons.trainer.models import AskedQuestion, Record, RuleRecord, StaleQuestion
 from lessons.trainer.presenting import asking_context, graded_context
 
+#: What a request did or refused, said above the question: (text, message level).
+Said = Sequence[tuple[str, int]]
+
 TRAINER = "trainer/trainer.html"
 QUESTION = "trainer/question.html"
 
 ANSWERED = "You had already answered this question: your first answer stands."
+UNANSWERED = "Answer this question before the next one."
 STALE = (
     "This question can no longer be asked: the question bank has changed since it was made. "
     "Nothing was recorded; ask for a new question."
@@ -151,7 +156,7 @@ def ask_next_question(request: HttpRequest, pk: int) -> HttpResponse:
     if previous is None:
         return _not_found(request)
     if not previous.is_answered:
-        return _after_post(request, previous, error="Answer this question before the next one.")
+        return _after_post(request, previous, said=[(UNANSWERED, messages.ERROR)])
     following = AskedQuestion.objects.filter(previous=previous).first()
     if following is None:
         try:
@@ -161,7 +166,7 @@ def ask_next_question(request: HttpRequest, pk: int) -> HttpResponse:
             q = drill.ask(new_seed())
         except (QuestionError, KeyError):  # UnknownRule is a KeyError
             error = NOT_MADE.format(what=bank.scope_name(previous.scope))
-            return _after_post(request, previous, error=error)
+            return _after_post(request, previous, said=[(error, messages.ERROR)])
         owner, session_key = _owner(request)
         following = AskedQuestion.store(
             q, owner=owner, session_key=session_key, drill=drill, previous=previous
@@ -190,7 +195,7 @@ def answer_question(request: HttpRequest, pk: int) -> HttpResponse:
     if asked is None:
         return _not_found(request)
     if asked.is_answered:
-        return _after_post(request, asked, notice=ANSWERED)
+        return _after_post(request, asked, said=[(ANSWERED, messages.WARNING)])
     try:
         q = asked.to_engine()
     except StaleQuestion:
@@ -199,26 +204,19 @@ def answer_question(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return _after_post(request, asked, form=form)
     if asked.record_answer(q, form.response()) is None:
-        return _after_post(request, asked, notice=ANSWERED)
+        return _after_post(request, asked, said=[(ANSWERED, messages.WARNING)])
     return _after_post(request, asked)
 
 
 def _after_post(
-    request: HttpRequest,
-    asked: AskedQuestion,
-    *,
-    form: AnswerForm | None = None,
-    notice: str = "",
-    error: str = "",
+    request: HttpRequest, asked: AskedQuestion, *, form: AnswerForm | None = None, said: Said = ()
 ) -> HttpResponse:
     """With htmx, the question's fragment (status 200, so that htmx swaps it) with what
-    happened; without, a redirect to its page with the same as a message."""
+    happened; without, a redirect to its page with the same as messages."""
     if request.htmx:
-        return _render_question(request, asked, form=form, notice=notice, error=error)
-    if notice:
-        messages.warning(request, notice)
-    if error:
-        messages.error(request, error)
+        return _render_question(request, asked, form=form, said=said)
+    for text, level in said:
+        messages.add_message(request, level, text)
     for errors in form.errors.values() if form is not None else ():
         for text in errors:
             messages.error(request, text)
@@ -226,18 +224,10 @@ def _after_post(
 
 
 def _render_question(
-    request: HttpRequest,
-    asked: AskedQuestion,
-    *,
-    form: AnswerForm | None = None,
-    notice: str = "",
-    error: str = "",
+    request: HttpRequest, asked: AskedQuestion, *, form: AnswerForm | None = None, said: Said = ()
 ) -> HttpResponse:
-    flashed = [(m.message, m.level_tag) for m in messages.get_messages(request)]
-    if notice:
-        flashed.append((notice, "warning"))
-    if error:
-        flashed.append((error, "error"))
+    said = [*((m.message, m.level) for m in messages.get_messages(request)), *said]
+    flashed = [(text, messages.DEFAULT_TAGS[level]) for text, level in said]
     context: dict[str, Any] = {
         "asked": asked,
         "flashed": flashed,
