@@ -30,7 +30,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import models, transaction
@@ -52,6 +52,9 @@ from lessons.models import (
     make_resolver,
 )
 from lessons.signals import content_loaded
+
+if TYPE_CHECKING:
+    from lessons.course.loader import Course
 
 #: A modern text may be quoted only in short passages: fewer words than this.
 MAX_MODERN_QUOTE_WORDS = 50
@@ -80,6 +83,13 @@ _KINDS: dict[str, dict[str, set[str]]] = {
     | {kind: _PASSAGE_FIELDS for kind in _PASSAGE_KINDS},
     "rules": {"rule": {"example-title", "example", "no-example"}},
     "glossary": {"term": {"term", "also", "forms", "quote-from", "quote", "rules"}},
+    "lessons": {
+        "unit": {"title"},
+        "lesson": {"unit", "title", "game", "teaches", "quotes", "presets", "differ"},
+        "exercise": {"kind", "rule", "position", "card"},
+        "guided-hand": {"rule", "players", "banner"},
+        "check": {"rules", "kinds", "count"},
+    },
 }
 _REPEATABLE = {"correct"}
 
@@ -232,6 +242,8 @@ class Content:
     citations: list[ResolvedCitation]
     #: One resolver per source (its notes are its own), and "" for the rest.
     resolvers: dict[str, markup.Resolver] = field(repr=False)
+    #: The lessons (``lessons.txt``: :mod:`lessons.course.loader`).
+    course: Course | None = None
 
     def save(self) -> dict[str, int]:
         """Write everything in one transaction; returns how many rows each model has."""
@@ -241,6 +253,8 @@ class Content:
             self._save_rules()
             self._save_terms(passage_ids)
             self._save_citations(passage_ids)
+            if self.course is not None:
+                self.course.save(self.resolvers[""])
         content_loaded.send(sender=type(self))
         return {
             "sources": Source.objects.count(),
@@ -248,6 +262,7 @@ class Content:
             "rules": Rule.objects.count(),
             "glossary terms": GlossaryTerm.objects.count(),
             "citations": Citation.objects.count(),
+            **(self.course.counts() if self.course is not None else {}),
         }
 
     def _save_sources(self) -> None:
@@ -273,7 +288,7 @@ class Content:
             )
             source.render(self.resolvers[sc.slug])
             rows.append(source)
-        _sync(Source, rows, lambda s: s.slug)
+        sync(Source, rows, lambda s: s.slug)
 
     def _save_passages(self) -> dict[tuple[str, str], int]:
         rows = []
@@ -295,7 +310,7 @@ class Content:
                 )
                 passage.render(self.resolvers[sc.slug])
                 rows.append(passage)
-        _sync(Passage, rows, lambda p: (p.source_id, p.key))
+        sync(Passage, rows, lambda p: (p.source_id, p.key))
         return {(s, k): pk for pk, s, k in Passage.objects.values_list("pk", "source_id", "key")}
 
     def _save_rules(self) -> None:
@@ -315,7 +330,7 @@ class Content:
             )
             rule.render(self.resolvers[""])
             rows.append(rule)
-        _sync(Rule, rows, lambda r: r.id)
+        sync(Rule, rows, lambda r: r.id)
 
     def _save_terms(self, passage_ids: dict[tuple[str, str], int]) -> None:
         rows = []
@@ -334,7 +349,7 @@ class Content:
             )
             term.render(self.resolvers[""])
             rows.append(term)
-        _sync(GlossaryTerm, rows, lambda t: t.slug)
+        sync(GlossaryTerm, rows, lambda t: t.slug)
 
     def _save_citations(self, passage_ids: dict[tuple[str, str], int]) -> None:
         rows: list[Citation] = []
@@ -370,10 +385,10 @@ class Content:
                             primary=False,
                         )
                     )
-        _sync(Citation, rows, lambda c: (c.rule_id, c.passage_id, c.position))
+        sync(Citation, rows, lambda c: (c.rule_id, c.passage_id, c.position))
 
 
-def _sync(model: type[models.Model], rows: list[Any], key: Callable[[Any], object]) -> None:
+def sync(model: type[models.Model], rows: list[Any], key: Callable[[Any], object]) -> None:
     """Make the table hold exactly ``rows``: update in place (same primary keys) by ``key``,
     insert what is new, delete what is gone."""
     editable = [
@@ -432,19 +447,31 @@ def read(path: Path | None = None) -> Content:
 
     plains: dict[tuple[str, str], str] = {}
     for sc in sources:
-        _check_markup(sc.block, resolvers[sc.slug])
-        _check_markup(sc.note, resolvers[sc.slug])
+        check_markup(sc.block, resolvers[sc.slug])
+        check_markup(sc.note, resolvers[sc.slug])
         for b in sc.passages:
             _check_passage(sc, b)
-            rendered = _check_markup(b, resolvers[sc.slug], block=b.kind != PassageKind.HEADING)
+            rendered = check_markup(b, resolvers[sc.slug], block=b.kind != PassageKind.HEADING)
             plains[(sc.slug, b.id)] = " ".join(filter(None, [b.get("quote"), rendered.plain]))
     for b in rules.values():
-        _check_markup(b, resolvers[""])
+        check_markup(b, resolvers[""])
     for b in terms:
         _check_term(b, resolvers[""], passage_keys, plains, sources)
 
     citations = list(_resolve_citations(sources, plains))
-    return Content(sources, rules, terms, citations, resolvers)
+    course = _read_course(root, resolvers[""], passage_keys)
+    return Content(sources, rules, terms, citations, resolvers, course)
+
+
+def _read_course(
+    root: Path, resolver: markup.Resolver, passages: set[tuple[str, str]]
+) -> Course | None:
+    path = root / "lessons.txt"
+    if not path.is_file():
+        return None
+    from lessons.course.loader import read_course
+
+    return read_course(path.read_text(encoding="utf-8"), _display(path, root), resolver, passages)
 
 
 def _display(path: Path, root: Path) -> str:
@@ -598,7 +625,7 @@ def _check_rule_ids(b: Block, ids: Iterable[str], field_name: str) -> None:
             )
 
 
-def _check_markup(b: Block, resolver: markup.Resolver, *, block: bool = True) -> markup.Rendered:
+def check_markup(b: Block, resolver: markup.Resolver, *, block: bool = True) -> markup.Rendered:
     """Render a block's body, reporting a bad reference on the line where it is."""
     for text, line in b.body_lines:
         for target, words in markup.references(text):
@@ -633,7 +660,7 @@ def _check_term(
     plains: dict[tuple[str, str], str],
     sources: list[SourceContent],
 ) -> None:
-    _check_markup(b, resolver)
+    check_markup(b, resolver)
     _check_rule_ids(b, b.listed("rules"), "rules")
     line = b.line_of("quote-from")
     source, hash_, key = b.get("quote-from").partition("#")

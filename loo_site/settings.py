@@ -85,6 +85,7 @@ INSTALLED_APPS = [
     "games",
     "lessons",
     "lessons.trainer",
+    "lessons.course",
     "axes",
 ]
 

@@ -30,16 +30,25 @@ def first_hand(game: str, rules: RuleSet, players: int, seed: int | str) -> Hand
     return Table(TableConfig(game, rules, players, seed)).deal()
 
 
-def play_sensibly(hand: Hand, playouts: int = PLAYOUTS) -> set[str]:
-    """Play ``hand`` to its end with a sensible player in every seat; the rules that shaped
-    a decision on the way (see :func:`rules_applied` for the rest)."""
+def play_sensibly(hand: Hand, playouts: int = PLAYOUTS, until: str | None = None) -> set[str]:
+    """Play ``hand`` with a sensible player in every seat, to its end or until the rule
+    ``until`` has come up; the rules that shaped a decision on the way (see
+    :func:`rules_applied` for the rest)."""
     bots = [SensibleBot(seed=f"guided:{seat}", playouts=playouts) for seat in range(hand.players)]
     shaped: set[str] = set()
+    told = 0
     while not hand.over:
         seat = hand.to_act
         assert seat is not None
         options = hand.options()
-        shaped.update(a.rule for a in options.explanations if options.kind != "play" or a.excluded)
+        shaped.update(
+            a.rule for a in options.explanations if options.kind != "play" or a.excluded
+        )
+        if until is not None:
+            events = hand.events
+            if until in shaped or any(until in e.rules for e in events[told:]):
+                return shaped | {until}
+            told = len(events)
         hand.apply(bots[seat].decide(view_for(hand, seat)).action)
     return shaped
 
@@ -56,7 +65,7 @@ def rules_applied(hand: Hand, shaped: Iterable[str] = ()) -> set[str]:
 def comes_up(game: str, rules: RuleSet, players: int, seed: int | str, rule: str) -> bool:
     """Whether ``rule`` comes up when the first hand of this table is played sensibly."""
     hand = first_hand(game, rules, players, seed)
-    return rule in rules_applied(hand, play_sensibly(hand))
+    return rule in rules_applied(hand, play_sensibly(hand, until=rule))
 
 
 def find_seed(

@@ -475,6 +475,7 @@ def test_the_command_says_what_it_loaded() -> None:
     out = StringIO()
     call_command("loadcontent", stdout=out)
     assert re.fullmatch(
-        r"Loaded 5 sources, \d+ passages, 70 rules, \d+ glossary terms, \d+ citations\.\n",
+        r"Loaded 5 sources, \d+ passages, 70 rules, \d+ glossary terms, \d+ citations, "
+        r"\d+ units, \d+ lessons, \d+ lesson steps\.\n",
         out.getvalue(),
     )

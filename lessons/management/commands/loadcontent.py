@@ -10,7 +10,8 @@ from lessons import content
 
 class Command(BaseCommand):
     help = (
-        "Load the sources, rule explanations and glossary from content/ into the database. "
+        "Load the sources, rule explanations, glossary and lessons from content/ into the "
+        "database. "
         "Reloading updates rows in place, keeping every id and permalink; the files win over "
         "edits made in the admin."
     )
