@@ -27,8 +27,7 @@ from django_htmx.http import push_url
 
 from games.links import RuleLinks, rule_url
 from games.loo import catalogue
-from games.loo.catalogue import UnknownRule
-from games.loo.questions import QuestionError
+from games.loo.questions import Question, QuestionError
 from games.loo.rulesets import GAME_NAMES, PRESETS
 from games.models import new_seed
 from lessons.trainer import bank
@@ -41,6 +40,9 @@ Said = Sequence[tuple[str, int]]
 
 TRAINER = "trainer/trainer.html"
 QUESTION = "trainer/question.html"
+
+#: How many fresh seeds to try for a drill before saying that no question could be made.
+SEEDS_TO_TRY = 3
 
 ANSWERED = "You had already answered this question: your first answer stands."
 UNANSWERED = "Answer this question before the next one."
@@ -138,9 +140,8 @@ def ask_question(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _render_trainer(request, form)
     drill = form.drill()
-    try:
-        q = drill.ask(new_seed())
-    except (QuestionError, UnknownRule):
+    q = _ask(drill)
+    if q is None:
         form.add_error(None, NOT_MADE.format(what=drill.name))
         return _render_trainer(request, form)
     owner, session_key = _owner(request)
@@ -159,12 +160,11 @@ def ask_next_question(request: HttpRequest, pk: int) -> HttpResponse:
         return _after_post(request, previous, said=[(UNANSWERED, messages.ERROR)])
     following = AskedQuestion.objects.filter(previous=previous).first()
     if following is None:
-        try:
-            drill = bank.Drill(
-                previous.scope or bank.ANY, previous.rules, previous.game, previous.wanted_kind
-            )
-            q = drill.ask(new_seed())
-        except (QuestionError, KeyError):  # UnknownRule is a KeyError
+        drill = bank.Drill(
+            previous.scope or bank.ANY, previous.rules, previous.game, previous.wanted_kind
+        )
+        q = _ask(drill)
+        if q is None:
             error = NOT_MADE.format(what=bank.scope_name(previous.scope))
             return _after_post(request, previous, said=[(error, messages.ERROR)])
         owner, session_key = _owner(request)
@@ -174,6 +174,17 @@ def ask_next_question(request: HttpRequest, pk: int) -> HttpResponse:
     if request.htmx:
         return push_url(_render_question(request, following), following.get_absolute_url())
     return redirect(following)
+
+
+def _ask(drill: bank.Drill) -> Question | None:
+    """A question for ``drill`` from a fresh seed; a seed whose search finds none (rare: the
+    bank searches a bounded number of deals) gives way to another, a few times."""
+    for _ in range(SEEDS_TO_TRY):
+        try:
+            return drill.ask(new_seed())
+        except (QuestionError, KeyError):  # a drill the catalogue no longer knows: UnknownRule
+            continue
+    return None
 
 
 # -- a question ---------------------------------------------------------------------------------

@@ -335,3 +335,24 @@ def test_a_rule_only_the_source_questions_ask_about_is_practised_with_them(
         '/trainer/?scope=rule%3Afollow-suit&amp;rules=hoffmann&amp;game=three-card&amp;kind="'
         in text
     )
+
+
+def test_a_seed_whose_search_finds_nothing_gives_way_to_another(
+    learner: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from games.loo.questions import QuestionError
+
+    real = bank.Drill.ask
+    seeds: list[int] = []
+
+    def first_fails(self: bank.Drill, seed: int) -> Any:
+        seeds.append(seed)
+        if len(seeds) == 1:
+            raise QuestionError("no question was found in 1000 deals")
+        return real(self, seed)
+
+    monkeypatch.setattr(bank.Drill, "ask", first_fails)
+
+    asked = learner.start("group:leading")
+
+    assert len(seeds) == 2 and asked.seed == seeds[1]
