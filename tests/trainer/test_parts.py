@@ -1,0 +1,63 @@
+"""The partials that ask and grade a stored question stand on their own, for any page (the
+lessons and the quizzes) to include with the context the presenting module makes."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+from django.template.loader import render_to_string
+from django.test import RequestFactory
+
+from lessons.trainer import bank, presenting
+from lessons.trainer.presenting import POSITIONS, asking_context, graded_context
+
+from .conftest import make, one_per_kind
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("kind", bank.kinds())
+def test_a_question_is_asked_and_graded_by_the_partials_alone(learner: Any, kind: str) -> None:
+    rules, game = next((p, g) for k, p, g in one_per_kind() if k == kind)
+    q = make(kind, rules, game)
+    asked = learner.store(q)
+    request = RequestFactory().get("/somewhere/")
+
+    form = render_to_string(
+        "trainer/parts.html#asked-question",
+        asking_context(asked, q, answer_url="/somewhere/answer/"),
+        request=request,
+    )
+    asked.record_answer(q, list(q.answer))
+    graded = render_to_string(
+        "trainer/parts.html#graded-question", graded_context(asked, q), request=request
+    )
+
+    assert 'action="/somewhere/answer/"' in form and 'name="csrfmiddlewaretoken"' in form
+    assert form.count('name="response"') == len(q.choices)
+    assert f'id="q{asked.pk}-prompt"' in form
+    assert "Right." in graded and "Why" in graded
+    assert kind in POSITIONS  # each kind the engine makes has a partial for its position
+
+
+def test_a_kind_without_a_partial_of_its_own_shows_its_position_field_by_field() -> None:
+    q = dataclasses.replace(make("legal-cards", "hoffmann", "three-card"), kind="new-kind")
+
+    shown = presenting.shown(q)
+    html = render_to_string(shown.position_template, {"shown": shown})
+
+    assert shown.position_template == "trainer/parts.html#position-generic"
+    assert "<dt>Hand</dt>" in html and "<dt>Trump</dt>" in html
+    assert 'class="pcard' in html  # its card codes drawn as cards
+
+
+def test_a_position_not_in_its_kinds_form_falls_back_to_the_generic_partial() -> None:
+    q = make("trick-winner", "peel", "five-card")
+    broken = dataclasses.replace(q, position={"trump": "H", "puzzle": ["QH", "XX"]})
+
+    shown = presenting.shown(broken)
+
+    assert shown.position_template == "trainer/parts.html#position-generic"
+    assert [f.label for f in shown.position["facts"]] == ["Trump", "Puzzle"]
