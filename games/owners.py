@@ -35,3 +35,13 @@ class OwnedQuerySet(models.QuerySet[_M]):
         if not session_key:
             return 0
         return self.filter(owner=None, session_key=session_key).update(owner=user, session_key="")
+
+
+def owner_for(request: HttpRequest) -> tuple[Any, str]:
+    """Who a new row made by ``request`` belongs to: ``(user, "")``, or for someone not logged
+    in ``(None, session key)``, the browser session made if it has none yet."""
+    if request.user.is_authenticated:
+        return request.user, ""
+    if request.session.session_key is None:
+        request.session.create()
+    return None, request.session.session_key or ""

@@ -30,6 +30,7 @@ from games.loo import catalogue
 from games.loo.questions import Question, QuestionError
 from games.loo.rulesets import GAME_NAMES, PRESETS
 from games.models import new_seed
+from games.owners import owner_for
 from lessons.trainer import bank
 from lessons.trainer.forms import AnswerForm, CoverageForm, DrillForm
 from lessons.trainer.models import AskedQuestion, Record, RuleRecord, StaleQuestion
@@ -78,15 +79,6 @@ def _not_found(request: HttpRequest) -> HttpResponse:
     if request.htmx:
         return HttpResponse(NOT_FOUND, status=404, content_type="text/plain; charset=utf-8")
     return render(request, "trainer/missing.html", {"message": NOT_FOUND}, status=404)
-
-
-def _owner(request: HttpRequest) -> tuple[Any, str]:
-    """Who a new question belongs to: the user, or this browser session (made if need be)."""
-    if request.user.is_authenticated:
-        return request.user, ""
-    if request.session.session_key is None:
-        request.session.create()
-    return None, request.session.session_key or ""
 
 
 # -- choosing what to practise ------------------------------------------------------------------
@@ -144,7 +136,7 @@ def ask_question(request: HttpRequest) -> HttpResponse:
     if q is None:
         form.add_error(None, NOT_MADE.format(what=drill.name))
         return _render_trainer(request, form)
-    owner, session_key = _owner(request)
+    owner, session_key = owner_for(request)
     asked = AskedQuestion.store(q, owner=owner, session_key=session_key, drill=drill)
     return redirect(asked)
 
@@ -167,7 +159,7 @@ def ask_next_question(request: HttpRequest, pk: int) -> HttpResponse:
         if q is None:
             error = NOT_MADE.format(what=bank.scope_name(previous.scope))
             return _after_post(request, previous, said=[(error, messages.ERROR)])
-        owner, session_key = _owner(request)
+        owner, session_key = owner_for(request)
         following = AskedQuestion.store(
             q, owner=owner, session_key=session_key, drill=drill, previous=previous
         )
