@@ -117,6 +117,10 @@ class PracticeTable(models.Model):
     #: "message"}``)}``; messages in their JSON form (``games.loo.messages``).
     notes = models.JSONField(default=list)
     version = models.PositiveIntegerField(default=1)
+    #: A lesson's guided hand (set by whoever deals it; games knows nothing of lessons):
+    #: ``{"lesson": its title, "banner": what to look for, "rule": the rule to watch, whose
+    #: lines of the trick log are marked, "back": the lesson's address}``.
+    guide = models.JSONField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -169,8 +173,10 @@ class PracticeTable(models.Model):
         laws: bool,
         owner: Any = None,
         session_key: str = "",
+        guide: dict[str, str] | None = None,
     ) -> PracticeTable:
-        """A new table with its first hand dealt and played up to the human's first turn."""
+        """A new table with its first hand dealt and played up to the human's first turn
+        (``guide``: a lesson's, see :attr:`guide`)."""
         config = TableConfig(game, RuleSet.preset(rules), players, deal_seed(seed), laws=laws)
         table = Table(config)
         table.deal()
@@ -183,6 +189,7 @@ class PracticeTable(models.Model):
             seed=seed,
             opponents=opponents,
             laws=laws,
+            guide=guide,
         )
         notes = practice.run_bots(table, [], wait=True)
         practice.state = stored_state(table)

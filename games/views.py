@@ -656,6 +656,7 @@ def _render_table(
         "declare_before": _declare_before(view) if form.waiting else "",
         "first_dealer": _first_dealer(table) if hand.setup.hand_number == 1 else "",
         "links": links,
+        "guide_rule": links.link(practice.guide["rule"]) if practice.guide else None,
         **_table_context(view, hand, links),
     }
     template = f"{TABLE_TEMPLATE}#hand-table" if request.htmx else TABLE_TEMPLATE

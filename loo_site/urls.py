@@ -24,6 +24,7 @@ urlpatterns = [
     path("accounts/deleted/", views.show_account_deleted, name="account-deleted"),
     path("play/", include("games.urls")),
     path("trainer/", include("lessons.trainer.urls")),
+    path("learn/", include("lessons.course.urls")),
     path("", include("lessons.urls")),
     path("admin/", admin.site.urls),
 ]

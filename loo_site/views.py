@@ -17,6 +17,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_safe
 
 from games.models import PracticeHand, PracticeTable
+from lessons.course.learning import give_progress_to
 from lessons.trainer.models import AskedQuestion
 
 
@@ -46,9 +47,11 @@ def _next_url(request: HttpRequest) -> str:
 
 def _bring_along(user: Any, session_key: str | None) -> None:
     """What a browser session did without an account comes to the account it logs in to:
-    its practice tables and the trainer's questions (and so the record they make)."""
+    its practice tables, the trainer's questions (and so the record they make) and its
+    progress in the lessons."""
     PracticeTable.objects.give_to(user, session_key)
     AskedQuestion.objects.give_to(user, session_key)
+    give_progress_to(user, session_key)
 
 
 class LogInView(auth_views.LoginView):

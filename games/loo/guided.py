@@ -41,9 +41,7 @@ def play_sensibly(hand: Hand, playouts: int = PLAYOUTS, until: str | None = None
         seat = hand.to_act
         assert seat is not None
         options = hand.options()
-        shaped.update(
-            a.rule for a in options.explanations if options.kind != "play" or a.excluded
-        )
+        shaped.update(a.rule for a in options.explanations if options.kind != "play" or a.excluded)
         if until is not None:
             events = hand.events
             if until in shaped or any(until in e.rules for e in events[told:]):

@@ -17,6 +17,7 @@ from games.naming import seat_name
 register = template.Library()
 
 NEW_AT_THIS_STEP = mark_safe('<span class="visually-hidden">New at this step: </span>')
+LESSON_RULE = mark_safe('<span class="log-line__lesson">The lesson\'s rule: </span>')
 
 
 @register.simple_tag
@@ -89,19 +90,24 @@ def _rule_ref(rule: RuleLink, prefix: str) -> SafeString:
 
 
 @register.simple_tag
-def log_items(log: Iterable[Any], first_new: object = None) -> SafeString:
+def log_items(log: Iterable[Any], first_new: object = None, watched: str = "") -> SafeString:
     """The lines of the trick log, each with the rules it applied; from ``first_new`` (a step
-    of a replay; unset on the table) on they are marked as new. Written here rather than as a
-    template loop: the log is the longest part of the table, redrawn after every decision."""
+    of a replay; unset on the table) on they are marked as new, and a line that applied the
+    rule ``watched`` (a lesson's guided hand) is marked as the lesson's. Written here rather
+    than as a template loop: the log is the longest part of the table, redrawn after every
+    decision."""
     items = []
     for i, line in enumerate(log):
         new = isinstance(first_new, int) and i >= first_new
+        lesson = bool(watched) and watched in line.event.rules
         items.append(
             format_html(
-                '<li class="log-line log-line--{}{}">{}\n        <p>{} {}</p>{}{}\n      </li>',
+                '<li class="log-line log-line--{}{}{}">{}{}\n        <p>{} {}</p>{}{}\n      </li>',
                 line.event.kind,
                 " log-line--new" if new else "",
+                " log-line--lesson" if lesson else "",
                 NEW_AT_THIS_STEP if new else "",
+                LESSON_RULE if lesson else "",
                 line.text,
                 rule_refs(line.rules),
                 format_html('<p class="log-line__reason">Why: {}</p>', line.reason)

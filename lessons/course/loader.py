@@ -10,7 +10,7 @@ is wrong:
 - an exercise whose rule does not bind under a rule set the lesson is offered for (in its
   authored position; or, generated, a rule its kind cannot ask about there);
 - a guided hand in which the rule never comes up when the hand is played sensibly
-  (:func:`games.loo.guided.find_seed`, under each rule set: the seeds found are stored);
+  (:func:`games.loo.guided.comes_up`, under each rule set: the seeds found are stored);
 - a check about rules no question can ask about there.
 
 The engine answers every exercise; the file never holds an answer.
@@ -18,6 +18,7 @@ The engine answers every exercise; the file never holds an answer.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from functools import cache
@@ -25,9 +26,10 @@ from typing import Any
 
 from games.loo import catalogue
 from games.loo.catalogue import UnknownRule
-from games.loo.guided import find_seed
+from games.loo.guided import comes_up
 from games.loo.questions import AUTHORED_KINDS, KINDS, QuestionError, coverage, question_at
 from games.loo.rulesets import GAMES, PRESETS, RuleSet
+from games.models import deal_seed
 from lessons import markup
 from lessons.content import Block, check_markup, parse, sync
 from lessons.course.models import Lesson, Step, StepKind, Unit
@@ -283,9 +285,18 @@ def _guided_hand(b: Block, game: str, presets: list[str]) -> dict[str, Any]:
 
 
 @cache
-def _find_seed(game: str, preset: str, players: int, rule: str, prefix: str) -> str | None:
-    """Remembered for the process: the engine's answer does not change while it runs."""
-    return find_seed(game, RuleSet.preset(preset), players, rule, prefix, GUIDED_TRIES)
+def _find_seed(game: str, preset: str, players: int, rule: str, prefix: str) -> int | None:
+    """The public seed of a practice table (``PracticeTable.seed``) whose first hand brings
+    ``rule`` up, searched from a number made of ``prefix``. The practice table deals from
+    ``deal_seed(seed)``, keyed by the site's secret: the deal cannot be worked out from the
+    content files, and a site with another key finds its own seeds when it loads them.
+    Remembered for the process: the engine's answer does not change while it runs."""
+    base = int(hashlib.sha256(prefix.encode()).hexdigest()[:8], 16) * 1000
+    rules = RuleSet.preset(preset)
+    for seed in range(base + 1, base + GUIDED_TRIES + 1):
+        if comes_up(game, rules, players, deal_seed(seed), rule):
+            return seed
+    return None
 
 
 def _check(b: Block, game: str, presets: list[str]) -> dict[str, Any]:

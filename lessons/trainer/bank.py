@@ -13,6 +13,7 @@ included, is made again from it on the server whenever it is needed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from games.loo import catalogue, questions
 from games.loo.catalogue import UnknownRule
@@ -62,8 +63,22 @@ def coverage(preset: str, game: str) -> dict[str, tuple[str, ...]]:
     return questions.coverage(preset, game)
 
 
-def remake(kind: str, preset: str, game: str, rule: str | None, seed: int) -> Question:
-    """The question of this identity, made again (the engine's own function)."""
+def remake(
+    kind: str,
+    preset: str,
+    game: str,
+    rule: str | None,
+    seed: int,
+    *,
+    position: dict[str, Any] | None = None,
+    card: str | None = None,
+) -> Question:
+    """The question of this identity, made again (the engine's own function): dealt from the
+    seed, or asked about a lesson's own ``position``."""
+    if position is not None:
+        return questions.question_at(
+            kind, preset, game=game, position=position, rule=rule, card=card, seed=seed
+        )
     return questions.question(kind, preset, game=game, rule=rule, seed=seed)
 
 

@@ -129,6 +129,11 @@ class AskedQuestion(models.Model):
     #: Never shown: with it, the engine (or its command line) would give the answer.
     seed = models.PositiveBigIntegerField()
     version = models.PositiveIntegerField()
+    #: A lesson's exercise may ask about a position of its own (``question_at``): the
+    #: position as the lesson gives it, and for ``why-not`` the card asked about. None: the
+    #: question is dealt from the seed.
+    position = models.JSONField(null=True, blank=True)
+    card = models.CharField(max_length=2, blank=True)
     #: The rule the question exercises, whose record the answer counts towards. Not shown
     #: before the answer: for some kinds it is the answer.
     topic = models.CharField(max_length=60)
@@ -197,6 +202,8 @@ class AskedQuestion(models.Model):
         session_key: str = "",
         drill: bank.Drill | None = None,
         previous: AskedQuestion | None = None,
+        position: dict[str, Any] | None = None,
+        card: str = "",
     ) -> AskedQuestion:
         """Keep ``q`` by its identity for ``owner`` (or the browser session), with the
         ``drill`` it was asked for, if any. With ``previous``, the question that follows it;
@@ -214,6 +221,8 @@ class AskedQuestion(models.Model):
             scope=drill.scope if drill else "",
             wanted_kind=drill.kind if drill else "",
             previous=previous,
+            position=position,
+            card=card,
         )
         try:
             with transaction.atomic():
@@ -230,7 +239,15 @@ class AskedQuestion(models.Model):
         if self.version != VERSION:
             raise StaleQuestion("this question was made by an earlier version of the question bank")
         try:
-            return bank.remake(self.kind, self.rules, self.game, self.rule or None, self.seed)
+            return bank.remake(
+                self.kind,
+                self.rules,
+                self.game,
+                self.rule or None,
+                self.seed,
+                position=self.position,
+                card=self.card or None,
+            )
         except (QuestionError, UnknownRule) as error:
             raise StaleQuestion(str(error)) from error
 

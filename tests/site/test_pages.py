@@ -87,7 +87,7 @@ def test_built_sections_are_links_and_planned_ones_are_not(client: Client) -> No
     text = client.get(reverse("home")).content.decode()
 
     assert '<span class="planned">Classes <small>(planned)</small></span>' in text
-    for section in ("Rules", "Sources", "Glossary", "Play", "Trainer"):
+    for section in ("Rules", "Sources", "Glossary", "Play", "Learn", "Trainer"):
         assert f'<span class="planned">{section}' not in text
         assert f">{section}</a>" in text
 

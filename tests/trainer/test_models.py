@@ -79,6 +79,8 @@ def test_a_stored_question_keeps_its_identity_not_its_answer() -> None:
         "rule",
         "seed",
         "version",
+        "position",
+        "card",
         "topic",
         "scope",
         "wanted_kind",
@@ -89,6 +91,20 @@ def test_a_stored_question_keeps_its_identity_not_its_answer() -> None:
         "answered",
     }
     assert row.to_engine() == q
+    assert stored["position"] is None and stored["card"] == ""
+
+
+@pytest.mark.django_db
+def test_a_question_about_a_lessons_own_position_keeps_the_position() -> None:
+    from games.loo.questions import question_at
+
+    position = {"trump": "S", "hand": ["QH", "3S", "7D"], "trick": ["TH"]}
+    q = question_at("why-not", "hoffmann", game="three-card", position=position, card="7D", seed=4)
+    row = AskedQuestion.store(q, session_key="s" * 32, position=position, card="7D")
+
+    again = AskedQuestion.objects.get(pk=row.pk).to_engine()
+
+    assert again == q and again.answer == ("follow-suit",)
 
 
 @pytest.mark.django_db
