@@ -339,7 +339,7 @@ def answer(request: HttpRequest, slug: str, key: str, pk: int) -> HttpResponse:
     if graded is None:
         return _after_post(request, lesson, step, preset, [(ANSWERED, messages.WARNING)])
     assert state.progress is not None
-    answered = [*state.answered, asked]
+    answered = state.answered  # this one included: record_answer marked it answered
     if step.kind == StepKind.EXERCISE and graded.correct:
         mark_done(state.progress, first_try=len(answered) == 1)
     elif step.kind == StepKind.CHECK and len(answered) >= state.count:

@@ -1,0 +1,310 @@
+"""content/lessons.txt: what the loader keeps, and what it refuses (with file:line and what is
+wrong, the database left as it was)."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.management import CommandError, call_command
+
+from games.loo import RuleSet
+from games.loo.catalogue import rules as catalogue_rules
+from games.loo.guided import comes_up
+from games.loo.questions import KINDS, coverage, question, question_at
+from games.models import deal_seed
+from lessons.course.models import Lesson, Step, StepKind, Unit
+
+CONTENT = Path(settings.BASE_DIR) / "content"
+LESSONS = CONTENT / "lessons.txt"
+
+pytestmark = pytest.mark.django_db
+
+
+def _snapshot() -> dict[str, object]:
+    return {
+        "units": sorted(Unit.objects.values_list("pk", "title", "position")),
+        "lessons": sorted(Lesson.objects.values_list("pk", "title", "body", "presets")),
+        "steps": sorted(Step.objects.values_list("pk", "lesson_id", "kind", "data")),
+    }
+
+
+# -- what is loaded -------------------------------------------------------------------------------
+
+
+def test_every_unit_lesson_and_step_of_the_file_is_loaded_in_order() -> None:
+    text = LESSONS.read_text(encoding="utf-8")
+    headers = [line for line in text.splitlines() if line.startswith("[")]
+    assert Unit.objects.count() == sum(h.startswith("[unit ") for h in headers)
+    assert Lesson.objects.count() == sum(h.startswith("[lesson ") for h in headers)
+    assert Step.objects.count() == sum(
+        h.startswith(("[exercise ", "[guided-hand ", "[check ")) for h in headers
+    )
+    keys = [h.split()[1].rstrip("]") for h in headers if h.startswith("[lesson ")]
+    assert list(Lesson.objects.values_list("slug", flat=True)) == keys
+
+
+def test_every_lesson_ends_with_a_check_and_has_an_exercise() -> None:
+    for lesson in Lesson.objects.prefetch_related("steps"):
+        kinds = [s.kind for s in lesson.steps.all()]
+        assert kinds[-1] == StepKind.CHECK and kinds.count(StepKind.CHECK) == 1, lesson.slug
+        assert StepKind.EXERCISE in kinds and kinds.count(StepKind.GUIDED_HAND) <= 1
+
+
+def test_every_exercise_is_answered_by_the_engine_under_every_rule_set_offered() -> None:
+    """An exercise's rule binds under each rule set of its lesson: in its own position, or in
+    the positions its kind deals (the engine makes the question and knows the answer)."""
+    for step in Step.objects.filter(kind=StepKind.EXERCISE).select_related("lesson"):
+        data, lesson = step.data, step.lesson
+        for preset in lesson.presets:
+            if data["position"] is not None:
+                q = question_at(
+                    data["kind"],
+                    preset,
+                    game=lesson.game,
+                    position=data["position"],
+                    rule=data["rule"],
+                    card=data["card"],
+                    seed=1,
+                )
+            else:
+                q = question(data["kind"], preset, game=lesson.game, rule=data["rule"], seed=1)
+            assert data["rule"] in q.bound and q.answer, (step.key, preset)
+
+
+def test_a_guided_hand_brings_its_rule_up_under_every_rule_set_offered() -> None:
+    for step in Step.objects.filter(kind=StepKind.GUIDED_HAND).select_related("lesson"):
+        data, lesson = step.data, step.lesson
+        assert set(data["seeds"]) == set(lesson.presets)
+        for preset, seed in data["seeds"].items():
+            rules = RuleSet.preset(preset)
+            assert comes_up(lesson.game, rules, data["players"], deal_seed(seed), data["rule"])
+
+
+# -- what the course teaches ----------------------------------------------------------------------
+
+
+def test_every_rule_of_the_catalogue_is_taught_by_a_lesson() -> None:
+    taught = {r for teaches in Lesson.objects.values_list("teaches", flat=True) for r in teaches}
+    assert {r.id for r in catalogue_rules()} - taught == set()
+
+
+def test_every_rule_the_engine_enforces_at_the_table_is_exercised() -> None:
+    """Every rule a question about the play asks about (under some rule set: the engine
+    applies it to a decision, a trick, a flush or a settlement) is an exercise's rule."""
+    enforced = {
+        r
+        for preset in ("hoffmann", "britannica", "whiteknuckle", "parlett", "peel")
+        for game in RuleSet.preset(preset).games
+        for kind, ids in coverage(preset, game).items()
+        if kind != "source"
+        for r in ids
+    }
+    exercised = {
+        s.data["rule"]
+        for s in Step.objects.filter(kind=StepKind.EXERCISE)
+        if s.data["kind"] in KINDS
+    }
+    assert enforced - exercised == set()
+
+
+def test_reloading_keeps_every_row_and_its_key() -> None:
+    before = _snapshot()
+    call_command("loadcontent", verbosity=0)
+    assert _snapshot() == before
+
+
+# -- what is refused ------------------------------------------------------------------------------
+
+
+def _copy(tmp_path: Path) -> Path:
+    folder = tmp_path / "content"
+    shutil.copytree(CONTENT, folder)
+    return folder
+
+
+def _edit(folder: Path, old: str, new: str) -> Path:
+    path = folder / "lessons.txt"
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} is not in lessons.txt"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+def _line_of(path: Path, needle: str) -> int:
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if needle in line:
+            return number
+    raise AssertionError(f"{needle!r} not in {path}")
+
+
+def _block(folder: Path, header: str) -> str:
+    """The text of the block that starts with ``header``, up to the next block."""
+    text = (folder / "lessons.txt").read_text(encoding="utf-8")
+    start = text.index(header)
+    end = text.find("\n[", start + 1)
+    return text[start : end if end != -1 else len(text)]
+
+
+Breakage = Callable[[Path], tuple[int, str]]
+
+
+def _unknown_unit(folder: Path) -> tuple[int, str]:
+    path = _edit(
+        folder, "[lesson follow-suit]\nunit: following", "[lesson follow-suit]\nunit: folowing"
+    )
+    return _line_of(path, "unit: folowing"), "unknown unit 'folowing'"
+
+
+def _unknown_rule_taught(folder: Path) -> tuple[int, str]:
+    path = _in_block(folder, "[lesson follow-suit]", "teaches", "follow-suits")
+    return _line_of(path, "teaches: follow-suits"), "unknown rule id 'follow-suits'"
+
+
+def _unknown_term(folder: Path) -> tuple[int, str]:
+    block = _block(folder, "[lesson follow-suit]")
+    body = block.split("\n\n", 1)[1]
+    first = body.splitlines()[0]
+    path = _edit(folder, first, first + " A [[misdial]] here.")
+    return _line_of(path, "[[misdial]]"), "unknown glossary term 'misdial'"
+
+
+def _unknown_passage(folder: Path) -> tuple[int, str]:
+    path = _in_block(folder, "[lesson follow-suit]", "quotes", "hoffmann#law-99")
+    return _line_of(path, "hoffmann#law-99"), "unknown passage id 'law-99' of hoffmann"
+
+
+def _rule_taught_but_not_linked(folder: Path) -> tuple[int, str]:
+    block = _block(folder, "[lesson follow-suit]")
+    path = _edit(folder, block, block.replace("[[rule:follow-suit|", "[[rule:head-the-trick|"))
+    return _line_of(path, "[lesson follow-suit]"), "does not link it: write [[rule:follow-suit]]"
+
+
+def _exercise_whose_rule_does_not_bind(folder: Path) -> tuple[int, str]:
+    path = _edit(
+        folder,
+        "[exercise follow-suit-1]\n",
+        "[exercise follow-suit-0]\nkind: legal-cards\nrule: follow-suit\n"
+        'position: {"trump": "S", "hand": ["QH", "3H", "7H"], "trick": ["TH"]}\n\n'
+        "[exercise follow-suit-1]\n",
+    )
+    return _line_of(path, '"hand": ["QH", "3H", "7H"]'), "the rule does not bind there"
+
+
+def _exercise_its_kind_cannot_ask(folder: Path) -> tuple[int, str]:
+    path = _edit(
+        folder,
+        "[exercise follow-suit-1]\n",
+        "[exercise follow-suit-0]\nkind: trick-winner\nrule: follow-suit\n\n"
+        "[exercise follow-suit-1]\n",
+    )
+    line = _line_of(path, "[exercise follow-suit-0]") + 2
+    return line, "a trick-winner question cannot ask about 'follow-suit' under hoffmann"
+
+
+def _in_block(folder: Path, header: str, field: str, value: str) -> Path:
+    """Set ``field:`` of the block that starts with ``header`` to ``value``."""
+    block = _block(folder, header)
+    old = next(line for line in block.splitlines() if line.startswith(f"{field}:"))
+    return _edit(folder, block, block.replace(old, f"{field}: {value}", 1))
+
+
+def _guided_hand_whose_rule_never_comes_up(folder: Path) -> tuple[int, str]:
+    path = _in_block(folder, "[guided-hand follow-suit-hand]", "rule", "club-law")
+    return _line_of(path, "rule: club-law"), "'club-law' never comes up when the hand is played"
+
+
+def _check_about_rules_no_question_asks(folder: Path) -> tuple[int, str]:
+    path = _in_block(folder, "[check follow-suit-check]", "rules", "shuffle-and-cut")
+    return _line_of(path, "rules: shuffle-and-cut"), "can ask about 'shuffle-and-cut'"
+
+
+def _a_step_before_any_lesson(folder: Path) -> tuple[int, str]:
+    text = (folder / "lessons.txt").read_text(encoding="utf-8")
+    first = text.index("\n[unit ")
+    (folder / "lessons.txt").write_text(
+        text[: first + 1] + "[check stray]\nrules: follow-suit\ncount: 3\n\n" + text[first + 1 :],
+        encoding="utf-8",
+    )
+    return _line_of(folder / "lessons.txt", "[check stray]"), "must follow the [lesson]"
+
+
+def _a_lesson_without_its_check(folder: Path) -> tuple[int, str]:
+    block = _block(folder, "[check follow-suit-check]")
+    path = _edit(folder, block, "")
+    return _line_of(path, "[lesson follow-suit]"), "must end with one [check]"
+
+
+def _duplicate_id(folder: Path) -> tuple[int, str]:
+    path = _edit(folder, "[exercise follow-suit-2]", "[exercise follow-suit-1]")
+    lines = [
+        n
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if line == "[exercise follow-suit-1]"
+    ]
+    return lines[1], "duplicate id 'follow-suit-1'"
+
+
+def _bad_json(folder: Path) -> tuple[int, str]:
+    path = _edit(
+        folder,
+        "[exercise follow-suit-1]\n",
+        "[exercise follow-suit-0]\nkind: legal-cards\nrule: follow-suit\n"
+        'position: {"trump": "S", "hand": ["QH" "3S"]}\n\n'
+        "[exercise follow-suit-1]\n",
+    )
+    return _line_of(path, '"hand": ["QH" "3S"]'), "the position is not valid JSON"
+
+
+def _unknown_kind(folder: Path) -> tuple[int, str]:
+    path = _edit(
+        folder,
+        "[exercise follow-suit-1]\n",
+        "[exercise follow-suit-0]\nkind: essay\nrule: follow-suit\n\n[exercise follow-suit-1]\n",
+    )
+    return _line_of(path, "kind: essay"), "unknown question kind 'essay'"
+
+
+def _unknown_rule_set(folder: Path) -> tuple[int, str]:
+    path = _edit(folder, "[lesson follow-suit]\n", "[lesson follow-suit]\npresets: hoyle\n")
+    return _line_of(path, "presets: hoyle"), "unknown rule set 'hoyle'"
+
+
+BREAKAGES = [
+    _unknown_unit,
+    _unknown_rule_taught,
+    _unknown_term,
+    _unknown_passage,
+    _rule_taught_but_not_linked,
+    _exercise_whose_rule_does_not_bind,
+    _exercise_its_kind_cannot_ask,
+    _guided_hand_whose_rule_never_comes_up,
+    _check_about_rules_no_question_asks,
+    _a_step_before_any_lesson,
+    _a_lesson_without_its_check,
+    _duplicate_id,
+    _bad_json,
+    _unknown_kind,
+    _unknown_rule_set,
+]
+
+
+@pytest.mark.parametrize("breakage", BREAKAGES, ids=lambda b: b.__name__.strip("_"))
+def test_a_broken_lessons_file_is_refused_with_its_line_and_changes_nothing(
+    tmp_path: Path, breakage: Breakage
+) -> None:
+    folder = _copy(tmp_path)
+    line, problem = breakage(folder)
+    before = _snapshot()
+
+    with pytest.raises(CommandError) as refused:
+        call_command("loadcontent", path=folder, verbosity=0)
+
+    message = str(refused.value)
+    assert message.startswith(f"content/lessons.txt:{line}: "), message
+    assert problem in message, message
+    assert "\n" not in message
+    assert _snapshot() == before

@@ -1,0 +1,320 @@
+"""A learner going through a lesson: exercises, the guided hand and the check, graded by the
+engine; progress kept once, whatever is replayed, forged or done in a second tab; and moving
+from a browser session to an account."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+
+from games.loo.bots import BeginnerBot
+from games.loo.questions import Question
+from games.loo.view import view_for
+from games.models import PracticeTable
+from games.naming import HUMAN
+from lessons.course.models import Lesson, Progress, Step, StepKind
+from lessons.trainer.models import AskedQuestion
+
+pytestmark = pytest.mark.django_db
+
+LESSON = "follow-suit"
+HTMX = {"HX-Request": "true"}
+
+
+class Learner:
+    """Someone taking a lesson through the views with a test client."""
+
+    def __init__(self, client: Client, lesson: str = LESSON, rules: str = "hoffmann") -> None:
+        self.client = client
+        self.lesson = Lesson.objects.get(slug=lesson)
+        self.rules = rules
+
+    @property
+    def steps(self) -> list[Step]:
+        return list(self.lesson.steps.all())
+
+    def page(self, **query: str) -> str:
+        response = self.client.get(self.lesson.get_absolute_url(), {"rules": self.rules, **query})
+        assert response.status_code == 200
+        return response.content.decode()
+
+    def start(self, step: Step, htmx: bool = False) -> Any:
+        url = reverse("course:start", args=[self.lesson.slug, step.key])
+        return self.client.post(f"{url}?rules={self.rules}", headers=HTMX if htmx else {})
+
+    def progress(self, step: Step) -> Progress:
+        """This learner's progress on ``step``: his account's, or his browser session's."""
+        session = self.client.session
+        user = session.get("_auth_user_id")
+        if user is not None:
+            return Progress.objects.get(step=step, owner_id=user)
+        return Progress.objects.get(step=step, owner=None, session_key=session.session_key)
+
+    def pending(self, step: Step) -> AskedQuestion:
+        return self.progress(step).questions.get(answered__isnull=True)
+
+    def answer(
+        self, step: Step, asked: AskedQuestion, response: list[str], htmx: bool = False
+    ) -> Any:
+        url = reverse("course:answer", args=[self.lesson.slug, step.key, asked.pk])
+        return self.client.post(
+            f"{url}?rules={self.rules}", {"response": response}, headers=HTMX if htmx else {}
+        )
+
+    def do(self, step: Step, right: bool = True) -> Question:
+        """Begin ``step`` (an exercise or one question of a check) and answer it."""
+        self.start(step)
+        asked = self.pending(step)
+        q = asked.to_engine()
+        self.answer(step, asked, list(q.answer) if right else wrong(q))
+        return q
+
+
+def wrong(q: Question) -> list[str]:
+    """A wrong answer: a choice that is not the answer (or, select-all, the answer and one
+    more, or less one)."""
+    others = [c.id for c in q.choices if c.id not in q.answer]
+    if not q.multiple:
+        return others[:1]
+    return [*q.answer, others[0]] if others else list(q.answer)[1:] or [q.choices[0].id]
+
+
+def snapshot() -> dict[str, object]:
+    return {
+        "progress": sorted(
+            Progress.objects.values_list("pk", "step_id", "done", "first_try", "right", "table_id")
+        ),
+        "questions": sorted(AskedQuestion.objects.values_list("pk", "response", "correct")),
+    }
+
+
+@pytest.fixture
+def learner(client: Client) -> Learner:
+    return Learner(client)
+
+
+# -- exercises ------------------------------------------------------------------------------------
+
+
+def test_an_exercise_right_at_the_first_try_earns_a_star(learner: Learner) -> None:
+    first = learner.steps[0]
+    learner.do(first)
+
+    progress = Progress.objects.get(step=first)
+    assert progress.done is not None and progress.first_try is True
+    assert "right at the first try" in learner.page(step=first.key)
+
+
+def test_an_exercise_is_done_once_answered_right_without_a_star_after_a_miss(
+    learner: Learner,
+) -> None:
+    first = learner.steps[0]
+    learner.do(first, right=False)
+    assert Progress.objects.get(step=first).done is None
+    assert "Try another" in learner.page()
+
+    learner.do(first)
+
+    progress = Progress.objects.get(step=first)
+    assert progress.done is not None and progress.first_try is False
+    assert progress.questions.count() == 2
+
+
+def test_the_page_never_holds_the_answer_before_it_is_given(learner: Learner) -> None:
+    """The lesson's page shows the question's prompt and choices, never which are right:
+    two stored questions alike but for their answers make the same page."""
+    first = learner.steps[0]
+    learner.start(first)
+    asked = learner.pending(first)
+    page = learner.page()
+    q = asked.to_engine()
+    assert str(asked.seed) not in page
+    for a in q.explanations:
+        assert a.message.key not in page
+    assert 'class="verdict' not in page and "is-answer" not in page
+
+
+def test_a_question_is_asked_once_for_two_clicks_or_two_tabs(learner: Learner) -> None:
+    first = learner.steps[0]
+    learner.start(first)
+    learner.start(first, htmx=True)
+
+    assert Progress.objects.get(step=first).questions.count() == 1
+
+
+def test_an_answer_given_twice_counts_once(learner: Learner) -> None:
+    first = learner.steps[0]
+    learner.start(first)
+    asked = learner.pending(first)
+    q = asked.to_engine()
+    learner.answer(first, asked, wrong(q))
+    before = snapshot()
+
+    response = learner.answer(first, asked, list(q.answer))
+
+    assert response.status_code == 302
+    assert snapshot() == before
+    assert "already answered" in learner.page()
+
+
+@pytest.mark.parametrize("forged", [["XX"], [], ["AS", "KS", "QS", "JS", "TS", "9S"]])
+def test_a_forged_answer_is_refused_and_changes_nothing(
+    learner: Learner, forged: list[str]
+) -> None:
+    first = learner.steps[0]
+    learner.start(first)
+    asked = learner.pending(first)
+    before = snapshot()
+
+    response = learner.answer(first, asked, forged, htmx=True)
+
+    assert response.status_code == 200
+    assert 'class="alert alert--error"' in response.content.decode()
+    assert snapshot() == before
+
+
+def test_another_learners_question_is_not_found_and_changes_nothing(learner: Learner) -> None:
+    first = learner.steps[0]
+    learner.start(first)
+    asked = learner.pending(first)
+    q = asked.to_engine()
+    stranger = Learner(Client())
+    stranger.page()
+    before = snapshot()
+
+    response = stranger.answer(first, asked, list(q.answer))
+
+    assert response.status_code == 404
+    assert snapshot() == before
+
+
+def test_a_step_cannot_be_taken_before_the_ones_before_it(learner: Learner) -> None:
+    last = learner.steps[-1]
+    before = snapshot()
+
+    learner.start(last)
+
+    assert snapshot() == before
+    assert "Do the steps before this one first" in learner.page()
+
+
+def test_switching_the_rule_set_asks_the_exercise_under_it(learner: Learner) -> None:
+    first = learner.steps[0]
+    learner.start(first)
+    learner.rules = "parlett"
+    learner.start(first)
+
+    asked = list(Progress.objects.get(step=first).questions.order_by("pk"))
+    assert [a.rules for a in asked] == ["hoffmann", "parlett"]
+    assert "Parlett (modern)</option>" in learner.page()
+
+
+# -- the guided hand and the check ----------------------------------------------------------------
+
+
+def play_out(client: Client, table: PracticeTable) -> None:
+    """Play the table's hand to its end through the table's views, as a learner might."""
+    for n in range(100):
+        table.refresh_from_db()
+        hand = table.to_engine().hand
+        assert hand is not None
+        if hand.over:
+            return
+        data: dict[str, Any] = {"version": table.version}
+        if hand.to_act != HUMAN:
+            data["kind"] = "wait"
+        else:
+            action = BeginnerBot(f"lesson:{n}").decide(view_for(hand, HUMAN)).action
+            data["kind"] = action.kind
+            if action.kind == "play":
+                data["card"] = action.cards[0]
+            else:
+                data["choice"] = action.choice
+        client.post(reverse("games:table-act", args=[table.pk]), data)
+    raise AssertionError("the hand did not end")
+
+
+def test_a_whole_lesson_is_done_step_by_step(learner: Learner) -> None:
+    for step in learner.steps:
+        if step.kind == StepKind.EXERCISE:
+            learner.do(step)
+        elif step.kind == StepKind.GUIDED_HAND:
+            response = learner.start(step)
+            table = PracticeTable.objects.get(pk=Progress.objects.get(step=step).table_id)
+            assert response["Location"] == table.get_absolute_url()
+            assert table.guide is not None and table.guide["rule"] == step.data["rule"]
+            assert table.seed == step.data["seeds"][learner.rules]
+            page = learner.client.get(table.get_absolute_url()).content.decode()
+            assert "A guided hand: Follow suit" in page
+            assert step.data["banner"].split()[0] in page
+            assert Progress.objects.get(step=step).done is None
+            play_out(learner.client, table)
+            learner.page()  # the lesson sees the hand is over
+            assert Progress.objects.get(step=step).done is not None
+        else:
+            answers = [learner.do(step, right=n != 0) for n in range(step.data["count"])]
+            assert len(answers) == step.data["count"]
+            progress = Progress.objects.get(step=step)
+            assert progress.done is not None and progress.right == step.data["count"] - 1
+    assert "Lesson complete" in learner.page()
+    course = learner.client.get(reverse("course:home")).content.decode()
+    assert "badge--done" in course
+
+
+def test_the_guided_hand_deals_the_rule_sets_own_seed_once(learner: Learner) -> None:
+    for step in learner.steps:
+        if step.kind == StepKind.GUIDED_HAND:
+            break
+        learner.do(step)
+    learner.start(step)
+    learner.start(step)
+    assert PracticeTable.objects.count() == 1
+
+
+# -- progress moves to an account ----------------------------------------------------------------
+
+
+def test_progress_comes_along_when_the_learner_signs_up(learner: Learner) -> None:
+    first, second = learner.steps[:2]
+    learner.do(first)
+    learner.start(second)
+
+    response = learner.client.post(
+        reverse("sign-up"),
+        {
+            "username": "pupil",
+            "password1": "a long pass phrase 7",
+            "password2": "a long pass phrase 7",
+        },
+    )
+    assert response.status_code == 302
+
+    user = get_user_model().objects.get(username="pupil")
+    rows = Progress.objects.filter(owner=user)
+    assert set(rows.values_list("step_id", flat=True)) == {first.key, second.key}
+    assert not Progress.objects.filter(owner=None).exists()
+    assert AskedQuestion.objects.filter(owner=user).count() == 2
+    assert "right at the first try" in learner.page(step=first.key)
+
+
+def test_logging_in_keeps_what_either_side_had_done(client: Client) -> None:
+    user = get_user_model().objects.create_user("pupil", password="a long pass phrase 7")
+    first, second = Learner(client).steps[:2]
+    # The account has begun the first exercise; the session finishes it and the second.
+    account = Client()
+    account.force_login(user)
+    Learner(account).start(first)
+    session = Learner(client)
+    session.do(first)
+    session.do(second)
+
+    client.post(reverse("login"), {"username": "pupil", "password": "a long pass phrase 7"})
+
+    rows = {p.step_id: p for p in Progress.objects.filter(owner=user)}
+    assert set(rows) == {first.key, second.key}
+    assert rows[first.key].done is not None and rows[second.key].done is not None
+    assert not Progress.objects.filter(owner=None).exists()
