@@ -86,6 +86,7 @@ INSTALLED_APPS = [
     "lessons",
     "lessons.trainer",
     "lessons.course",
+    "lessons.classes",
     "axes",
 ]
 

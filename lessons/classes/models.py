@@ -1,0 +1,119 @@
+"""Teachers, classes and students (issue 15).
+
+Anyone with an account may say "I teach" (a :class:`Teacher` row); a teacher makes classes
+(:class:`SchoolClass`), each with a join code and a roster of students (:class:`Membership`).
+A student is an ordinary account that joined by the code, or one the teacher made for him
+(a :class:`ManagedStudent`: no e-mail, a one-time password, and no classes of his own).
+A student's real name is in his membership, seen by the class's teacher only; classmates see
+usernames.
+
+The quizzes, assignments and results that teachers give classes are in ``lessons.quizzes``.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+#: Join codes: letters and digits that cannot be mistaken for one another.
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 8
+
+#: The most students a class may have.
+MAX_STUDENTS = 100
+
+
+def new_join_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+class Teacher(models.Model):
+    """An account that teaches: it may make classes."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE, related_name="teacher"
+    )
+    since = models.DateTimeField(auto_now_add=True)
+    #: Dates of the teacher's assignments are shown in this time zone (an IANA name).
+    time_zone = models.CharField(max_length=64, default="Europe/London")
+
+    def __str__(self) -> str:
+        return f"Teacher {self.user}"
+
+
+class ManagedStudent(models.Model):
+    """A student account a teacher made: it cannot make classes or change its username."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE, related_name="managed"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="students_made",
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Managed student {self.user}"
+
+
+class SchoolClass(models.Model):
+    """A teacher's class: a name, a description, a join code and a roster."""
+
+    teacher = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="classes_taught"
+    )
+    name = models.CharField(max_length=100)
+    description = models.TextField(blank=True)
+    join_code = models.CharField(max_length=16, unique=True, default=new_join_code)
+    joining_open = models.BooleanField(default=True)
+    #: When the class was archived (read-only, results kept); None while it is in use.
+    archived = models.DateTimeField(null=True, blank=True)
+    copied_from = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="copies"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    students = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, through="Membership", related_name="classes_joined"
+    )
+
+    class Meta:
+        ordering = ["name", "pk"]
+        verbose_name = "class"
+        verbose_name_plural = "classes"
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("classes:class", args=[self.pk])
+
+
+class Membership(models.Model):
+    """A student in a class. ``real_name`` and ``notes`` are for the class's teacher only."""
+
+    school_class = models.ForeignKey(
+        SchoolClass, on_delete=models.CASCADE, related_name="memberships"
+    )
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    real_name = models.CharField(max_length=150, blank=True)
+    notes = models.TextField(blank=True)
+    joined = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["student__username"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["school_class", "student"], name="one_membership_per_class_and_student"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.student} in {self.school_class}"
