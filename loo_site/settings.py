@@ -87,6 +87,7 @@ INSTALLED_APPS = [
     "lessons.trainer",
     "lessons.course",
     "lessons.classes",
+    "lessons.quizzes",
     "axes",
 ]
 

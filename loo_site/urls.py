@@ -25,6 +25,8 @@ urlpatterns = [
     path("play/", include("games.urls")),
     path("trainer/", include("lessons.trainer.urls")),
     path("learn/", include("lessons.course.urls")),
+    path("classes/", include("lessons.classes.urls")),
+    path("quizzes/", include("lessons.quizzes.urls")),
     path("", include("lessons.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -1,0 +1,1 @@
+"""Quizzes, assignments, attempts and answers (issue 15): being built."""
