@@ -5,6 +5,7 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -17,6 +18,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_safe
 
 from games.models import PracticeHand, PracticeTable
+from lessons.classes.forms import JoinForm, TeachForm
+from lessons.classes.models import Membership, SchoolClass, Teacher, is_managed
 from lessons.course.learning import give_progress_to
 from lessons.trainer.models import AskedQuestion
 
@@ -67,18 +70,50 @@ class LogInView(auth_views.LoginView):
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def sign_up(request: HttpRequest) -> HttpResponseBase:
-    """Make an account and log in with it; what this session did comes along."""
+    """Make an account and log in with it; what this session did comes along. With a class's
+    join code (``?code=``, from the join page) the new account joins that class too."""
     if request.user.is_authenticated:
         return redirect(_next_url(request) or settings.LOGIN_REDIRECT_URL)
-    form = UserCreationForm(request.POST if request.method == "POST" else None)
-    if form.is_valid():
+    data = request.POST if request.method == "POST" else None
+    form = UserCreationForm(data)
+    code = request.POST.get("code") or request.GET.get("code") or ""
+    join = JoinForm(None, data, initial={"code": code}) if code else None
+    if form.is_valid() and (join is None or join.is_valid()):
         session_key = request.session.session_key
-        user = form.save()
+        with transaction.atomic():
+            user = form.save()
+            membership = join.join(user) if join else None
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         _bring_along(user, session_key)
+        if membership:
+            return redirect(membership.school_class)
         return redirect(_next_url(request) or settings.LOGIN_REDIRECT_URL)
-    context: dict[str, Any] = {"form": form, "next": _next_url(request)}
+    context: dict[str, Any] = {"form": form, "join": join, "next": _next_url(request)}
     return render(request, "registration/sign_up.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def show_account(request: HttpRequest) -> HttpResponseBase:
+    """The account page: "I teach" (and the teacher's time zone), the password, deleting."""
+    user = request.user
+    teacher = Teacher.objects.filter(user=user).first()
+    initial = {"teaches": teacher is not None}
+    if teacher:
+        initial["time_zone"] = teacher.time_zone
+    form = TeachForm(user, request.POST if request.method == "POST" else None, initial=initial)
+    if form.is_valid():
+        if form.cleaned_data["teaches"]:
+            Teacher.objects.update_or_create(
+                user=user, defaults={"time_zone": form.cleaned_data["time_zone"]}
+            )
+            messages.success(request, "You teach: you can make classes.")
+        elif teacher:
+            teacher.delete()
+            messages.success(request, "You no longer teach.")
+        return redirect("account")
+    context: dict[str, Any] = {"form": form, "teacher": teacher, "managed": is_managed(user)}
+    return render(request, "registration/account.html", context)
 
 
 class DeleteAccountForm(forms.Form):
@@ -106,7 +141,9 @@ class DeleteAccountForm(forms.Form):
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def delete_account(request: HttpRequest) -> HttpResponseBase:
-    """Delete the account, its practice tables and its finished hands, then log out."""
+    """Delete the account, its practice tables and its finished hands, the classes it
+    teaches (with their rosters; the students' own accounts stay) and its places in classes,
+    then log out."""
     user = request.user
     assert isinstance(user, AbstractBaseUser)
     form = DeleteAccountForm(user, request.POST if request.method == "POST" else None)
@@ -120,6 +157,8 @@ def delete_account(request: HttpRequest) -> HttpResponseBase:
         "form": form,
         "tables": tables.count(),
         "hands": PracticeHand.objects.filter(table__in=tables).count(),
+        "classes_taught": SchoolClass.objects.filter(teacher=user).count(),
+        "classes_joined": Membership.objects.filter(student=user).count(),
     }
     return render(request, "registration/delete_account.html", context)
 

@@ -13,10 +13,12 @@ The quizzes, assignments and results that teachers give classes are in ``lessons
 from __future__ import annotations
 
 import secrets
+import unicodedata
 
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 
 #: Join codes: letters and digits that cannot be mistaken for one another.
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -28,6 +30,29 @@ MAX_STUDENTS = 100
 
 def new_join_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def new_password() -> str:
+    """A one-time password for a student account a teacher made: three groups of four
+    letters and digits that cannot be mistaken for one another (about 60 bits)."""
+    alphabet = CODE_ALPHABET.lower()
+    return "-".join("".join(secrets.choice(alphabet) for _ in range(4)) for _ in range(3))
+
+
+def username_key(username: str) -> str:
+    """What two usernames that look alike have in common: NFKC, case folded (and NFKC again,
+    since folding can undo it). ``Ada``, ``ADA`` and ``Ａｄａ`` have the same key."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", username).casefold())
+
+
+def is_teacher(user: object) -> bool:
+    """Whether ``user`` has said "I teach" (a managed student never can)."""
+    return bool(getattr(user, "is_authenticated", False)) and hasattr(user, "teacher")
+
+
+def is_managed(user: object) -> bool:
+    """Whether ``user`` is a student account a teacher made."""
+    return bool(getattr(user, "is_authenticated", False)) and hasattr(user, "managed")
 
 
 class Teacher(models.Model):
@@ -62,6 +87,20 @@ class ManagedStudent(models.Model):
         return f"Managed student {self.user}"
 
 
+class SchoolClassQuerySet(models.QuerySet["SchoolClass"]):
+    def active(self) -> SchoolClassQuerySet:
+        return self.filter(archived__isnull=True)
+
+    def archived(self) -> SchoolClassQuerySet:
+        return self.filter(archived__isnull=False)
+
+    def annotate_size(self) -> SchoolClassQuerySet:
+        """Each class with ``size``, its students not archived."""
+        return self.annotate(
+            size=models.Count("memberships", filter=models.Q(memberships__archived__isnull=True))
+        )
+
+
 class SchoolClass(models.Model):
     """A teacher's class: a name, a description, a join code and a roster."""
 
@@ -82,6 +121,8 @@ class SchoolClass(models.Model):
         settings.AUTH_USER_MODEL, through="Membership", related_name="classes_joined"
     )
 
+    objects = SchoolClassQuerySet.as_manager()
+
     class Meta:
         ordering = ["name", "pk"]
         verbose_name = "class"
@@ -92,6 +133,36 @@ class SchoolClass(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("classes:class", args=[self.pk])
+
+    @property
+    def is_archived(self) -> bool:
+        return self.archived is not None
+
+    @property
+    def can_join(self) -> bool:
+        """Whether the join code lets students in now."""
+        return self.joining_open and self.archived is None
+
+    def room(self) -> int:
+        """How many more students the class can take (archived students count too)."""
+        return max(0, MAX_STUDENTS - self.memberships.count())
+
+    def archive(self) -> None:
+        self.archived = timezone.now()
+        self.save(update_fields=["archived"])
+
+    def restore(self) -> None:
+        self.archived = None
+        self.save(update_fields=["archived"])
+
+    def new_code(self) -> None:
+        self.join_code = new_join_code()
+        self.save(update_fields=["join_code"])
+
+
+class MembershipQuerySet(models.QuerySet["Membership"]):
+    def active(self) -> MembershipQuerySet:
+        return self.filter(archived__isnull=True)
 
 
 class Membership(models.Model):
@@ -106,6 +177,10 @@ class Membership(models.Model):
     real_name = models.CharField(max_length=150, blank=True)
     notes = models.TextField(blank=True)
     joined = models.DateTimeField(auto_now_add=True)
+    #: When the teacher archived the student: kept with his results, off the roster.
+    archived = models.DateTimeField(null=True, blank=True)
+
+    objects = MembershipQuerySet.as_manager()
 
     class Meta:
         ordering = ["student__username"]

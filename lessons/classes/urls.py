@@ -1,5 +1,26 @@
-from django.urls import URLPattern
+from django.urls import path
+
+from lessons.classes import views
 
 app_name = "classes"
 
-urlpatterns: list[URLPattern] = []
+urlpatterns = [
+    path("", views.list_classes, name="list"),
+    path("new/", views.create_class, name="create"),
+    path("join/", views.join_class, name="join"),
+    path("<int:pk>/", views.show_class, name="class"),
+    path("<int:pk>/edit/", views.edit_class, name="edit"),
+    path("<int:pk>/code/", views.change_code, name="code"),
+    path("<int:pk>/archive/", views.archive_class, name="archive"),
+    path("<int:pk>/copy/", views.copy_class, name="copy"),
+    path("<int:pk>/delete/", views.delete_class, name="delete"),
+    path("<int:pk>/add-students/", views.add_students, name="add-students"),
+    path("<int:pk>/roster/", views.act_on_roster, name="roster"),
+    path("<int:pk>/students/<int:membership>/", views.show_student, name="student"),
+    path(
+        "<int:pk>/students/<int:membership>/password/",
+        views.reset_password,
+        name="reset-password",
+    ),
+    path("<int:pk>/students/<int:membership>/remove/", views.remove_student, name="remove-student"),
+]

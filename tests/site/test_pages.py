@@ -86,8 +86,9 @@ def test_every_htmx_request_carries_the_csrf_token(client: Client) -> None:
 def test_built_sections_are_links_and_planned_ones_are_not(client: Client) -> None:
     text = client.get(reverse("home")).content.decode()
 
-    assert '<span class="planned">Classes <small>(planned)</small></span>' in text
-    for section in ("Rules", "Sources", "Glossary", "Play", "Learn", "Trainer"):
+    assert '<span class="planned">' not in text
+    assert '<a href="/classes/">Classes</a>' in text
+    for section in ("Rules", "Sources", "Glossary", "Play", "Learn", "Trainer", "Classes"):
         assert f'<span class="planned">{section}' not in text
         assert f">{section}</a>" in text
 

@@ -1,0 +1,192 @@
+"""Who may see and do what: anonymous, a student of class 1, a student of class 2, class 1's
+teacher, class 2's teacher and staff, against every URL and action of the class pages.
+Another's class or student is a 404, changes nothing, and no roster, real name or note leaks."""
+
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from lessons.classes.models import Membership, SchoolClass
+
+from .conftest import NOTE, REAL_NAME, World
+
+ACTORS = ["anonymous", "student", "student2", "teacher", "teacher2", "staff"]
+
+
+def _client(world: World, actor: str) -> Client:
+    client = Client()
+    if actor != "anonymous":
+        client.force_login(getattr(world, actor))
+    return client
+
+
+def _class_urls(world: World) -> dict[str, str]:
+    pk, m = world.class1.pk, world.membership.pk
+    return {
+        "class": reverse("classes:class", args=[pk]),
+        "edit": reverse("classes:edit", args=[pk]),
+        "copy": reverse("classes:copy", args=[pk]),
+        "delete": reverse("classes:delete", args=[pk]),
+        "add-students": reverse("classes:add-students", args=[pk]),
+        "student": reverse("classes:student", args=[pk, m]),
+        "remove-student": reverse("classes:remove-student", args=[pk, m]),
+    }
+
+
+def _state(world: World) -> Any:
+    c = SchoolClass.objects.get(pk=world.class1.pk)
+    members = list(
+        Membership.objects.filter(school_class=c).values_list(
+            "student_id", "real_name", "notes", "archived"
+        )
+    )
+    password = User.objects.get(pk=world.student.pk).password
+    return (
+        c.name,
+        c.description,
+        c.join_code,
+        c.joining_open,
+        c.archived,
+        members,
+        password,
+        SchoolClass.objects.count(),
+        User.objects.count(),
+    )
+
+
+@pytest.mark.parametrize("actor", ACTORS)
+def test_only_the_teacher_sees_his_class_pages(world: World, actor: str) -> None:
+    client = _client(world, actor)
+    for name, url in _class_urls(world).items():
+        response = client.get(url)
+        text = response.content.decode()
+        if actor == "anonymous":
+            assert response.status_code == 302 and "/accounts/log-in/" in response["Location"]
+        elif actor == "teacher":
+            assert response.status_code == 200, name
+        elif actor == "student" and name == "class":
+            assert response.status_code == 200
+            assert "Loo 1" in text and "teacher" in text and "student" in text
+        else:
+            assert response.status_code == 404, (name, actor)
+        if actor != "teacher":
+            assert REAL_NAME not in text and NOTE not in text, (name, actor)
+
+
+POSTS: list[tuple[str, dict[str, Any]]] = [
+    ("edit", {"name": "Hijacked", "description": "x"}),
+    ("code", {"action": "new"}),
+    ("code", {"action": "close"}),
+    ("archive", {"action": "archive"}),
+    ("copy", {"name": "Stolen", "with_students": "on"}),
+    ("delete", {"confirm": "Loo 1"}),
+    ("add-students", {"names": "Intruder", "token": "x"}),
+    ("roster", {"action": "remove", "students": "MEMBERSHIP"}),
+    ("student", {"real_name": "Changed", "notes": "Changed"}),
+    ("reset-password", {}),
+    ("remove-student", {}),
+]
+
+
+def _post_url(world: World, name: str) -> str:
+    if name in ("student", "reset-password", "remove-student"):
+        return reverse(f"classes:{name}", args=[world.class1.pk, world.membership.pk])
+    return reverse(f"classes:{name}", args=[world.class1.pk])
+
+
+@pytest.mark.parametrize("actor", ["anonymous", "student", "student2", "teacher2", "staff"])
+@pytest.mark.parametrize(("name", "data"), POSTS)
+def test_no_one_else_can_change_a_class(
+    world: World, actor: str, name: str, data: dict[str, Any]
+) -> None:
+    client = _client(world, actor)
+    before = _state(world)
+    data = {k: (world.membership.pk if v == "MEMBERSHIP" else v) for k, v in data.items()}
+
+    response = client.post(_post_url(world, name), data)
+
+    if actor == "anonymous":
+        assert response.status_code == 302 and "/accounts/log-in/" in response["Location"]
+    else:
+        assert response.status_code == 404
+    assert REAL_NAME not in response.content.decode()
+    assert _state(world) == before
+
+
+def test_another_teachers_student_is_a_404_even_through_my_own_class(world: World) -> None:
+    """Class 1's pk with class 2's membership: the pair must match."""
+    client = _client(world, "teacher")
+    for name in ("student", "reset-password", "remove-student"):
+        url = reverse(f"classes:{name}", args=[world.class1.pk, world.membership2.pk])
+        assert (client.post(url) if name != "student" else client.get(url)).status_code == 404
+    assert Membership.objects.filter(pk=world.membership2.pk).exists()
+
+
+def test_a_roster_action_on_another_class_students_changes_nothing(world: World) -> None:
+    client = _client(world, "teacher")
+    url = reverse("classes:roster", args=[world.class1.pk])
+
+    response = client.post(
+        url,
+        {"action": "remove", "students": [world.membership.pk, world.membership2.pk]},
+        follow=True,
+    )
+
+    assert "out of date" in response.content.decode()
+    assert Membership.objects.count() == 2
+
+
+def test_moving_to_another_teachers_class_is_refused(world: World) -> None:
+    client = _client(world, "teacher")
+    url = reverse("classes:roster", args=[world.class1.pk])
+
+    response = client.post(
+        url,
+        {"action": "move", "students": [world.membership.pk], "target": world.class2.pk},
+        follow=True,
+    )
+
+    assert "out of date" in response.content.decode()
+    assert Membership.objects.get(pk=world.membership.pk).school_class == world.class1
+
+
+@pytest.mark.parametrize("actor", ACTORS)
+def test_the_list_shows_each_only_his_own(world: World, actor: str) -> None:
+    text = _client(world, actor).get(reverse("classes:list")).content.decode()
+
+    assert ("Loo 1" in text) == (actor in ("teacher", "student"))
+    assert ("Loo 2" in text) == (actor in ("teacher2", "student2"))
+    assert REAL_NAME not in text
+
+
+@pytest.mark.parametrize("actor", ["anonymous", "student", "student2", "staff", "outsider"])
+def test_only_a_teacher_makes_classes(world: World, actor: str) -> None:
+    client = _client(world, actor)
+    count = SchoolClass.objects.count()
+
+    response = client.post(reverse("classes:create"), {"name": "Mine"})
+
+    assert response.status_code == 302
+    assert SchoolClass.objects.count() == count
+
+
+def test_the_student_page_of_a_class_shows_usernames_never_real_names(world: World) -> None:
+    other = User.objects.create_user("classmate")
+    Membership.objects.create(
+        school_class=world.class1, student=other, real_name="Classmate Realname", notes="n"
+    )
+    text = _client(world, "student").get(world.class1.get_absolute_url()).content.decode()
+
+    assert "classmate" in text and "Classmate Realname" not in text
+    assert REAL_NAME not in text and NOTE not in text
+    assert world.class1.join_code not in text
+
+
+def test_the_teacher_sees_real_names_and_notes(world: World) -> None:
+    text = _client(world, "teacher").get(world.class1.get_absolute_url()).content.decode()
+
+    assert REAL_NAME in text and "Private remark" in text
+    assert world.class1.join_code in text
