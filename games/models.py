@@ -237,7 +237,7 @@ class PracticeTable(models.Model):
     def bot(self, table: Table, seat: int) -> BeginnerBot | SensibleBot:
         """The computer player at ``seat`` for its next decision, seeded by the deal and the
         point of the hand, so the same play by the human meets the same replies."""
-        seed = _bot_seed(table, seat)
+        seed = bot_seed(table, seat)
         if self.opponents == Opponents.SENSIBLE:
             return SensibleBot(seed, playouts=SENSIBLE_PLAYOUTS)
         if self.opponents == Opponents.CARELESS:
@@ -310,7 +310,7 @@ class PracticeTable(models.Model):
         )
 
 
-def _bot_seed(table: Table, seat: int) -> str:
+def bot_seed(table: Table, seat: int) -> str:
     """A computer player's seed at this point of the hand: the deal, the actions so far, the
     seat."""
     hand = table.hand
@@ -341,7 +341,7 @@ def _lapse(table: Table, notes: list[dict[str, Any]]) -> bool:
     hand = table.hand
     assert hand is not None
     for seat in range(1, hand.players):
-        decision = CarelessBot(_bot_seed(table, seat)).lapse(view_for(hand, seat))
+        decision = CarelessBot(bot_seed(table, seat)).lapse(view_for(hand, seat))
         if decision is not None:
             _apply(table, seat, decision, notes)
             return True

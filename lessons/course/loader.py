@@ -10,7 +10,7 @@ is wrong:
 - an exercise whose rule does not bind under a rule set the lesson is offered for (in its
   authored position; or, generated, a rule its kind cannot ask about there);
 - a guided hand in which the rule never comes up when the hand is played sensibly
-  (:func:`games.loo.guided.comes_up`, under each rule set: the seeds found are stored);
+  (:func:`games.guided.rule_comes_up`, under each rule set: the seeds found are stored);
 - a check about rules no question can ask about there.
 
 The engine answers every exercise; the file never holds an answer.
@@ -24,12 +24,11 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from games.guided import rule_comes_up
 from games.loo import catalogue
 from games.loo.catalogue import UnknownRule
-from games.loo.guided import comes_up
 from games.loo.questions import AUTHORED_KINDS, KINDS, QuestionError, coverage, question_at
 from games.loo.rulesets import GAMES, PRESETS, RuleSet
-from games.models import deal_seed
 from lessons import markup
 from lessons.content import Block, check_markup, parse, sync
 from lessons.course.models import Lesson, Step, StepKind, Unit
@@ -292,9 +291,8 @@ def _find_seed(game: str, preset: str, players: int, rule: str, prefix: str) -> 
     content files, and a site with another key finds its own seeds when it loads them.
     Remembered for the process: the engine's answer does not change while it runs."""
     base = int(hashlib.sha256(prefix.encode()).hexdigest()[:8], 16) * 1000
-    rules = RuleSet.preset(preset)
     for seed in range(base + 1, base + GUIDED_TRIES + 1):
-        if comes_up(game, rules, players, deal_seed(seed), rule):
+        if rule_comes_up(game, preset, players, seed, rule):
             return seed
     return None
 

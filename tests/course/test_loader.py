@@ -11,11 +11,10 @@ import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
 
+from games.guided import rule_comes_up
 from games.loo import RuleSet
 from games.loo.catalogue import rules as catalogue_rules
-from games.loo.guided import comes_up
 from games.loo.questions import KINDS, coverage, question, question_at
-from games.models import deal_seed
 from lessons.course.models import Lesson, Step, StepKind, Unit
 
 CONTENT = Path(settings.BASE_DIR) / "content"
@@ -80,8 +79,7 @@ def test_a_guided_hand_brings_its_rule_up_under_every_rule_set_offered() -> None
         data, lesson = step.data, step.lesson
         assert set(data["seeds"]) == set(lesson.presets)
         for preset, seed in data["seeds"].items():
-            rules = RuleSet.preset(preset)
-            assert comes_up(lesson.game, rules, data["players"], deal_seed(seed), data["rule"])
+            assert rule_comes_up(lesson.game, preset, data["players"], seed, data["rule"])
 
 
 # -- what the course teaches ----------------------------------------------------------------------
