@@ -1,1 +1,566 @@
-"""Quizzes, assignments, attempts and answers (issue 15): being built."""
+"""Quizzes, assignments, attempts and answers (issue 15).
+
+A :class:`Quiz` is a teacher's; what it asks is its current :class:`QuizVersion` (title, rule
+set, game, rules, kinds, number of questions, the same questions for all or a variant each). A
+version that students have answered is never changed: editing the quiz makes a new version,
+and every attempt keeps the version it took.
+
+An :class:`Assignment` gives a class a quiz (or a lesson of the course) with its dates, time
+limit, attempts, grading method and feedback setting. A student's :class:`Attempt` makes its
+questions when it starts, each an :class:`Answer` row holding the question's identity (kind,
+rule set, game, target rule, seed, the generator's version), never its answer: the engine
+makes the question again from it to show it, grade it and regrade it. An answer is stored
+once, by a conditional update that also checks the attempt is still open, so two tabs or a
+double click never count twice, and nothing is accepted after the deadline.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.db import IntegrityError, models, transaction
+from django.db.models import Count, Max, Q
+from django.urls import reverse
+from django.utils import timezone
+
+from games.loo.catalogue import UnknownRule
+from games.loo.questions import VERSION, Grade, Question, QuestionError, grade, question_for
+from games.loo.rulesets import GAME_NAMES, PRESETS
+from lessons.trainer import bank
+
+#: Fresh seeds tried for one question before the attempt gives up (a seed's bounded search
+#: finds no question about 1 time in 200 for some drills).
+SEEDS_TO_TRY = 5
+
+MAX_QUESTIONS = 50
+MAX_ATTEMPTS = 10
+
+
+def derive_seed(*parts: Any) -> int:
+    """A seed from the parts that identify a question of a quiz: always the same."""
+    text = "/".join(str(p) for p in parts)
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") % 10**12
+
+
+class StaleAnswer(QuestionError):
+    """A stored question the engine can no longer make as it was asked."""
+
+
+# -- quizzes ------------------------------------------------------------------------------------
+
+
+class Quiz(models.Model):
+    """A teacher's quiz: what it asks is its latest version."""
+
+    teacher = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="quizzes"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    current = models.ForeignKey(
+        "QuizVersion", null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+        verbose_name_plural = "quizzes"
+
+    def __str__(self) -> str:
+        return self.current.title if self.current else f"Quiz {self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("quizzes:quiz", args=[self.pk])
+
+    @property
+    def title(self) -> str:
+        return str(self)
+
+    def save_version(self, **fields: Any) -> QuizVersion:
+        """Make ``fields`` the quiz's settings: in its current version while no student has
+        started it, else in a new version (attempts keep the version they took)."""
+        with transaction.atomic():
+            current = self.current
+            if current is not None and not current.attempts.exists():
+                for name, value in fields.items():
+                    setattr(current, name, value)
+                current.save()
+                return current
+            number = (current.number + 1) if current is not None else 1
+            version = QuizVersion.objects.create(quiz=self, number=number, **fields)
+            self.current = version
+            self.save(update_fields=["current"])
+            return version
+
+
+class QuizVersion(models.Model):
+    """What a quiz asks, as it was when students took it."""
+
+    quiz = models.ForeignKey(Quiz, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField(default=1)
+    title = models.CharField(max_length=120)
+    rules = models.CharField("rule set", max_length=20)
+    game = models.CharField(max_length=12)
+    #: The catalogue's rule ids the questions are about ([]: any rule).
+    topics = models.JSONField(default=list, blank=True)
+    #: Where the rules came from, in words ("the rules of lesson …", a group), for the page.
+    topics_from = models.CharField(max_length=200, blank=True)
+    kinds = models.JSONField(default=list)
+    count = models.PositiveSmallIntegerField(default=10)
+    #: True: every student gets the same questions; False: a variant each (seeded per
+    #: student, so that it is reproducible and can be regraded).
+    same_for_all = models.BooleanField(default=True)
+    #: Where the questions' seeds come from (never shown to students).
+    seed = models.PositiveBigIntegerField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["quiz", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["quiz", "number"], name="quiz_version_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.title} (version {self.number})"
+
+    @property
+    def rules_title(self) -> str:
+        return PRESETS[self.rules].title if self.rules in PRESETS else self.rules
+
+    @property
+    def game_name(self) -> str:
+        return GAME_NAMES.get(self.game, self.game)
+
+    @property
+    def kind_names(self) -> list[str]:
+        return [bank.kind_name(k) for k in self.kinds]
+
+    def make_question(self, index: int, variant: Any = "all") -> Question:
+        """The ``index``-th question (from 0) of this version, for ``variant`` (a student's
+        pk, or "all" when every student gets the same questions). Raises QuestionError."""
+        error: Exception | None = None
+        for attempt in range(SEEDS_TO_TRY):
+            seed = derive_seed(self.seed, variant, index, attempt)
+            try:
+                return question_for(
+                    self.rules,
+                    self.game,
+                    rules=self.topics or None,
+                    kinds=self.kinds or None,
+                    seed=seed,
+                )
+            except (QuestionError, UnknownRule) as e:
+                error = e
+        raise QuestionError(str(error))
+
+    def sample(self, count: int | None = None) -> list[Question]:
+        """Questions a student would be asked (the first variant's, if variants)."""
+        n = min(count or self.count, self.count)
+        return [self.make_question(i, "all" if self.same_for_all else "sample") for i in range(n)]
+
+
+# -- assignments --------------------------------------------------------------------------------
+
+
+class Grading(models.TextChoices):
+    HIGHEST = "highest", "The highest attempt"
+    LAST = "last", "The last attempt"
+    FIRST = "first", "The first attempt"
+    AVERAGE = "average", "The average of the attempts"
+
+
+class Feedback(models.TextChoices):
+    EACH = "each", "After each answer"
+    ATTEMPT = "attempt", "After the attempt"
+    CLOSED = "closed", "After the assignment closes"
+    SCORE = "score", "Score only"
+
+
+class AssignmentQuerySet(models.QuerySet["Assignment"]):
+    def for_student(self, user: Any) -> AssignmentQuerySet:
+        """The assignments of the classes ``user`` is a student of."""
+        if not getattr(user, "is_authenticated", False):
+            return self.none()
+        return self.filter(school_class__memberships__student=user)
+
+
+class Assignment(models.Model):
+    """A quiz, or a lesson of the course, given to a class."""
+
+    school_class = models.ForeignKey(
+        "classes.SchoolClass", on_delete=models.CASCADE, related_name="assignments"
+    )
+    quiz = models.ForeignKey(
+        Quiz, null=True, blank=True, on_delete=models.PROTECT, related_name="assignments"
+    )
+    lesson = models.ForeignKey(
+        "course.Lesson", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    opens = models.DateTimeField()
+    closes = models.DateTimeField()
+    #: Minutes an attempt may last (None: until the assignment closes).
+    time_limit = models.PositiveIntegerField(null=True, blank=True)
+    #: Attempts a student may make (None: unlimited).
+    attempts_allowed = models.PositiveSmallIntegerField(null=True, blank=True, default=1)
+    grading = models.CharField(max_length=10, choices=Grading.choices, default=Grading.HIGHEST)
+    feedback = models.CharField(max_length=10, choices=Feedback.choices, default=Feedback.ATTEMPT)
+    created = models.DateTimeField(auto_now_add=True)
+
+    objects = AssignmentQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["closes", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(quiz__isnull=False, lesson__isnull=True)
+                | Q(quiz__isnull=True, lesson__isnull=False),
+                name="assignment_is_a_quiz_or_a_lesson",
+            ),
+            models.CheckConstraint(
+                condition=Q(closes__gt=models.F("opens")), name="assignment_closes_after_it_opens"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+    def get_absolute_url(self) -> str:
+        return reverse("quizzes:assignment", args=[self.pk])
+
+    @property
+    def title(self) -> str:
+        if self.lesson_id:
+            return f"Lesson: {self.lesson.title}"
+        return self.quiz.title if self.quiz else f"Assignment {self.pk}"
+
+    @property
+    def is_lesson(self) -> bool:
+        return self.lesson_id is not None
+
+    def is_open(self, now: datetime | None = None) -> bool:
+        now = now or timezone.now()
+        return self.opens <= now < self.closes
+
+    def is_closed(self, now: datetime | None = None) -> bool:
+        return (now or timezone.now()) >= self.closes
+
+    def shows_answers(self, attempt_over: bool, now: datetime | None = None) -> bool:
+        """Whether a student may see the right answers and explanations of an attempt."""
+        if self.feedback == Feedback.EACH:
+            return True
+        if self.feedback == Feedback.ATTEMPT:
+            return attempt_over
+        if self.feedback == Feedback.CLOSED:
+            return self.is_closed(now)
+        return False
+
+    def shows_score(self, attempt_over: bool, now: datetime | None = None) -> bool:
+        if self.feedback == Feedback.CLOSED:
+            return self.is_closed(now)
+        return attempt_over
+
+    def time_zone(self) -> ZoneInfo:
+        return teacher_zone(self.school_class.teacher)
+
+    def kept(self, percents: list[float]) -> float | None:
+        """The grade kept from the finished attempts' percentages, in order of attempt."""
+        if not percents:
+            return None
+        if self.grading == Grading.LAST:
+            return percents[-1]
+        if self.grading == Grading.FIRST:
+            return percents[0]
+        if self.grading == Grading.AVERAGE:
+            return sum(percents) / len(percents)
+        return max(percents)
+
+    def regrade(self) -> tuple[int, int, int]:
+        """Grade every answer again from its stored question: (graded, changed, failed)."""
+        graded = changed = failed = 0
+        rows = Answer.objects.filter(attempt__assignment=self, answered__isnull=False)
+        for answer in rows.iterator():
+            try:
+                q = answer.to_engine()
+                correct = grade(q, answer.response or []).correct
+            except QuestionError:
+                failed += 1
+                continue
+            graded += 1
+            if correct != answer.correct:
+                Answer.objects.filter(pk=answer.pk).update(correct=correct)
+                changed += 1
+        return graded, changed, failed
+
+
+def teacher_zone(user: Any) -> ZoneInfo:
+    name = getattr(getattr(user, "teacher", None), "time_zone", "") or settings.TIME_ZONE
+    try:
+        return ZoneInfo(name)
+    except (ValueError, KeyError, OSError):
+        return ZoneInfo("UTC")
+
+
+# -- attempts and answers -------------------------------------------------------------------------
+
+
+class AttemptRefused(Exception):
+    """An attempt that may not start: the message says why."""
+
+
+@dataclass(frozen=True)
+class Saved:
+    """What became of an answer: stored (with its grade), or refused and why."""
+
+    grade: Grade | None = None
+    refused: str = ""
+
+
+CLOSED = "This assignment closed at {when}: answers are no longer accepted."
+TIME_UP = "Your time for this attempt ran out at {when}: answers are no longer accepted."
+SUBMITTED = "This attempt has been submitted: answers are no longer accepted."
+ALREADY = "You had already answered this question: your first answer stands."
+
+
+class AttemptQuerySet(models.QuerySet["Attempt"]):
+    def with_scores(self) -> AttemptQuerySet:
+        return self.annotate(
+            right=Count("answers", filter=Q(answers__correct=True)),
+            total=Count("answers"),
+            last_answer=Max("answers__answered"),
+        )
+
+
+class Attempt(models.Model):
+    """A student's attempt at an assignment's quiz, in the quiz version it started with."""
+
+    assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="attempts")
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="quiz_attempts"
+    )
+    version = models.ForeignKey(QuizVersion, on_delete=models.PROTECT, related_name="attempts")
+    number = models.PositiveSmallIntegerField()
+    started = models.DateTimeField()
+    #: When answers stop being accepted: the close, or the end of the time limit if sooner.
+    deadline = models.DateTimeField()
+    submitted = models.DateTimeField(null=True, blank=True)
+
+    objects = AttemptQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["assignment", "student", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["assignment", "student", "number"], name="attempt_number_per_student"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Attempt {self.number} of {self.student} at {self.assignment}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("quizzes:attempt", args=[self.pk])
+
+    def is_over(self, now: datetime | None = None) -> bool:
+        return self.submitted is not None or (now or timezone.now()) >= self.deadline
+
+    def ended(self) -> datetime:
+        """When the attempt ended (or will end)."""
+        return self.submitted or self.deadline
+
+    @classmethod
+    def start(cls, assignment: Assignment, student: Any) -> Attempt:
+        """The student's attempt in progress, or a new one with its questions made. Raises
+        :class:`AttemptRefused` when none may start. Two requests at once start one."""
+        now = timezone.now()
+        attempts = list(cls.objects.filter(assignment=assignment, student=student))
+        for a in attempts:
+            if not a.is_over(now):
+                return a
+        if assignment.quiz is None:
+            raise AttemptRefused("This assignment is a lesson: it is done on the lesson's page.")
+        if now < assignment.opens:
+            raise AttemptRefused("This assignment is not open yet.")
+        if assignment.is_closed(now):
+            raise AttemptRefused("This assignment has closed.")
+        if assignment.attempts_allowed is not None and len(attempts) >= assignment.attempts_allowed:
+            raise AttemptRefused("You have used every attempt this assignment allows.")
+        version = assignment.quiz.current
+        assert version is not None
+        deadline = assignment.closes
+        if assignment.time_limit:
+            deadline = min(deadline, now + timedelta(minutes=assignment.time_limit))
+        variant = "all" if version.same_for_all else student.pk
+        try:
+            made = [version.make_question(i, variant) for i in range(version.count)]
+        except QuestionError as error:
+            raise AttemptRefused(f"The questions of this quiz could not be made: {error}") from None
+        try:
+            with transaction.atomic():
+                attempt = cls.objects.create(
+                    assignment=assignment,
+                    student=student,
+                    version=version,
+                    number=len(attempts) + 1,
+                    started=now,
+                    deadline=deadline,
+                )
+                Answer.objects.bulk_create(
+                    Answer.identity(q, attempt=attempt, position=i) for i, q in enumerate(made)
+                )
+        except IntegrityError:
+            # Another request started this attempt first: it is the one.
+            return cls.objects.get(assignment=assignment, student=student, number=len(attempts) + 1)
+        return attempt
+
+    def submit(self) -> bool:
+        """End the attempt; False if it had ended already (a second submit changes nothing)."""
+        now = timezone.now()
+        done = Attempt.objects.filter(pk=self.pk, submitted__isnull=True).update(
+            submitted=min(now, self.deadline)
+        )
+        self.refresh_from_db(fields=["submitted"])
+        return bool(done)
+
+    def refusal(self, now: datetime | None = None) -> str:
+        """Why an answer is refused now ("" while it is accepted)."""
+        now = now or timezone.now()
+        zone = self.assignment.time_zone()
+        when = timezone.localtime(self.deadline, zone).strftime("%d %b %Y %H:%M %Z")
+        if self.submitted is not None:
+            return SUBMITTED
+        if now >= self.deadline:
+            return (
+                CLOSED.format(when=when)
+                if self.deadline >= self.assignment.closes
+                else (TIME_UP.format(when=when))
+            )
+        return ""
+
+
+class QuestionIdentity(models.Model):
+    """What makes a question again: games.loo.questions.question(kind, rules, game=, rule=,
+    seed=) under the generator's VERSION, answer included."""
+
+    kind = models.CharField(max_length=20)
+    rules = models.CharField(max_length=20)
+    game = models.CharField(max_length=12)
+    rule = models.CharField(max_length=60, blank=True)
+    #: Never shown to a student: with it, the engine would give the answer.
+    seed = models.PositiveBigIntegerField()
+    version = models.PositiveIntegerField()
+
+    class Meta:
+        abstract = True
+
+    def identity_fields(self) -> dict[str, Any]:
+        return {
+            name: getattr(self, name)
+            for name in ("kind", "rules", "game", "rule", "seed", "version")
+        }
+
+
+class Answer(QuestionIdentity):
+    """One question of an attempt: its identity (never its answer) and the student's answer,
+    stored once."""
+
+    attempt = models.ForeignKey(Attempt, on_delete=models.CASCADE, related_name="answers")
+    position = models.PositiveSmallIntegerField()
+    #: The rule the question exercises (for some kinds, the answer: not shown before it).
+    topic = models.CharField(max_length=60)
+    response = models.JSONField(null=True, blank=True)
+    correct = models.BooleanField(null=True)
+    answered = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["attempt", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["attempt", "position"], name="answer_position"),
+            models.CheckConstraint(
+                condition=Q(answered__isnull=True, correct__isnull=True, response__isnull=True)
+                | Q(answered__isnull=False, correct__isnull=False, response__isnull=False),
+                name="quiz_answer_all_or_nothing",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Question {self.position + 1} of {self.attempt}"
+
+    @property
+    def number(self) -> int:
+        return self.position + 1
+
+    @property
+    def is_answered(self) -> bool:
+        return self.answered is not None
+
+    @classmethod
+    def identity(cls, q: Question, **fields: Any) -> Answer:
+        return cls(
+            kind=q.kind,
+            rules=q.rules,
+            game=q.game,
+            rule=q.rule or "",
+            seed=int(q.seed),
+            version=q.version,
+            topic=bank.topic(q),
+            **fields,
+        )
+
+    def to_engine(self) -> Question:
+        """The question, made again from its identity (answer included: keep it on the
+        server). Raises :class:`StaleAnswer` if the generator has changed since."""
+        if self.version != VERSION:
+            raise StaleAnswer("this question was made by an earlier version of the question bank")
+        try:
+            return bank.remake(self.kind, self.rules, self.game, self.rule or None, self.seed)
+        except (QuestionError, UnknownRule) as error:
+            raise StaleAnswer(str(error)) from error
+
+    def record(self, q: Question, response: list[str]) -> Saved:
+        """Grade ``response`` and store it once, while the attempt is open: one conditional
+        update, so that a second answer (another tab, a double click) or an answer after the
+        deadline changes nothing."""
+        graded = grade(q, response)
+        now = timezone.now()
+        open_attempts = Attempt.objects.filter(
+            pk=self.attempt_id, submitted__isnull=True, deadline__gt=now
+        )
+        stored = Answer.objects.filter(
+            pk=self.pk, answered__isnull=True, attempt__in=open_attempts
+        ).update(response=list(response), correct=graded.correct, answered=now)
+        if stored:
+            self.response, self.correct, self.answered = list(response), graded.correct, now
+            return Saved(grade=graded)
+        self.refresh_from_db()
+        attempt = Attempt.objects.select_related("assignment__school_class__teacher__teacher").get(
+            pk=self.attempt_id
+        )
+        return Saved(refused=attempt.refusal(now) or ALREADY)
+
+    def grade(self, q: Question) -> Grade:
+        """The stored answer's grade (the row must be answered)."""
+        assert self.response is not None
+        return grade(q, self.response)
+
+
+class ProblemReport(QuestionIdentity):
+    """ "Report a problem" on a question: what makes it again, for the teacher and staff."""
+
+    answer = models.ForeignKey(Answer, null=True, on_delete=models.SET_NULL, related_name="reports")
+    assignment = models.ForeignKey(
+        Assignment, null=True, on_delete=models.CASCADE, related_name="reports"
+    )
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    note = models.TextField(blank=True, max_length=2000)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+
+    def __str__(self) -> str:
+        return f"Problem with {self.kind} question (seed {self.seed}, version {self.version})"

@@ -1,5 +1,34 @@
-from django.urls import URLPattern
+from django.urls import path
+
+from lessons.quizzes import views
 
 app_name = "quizzes"
 
-urlpatterns: list[URLPattern] = []
+urlpatterns = [
+    # A teacher's quizzes.
+    path("", views.list_quizzes, name="quiz-list"),
+    path("new/", views.new_quiz, name="quiz-new"),
+    path("<int:pk>/", views.show_quiz, name="quiz"),
+    path("<int:pk>/edit/", views.edit_quiz, name="quiz-edit"),
+    # A class's assignments and results (its teacher).
+    path("class/<int:pk>/", views.list_class_assignments, name="class-assignments"),
+    path("class/<int:pk>/assign/", views.assign, name="assign"),
+    path("class/<int:pk>/gradebook/", views.show_gradebook, name="gradebook"),
+    path("class/<int:pk>/gradebook.csv", views.download_gradebook, name="gradebook-csv"),
+    path("assignment/<int:pk>/results/", views.show_results, name="results"),
+    path(
+        "assignment/<int:pk>/results/<int:student>/",
+        views.show_student_results,
+        name="student-results",
+    ),
+    path("assignment/<int:pk>/regrade/", views.regrade, name="regrade"),
+    path("assignment/<int:pk>/answers.csv", views.download_answers, name="answers-csv"),
+    # A student's assignments and attempts.
+    path("mine/", views.list_my_assignments, name="my-assignments"),
+    path("assignment/<int:pk>/", views.show_assignment, name="assignment"),
+    path("assignment/<int:pk>/start/", views.start_attempt, name="attempt-start"),
+    path("attempt/<int:pk>/", views.show_attempt, name="attempt"),
+    path("attempt/<int:pk>/q/<int:number>/answer/", views.answer_question, name="attempt-answer"),
+    path("attempt/<int:pk>/q/<int:number>/report/", views.report_problem, name="report"),
+    path("attempt/<int:pk>/submit/", views.submit_attempt, name="attempt-submit"),
+]

@@ -1,0 +1,855 @@
+"""Quizzes and assignments: a teacher builds a quiz and assigns it (or a lesson) to a class; a
+student takes it one question per page (htmx, or plain forms without JavaScript); the teacher
+sees the results, the gradebook, and downloads them as CSV.
+
+Access goes through helpers that raise Http404 for anything not one's own: another teacher's
+quiz or class, another student's attempt, a class one is not in. What a student may not see
+yet (the right answers, whether an answer was right) is never put in a page's context.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.vary import vary_on_headers
+
+from games.links import rule_name, rule_url
+from games.loo.questions import Question
+from games.models import new_seed
+from lessons.classes.access import class_for_teacher, classes_joined, classes_taught
+from lessons.classes.models import Membership, SchoolClass
+from lessons.classes.progress import course_lessons, marks_in_order, progress_of
+from lessons.course.models import Lesson
+from lessons.quizzes.forms import AssignmentForm, QuizForm, ReportForm
+from lessons.quizzes.models import (
+    Answer,
+    Assignment,
+    Attempt,
+    AttemptRefused,
+    Feedback,
+    ProblemReport,
+    Quiz,
+    StaleAnswer,
+    teacher_zone,
+)
+from lessons.trainer.forms import AnswerForm
+from lessons.trainer.presenting import asking_context, graded_context, shown
+from lessons.trainer.views import practise_url
+
+STALE = "This question can no longer be made: the question bank has changed since."
+
+# -- access -------------------------------------------------------------------------------------
+
+
+def _require_teacher(request: HttpRequest) -> None:
+    if not hasattr(request.user, "teacher"):
+        raise PermissionDenied("Only teachers make quizzes.")
+
+
+def _quiz_for_teacher(request: HttpRequest, pk: int) -> Quiz:
+    quiz = Quiz.objects.filter(pk=pk, teacher=request.user).select_related("current").first()
+    if quiz is None or quiz.current is None:
+        raise Http404("No such quiz.")
+    return quiz
+
+
+def _assignment_in(classes: Any, pk: int) -> Assignment:
+    """The assignment ``pk`` if it belongs to one of ``classes``; Http404 otherwise."""
+    found = (
+        Assignment.objects.filter(pk=pk, school_class__in=classes)
+        .select_related("school_class__teacher__teacher", "quiz__current", "lesson")
+        .first()
+    )
+    if found is None:
+        raise Http404("No such assignment.")
+    return found
+
+
+def _assignment_for_teacher(request: HttpRequest, pk: int) -> Assignment:
+    return _assignment_in(classes_taught(request.user), pk)
+
+
+def _assignment_for_student(request: HttpRequest, pk: int) -> Assignment:
+    return _assignment_in(classes_joined(request.user), pk)
+
+
+def _attempt_for_student(request: HttpRequest, pk: int) -> Attempt:
+    found = (
+        Attempt.objects.filter(
+            pk=pk,
+            student=request.user,
+            assignment__school_class__in=classes_joined(request.user),
+        )
+        .select_related("assignment__school_class__teacher__teacher", "version")
+        .first()
+    )
+    if found is None:
+        raise Http404("No such attempt.")
+    return found
+
+
+def _answer_of(attempt: Attempt, number: int) -> Answer:
+    """Question ``number`` (from 1) of the attempt."""
+    answer = attempt.answers.filter(position=number - 1).first()
+    if answer is None:
+        raise Http404("No such question.")
+    return answer
+
+
+def _in_zone(request: HttpRequest, zone: Any, template: str, context: dict[str, Any]) -> Any:
+    """Render with dates in the teacher's time zone (forms read them in it too)."""
+    with timezone.override(zone):
+        context.setdefault("zone", str(zone))
+        return render(request, template, context)
+
+
+# -- quizzes ------------------------------------------------------------------------------------
+
+
+@login_required
+@require_safe
+def list_quizzes(request: HttpRequest) -> HttpResponse:
+    _require_teacher(request)
+    quizzes = Quiz.objects.filter(teacher=request.user).select_related("current")
+    return render(request, "quizzes/quiz_list.html", {"quizzes": quizzes})
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def new_quiz(request: HttpRequest) -> HttpResponse:
+    _require_teacher(request)
+    form = QuizForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        quiz = Quiz.objects.create(teacher=request.user)
+        quiz.save_version(**form.version_fields(new_seed()))
+        messages.success(request, "Quiz saved. Preview its questions below, then assign it.")
+        return redirect(quiz)
+    return render(request, "quizzes/quiz_form.html", {"form": form, "quiz": None})
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def edit_quiz(request: HttpRequest, pk: int) -> HttpResponse:
+    quiz = _quiz_for_teacher(request, pk)
+    assert quiz.current is not None
+    form = (
+        QuizForm(request.POST) if request.method == "POST" else QuizForm.for_version(quiz.current)
+    )
+    if request.method == "POST" and form.is_valid():
+        before = quiz.current.number
+        version = quiz.save_version(**form.version_fields(new_seed()))
+        if version.number != before:
+            messages.success(
+                request,
+                f"Students had started this quiz, so it is now version {version.number}: their "
+                "attempts keep the version they took.",
+            )
+        else:
+            messages.success(request, "Quiz saved.")
+        return redirect(quiz)
+    return render(request, "quizzes/quiz_form.html", {"form": form, "quiz": quiz})
+
+
+@login_required
+@require_safe
+def show_quiz(request: HttpRequest, pk: int) -> HttpResponse:
+    """The quiz and a sample of its questions, answers included (the teacher's preview)."""
+    quiz = _quiz_for_teacher(request, pk)
+    version = quiz.current
+    assert version is not None
+    sample = []
+    for i, q in enumerate(version.sample(5)):
+        sample.append(_teacher_view(q, i))
+    context = {"quiz": quiz, "version": version, "sample": sample}
+    return render(request, "quizzes/quiz.html", context)
+
+
+@dataclass
+class TeacherQuestion:
+    number: int
+    shown: Any
+    answers: list[str]
+    explanations: list[str]
+    topic: str
+
+
+def _teacher_view(q: Question, index: int) -> TeacherQuestion:
+    page = shown(q)
+    labels = {c.id: c.text for c in page.choices}
+    return TeacherQuestion(
+        number=index + 1,
+        shown=page,
+        answers=[labels.get(a, a) for a in q.answer],
+        explanations=[a.render(q.seat) for a in q.explanations],
+        topic=rule_name(q.topic) if q.topic else "",
+    )
+
+
+# -- a class's assignments (the teacher) ----------------------------------------------------------
+
+
+@login_required
+@require_safe
+def list_class_assignments(request: HttpRequest, pk: int) -> HttpResponse:
+    school_class = class_for_teacher(request.user, pk)
+    zone = teacher_zone(request.user)
+    with timezone.override(zone):
+        form = AssignmentForm(_quizzes_of(request), initial=_default_dates())
+    return _render_class_assignments(request, school_class, form)
+
+
+def _quizzes_of(request: HttpRequest) -> list[Quiz]:
+    return list(
+        Quiz.objects.filter(teacher=request.user, current__isnull=False).select_related("current")
+    )
+
+
+def _default_dates() -> dict[str, Any]:
+    now = timezone.localtime().replace(second=0, microsecond=0)
+    return {"opens": now, "closes": now + timedelta(days=7), "attempts": 1}
+
+
+def _render_class_assignments(
+    request: HttpRequest, school_class: SchoolClass, form: AssignmentForm
+) -> HttpResponse:
+    assignments = (
+        Assignment.objects.filter(school_class=school_class)
+        .select_related("quiz__current", "lesson")
+        .annotate(started=Count("attempts__student", distinct=True))
+    )
+    context = {"school_class": school_class, "assignments": assignments, "form": form}
+    return _in_zone(request, teacher_zone(request.user), "quizzes/class_assignments.html", context)
+
+
+@login_required
+@require_POST
+def assign(request: HttpRequest, pk: int) -> HttpResponse:
+    school_class = class_for_teacher(request.user, pk)
+    with timezone.override(teacher_zone(request.user)):
+        form = AssignmentForm(_quizzes_of(request), request.POST)
+        valid = form.is_valid()
+    if not valid:
+        return _render_class_assignments(request, school_class, form)
+    assignment = form.save(commit=False)
+    assignment.school_class = school_class
+    assignment.save()
+    messages.success(request, f"Assigned “{assignment.title}” to {school_class.name}.")
+    return redirect("quizzes:class-assignments", school_class.pk)
+
+
+# -- the student's side ---------------------------------------------------------------------------
+
+
+@login_required
+@require_safe
+def list_my_assignments(request: HttpRequest) -> HttpResponse:
+    assignments = list(
+        Assignment.objects.filter(school_class__in=classes_joined(request.user))
+        .select_related("school_class__teacher__teacher", "quiz__current", "lesson")
+        .order_by("closes", "pk")
+    )
+    attempts = defaultdict(list)
+    for a in Attempt.objects.filter(assignment__in=assignments, student=request.user):
+        attempts[a.assignment_id].append(a)
+    done_lessons = _lessons_done([request.user.pk], [a.lesson for a in assignments if a.lesson])
+    now = timezone.now()
+    rows = []
+    for a in assignments:
+        mine = attempts[a.pk]
+        if a.lesson_id:
+            state = "done" if (request.user.pk, a.lesson_id) in done_lessons else "not done"
+        elif any(not t.is_over(now) for t in mine):
+            state = "in progress"
+        elif mine:
+            state = "submitted"
+        else:
+            state = "not started"
+        zone = a.time_zone()
+        rows.append(
+            {
+                "assignment": a,
+                "state": state,
+                "opens": timezone.localtime(a.opens, zone),
+                "closes": timezone.localtime(a.closes, zone),
+                "is_open": a.is_open(now),
+            }
+        )
+    return render(request, "quizzes/my_assignments.html", {"rows": rows})
+
+
+def _lessons_done(students: Sequence[int], lessons: Iterable[Lesson]) -> set[tuple[int, str]]:
+    """(student pk, lesson slug) for each of ``lessons`` every step of which the student has
+    done (two queries)."""
+    slugs = {lesson.slug for lesson in lessons}
+    if not slugs:
+        return set()
+    steps = {lesson.slug: lesson.steps_count for lesson in course_lessons() if lesson.slug in slugs}
+    return {
+        (student, slug)
+        for student, progress in progress_of(students).items()
+        for slug, mark in progress.marks.items()
+        if slug in steps and mark.done >= steps[slug]
+    }
+
+
+@login_required
+@require_safe
+def show_assignment(request: HttpRequest, pk: int) -> HttpResponse:
+    """A student's assignment: its dates and rules, his attempts, and the button to start."""
+    assignment = _assignment_for_student(request, pk)
+    now = timezone.now()
+    attempts = list(
+        Attempt.objects.filter(assignment=assignment, student=request.user).with_scores()
+    )
+    current = next((a for a in attempts if not a.is_over(now)), None)
+    finished = [a for a in attempts if a.is_over(now)]
+    may_start = (
+        current is None
+        and assignment.quiz_id is not None
+        and assignment.is_open(now)
+        and (assignment.attempts_allowed is None or len(attempts) < assignment.attempts_allowed)
+    )
+    rows = [
+        {
+            "attempt": a,
+            "score": (a.right, a.total) if assignment.shows_score(True, now) else None,
+        }
+        for a in finished
+    ]
+    kept = None
+    if assignment.shows_score(True, now) and finished:
+        kept = assignment.kept([_percent(a.right, a.total) for a in finished])
+    lesson_done = False
+    if assignment.lesson_id:
+        lesson_done = bool(_lessons_done([request.user.pk], [assignment.lesson]))
+    context = {
+        "assignment": assignment,
+        "current": current,
+        "rows": rows,
+        "kept": kept,
+        "may_start": may_start,
+        "lesson_done": lesson_done,
+        "now": now,
+    }
+    return _in_zone(request, assignment.time_zone(), "quizzes/assignment.html", context)
+
+
+def _percent(right: int, total: int) -> float:
+    return 100 * right / total if total else 0.0
+
+
+@login_required
+@require_POST
+def start_attempt(request: HttpRequest, pk: int) -> HttpResponse:
+    assignment = _assignment_for_student(request, pk)
+    try:
+        attempt = Attempt.start(assignment, request.user)
+    except AttemptRefused as refused:
+        messages.error(request, str(refused))
+        return redirect(assignment)
+    return redirect(attempt)
+
+
+@login_required
+@require_safe
+@vary_on_headers("HX-Request")
+def show_attempt(request: HttpRequest, pk: int) -> HttpResponse:
+    attempt = _attempt_for_student(request, pk)
+    try:
+        number = int(request.GET.get("q", "0"))
+    except ValueError:
+        number = 0
+    return _render_attempt(request, attempt, number)
+
+
+def _render_attempt(
+    request: HttpRequest,
+    attempt: Attempt,
+    number: int = 0,
+    *,
+    form: AnswerForm | None = None,
+    said: Sequence[tuple[str, str]] = (),
+) -> HttpResponse:
+    """The attempt's page: in progress, one question (``number``, from 1; 0: the first not
+    answered); once over, the review the feedback setting allows."""
+    now = timezone.now()
+    assignment = attempt.assignment
+    answers = list(attempt.answers.all())
+    over = attempt.is_over(now)
+    flashed = [(m.message, m.tags) for m in messages.get_messages(request)] + list(said)
+    context: dict[str, Any] = {
+        "attempt": attempt,
+        "assignment": assignment,
+        "answers": answers,
+        "over": over,
+        "flashed": flashed,
+        "answered": sum(a.is_answered for a in answers),
+        "report_form": ReportForm(),
+    }
+    if over:
+        context["show_answers"] = assignment.shows_answers(True, now)
+        if assignment.shows_score(True, now):
+            context["score"] = (sum(bool(a.correct) for a in answers), len(answers))
+        if context["show_answers"]:
+            context["reviewed"] = [_graded(a) for a in answers]
+        template = "quizzes/attempt.html"
+        return _in_zone(request, assignment.time_zone(), template, context)
+    if not 1 <= number <= len(answers):
+        pending = next((a for a in answers if not a.is_answered), None)
+        number = pending.number if pending else 0
+    current = answers[number - 1] if number else None
+    context["current"] = current
+    if current is not None:
+        context.update(_question_context(attempt, current, form))
+        context["next_number"] = number + 1 if number < len(answers) else 0
+    template = "quizzes/attempt.html#attempt-question" if request.htmx else "quizzes/attempt.html"
+    return _in_zone(request, assignment.time_zone(), template, context)
+
+
+def _question_context(
+    attempt: Attempt, answer: Answer, form: AnswerForm | None = None
+) -> dict[str, Any]:
+    try:
+        q = answer.to_engine()
+    except StaleAnswer:
+        return {"stale": STALE}
+    if not answer.is_answered:
+        url = reverse("quizzes:attempt-answer", args=[attempt.pk, answer.number])
+        return asking_context(answer, q, answer_url=url, form=form)  # type: ignore[arg-type]
+    if attempt.assignment.feedback == Feedback.EACH:
+        return graded_context(answer, q, answer.grade(q))  # type: ignore[arg-type]
+    page = shown(q)
+    labels = {c.id: c.text for c in page.choices}
+    return {"shown": page, "given": [labels.get(r, r) for r in answer.response or []]}
+
+
+def _graded(answer: Answer) -> dict[str, Any]:
+    try:
+        q = answer.to_engine()
+    except StaleAnswer:
+        return {"asked": answer, "stale": STALE}
+    return (
+        graded_context(answer, q, answer.grade(q))
+        if answer.is_answered
+        else {
+            "asked": answer,
+            "unanswered": True,
+            "answer_shown": _teacher_view(q, answer.position),
+        }
+    )
+
+
+@login_required
+@require_POST
+def answer_question(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Grade the student's answer and store it once, while the attempt is open."""
+    attempt = _attempt_for_student(request, pk)
+    answer = _answer_of(attempt, number)
+    said: list[tuple[str, str]] = []
+    try:
+        q = answer.to_engine()
+    except StaleAnswer:
+        return _after_answer(request, attempt, number, said=[(STALE, "error")])
+    form = AnswerForm(q, request.POST)
+    if not form.is_valid():
+        return _after_answer(request, attempt, number, form=form)
+    saved = answer.record(q, form.response())
+    if saved.refused:
+        attempt.refresh_from_db()
+        return _after_answer(request, attempt, number, said=[(saved.refused, "error")])
+    if attempt.assignment.feedback == Feedback.EACH:
+        return _after_answer(request, attempt, number)  # the graded question, then "next"
+    said.append((f"Your answer to question {number} is saved.", "success"))
+    return _after_answer(request, attempt, 0, said=said)
+
+
+def _after_answer(
+    request: HttpRequest,
+    attempt: Attempt,
+    number: int,
+    *,
+    form: AnswerForm | None = None,
+    said: Sequence[tuple[str, str]] = (),
+) -> HttpResponse:
+    if request.htmx:
+        return _render_attempt(request, attempt, number, form=form, said=said)
+    for text, level in said:
+        messages.add_message(request, messages.ERROR if level == "error" else messages.INFO, text)
+    for errors in form.errors.values() if form is not None else ():
+        for text in errors:
+            messages.error(request, text)
+    url = attempt.get_absolute_url()
+    return redirect(f"{url}?q={number}" if number else url)
+
+
+@login_required
+@require_POST
+def submit_attempt(request: HttpRequest, pk: int) -> HttpResponse:
+    attempt = _attempt_for_student(request, pk)
+    if attempt.submit():
+        messages.success(request, "Your attempt is submitted.")
+    elif attempt.submitted is not None:
+        messages.info(request, "This attempt had already been submitted.")
+    return redirect(attempt)
+
+
+@login_required
+@require_POST
+def report_problem(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Record a problem with a question, by the question's identity."""
+    attempt = _attempt_for_student(request, pk)
+    answer = _answer_of(attempt, number)
+    form = ReportForm(request.POST)
+    note = form.cleaned_data["note"] if form.is_valid() else ""
+    ProblemReport.objects.create(
+        answer=answer,
+        assignment=attempt.assignment,
+        reporter=request.user,
+        note=note,
+        **answer.identity_fields(),
+    )
+    messages.success(request, "Thank you: your teacher will see the problem you reported.")
+    url = attempt.get_absolute_url()
+    return redirect(f"{url}?q={number}")
+
+
+# -- results (the teacher) ----------------------------------------------------------------------
+
+
+@dataclass
+class StudentRow:
+    membership: Membership
+    state: str = "not started"
+    attempts: int = 0
+    kept: float | None = None
+    seconds: float = 0.0
+    last: datetime | None = None
+    percents: list[float] = field(default_factory=list)
+
+    @property
+    def time(self) -> str:
+        minutes, seconds = divmod(round(self.seconds), 60)
+        return f"{minutes} min {seconds:02d} s" if self.attempts else ""
+
+
+@dataclass
+class Share:
+    label: str
+    right: int = 0
+    asked: int = 0
+    url: str = ""
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.right / self.asked) if self.asked else 0
+
+
+def _results(assignment: Assignment, now: datetime) -> dict[str, Any]:
+    """Every student's state, grade, attempts and time; per question and per rule, the share
+    answered right (a fixed number of queries, whatever the class's size)."""
+    memberships = list(
+        Membership.objects.filter(school_class=assignment.school_class).select_related("student")
+    )
+    rows = {m.student_id: StudentRow(m) for m in memberships}
+    attempts = list(
+        Attempt.objects.filter(assignment=assignment, student__in=rows)
+        .with_scores()
+        .order_by("student", "number")
+    )
+    for a in attempts:
+        row = rows[a.student_id]
+        row.attempts += 1
+        end = a.ended() if a.is_over(now) else (a.last_answer or now)
+        row.seconds += max(0.0, (min(end, now) - a.started).total_seconds())
+        if a.is_over(now):
+            row.percents.append(_percent(a.right, a.total))
+            if row.state != "in progress":
+                row.state = "submitted"
+        else:
+            row.state = "in progress"
+    for row in rows.values():
+        row.kept = assignment.kept(row.percents)
+    by_question: dict[int, Share] = {}
+    by_rule: dict[str, Share] = {}
+    answered = Answer.objects.filter(
+        attempt__assignment=assignment, attempt__student__in=rows, answered__isnull=False
+    ).values_list("position", "topic", "correct")
+    for position, topic, correct in answered:
+        share = by_question.setdefault(position, Share(f"Question {position + 1}"))
+        share.asked += 1
+        share.right += bool(correct)
+        share = by_rule.setdefault(topic, Share(rule_name(topic).capitalize(), url=rule_url(topic)))
+        share.asked += 1
+        share.right += bool(correct)
+    return {
+        "rows": list(rows.values()),
+        "by_question": [by_question[k] for k in sorted(by_question)],
+        "by_rule": sorted(by_rule.values(), key=lambda s: (s.percent, s.label)),
+    }
+
+
+def chart(shares: Sequence[Share], title: str) -> dict[str, Any]:
+    """A horizontal bar chart of the shares, drawn as SVG by the template."""
+    bar, gap, label_width, width = 22, 8, 170, 300
+    bars = [
+        {
+            "label": s.label,
+            "y": i * (bar + gap),
+            "text_y": i * (bar + gap) + bar * 0.7,
+            "width": round(width * s.percent / 100, 1),
+            "percent": s.percent,
+            "value_x": label_width + round(width * s.percent / 100, 1) + 6,
+        }
+        for i, s in enumerate(shares)
+    ]
+    return {
+        "title": title,
+        "bars": bars,
+        "bar": bar,
+        "label_width": label_width,
+        "height": max(1, len(bars)) * (bar + gap),
+        "total_width": label_width + width + 50,
+    }
+
+
+@login_required
+@require_safe
+def show_results(request: HttpRequest, pk: int) -> HttpResponse:
+    assignment = _assignment_for_teacher(request, pk)
+    now = timezone.now()
+    context: dict[str, Any] = {"assignment": assignment, "now": now}
+    if assignment.lesson_id:
+        memberships = list(
+            Membership.objects.filter(school_class=assignment.school_class).select_related(
+                "student"
+            )
+        )
+        done = _lessons_done([m.student_id for m in memberships], [assignment.lesson])
+        context["lesson_rows"] = [
+            (m, (m.student_id, assignment.lesson_id) in done) for m in memberships
+        ]
+    else:
+        results = _results(assignment, now)
+        context.update(results)
+        context["question_chart"] = chart(
+            results["by_question"], "Share answered right, by question"
+        )
+        context["rule_chart"] = chart(results["by_rule"], "Share answered right, by rule")
+        context["reports"] = list(assignment.reports.select_related("reporter")[:50])
+    return _in_zone(request, assignment.time_zone(), "quizzes/results.html", context)
+
+
+@login_required
+@require_safe
+def show_student_results(request: HttpRequest, pk: int, student: int) -> HttpResponse:
+    """One student's attempts at an assignment: his answers, the right ones, and why."""
+    assignment = _assignment_for_teacher(request, pk)
+    membership = (
+        Membership.objects.filter(school_class=assignment.school_class, student=student)
+        .select_related("student")
+        .first()
+    )
+    if membership is None:
+        raise Http404("No such student in this class.")
+    attempts = list(
+        Attempt.objects.filter(assignment=assignment, student=student)
+        .with_scores()
+        .prefetch_related("answers")
+    )
+    reviewed = [(a, [_graded(x) for x in a.answers.all()]) for a in attempts]
+    context = {"assignment": assignment, "membership": membership, "reviewed": reviewed}
+    return _in_zone(request, assignment.time_zone(), "quizzes/student_results.html", context)
+
+
+@login_required
+@require_POST
+def regrade(request: HttpRequest, pk: int) -> HttpResponse:
+    assignment = _assignment_for_teacher(request, pk)
+    graded, changed, failed = assignment.regrade()
+    text = f"Regraded {graded} answers: {changed} changed."
+    if failed:
+        text += f" {failed} could not be made again by this version of the question bank."
+    messages.success(request, text)
+    return redirect("quizzes:results", assignment.pk)
+
+
+# -- CSV ----------------------------------------------------------------------------------------
+
+
+def safe_cell(value: Any) -> str:
+    """A cell as text, one that a spreadsheet will not read as a formula."""
+    text = "" if value is None else str(value)
+    if text[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + text
+    return text
+
+
+def csv_response(
+    filename: str, header: Sequence[str], rows: Iterable[Sequence[Any]]
+) -> HttpResponse:
+    """UTF-8 with a byte-order mark, which spreadsheets need to read it as UTF-8."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow([safe_cell(h) for h in header])
+    for row in rows:
+        writer.writerow([safe_cell(c) for c in row])
+    response = HttpResponse("\ufeff" + out.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@login_required
+@require_safe
+def download_answers(request: HttpRequest, pk: int) -> HttpResponse:
+    """One row per answer: student, attempt, question, rule, response, correct, time."""
+    assignment = _assignment_for_teacher(request, pk)
+    zone = assignment.time_zone()
+    students = Membership.objects.filter(school_class=assignment.school_class).values("student")
+    answers = (
+        Answer.objects.filter(attempt__assignment=assignment, attempt__student__in=students)
+        .select_related("attempt__student")
+        .order_by("attempt__student__username", "attempt__number", "position")
+    )
+    rows = (
+        (
+            a.attempt.student.get_username(),
+            a.attempt.number,
+            a.number,
+            a.kind,
+            a.topic,
+            " ".join(a.response or []),
+            "" if a.correct is None else ("yes" if a.correct else "no"),
+            timezone.localtime(a.answered, zone).isoformat() if a.answered else "",
+        )
+        for a in answers
+    )
+    header = ("student", "attempt", "question", "kind", "rule", "response", "correct", "time")
+    return csv_response(f"assignment-{assignment.pk}-answers.csv", header, rows)
+
+
+# -- the gradebook --------------------------------------------------------------------------------
+
+
+def _gradebook(school_class: SchoolClass, now: datetime) -> dict[str, Any]:
+    memberships = list(
+        Membership.objects.filter(school_class=school_class).select_related("student")
+    )
+    students = [m.student_id for m in memberships]
+    assignments = list(
+        Assignment.objects.filter(school_class=school_class)
+        .select_related("quiz__current", "lesson")
+        .order_by("opens", "pk")
+    )
+    percents: dict[tuple[int, int], list[float]] = defaultdict(list)
+    last: dict[int, datetime] = {}
+    started: set[tuple[int, int]] = set()
+    for a in (
+        Attempt.objects.filter(assignment__in=assignments, student__in=students)
+        .with_scores()
+        .order_by("number")
+    ):
+        started.add((a.student_id, a.assignment_id))
+        if a.is_over(now):
+            percents[(a.student_id, a.assignment_id)].append(_percent(a.right, a.total))
+        if a.last_answer and (a.student_id not in last or a.last_answer > last[a.student_id]):
+            last[a.student_id] = a.last_answer
+    lessons = course_lessons()
+    progress = progress_of(students)
+    steps = {lesson.slug: lesson.steps_count for lesson in lessons}
+    done = {
+        (student, slug)
+        for student, p in progress.items()
+        for slug, mark in p.marks.items()
+        if mark.done >= steps.get(slug, 0)
+    }
+    for student, p in progress.items():
+        if p.last_step and (student not in last or p.last_step > last[student]):
+            last[student] = p.last_step
+    rows = []
+    for m in memberships:
+        cells = []
+        for a in assignments:
+            key = (m.student_id, a.pk)
+            if a.lesson_id:
+                cells.append("done" if (m.student_id, a.lesson_id) in done else "")
+            else:
+                kept = a.kept(percents.get(key, []))
+                cells.append(
+                    f"{kept:.0f}%"
+                    if kept is not None
+                    else ("in progress" if key in started else "")
+                )
+        marks = marks_in_order(progress.get(m.student_id), lessons)
+        rows.append(
+            {
+                "membership": m,
+                "cells": cells,
+                "lessons": [
+                    (lesson, mark) for lesson, mark in zip(lessons, marks, strict=True) if mark.done
+                ],
+                "last": last.get(m.student_id),
+            }
+        )
+    # The rules the class most often gets wrong.
+    wrong = (
+        Answer.objects.filter(
+            attempt__assignment__in=assignments, attempt__student__in=students, correct=False
+        )
+        .values_list("topic", "rules", "game")
+        .annotate(n=Count("pk"))
+        .order_by("-n", "topic")
+    )
+    teaching: dict[str, Lesson] = {}
+    for lesson in lessons:
+        for rule_id in lesson.teaches:
+            teaching.setdefault(rule_id, lesson)
+    missed: dict[str, dict[str, Any]] = {}
+    for topic, preset, game, n in wrong:
+        if topic in missed:
+            missed[topic]["n"] += n
+            continue
+        missed[topic] = {
+            "name": rule_name(topic).capitalize(),
+            "n": n,
+            "url": rule_url(topic),
+            "lesson": teaching.get(topic),
+            "trainer": practise_url(f"rule:{topic}", preset, game),
+        }
+    worst = sorted(missed.values(), key=lambda r: -r["n"])[:10]
+    return {"assignments": assignments, "rows": rows, "worst": worst}
+
+
+@login_required
+@require_safe
+def show_gradebook(request: HttpRequest, pk: int) -> HttpResponse:
+    school_class = class_for_teacher(request.user, pk)
+    context = {"school_class": school_class, **_gradebook(school_class, timezone.now())}
+    return _in_zone(request, teacher_zone(request.user), "quizzes/gradebook.html", context)
+
+
+@login_required
+@require_safe
+def download_gradebook(request: HttpRequest, pk: int) -> HttpResponse:
+    school_class = class_for_teacher(request.user, pk)
+    book = _gradebook(school_class, timezone.now())
+    header = ["student", "name", *(a.title for a in book["assignments"])]
+    rows = (
+        [r["membership"].student.get_username(), r["membership"].real_name, *r["cells"]]
+        for r in book["rows"]
+    )
+    return csv_response(f"class-{school_class.pk}-gradebook.csv", header, rows)
