@@ -1,0 +1,136 @@
+"""The permission matrix: anonymous, a student of class 1, a student of class 2, the teacher
+of class 1, the teacher of class 2 and staff, against every URL and action of the quizzes.
+Another's object is a 404 (its existence is not told); nothing of it is in the page."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from lessons.quizzes.models import Attempt, ProblemReport
+
+from .conftest import client_for, make_assignment, make_quiz, right_response
+
+pytestmark = pytest.mark.django_db
+
+ACTORS = ["anonymous", "student", "outsider", "teacher", "other_teacher", "staff"]
+
+#: (url name, args from the world, method, who may): the rest get a 404 (or the login page).
+TEACHER_PAGES = [
+    ("quizzes:quiz", "quiz", "get"),
+    ("quizzes:quiz-edit", "quiz", "get"),
+    ("quizzes:quiz-edit", "quiz", "post"),
+    ("quizzes:class-assignments", "class", "get"),
+    ("quizzes:assign", "class", "post"),
+    ("quizzes:gradebook", "class", "get"),
+    ("quizzes:gradebook-csv", "class", "get"),
+    ("quizzes:results", "assignment", "get"),
+    ("quizzes:student-results", "assignment+student", "get"),
+    ("quizzes:regrade", "assignment", "post"),
+    ("quizzes:answers-csv", "assignment", "get"),
+]
+STUDENT_PAGES = [
+    ("quizzes:assignment", "assignment", "get"),
+    ("quizzes:attempt-start", "assignment", "post"),
+    ("quizzes:attempt", "attempt", "get"),
+    ("quizzes:attempt-answer", "attempt+1", "post"),
+    ("quizzes:report", "attempt+1", "post"),
+    ("quizzes:attempt-submit", "attempt", "post"),
+]
+#: Pages of one's own, open to any teacher (a 403 for an account that does not teach).
+OWN_TEACHER_PAGES = [("quizzes:quiz-list", "", "get"), ("quizzes:quiz-new", "", "get")]
+OWN_PAGES = [("quizzes:my-assignments", "", "get")]
+
+SECRET_TITLE = "Secret quiz of class one"
+
+
+@pytest.fixture
+def world(teacher, other_teacher, school_class, other_class, student, outsider, staff, clock):
+    quiz = make_quiz(teacher, title=SECRET_TITLE)
+    assignment = make_assignment(school_class, quiz)
+    attempt = Attempt.start(assignment, student)
+    answer = attempt.answers.get(position=1)
+    answer.record(answer.to_engine(), right_response(attempt, 1))
+    # Class 2 has work of its own, which nobody of class 1 sees either.
+    make_assignment(other_class, make_quiz(other_teacher, title="Class two's quiz"))
+    return {
+        "quiz": quiz,
+        "assignment": assignment,
+        "attempt": attempt,
+        "class": school_class,
+        "users": {
+            "anonymous": None,
+            "student": student,
+            "outsider": outsider,
+            "teacher": teacher,
+            "other_teacher": other_teacher,
+            "staff": staff,
+        },
+    }
+
+
+def _args(world, spec: str) -> list:
+    return {
+        "": [],
+        "quiz": [world["quiz"].pk],
+        "class": [world["class"].pk],
+        "assignment": [world["assignment"].pk],
+        "assignment+student": [world["assignment"].pk, world["users"]["student"].pk],
+        "attempt": [world["attempt"].pk],
+        "attempt+1": [world["attempt"].pk, 1],
+    }[spec]
+
+
+def _request(world, actor, name, spec, method):
+    client = client_for(world["users"][actor])
+    url = reverse(name, args=_args(world, spec))
+    data = {"response": right_response(world["attempt"], 0)} if "answer" in name else {}
+    return getattr(client, method)(url, data)
+
+
+def _cases(pages, allowed):
+    return [
+        pytest.param(actor, name, spec, method, actor in allowed, id=f"{actor}-{method}-{name}")
+        for name, spec, method in pages
+        for actor in ACTORS
+    ]
+
+
+@pytest.mark.parametrize(
+    ("actor", "name", "spec", "method", "allowed"),
+    _cases(TEACHER_PAGES, {"teacher"}) + _cases(STUDENT_PAGES, {"student"}),
+)
+def test_another_s_object_is_a_404(world, actor, name, spec, method, allowed) -> None:
+    answers_before = list(world["attempt"].answers.values_list("response", "correct"))
+    reports_before = ProblemReport.objects.count()
+    response = _request(world, actor, name, spec, method)
+
+    if actor == "anonymous":
+        assert response.status_code == 302 and "/accounts/log-in/" in response.url
+    elif allowed:
+        assert response.status_code in (200, 302)
+    else:
+        assert response.status_code == 404
+        assert SECRET_TITLE.encode() not in response.content
+        assert b"Ann Example" not in response.content
+    if not allowed:
+        assert list(world["attempt"].answers.values_list("response", "correct")) == answers_before
+        assert ProblemReport.objects.count() == reports_before
+
+
+@pytest.mark.parametrize(
+    ("actor", "name", "spec", "method", "allowed"),
+    _cases(OWN_TEACHER_PAGES, {"teacher", "other_teacher"}) + _cases(OWN_PAGES, set(ACTORS)),
+)
+def test_pages_of_ones_own_show_only_ones_own(world, actor, name, spec, method, allowed) -> None:
+    response = _request(world, actor, name, spec, method)
+    if actor == "anonymous":
+        assert response.status_code == 302 and "/accounts/log-in/" in response.url
+        return
+    if not allowed:
+        assert response.status_code == 403
+        return
+    assert response.status_code == 200
+    shows_secret = SECRET_TITLE.encode() in response.content
+    owner = {"quizzes:quiz-list": "teacher", "quizzes:my-assignments": "student"}.get(name)
+    assert shows_secret == (actor == owner)

@@ -1,0 +1,156 @@
+"""The teacher's side: making, previewing and editing a quiz; assigning it (or a lesson) to
+a class, with dates read in the teacher's time zone."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from django.urls import reverse
+
+from lessons.quizzes.models import Assignment, Attempt, Quiz
+
+from .conftest import client_for, text
+
+pytestmark = pytest.mark.django_db
+
+QUIZ = {
+    "title": "Following suit",
+    "rules": "hoffmann",
+    "game": "three-card",
+    "scope": "group:following",
+    "kinds": ["legal-cards"],
+    "count": "4",
+    "same_for_all": "0",
+}
+
+
+def _assigning(quiz, **change: str) -> dict[str, str]:
+    data = {
+        "what": f"quiz:{quiz.pk}",
+        "opens": "2026-12-01T09:00",
+        "closes": "2026-12-08T17:30",
+        "attempts": "1",
+        "grading": "highest",
+        "feedback": "attempt",
+    }
+    return data | change
+
+
+def test_a_teacher_makes_a_quiz_and_previews_it_with_the_answers(teacher) -> None:
+    client = client_for(teacher)
+    assert client.get(reverse("quizzes:quiz-new")).status_code == 200
+    response = client.post(reverse("quizzes:quiz-new"), QUIZ)
+    quiz = Quiz.objects.get()
+    assert response.url == quiz.get_absolute_url()
+    version = quiz.current
+    assert (version.count, version.same_for_all, version.kinds) == (4, False, ["legal-cards"])
+    assert "follow-suit" in version.topics and version.topics_from == "the rules of following"
+
+    body = text(client.get(response.url))
+    assert "Following suit" in body and "a variant for each student" in body
+    assert body.count("The answer:") == 4
+
+
+@pytest.mark.parametrize(
+    ("change", "error"),
+    [
+        ({"game": "irish"}, "describes no"),
+        ({"count": "51"}, "less than or equal to 50"),
+        ({"count": "0"}, "greater than or equal to 1"),
+        ({"scope": "group:flushes", "kinds": ["trick-winner"]}, "No question of these kinds"),
+        ({"scope": "lesson:nowhere"}, "Select a valid choice"),
+    ],
+)
+def test_a_quiz_the_engine_cannot_ask_is_refused(teacher, change, error) -> None:
+    response = client_for(teacher).post(reverse("quizzes:quiz-new"), QUIZ | change)
+    assert response.status_code == 200
+    assert error in text(response)
+    assert not Quiz.objects.exists()
+
+
+def test_the_rules_of_a_lesson(teacher) -> None:
+    from lessons.course.models import Lesson, Unit
+
+    unit = Unit.objects.create(slug="u", title="Unit")
+    Lesson.objects.create(
+        slug="following",
+        unit=unit,
+        title="Following",
+        game="three-card",
+        body="x",
+        teaches=["follow-suit", "head-the-trick"],
+    )
+    data = QUIZ | {"scope": "lesson:following", "kinds": []}
+    client_for(teacher).post(reverse("quizzes:quiz-new"), data)
+    version = Quiz.objects.get().current
+    assert version.topics == ["follow-suit", "head-the-trick"]
+    assert "Following" in version.topics_from
+
+
+def test_editing_after_students_started_makes_a_new_version(
+    teacher, assignment, student, quiz, clock
+) -> None:
+    client = client_for(teacher)
+    edit = client.get(reverse("quizzes:quiz-edit", args=[quiz.pk]))
+    assert 'value="Following"' in edit.content.decode()
+    attempt = Attempt.start(assignment, student)
+    response = client.post(reverse("quizzes:quiz-edit", args=[quiz.pk]), QUIZ | {"count": "5"})
+    assert "now version 2" in text(client.get(response.url))
+    quiz.refresh_from_db()
+    assert quiz.current.number == 2 and attempt.version.number == 1
+
+
+def test_a_non_teacher_may_not_make_quizzes(student) -> None:
+    assert client_for(student).post(reverse("quizzes:quiz-new"), QUIZ).status_code == 403
+
+
+def test_assigning_reads_dates_in_the_teachers_time_zone(teacher, school_class, quiz) -> None:
+    client = client_for(teacher)
+    page = text(client.get(reverse("quizzes:class-assignments", args=[school_class.pk])))
+    assert "Europe/Paris" in page and "Assign a quiz" in page
+    data = _assigning(quiz, time_limit="20", attempts="0", grading="average", feedback="each")
+    response = client.post(reverse("quizzes:assign", args=[school_class.pk]), data)
+    assert response.status_code == 302
+    a = Assignment.objects.get()
+    assert a.opens == datetime(2026, 12, 1, 8, 0, tzinfo=UTC)  # 09:00 in Paris
+    assert (a.time_limit, a.attempts_allowed, a.grading, a.feedback) == (
+        20,
+        None,
+        "average",
+        "each",
+    )
+    listed = text(client.get(response.url))
+    assert "1 Dec 2026, 09:00" in listed and "8 Dec 2026, 17:30" in listed
+
+
+@pytest.mark.parametrize(
+    ("change", "error"),
+    [
+        ({"closes": "2026-11-30T09:00"}, "closes after it opens"),
+        ({"attempts": "11"}, "less than or equal to 10"),
+        ({"time_limit": "0"}, "1 to 1440 minutes"),
+        ({"what": "quiz:999999"}, "Select a valid choice"),
+    ],
+)
+def test_an_assignment_that_cannot_be_is_refused(
+    teacher, school_class, quiz, change, error
+) -> None:
+    data = _assigning(quiz, **change)
+    response = client_for(teacher).post(reverse("quizzes:assign", args=[school_class.pk]), data)
+    assert response.status_code == 200 and error in text(response)
+    assert not Assignment.objects.exists()
+
+
+def test_another_teachers_quiz_cannot_be_assigned(other_teacher, teacher, school_class) -> None:
+    from .conftest import make_quiz
+
+    theirs = make_quiz(other_teacher)
+    data = _assigning(theirs)
+    response = client_for(teacher).post(reverse("quizzes:assign", args=[school_class.pk]), data)
+    assert response.status_code == 200 and not Assignment.objects.exists()
+
+
+def test_the_student_sees_his_assignments_across_his_classes(assignment, student, clock) -> None:
+    body = text(client_for(student).get(reverse("quizzes:my-assignments")))
+    assert "Following" in body and "Class 1" in body and "not started" in body
