@@ -2,7 +2,6 @@
 a one-time password and finds the class. With JavaScript on and off, on a phone, and axe on
 the class pages."""
 
-
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from django.contrib.auth.models import User
