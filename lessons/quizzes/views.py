@@ -89,13 +89,16 @@ def _assignment_for_student(request: HttpRequest, pk: int) -> Assignment:
 
 
 def _attempt_for_student(request: HttpRequest, pk: int) -> Attempt:
+    """The student's own attempt ``pk``, in a class he is still in, with its answers (two
+    queries: every answer of the attempt is read from the one list)."""
     found = (
         Attempt.objects.filter(
             pk=pk,
             student=request.user,
-            assignment__school_class__in=classes_joined(request.user),
+            assignment__school_class__memberships__student=request.user,
         )
-        .select_related("assignment__school_class__teacher__teacher", "version")
+        .select_related("assignment__school_class__teacher__teacher")
+        .prefetch_related("answers")
         .first()
     )
     if found is None:
@@ -105,10 +108,10 @@ def _attempt_for_student(request: HttpRequest, pk: int) -> Attempt:
 
 def _answer_of(attempt: Attempt, number: int) -> Answer:
     """Question ``number`` (from 1) of the attempt."""
-    answer = attempt.answers.filter(position=number - 1).first()
-    if answer is None:
-        raise Http404("No such question.")
-    return answer
+    for answer in attempt.answers.all():
+        if answer.number == number:
+            return answer
+    raise Http404("No such question.")
 
 
 def _in_zone(request: HttpRequest, zone: Any, template: str, context: dict[str, Any]) -> Any:

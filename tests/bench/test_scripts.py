@@ -64,3 +64,15 @@ def test_the_questions_benchmark_times_every_kind() -> None:
     assert int(found[1]) > 0 and found[2] in KINDS
     timed = [line.split(":")[0].strip() for line in lines if "median" in line]
     assert timed == list(KINDS)
+
+
+def test_the_classroom_benchmark_takes_a_quiz_without_errors_or_lost_answers() -> None:
+    lines = _run("bench/classroom.py", "--students", "3", "--questions", "2")
+
+    found = re.fullmatch(
+        r"classroom: students=3 answers=(\d+) p50_ms=\d+ p99_ms=\d+ errors=(\d+) lost=(\d+)",
+        lines[-1],
+    )
+    assert found, lines[-1]
+    answers, errors, lost = map(int, found.groups())
+    assert (answers, errors, lost) == (6, 0, 0), "\n".join(lines)
