@@ -190,3 +190,11 @@ def test_the_teacher_sees_real_names_and_notes(world: World) -> None:
 
     assert REAL_NAME in text and "Private remark" in text
     assert world.class1.join_code in text
+    assert reverse("quizzes:class-assignments", args=[world.class1.pk]) in text
+    assert reverse("quizzes:gradebook", args=[world.class1.pk]) in text
+
+
+def test_a_student_is_led_to_his_assignments(world: World) -> None:
+    text = _client(world, "student").get(world.class1.get_absolute_url()).content.decode()
+
+    assert reverse("quizzes:my-assignments") in text
