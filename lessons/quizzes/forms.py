@@ -78,7 +78,7 @@ class QuizForm(forms.Form):
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+        super().__init__(*args, label_suffix="", **kwargs)
         self.fields["scope"].choices = topic_choices()
         self.fields["kinds"].choices = [(k, bank.kind_name(k)) for k in bank.kinds()]
 
@@ -184,7 +184,7 @@ class AssignmentForm(forms.ModelForm):
         help_texts = {"time_limit": "Leave empty for none."}
 
     def __init__(self, quizzes: list[Quiz], *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+        super().__init__(*args, label_suffix="", **kwargs)
         self.quizzes = {str(q.pk): q for q in quizzes}
         lessons = list(Lesson.objects.values_list("slug", "title"))
         self.fields["what"].choices = [
