@@ -74,6 +74,9 @@ class StepState:
     step: Step
     progress: Progress | None
     questions: list[AskedQuestion] = field(default_factory=list)
+    #: Its number among the lesson's steps of its kind, and how many there are.
+    number: int = 1
+    of: int = 1
 
     @property
     def done(self) -> bool:
@@ -91,6 +94,10 @@ class StepState:
     def pending(self) -> AskedQuestion | None:
         """The question waiting for an answer, if any."""
         return next((q for q in self.questions if not q.is_answered), None)
+
+    def pending_under(self, preset: str) -> AskedQuestion | None:
+        """The question waiting for an answer under the rule set ``preset``, if any."""
+        return next((q for q in self.questions if not q.is_answered and q.rules == preset), None)
 
     @property
     def latest(self) -> AskedQuestion | None:

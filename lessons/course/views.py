@@ -55,7 +55,6 @@ def show_course(request: HttpRequest) -> HttpResponse:
     done: dict[str, Progress] = {
         p.step_id: p for p in Progress.objects.for_request(request).filter(done__isnull=False)
     }
-    resume = None
     rows = []
     for unit in units:
         lessons = []
@@ -73,12 +72,9 @@ def show_course(request: HttpRequest) -> HttpResponse:
                 "exercises": len(exercises),
                 "complete": finished == len(steps),
             }
-            if resume is None and finished < len(steps) and (finished or done):
-                resume = lesson
             lessons.append(state)
         rows.append((unit, lessons))
-    if resume is None and not done and units:
-        resume = next((lesson for _, ls in rows for lesson in [s["lesson"] for s in ls]), None)
+    resume = _resume([state for _, lessons in rows for state in lessons])
     record = AskedQuestion.objects.for_request(request).record()
     review = [
         (r, rule_url(r.rule), practise_url(f"rule:{r.rule}", *r.last[:2]))
@@ -86,6 +82,20 @@ def show_course(request: HttpRequest) -> HttpResponse:
     ]
     context = {"units": rows, "resume": resume, "started": bool(done), "review": review}
     return render(request, "course/course.html", context)
+
+
+def _resume(lessons: list[dict[str, Any]]) -> Lesson | None:
+    """Where to go on: a lesson begun and not finished; else the first unfinished lesson
+    after the last one the learner worked on; else the first unfinished one."""
+    begun = [s for s in lessons if 0 < s["done"] < s["steps"]]
+    if begun:
+        return begun[0]["lesson"]
+    worked = [i for i, s in enumerate(lessons) if s["done"]]
+    after = lessons[worked[-1] + 1 :] if worked else lessons
+    for state in [*after, *lessons]:
+        if not state["complete"]:
+            return state["lesson"]
+    return None
 
 
 # -- a lesson -----------------------------------------------------------------------------------
@@ -167,11 +177,29 @@ def _render_lesson(
         "taught": [links.link(r) for r in lesson.teaches],
         "preset_title": PRESETS[preset].title,
         "next_step": _after(states, current),
+        "summary": _summary(states),
     }
     if current is not None:
         context.update(_step_context(request, lesson, preset, current, form))
     template = f"{LESSON}#lesson-step" if request.htmx else LESSON
     return render(request, template, context)
+
+
+def _summary(states: list[StepState]) -> dict[str, Any]:
+    """How the lesson went: stars of the exercises, the check's score; and each step's number
+    among those of its kind ("Exercise 2 of 3")."""
+    exercises = [s for s in states if s.step.kind == StepKind.EXERCISE]
+    check = next((s for s in states if s.step.kind == StepKind.CHECK), None)
+    for state in states:
+        same = [s for s in states if s.step.kind == state.step.kind]
+        state.number, state.of = same.index(state) + 1, len(same)
+    return {
+        "stars": sum(1 for s in exercises if s.star),
+        "star_text": "★" * sum(1 for s in exercises if s.star),
+        "exercises": len(exercises),
+        "right": check.progress.right if check and check.progress and check.done else None,
+        "count": check.count if check else 0,
+    }
 
 
 def _after(states: list[StepState], current: StepState | None) -> StepState | None:
@@ -217,7 +245,13 @@ def _step_context(
             PracticeTable.objects.filter(pk=p.table_id).first() if p and p.table_id else None
         )
         return context
-    shown = state.pending or state.latest
+    waiting = state.pending_under(preset)
+    elsewhere = state.pending
+    context["waiting"] = waiting is not None
+    if waiting is None and elsewhere is not None:
+        # A question waits under another rule set: offer one under this one.
+        context["elsewhere"] = elsewhere
+    shown = waiting or (None if elsewhere else state.latest)
     if shown is None:
         return context
     context["asked"] = shown
@@ -267,8 +301,7 @@ def start_step(request: HttpRequest, slug: str, key: str) -> HttpResponse:
         return _after_post(request, lesson, step, preset, [(NOT_YET, messages.ERROR)])
     if step.kind == StepKind.GUIDED_HAND:
         return _deal_guided_hand(request, lesson, step, preset, state)
-    pending = state.pending
-    if state.done or (pending is not None and pending.rules == preset):
+    if state.done or state.pending_under(preset) is not None:
         return _after_post(request, lesson, step, preset, [])
     if step.kind == StepKind.CHECK and len(state.answered) >= state.count:
         return _after_post(request, lesson, step, preset, [])

@@ -194,13 +194,6 @@ def test_the_first_exercise_is_begun_and_answered_with_the_keyboard(
     page: Page, content: None, request: pytest.FixtureRequest
 ) -> None:
     js = _javascript(request)
-    if js:
-        # static/js/trainer.js moves the focus after a swap only inside #trainer-question, so
-        # on a lesson's page it is lost (to the body) and Tab leaves the question. Remove this
-        # mark with the fix: strict, so that the fixed test fails until it goes.
-        request.node.add_marker(
-            pytest.mark.xfail(reason="the focus is lost after htmx swaps the step", strict=True)
-        )
     page.goto(f"/learn/{LESSON}/")
     page.get_by_role("button", name="Begin").focus()
 

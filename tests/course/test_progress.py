@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from games.loo.bots import BeginnerBot
 from games.loo.questions import Question
@@ -206,7 +207,9 @@ def test_switching_the_rule_set_asks_the_exercise_under_it(learner: Learner) -> 
     first = learner.steps[0]
     learner.start(first)
     learner.rules = "parlett"
+    assert "Ask under Parlett (modern)" in learner.page()
     learner.start(first)
+    assert "Ask under" not in learner.page() and "Which of your cards" in learner.page()
 
     asked = list(Progress.objects.get(step=first).questions.order_by("pk"))
     assert [a.rules for a in asked] == ["hoffmann", "parlett"]
@@ -318,3 +321,24 @@ def test_logging_in_keeps_what_either_side_had_done(client: Client) -> None:
     assert set(rows) == {first.key, second.key}
     assert rows[first.key].done is not None and rows[second.key].done is not None
     assert not Progress.objects.filter(owner=None).exists()
+
+
+def test_resume_goes_to_the_lesson_begun_then_to_the_one_after_the_last_done(
+    learner: Learner,
+) -> None:
+    def resume() -> str:
+        page = learner.client.get(reverse("course:home")).content.decode()
+        start = page.index('class="resume"')
+        return page[start : page.index("</p>", start)]
+
+    assert "Start with the first lesson" in resume()
+    learner.do(learner.steps[0])
+    assert f"Resume: {learner.lesson.title}" in resume()
+    # The whole lesson done: on to the next lesson, not back to the first of the course.
+    session_key = learner.client.session.session_key
+    for step in learner.steps[1:]:
+        Progress.objects.create(session_key=session_key, step=step, done=timezone.now())
+    following = Lesson.objects.filter(position__gt=learner.lesson.position).first()
+    assert following is not None
+    assert f"Resume: {following.title}" in resume()
+    assert "1 of 3 exercises right at the first try" in learner.page()
