@@ -148,7 +148,7 @@ def test_a_logged_in_player_is_not_asked_to_sign_up_again(client: Client) -> Non
 def test_a_player_changes_his_password_and_stays_logged_in(client: Client) -> None:
     user = User.objects.create_user("ada", password=PASSWORD)
     client.force_login(user)
-    assert 'href="/accounts/password/"' in _text(client.get(reverse("games:choose")))
+    assert 'href="/accounts/password/"' in _text(client.get(reverse("account")))
     new = "another long phrase 9"
 
     refused = client.post(
@@ -212,10 +212,10 @@ def test_the_account_page_leads_to_deleting_it(client: Client) -> None:
     client.force_login(User.objects.create_user("ada", password=PASSWORD))
 
     header = _text(client.get(reverse("games:choose")))
-    account = _text(client.get(reverse("password-change")))
+    account = _text(client.get(reverse("account")))
 
-    assert 'href="/accounts/password/">Account</a>' in header
-    assert 'href="/accounts/delete/"' in account
+    assert 'href="/accounts/">Account</a>' in header
+    assert 'href="/accounts/delete/"' in account and 'href="/accounts/password/"' in account
 
 
 def test_a_wrong_password_deletes_nothing(client: Client, player: Any) -> None:
