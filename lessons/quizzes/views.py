@@ -178,7 +178,8 @@ def show_quiz(request: HttpRequest, pk: int) -> HttpResponse:
     sample = []
     for i, q in enumerate(version.sample(5)):
         sample.append(_teacher_view(q, i))
-    context = {"quiz": quiz, "version": version, "sample": sample}
+    classes = classes_taught(request.user).filter(archived__isnull=True)
+    context = {"quiz": quiz, "version": version, "sample": sample, "classes": classes}
     return render(request, "quizzes/quiz.html", context)
 
 

@@ -134,3 +134,17 @@ def test_pages_of_ones_own_show_only_ones_own(world, actor, name, spec, method, 
     shows_secret = SECRET_TITLE.encode() in response.content
     owner = {"quizzes:quiz-list": "teacher", "quizzes:my-assignments": "student"}.get(name)
     assert shows_secret == (actor == owner)
+
+
+def test_staff_see_every_reported_problem_in_the_admin(world) -> None:
+    attempt = world["attempt"]
+    client_for(world["users"]["student"]).post(
+        reverse("quizzes:report", args=[attempt.pk, 1]), {"note": "Odd trick"}
+    )
+    url = reverse("admin:quizzes_problemreport_changelist")
+    page = client_for(world["users"]["staff"]).get(url)
+    assert (
+        page.status_code == 200
+        and str(attempt.answers.get(position=0).seed) in page.content.decode()
+    )
+    assert client_for(world["users"]["teacher"]).get(url).status_code == 302  # to the admin login
