@@ -10,6 +10,7 @@ yet (the right answers, whether an answer was right) is never put in a page's co
 from __future__ import annotations
 
 import csv
+import functools
 import io
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -353,6 +354,10 @@ def show_assignment(request: HttpRequest, pk: int) -> HttpResponse:
     return _in_zone(request, assignment.time_zone(), "quizzes/assignment.html", context)
 
 
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def _percent(right: int, total: int) -> float:
     return 100 * right / total if total else 0.0
 
@@ -409,9 +414,12 @@ def _render_attempt(
         context["show_answers"] = assignment.shows_answers(True, now)
         if assignment.shows_score(True, now):
             context["score"] = (sum(bool(a.correct) for a in answers), len(answers))
-        if context["show_answers"]:
+        if context["show_answers"] and not request.htmx:
             context["reviewed"] = [_graded(a) for a in answers]
-        template = "quizzes/attempt.html"
+        # With htmx (an answer sent as the attempt ended), the question's fragment says so.
+        template = (
+            "quizzes/attempt.html#attempt-question" if request.htmx else "quizzes/attempt.html"
+        )
         return _in_zone(request, assignment.time_zone(), template, context)
     if not 1 <= number <= len(answers):
         pending = next((a for a in answers if not a.is_answered), None)
@@ -597,7 +605,7 @@ def _results(assignment: Assignment, now: datetime) -> dict[str, Any]:
         share = by_question.setdefault(position, Share(f"Question {position + 1}"))
         share.asked += 1
         share.right += bool(correct)
-        share = by_rule.setdefault(topic, Share(rule_name(topic).capitalize(), url=rule_url(topic)))
+        share = by_rule.setdefault(topic, Share(_capital(rule_name(topic)), url=rule_url(topic)))
         share.asked += 1
         share.right += bool(correct)
     return {
@@ -717,6 +725,25 @@ def csv_response(
     return response
 
 
+def _response_words(answer: Answer) -> str:
+    """The choices given, as the question's page labels them (their ids if it cannot be made
+    again)."""
+    if answer.response is None:
+        return ""
+    try:
+        labels = _labels(*answer.identity_fields().values())
+    except StaleAnswer:
+        labels = {}
+    return "; ".join(labels.get(r, r) for r in answer.response)
+
+
+@functools.lru_cache(maxsize=256)
+def _labels(kind: str, rules: str, game: str, rule: str, seed: int, version: int) -> dict[str, str]:
+    """A question's choices by id (the same question is asked of many students)."""
+    q = Answer(kind=kind, rules=rules, game=game, rule=rule, seed=seed, version=version)
+    return {c.id: c.text for c in shown(q.to_engine()).choices}
+
+
 @login_required
 @require_safe
 def download_answers(request: HttpRequest, pk: int) -> HttpResponse:
@@ -736,7 +763,7 @@ def download_answers(request: HttpRequest, pk: int) -> HttpResponse:
             a.number,
             a.kind,
             a.topic,
-            " ".join(a.response or []),
+            _response_words(a),
             "" if a.correct is None else ("yes" if a.correct else "no"),
             timezone.localtime(a.answered, zone).isoformat() if a.answered else "",
         )
@@ -828,7 +855,7 @@ def _gradebook(school_class: SchoolClass, now: datetime) -> dict[str, Any]:
             missed[topic]["n"] += n
             continue
         missed[topic] = {
-            "name": rule_name(topic).capitalize(),
+            "name": _capital(rule_name(topic)),
             "n": n,
             "url": rule_url(topic),
             "lesson": teaching.get(topic),

@@ -93,7 +93,7 @@ def test_the_results_pages_do_not_grow_with_the_class(
 def test_the_answers_csv_is_one_row_per_answer_in_utf8_with_a_bom(
     assignment, student, teacher, clock
 ) -> None:
-    _take(assignment, student, right=1)
+    attempt = _take(assignment, student, right=1)
     response = client_for(teacher).get(reverse("quizzes:answers-csv", args=[assignment.pk]))
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert "attachment" in response["Content-Disposition"]
@@ -113,6 +113,12 @@ def test_the_answers_csv_is_one_row_per_answer_in_utf8_with_a_bom(
     assert len(rows) == 4
     assert [r[6] for r in rows[1:]] == ["yes", "no", "no"]
     assert all(r[0] == "student" and r[7].endswith("+01:00") for r in rows[1:])  # Paris
+    # The response as the page labelled the choices given.
+    from lessons.trainer.presenting import shown
+
+    for row, answer in zip(rows[1:], attempt.answers.all(), strict=True):
+        labels = {c.id: c.text for c in shown(answer.to_engine()).choices}
+        assert row[5] == "; ".join(labels[r] for r in answer.response)
 
 
 def test_the_gradebook_csv_neutralises_formulas(teacher, school_class, quiz, clock) -> None:

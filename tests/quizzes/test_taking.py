@@ -122,7 +122,9 @@ def test_an_answer_after_the_close_is_refused_with_a_clear_message(
     )
 
     assert response.status_code == 200
+    assert response.content.decode().lstrip().startswith('<section id="attempt-question"')
     assert "answers are no longer accepted" in text(response)
+    assert "This attempt has ended" in text(response)
     assert not Answer.objects.filter(attempt=attempt, answered__isnull=False).exists()
     # Without JavaScript: a redirect to the attempt, which says the same.
     response = client.post(_answer_url(attempt, 1), {"response": right_response(attempt, 0)})
