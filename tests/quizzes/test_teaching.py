@@ -154,3 +154,4 @@ def test_another_teachers_quiz_cannot_be_assigned(other_teacher, teacher, school
 def test_the_student_sees_his_assignments_across_his_classes(assignment, student, clock) -> None:
     body = text(client_for(student).get(reverse("quizzes:my-assignments")))
     assert "Following" in body and "Class 1" in body and "not started" in body
+    assert "23 Nov 2026, 10:00 CET" in body  # opens at 09:00 UTC, shown in Paris time
