@@ -164,3 +164,20 @@ def test_regrading_from_the_results_page(assignment, student, teacher, clock) ->
     response = client.post(reverse("quizzes:regrade", args=[assignment.pk]))
     assert "Regraded 3 answers: 1 changed." in text(client.get(response.url))
     assert attempt.answers.filter(correct=True).count() == 3
+
+
+@pytest.mark.parametrize("page", ["results", "gradebook"])
+def test_the_results_pages_do_not_grow_with_the_questions(
+    page, teacher, school_class, clock, django_assert_num_queries
+) -> None:
+    students = _class_of(school_class, 2)
+    client = client_for(teacher)
+    for count in (2, 8):
+        assignment = make_assignment(school_class, make_quiz(teacher, count=count))
+        for user in students:
+            _take(assignment, user, right=1)
+        pk = assignment.pk if page == "results" else school_class.pk
+        url = reverse(f"quizzes:{page}", args=[pk])
+        client.get(url)
+        with django_assert_num_queries(QUERIES[page]):
+            assert client.get(url).status_code == 200
