@@ -84,14 +84,7 @@ class QuizForm(forms.Form):
 
     @classmethod
     def for_version(cls, version: QuizVersion) -> QuizForm:
-        scope = ANY
-        if version.topics_from.startswith("the rules of the lesson"):
-            lesson = Lesson.objects.filter(teaches=version.topics).first()
-            scope = LESSON + lesson.slug if lesson else ANY
-        else:
-            for g, _ in catalogue.GROUPS:
-                if bank.scope_name(GROUP + g) == version.topics_from:
-                    scope = GROUP + g
+        scope = version.scope or ANY
         return cls(
             initial={
                 "title": version.title,
@@ -148,6 +141,7 @@ class QuizForm(forms.Form):
             "game": data["game"],
             "topics": data["topics"],
             "topics_from": data["topics_from"],
+            "scope": data["scope"],
             "kinds": list(data.get("kinds") or []),
             "count": data["count"],
             "same_for_all": data["same_for_all"],

@@ -108,6 +108,8 @@ class QuizVersion(models.Model):
     topics = models.JSONField(default=list, blank=True)
     #: Where the rules came from, in words ("the rules of lesson …", a group), for the page.
     topics_from = models.CharField(max_length=200, blank=True)
+    #: What the teacher chose: "any", "group:<group>" or "lesson:<slug>" (for the edit form).
+    scope = models.CharField(max_length=80, blank=True, default="any")
     kinds = models.JSONField(default=list)
     count = models.PositiveSmallIntegerField(default=10)
     #: True: every student gets the same questions; False: a variant each (seeded per

@@ -86,6 +86,9 @@ def test_the_rules_of_a_lesson(teacher) -> None:
     version = Quiz.objects.get().current
     assert version.topics == ["follow-suit", "head-the-trick"]
     assert "Following" in version.topics_from
+    quiz = Quiz.objects.get()
+    edit = client_for(teacher).get(reverse("quizzes:quiz-edit", args=[quiz.pk]))
+    assert '<option value="lesson:following" selected>' in edit.content.decode()
 
 
 def test_editing_after_students_started_makes_a_new_version(
