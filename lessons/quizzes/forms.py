@@ -187,6 +187,12 @@ class AssignmentForm(forms.ModelForm):
         ]
         self.fields["grading"].choices = Grading.choices
         self.fields["feedback"].choices = Feedback.choices
+        instance = self.instance
+        if instance.pk:
+            self.initial["what"] = (
+                f"quiz:{instance.quiz_id}" if instance.quiz_id else f"lesson:{instance.lesson_id}"
+            )
+            self.initial["attempts"] = instance.attempts_allowed or 0
         for name in ("opens", "closes"):
             self.fields[name].input_formats = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"]
 
@@ -202,6 +208,12 @@ class AssignmentForm(forms.ModelForm):
         if opens and closes and closes <= opens:
             self.add_error("closes", "An assignment closes after it opens.")
         what = data.get("what") or ""
+        if (
+            self.instance.pk
+            and what != self.initial.get("what")
+            and self.instance.attempts.exists()
+        ):
+            self.add_error("what", "Students have started this assignment: what it is stays.")
         if what.startswith("quiz:"):
             quiz = self.quizzes.get(what[5:])
             if quiz is None:

@@ -279,6 +279,24 @@ class Assignment(models.Model):
             return sum(percents) / len(percents)
         return max(percents)
 
+    def deadline_from(self, started: datetime) -> datetime:
+        """When an attempt started at ``started`` stops accepting answers."""
+        if self.time_limit:
+            return min(self.closes, started + timedelta(minutes=self.time_limit))
+        return self.closes
+
+    def reset_deadlines(self) -> int:
+        """After the dates or the time limit change: the deadline of every attempt not
+        submitted, from its start (a later close gives an attempt that had run out its time
+        again). Returns how many changed."""
+        changed = 0
+        for attempt in self.attempts.filter(submitted__isnull=True):
+            deadline = self.deadline_from(attempt.started)
+            if deadline != attempt.deadline:
+                Attempt.objects.filter(pk=attempt.pk).update(deadline=deadline)
+                changed += 1
+        return changed
+
     def regrade(self) -> tuple[int, int, int]:
         """Grade every answer again from its stored question: (graded, changed, failed)."""
         graded = changed = failed = 0
@@ -391,9 +409,7 @@ class Attempt(models.Model):
             raise AttemptRefused("You have used every attempt this assignment allows.")
         version = assignment.quiz.current
         assert version is not None
-        deadline = assignment.closes
-        if assignment.time_limit:
-            deadline = min(deadline, now + timedelta(minutes=assignment.time_limit))
+        deadline = assignment.deadline_from(now)
         variant = "all" if version.same_for_all else student.pk
         try:
             made = [version.make_question(i, variant) for i in range(version.count)]

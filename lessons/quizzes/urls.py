@@ -15,6 +15,8 @@ urlpatterns = [
     path("class/<int:pk>/assign/", views.assign, name="assign"),
     path("class/<int:pk>/gradebook/", views.show_gradebook, name="gradebook"),
     path("class/<int:pk>/gradebook.csv", views.download_gradebook, name="gradebook-csv"),
+    path("assignment/<int:pk>/edit/", views.edit_assignment, name="assignment-edit"),
+    path("assignment/<int:pk>/delete/", views.delete_assignment, name="assignment-delete"),
     path("assignment/<int:pk>/results/", views.show_results, name="results"),
     path(
         "assignment/<int:pk>/results/<int:student>/",

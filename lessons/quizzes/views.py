@@ -257,6 +257,41 @@ def assign(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("quizzes:class-assignments", school_class.pk)
 
 
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def edit_assignment(request: HttpRequest, pk: int) -> HttpResponse:
+    """Change an assignment's dates, limits, grading or feedback (what it is, once students
+    have started it, stays); attempts in progress get their deadlines again."""
+    assignment = _assignment_for_teacher(request, pk)
+    with timezone.override(teacher_zone(request.user)):
+        form = AssignmentForm(_quizzes_of(request), request.POST or None, instance=assignment)
+        valid = request.method == "POST" and form.is_valid()
+    if valid:
+        form.save()
+        changed = assignment.reset_deadlines()
+        text = f"Saved “{assignment.title}”."
+        if changed:
+            text += f" Attempts in progress given the new end: {changed}."
+        messages.success(request, text)
+        return redirect("quizzes:class-assignments", assignment.school_class_id)
+    context = {"assignment": assignment, "form": form}
+    return _in_zone(request, teacher_zone(request.user), "quizzes/assignment_form.html", context)
+
+
+@login_required
+@require_POST
+def delete_assignment(request: HttpRequest, pk: int) -> HttpResponse:
+    """Delete an assignment with its attempts and answers (the form asks to confirm)."""
+    assignment = _assignment_for_teacher(request, pk)
+    if request.POST.get("confirm") != "yes":
+        messages.error(request, "Tick the box to confirm that its results are deleted too.")
+        return redirect("quizzes:assignment-edit", assignment.pk)
+    class_pk, title = assignment.school_class_id, assignment.title
+    assignment.delete()
+    messages.success(request, f"Deleted “{title}” and its results.")
+    return redirect("quizzes:class-assignments", class_pk)
+
+
 # -- the student's side ---------------------------------------------------------------------------
 
 

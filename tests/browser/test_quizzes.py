@@ -172,6 +172,7 @@ def test_axe_finds_nothing_serious_on_the_quiz_pages(
         f"/quizzes/class/{school_class.pk}/",
         f"/quizzes/class/{school_class.pk}/gradebook/",
         f"/quizzes/assignment/{assignment.pk}/results/",
+        f"/quizzes/assignment/{assignment.pk}/edit/",
         f"/quizzes/assignment/{assignment.pk}/results/{alice.pk}/",
     ]:
         js_page.goto(path)

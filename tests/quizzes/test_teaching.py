@@ -158,3 +158,46 @@ def test_the_student_sees_his_assignments_across_his_classes(assignment, student
     body = text(client_for(student).get(reverse("quizzes:my-assignments")))
     assert "Following" in body and "Class 1" in body and "not started" in body
     assert "23 Nov 2026, 10:00 CET" in body  # opens at 09:00 UTC, shown in Paris time
+
+
+def test_changing_an_assignment_moves_the_end_of_attempts_in_progress(
+    teacher, assignment, student, quiz, clock
+) -> None:
+    attempt = Attempt.start(assignment, student)
+    client = client_for(teacher)
+    url = reverse("quizzes:assignment-edit", args=[assignment.pk])
+    form = client.get(url).content.decode()
+    assert f'<option value="quiz:{quiz.pk}" selected>' in form
+    # Dates in Paris time: the close moves a day later, to 11:00 UTC.
+    data = _assigning(quiz, opens="2026-11-23T10:00", closes="2026-11-25T12:00")
+    response = client.post(url, data)
+    assert response.status_code == 302
+    assert "Attempts in progress given the new end: 1." in text(client.get(response.url))
+    attempt.refresh_from_db()
+    assert attempt.deadline == datetime(2026, 11, 25, 11, 0, tzinfo=UTC)
+
+
+def test_what_was_assigned_stays_once_students_have_started(
+    teacher, assignment, student, clock
+) -> None:
+    from .conftest import make_quiz
+
+    Attempt.start(assignment, student)
+    other = make_quiz(teacher, title="Another")
+    response = client_for(teacher).post(
+        reverse("quizzes:assignment-edit", args=[assignment.pk]), _assigning(other)
+    )
+    assert "Students have started this assignment" in text(response)
+    assignment.refresh_from_db()
+    assert assignment.quiz_id != other.pk
+
+
+def test_deleting_an_assignment_asks_to_confirm(teacher, assignment, student, clock) -> None:
+    Attempt.start(assignment, student)
+    client = client_for(teacher)
+    url = reverse("quizzes:assignment-delete", args=[assignment.pk])
+    response = client.post(url)
+    assert "Tick the box" in text(client.get(response.url))
+    assert Assignment.objects.exists()
+    client.post(url, {"confirm": "yes"})
+    assert not Assignment.objects.exists() and not Attempt.objects.exists()
