@@ -195,8 +195,10 @@ class Assignment(models.Model):
     school_class = models.ForeignKey(
         "classes.SchoolClass", on_delete=models.CASCADE, related_name="assignments"
     )
+    #: RESTRICT, not PROTECT: a quiz in use is not deleted on its own, but goes with its
+    #: teacher's account, whose classes (and so its assignments) go too.
     quiz = models.ForeignKey(
-        Quiz, null=True, blank=True, on_delete=models.PROTECT, related_name="assignments"
+        Quiz, null=True, blank=True, on_delete=models.RESTRICT, related_name="assignments"
     )
     lesson = models.ForeignKey(
         "course.Lesson", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
@@ -360,7 +362,7 @@ class Attempt(models.Model):
     student = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="quiz_attempts"
     )
-    version = models.ForeignKey(QuizVersion, on_delete=models.PROTECT, related_name="attempts")
+    version = models.ForeignKey(QuizVersion, on_delete=models.RESTRICT, related_name="attempts")
     number = models.PositiveSmallIntegerField()
     started = models.DateTimeField()
     #: When answers stop being accepted: the close, or the end of the time limit if sooner.

@@ -202,3 +202,27 @@ def test_a_question_of_an_older_bank_version_is_reported_not_regraded(
     answer.record(answer.to_engine(), right_response(attempt, 0))
     attempt.answers.update(version=1)
     assert assignment.regrade() == (0, 0, 1)
+
+
+def test_deleting_accounts_takes_their_quizzes_attempts_and_answers(
+    teacher, assignment, student, clock
+) -> None:
+    attempt = Attempt.start(assignment, student)
+    answer = attempt.answers.get(position=0)
+    answer.record(answer.to_engine(), right_response(attempt, 0))
+
+    student.delete()
+    assert not Answer.objects.exists()
+    Attempt.start(assignment, _another_student(assignment))
+    teacher.delete()  # his classes, quizzes, assignments and their attempts go with him
+    assert not Answer.objects.exists() and not Attempt.objects.exists()
+
+
+def _another_student(assignment):
+    from lessons.classes.models import Membership
+
+    from .conftest import make_user
+
+    user = make_user("another")
+    Membership.objects.create(school_class=assignment.school_class, student=user)
+    return user
