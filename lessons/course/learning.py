@@ -18,7 +18,14 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from games.loo.catalogue import UnknownRule
-from games.loo.questions import Question, QuestionError, question, question_at, question_for
+from games.loo.questions import (
+    Question,
+    QuestionError,
+    coverage,
+    question,
+    question_at,
+    question_for,
+)
 from games.models import new_seed
 from lessons.course.models import Lesson, Progress, Step, StepKind
 from lessons.trainer.models import AskedQuestion
@@ -27,12 +34,16 @@ from lessons.trainer.models import AskedQuestion
 SEEDS_TO_TRY = 3
 
 
-def make_question(step: Step, preset: str, game: str, seed: int) -> Question:
+def make_question(
+    step: Step, preset: str, game: str, seed: int, *, again: bool = False
+) -> Question:
     """The question ``step`` asks under ``preset`` from ``seed`` (an exercise's, or one of a
-    check's). Raises QuestionError (or UnknownRule) if none can be made."""
+    check's). ``again``: another try at an exercise answered wrong, which the engine deals
+    afresh where it can rather than ask the position whose answer was just shown. Raises
+    QuestionError (or UnknownRule) if none can be made."""
     data = step.data
     if step.kind == StepKind.EXERCISE:
-        if data.get("position") is not None:
+        if _authored(step, preset, game, again):
             return question_at(
                 data["kind"],
                 preset,
@@ -46,22 +57,34 @@ def make_question(step: Step, preset: str, game: str, seed: int) -> Question:
     return question_for(preset, game, rules=data["rules"], kinds=data["kinds"], seed=seed)
 
 
-def ask(step: Step, preset: str, owner: Any, session_key: str) -> AskedQuestion | None:
-    """A new question for ``step``, stored for its learner; None if none could be made."""
+def ask(
+    step: Step, preset: str, owner: Any, session_key: str, *, again: bool = False
+) -> AskedQuestion | None:
+    """A new question for ``step``, stored for its learner; None if none could be made.
+    ``again``: see :func:`make_question`."""
     for _ in range(SEEDS_TO_TRY):
         try:
-            q = make_question(step, preset, step.lesson.game, new_seed())
+            q = make_question(step, preset, step.lesson.game, new_seed(), again=again)
         except (QuestionError, UnknownRule):
             continue
-        position = step.data.get("position") if step.kind == StepKind.EXERCISE else None
+        authored = _authored(step, preset, step.lesson.game, again)
         return AskedQuestion.store(
             q,
             owner=owner,
             session_key=session_key,
-            position=position,
-            card=step.data.get("card") or "",
+            position=step.data["position"] if authored else None,
+            card=(step.data.get("card") or "") if authored else "",
         )
     return None
+
+
+def _authored(step: Step, preset: str, game: str, again: bool) -> bool:
+    """Whether the step's question is about its own position: an exercise with one, unless
+    it is asked again and the engine can deal a fresh one about its rule."""
+    data = step.data
+    if step.kind != StepKind.EXERCISE or data.get("position") is None:
+        return False
+    return not (again and data["rule"] in coverage(preset, game).get(data["kind"], ()))
 
 
 # -- progress -----------------------------------------------------------------------------------

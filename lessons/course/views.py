@@ -307,7 +307,7 @@ def start_step(request: HttpRequest, slug: str, key: str) -> HttpResponse:
         return _after_post(request, lesson, step, preset, [])
     owner, session_key = owner_for(request)
     progress = progress_for(request, step, owner, session_key)
-    asked = ask(step, preset, owner, session_key)
+    asked = ask(step, preset, owner, session_key, again=bool(state.answered))
     if asked is None:
         return _after_post(request, lesson, step, preset, [(NOT_MADE, messages.ERROR)])
     progress.questions.add(asked)

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.loo.bots import BeginnerBot
-from games.loo.questions import Question
+from games.loo.questions import Question, coverage
 from games.loo.view import view_for
 from games.models import PracticeTable
 from games.naming import HUMAN
@@ -342,3 +342,32 @@ def test_resume_goes_to_the_lesson_begun_then_to_the_one_after_the_last_done(
     assert following is not None
     assert f"Resume: {following.title}" in resume()
     assert "1 of 3 exercises right at the first try" in learner.page()
+
+
+def test_another_try_at_an_authored_exercise_is_dealt_afresh_where_the_engine_can(
+    client: Client,
+) -> None:
+    """After a wrong answer to a lesson's own position, the next try is a position the engine
+    deals about the same rule (the answer to the first was just shown), where its kind can
+    ask about that rule; else the same position again."""
+    step = next(
+        s
+        for s in Step.objects.filter(kind=StepKind.EXERCISE).select_related("lesson")
+        if s.data["position"] is not None
+        and s.data["rule"] in coverage("hoffmann", s.lesson.game).get(s.data["kind"], ())
+        and "hoffmann" in s.lesson.presets
+    )
+    learner = Learner(client, lesson=step.lesson.slug)
+    session_key = None
+    for earlier in learner.steps:
+        if earlier.key == step.key:
+            break
+        learner.page()
+        session_key = learner.client.session.session_key
+        Progress.objects.create(session_key=session_key, step=earlier, done=timezone.now())
+    learner.do(step, right=False)
+    learner.start(step)
+
+    first, second = learner.progress(step).questions.order_by("pk")
+    assert first.position == step.data["position"] and second.position is None
+    assert second.to_engine().rule == step.data["rule"]
