@@ -403,6 +403,8 @@ class Attempt(models.Model):
                 return a
         if assignment.quiz is None:
             raise AttemptRefused("This assignment is a lesson: it is done on the lesson's page.")
+        if assignment.school_class.archived is not None:
+            raise AttemptRefused("This class is archived: its work is kept, read-only.")
         if now < assignment.opens:
             raise AttemptRefused("This assignment is not open yet.")
         if assignment.is_closed(now):

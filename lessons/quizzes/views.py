@@ -245,6 +245,9 @@ def _render_class_assignments(
 @require_POST
 def assign(request: HttpRequest, pk: int) -> HttpResponse:
     school_class = class_for_teacher(request.user, pk)
+    if school_class.archived is not None:
+        messages.error(request, "This class is archived: bring it back to set it new work.")
+        return redirect("quizzes:class-assignments", school_class.pk)
     with timezone.override(teacher_zone(request.user)):
         form = AssignmentForm(_quizzes_of(request), request.POST)
         valid = form.is_valid()

@@ -201,3 +201,20 @@ def test_deleting_an_assignment_asks_to_confirm(teacher, assignment, student, cl
     assert Assignment.objects.exists()
     client.post(url, {"confirm": "yes"})
     assert not Assignment.objects.exists() and not Attempt.objects.exists()
+
+
+def test_an_archived_class_keeps_its_work_read_only(
+    teacher, school_class, assignment, student, quiz, clock
+) -> None:
+    from django.utils import timezone
+
+    from lessons.quizzes.models import AttemptRefused
+
+    school_class.archived = timezone.now()
+    school_class.save()
+    client = client_for(teacher)
+    response = client.post(reverse("quizzes:assign", args=[school_class.pk]), _assigning(quiz))
+    assert "This class is archived" in text(client.get(response.url))
+    assert Assignment.objects.count() == 1
+    with pytest.raises(AttemptRefused, match="archived"):
+        Attempt.start(assignment, student)
