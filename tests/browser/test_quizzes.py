@@ -115,17 +115,8 @@ def test_a_teacher_assigns_a_quiz_a_student_takes_it_the_teacher_reads_the_resul
     assert data.startswith(b"\xef\xbb\xbf") and data.count(b"\r\nalice,") == 2
 
 
-def _serious(page: Page) -> list[dict[str, Any]]:
-    results = Axe().run(page)
-    violations: list[dict[str, Any]] = results.response["violations"]
-    return [v for v in violations if v["impact"] in ("serious", "critical")]
-
-
-def test_axe_finds_nothing_serious_on_the_quiz_pages(
-    js_page: Page, school_class: SchoolClass
-) -> None:
-    teacher = school_class.teacher
-    quiz = Quiz.objects.create(teacher=teacher)
+def _assigned(school_class: SchoolClass) -> Assignment:
+    quiz = Quiz.objects.create(teacher=school_class.teacher)
     quiz.save_version(
         title="Tricks",
         rules="hoffmann",
@@ -138,13 +129,34 @@ def test_axe_finds_nothing_serious_on_the_quiz_pages(
         seed=99,
     )
     now = timezone.now()
-    assignment = Assignment.objects.create(
+    return Assignment.objects.create(
         school_class=school_class,
         quiz=quiz,
         opens=now - timedelta(hours=1),
         closes=now + timedelta(days=1),
         attempts_allowed=2,
     )
+
+
+def test_a_question_fits_a_phone(phone_page: Page, school_class: SchoolClass) -> None:
+    assignment = _assigned(school_class)
+    attempt = Attempt.start(assignment, User.objects.get(username="alice"))
+    _log_in(phone_page, "alice", attempt.get_absolute_url())
+    expect(phone_page.get_by_role("button", name="Answer")).to_be_visible()
+    assert phone_page.evaluate("document.documentElement.scrollWidth") <= 375
+
+
+def _serious(page: Page) -> list[dict[str, Any]]:
+    results = Axe().run(page)
+    violations: list[dict[str, Any]] = results.response["violations"]
+    return [v for v in violations if v["impact"] in ("serious", "critical")]
+
+
+def test_axe_finds_nothing_serious_on_the_quiz_pages(
+    js_page: Page, school_class: SchoolClass
+) -> None:
+    assignment = _assigned(school_class)
+    quiz = assignment.quiz
     alice = User.objects.get(username="alice")
     done = Attempt.start(assignment, alice)
     answer = done.answers.get(position=0)
