@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from django.contrib import messages
 from django.core.paginator import Paginator
@@ -390,14 +390,25 @@ class LogLine:
     rules: list[RuleLink] = field(default_factory=list)
 
 
-def _log_lines(view: PlayerView, notes: list[dict[str, Any]]) -> list[LogLine]:
+#: Computer players' reasons that tell nothing of the cards: a careless slip the table saw, a
+#: random choice. The others ("a hand like this is looed in 83% of 8 sampled deals", "the
+#: only choice") tell of cards the human cannot see, and wait for the replay.
+PUBLIC_REASONS: Final = ("bot.lapse", "bot.slip", "bot.random")
+
+
+def _log_lines(
+    view: PlayerView, notes: list[dict[str, Any]], *, reasons: bool = True
+) -> list[LogLine]:
+    """The trick log, each line with what its action's note says; ``reasons``: the computer
+    players' reasons too (in the replay of a finished hand; at the table only those that tell
+    nothing of a hidden card)."""
     lines = [LogLine(e, say(e.message), [card(c) for c in e.cards]) for e in view.events]
     # A note belongs to the first line of the trace its action produced.
     for note in notes:
         if not 0 <= note["event"] < len(lines):
             continue
         line = lines[note["event"]]
-        if "reason" in note:
+        if "reason" in note and (reasons or _public(note["reason"])):
             line.reason = say(stored_message(note["reason"]))
         if "explanations" in note:
             line.explanations = [
@@ -405,6 +416,10 @@ def _log_lines(view: PlayerView, notes: list[dict[str, Any]]) -> list[LogLine]:
                 for e in note["explanations"]
             ]
     return lines
+
+
+def _public(reason: Any) -> bool:
+    return isinstance(reason, dict) and str(reason.get("key", "")).startswith(PUBLIC_REASONS)
 
 
 def _linked(log: list[LogLine], links: RuleLinks) -> list[LogLine]:
@@ -603,7 +618,7 @@ def _render_table(
     view = view_for(hand, HUMAN)
     if form is None or form.is_bound and not form.errors:
         form = ActionForm(view, initial={"version": practice.version})
-    log = _log_lines(view, practice.notes)
+    log = _log_lines(view, practice.notes, reasons=False)
     refusal_rule = refusal.application.rule if refusal and refusal.application else ""
     # Messages left by a redirect (no JavaScript): a refusal carries its rule in its tags.
     flashed = [

@@ -1,0 +1,57 @@
+"""What a player may know during a hand (issue 16): the computer players' reasons tell of
+cards he cannot see ("a hand like this is looed in 83% of 8 sampled deals", "the only
+choice"), so the table keeps them for the replay of the finished hand; the link that deals
+the same cards again is offered once the hand is over."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.models import PracticeTable
+from games.naming import say, stored_message
+from games.views import PUBLIC_REASONS
+
+pytestmark = pytest.mark.django_db
+
+
+def _reasons(table: PracticeTable) -> list[str]:
+    """The computer players' reasons noted so far that tell of their cards."""
+    return [
+        escape(say(stored_message(n["reason"])))
+        for n in table.notes
+        if "reason" in n and not str(n["reason"].get("key", "")).startswith(PUBLIC_REASONS)
+    ]
+
+
+@pytest.mark.parametrize(("game", "rules"), [("three-card", "hoffmann"), ("five-card", "peel")])
+def test_the_reasons_wait_for_the_replay_and_the_deal_is_shared_when_over(
+    client: Client, player: Any, game: str, rules: str
+) -> None:
+    seen = 0
+    for seed in range(4):
+        table = player.new_table(game=game, rules=rules, players=5, seed=seed, opponents="sensible")
+        for _ in range(60):
+            table.refresh_from_db()
+            page = client.get(table.get_absolute_url()).content.decode()
+            if table.hand_over:
+                break
+            reasons = _reasons(table)
+            seen += len(reasons)
+            assert not [r for r in reasons if r in page], "a reason shown during the hand"
+            assert table.seed_url not in page, "the deal offered during the hand"
+            player.act(table.pk, player.decide(table.pk, seed))
+        assert table.hand_over
+        assert table.seed_url in page
+        # The replay of the finished hand, at its last step, tells why each did what he did.
+        number = table.hands.get().number
+        steps = table.hands.get().steps
+        replay = client.get(
+            reverse("games:hand-replay", args=[table.pk, number]), {"step": steps}
+        ).content.decode()
+        assert all(r in replay for r in _reasons(table))
+    assert seen > 0
