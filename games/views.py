@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from django.contrib import messages
+from django.core import signing
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
@@ -260,6 +261,37 @@ def take_back_decision(request: HttpRequest, pk: int) -> HttpResponse:
 def replay_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """A finished hand step by step, as the human saw it, with its rule trace."""
     record = _get_hand_for_player(request, pk, number)
+    here = reverse("games:hand-replay", args=[pk, number])
+    share = reverse("games:shared-replay", args=[share_token(record)])
+    return _render_replay(request, record, here, share)
+
+
+#: What a shared replay's token is signed for (django.core.signing's salt).
+SHARE_SALT = "games.PracticeHand.share"
+
+
+def share_token(record: PracticeHand) -> str:
+    """A token for a read-only link to a finished hand's replay, for whoever its owner gives
+    it to: signed with the site's key, so it cannot be made for another hand."""
+    return signing.dumps([record.table_id, record.number], salt=SHARE_SALT, compress=True)
+
+
+@require_safe
+@vary_on_headers("HX-Request")
+def show_shared_replay(request: HttpRequest, token: str) -> HttpResponse:
+    """A finished hand's replay that its owner shared: read-only, and never more than the
+    owner saw (the same page as his own replay, without the way to his table)."""
+    try:
+        pk, number = signing.loads(token, salt=SHARE_SALT)
+        record = PracticeHand.objects.select_related("table").get(table_id=pk, number=number)
+    except (signing.BadSignature, ValueError, TypeError, PracticeHand.DoesNotExist):
+        raise Http404("No shared hand has this address.") from None
+    return _render_replay(request, record, reverse("games:shared-replay", args=[token]), "")
+
+
+def _render_replay(
+    request: HttpRequest, record: PracticeHand, here: str, share: str
+) -> HttpResponse:
     form = ReplayStepForm(request.GET)
     if not form.is_valid():
         return HttpResponseBadRequest(
@@ -285,6 +317,9 @@ def replay_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         "flush_lines": [line for line in log if line.event.kind == "flush"],
         "first_new": first_new,
         "in_replay": True,
+        "here": here,
+        "share_url": request.build_absolute_uri(share) if share else "",
+        "shared": not share,
         "links": links,
         **_table_context(view, hand, links),
     }

@@ -55,3 +55,37 @@ def test_the_reasons_wait_for_the_replay_and_the_deal_is_shared_when_over(
         ).content.decode()
         assert all(r in replay for r in _reasons(table))
     assert seen > 0
+
+
+def _replay_step(html: str) -> str:
+    """The replayed step: from its section to the end of the main content."""
+    start = html.index('<section id="replay-step"')
+    return html[start : html.index("</main>", start)]
+
+
+def test_a_finished_hand_is_shared_read_only_with_a_signed_link(
+    client: Client, player: Any
+) -> None:
+    table = player.new_table(game="three-card", rules="hoffmann", players=4, seed=8)
+    player.play_out(table.pk)
+    record = table.hands.get()
+    own = client.get(reverse("games:hand-replay", args=[table.pk, record.number]), {"step": 3})
+    html = own.content.decode()
+    link = html.split("Share this replay")[1].split('href="')[1].split('"')[0]
+    assert "/play/shared/" in link
+
+    friend = Client()
+    shared = friend.get(link, {"step": 3})
+
+    assert shared.status_code == 200
+    text = shared.content.decode()
+    assert "Replay of a shared deal" in text and "Share this replay" not in text
+    # The same step as the owner saw it, nothing more (its steps at the shared address).
+    own_here = reverse("games:hand-replay", args=[table.pk, record.number])
+    shared_here = "/play/shared/" + link.split("/play/shared/")[1]
+    assert _replay_step(text) == _replay_step(html).replace(own_here, shared_here)
+    assert table.get_absolute_url() not in text
+    # A link made for one hand opens no other; a forged or altered one opens nothing.
+    token = link.rstrip("/").rsplit("/", 1)[1]
+    for bad in (token[:-2] + "xx", "e30:1:abc", "nothing"):
+        assert friend.get(reverse("games:shared-replay", args=[bad])).status_code == 404
