@@ -31,6 +31,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from games.links import rule_name, rule_url
 from games.loo.questions import Question
+from games.loo.rulesets import GAME_NAMES, PRESETS
 from games.models import new_seed
 from lessons.classes.access import class_for_teacher, classes_joined, classes_taught
 from lessons.classes.models import Membership, SchoolClass
@@ -48,6 +49,7 @@ from lessons.quizzes.models import (
     StaleAnswer,
     teacher_zone,
 )
+from lessons.trainer import bank
 from lessons.trainer.forms import AnswerForm
 from lessons.trainer.presenting import asking_context, graded_context, shown
 from lessons.trainer.views import practise_url
@@ -692,7 +694,16 @@ def show_results(request: HttpRequest, pk: int) -> HttpResponse:
             results["by_question"], "Share answered right, by question"
         )
         context["rule_chart"] = chart(results["by_rule"], "Share answered right, by rule")
-        context["reports"] = list(assignment.reports.select_related("reporter")[:50])
+        context["reports"] = [
+            {
+                "report": r,
+                "kind": bank.kind_name(r.kind),
+                "rules": PRESETS[r.rules].title if r.rules in PRESETS else r.rules,
+                "game": GAME_NAMES.get(r.game, r.game),
+                "rule": (_capital(rule_name(r.rule)), rule_url(r.rule)) if r.rule else None,
+            }
+            for r in assignment.reports.select_related("reporter")[:50]
+        ]
     return _in_zone(request, assignment.time_zone(), "quizzes/results.html", context)
 
 

@@ -244,6 +244,13 @@ def test_a_problem_report_records_the_question_by_its_identity(assignment, stude
     )
     assert response.status_code == 302
     report = assignment.reports.get()
+    teacher = assignment.school_class.teacher
+    page = text(client_for(teacher).get(reverse("quizzes:results", args=[assignment.pk])))
+    assert (
+        f"seed {report.seed}, question bank version {report.version}: “The picture is wrong”"
+        in page
+    )
+    assert "Hoffmann" in page
     answer = attempt.answers.get(position=1)
     assert (report.kind, report.rules, report.game, report.seed, report.version) == (
         answer.kind,
