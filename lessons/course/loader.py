@@ -24,13 +24,15 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from django.db.models import ProtectedError
+
 from games.guided import rule_comes_up
 from games.loo import catalogue
 from games.loo.catalogue import UnknownRule
 from games.loo.questions import AUTHORED_KINDS, KINDS, QuestionError, coverage, question_at
 from games.loo.rulesets import GAMES, PRESETS, RuleSet
 from lessons import markup
-from lessons.content import Block, check_markup, parse, sync
+from lessons.content import Block, ContentError, check_markup, parse, sync
 from lessons.course.models import Lesson, Step, StepKind, Unit
 
 #: How many seeds a guided hand may try under each rule set before the loader gives up.
@@ -53,6 +55,8 @@ class LessonContent:
 class Course:
     units: list[Block]
     lessons: list[LessonContent]
+    #: The file, as messages name it.
+    where: str = "content/lessons.txt"
 
     def counts(self) -> dict[str, int]:
         return {
@@ -89,7 +93,18 @@ class Course:
             lessons.append(lesson)
             for n, (sb, data) in enumerate(lc.steps, 1):
                 steps.append(Step(key=sb.id, lesson_id=b.id, position=n, kind=sb.kind, data=data))
-        sync(Lesson, lessons, lambda lesson: lesson.slug)
+        try:
+            sync(Lesson, lessons, lambda lesson: lesson.slug)
+        except ProtectedError as error:
+            # A lesson given to a class as an assignment (lessons.quizzes) is kept until the
+            # assignment goes: say so rather than lose the class's work.
+            gone = sorted({str(getattr(o, "lesson_id", o)) for o in error.protected_objects})
+            raise ContentError(
+                self.where,
+                0,
+                f"the lesson {', '.join(repr(g) for g in gone)} is no longer in the file, but a "
+                "class has it as an assignment: keep the lesson, or delete the assignment first",
+            ) from None
         sync(Step, steps, lambda s: s.key)
 
 
@@ -121,7 +136,7 @@ def read_course(
     empty = [u for u in units if not any(lc.unit == u for lc in lessons)]
     if empty:
         raise units[empty[0]].error(f"the unit {empty[0]!r} has no lesson")
-    return Course(list(units.values()), lessons)
+    return Course(list(units.values()), lessons, where)
 
 
 def _lesson(

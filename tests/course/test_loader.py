@@ -306,3 +306,38 @@ def test_a_broken_lessons_file_is_refused_with_its_line_and_changes_nothing(
     assert problem in message, message
     assert "\n" not in message
     assert _snapshot() == before
+
+
+def test_a_lesson_a_class_has_as_an_assignment_is_not_removed(tmp_path: Path) -> None:
+    from datetime import timedelta
+
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+
+    from lessons.classes.models import SchoolClass
+    from lessons.quizzes.models import Assignment
+
+    teacher = get_user_model().objects.create_user("teacher", password="a long pass phrase 7")
+    school_class = SchoolClass.objects.create(teacher=teacher, name="Form 4")
+    now = timezone.now()
+    Assignment.objects.create(
+        school_class=school_class,
+        lesson_id="follow-suit",
+        opens=now,
+        closes=now + timedelta(days=7),
+    )
+    folder = _copy(tmp_path)
+    text = (folder / "lessons.txt").read_text(encoding="utf-8")
+    start = text.index("[lesson follow-suit]")
+    end = text.index("[lesson head-the-trick]")
+    (folder / "lessons.txt").write_text(text[:start] + text[end:], encoding="utf-8")
+    before = _snapshot()
+
+    with pytest.raises(CommandError) as refused:
+        call_command("loadcontent", path=folder, verbosity=0)
+
+    assert str(refused.value) == (
+        "content/lessons.txt:0: the lesson 'follow-suit' is no longer in the file, but a class "
+        "has it as an assignment: keep the lesson, or delete the assignment first"
+    )
+    assert _snapshot() == before
