@@ -23,6 +23,8 @@ argument is, and so how it is written:
   ``{cs:tnames}`` → "Pam (J♣), Q♥ or 3♥";
 - a **suit** (``"H"``): ``{s:suit}`` → "hearts", ``{s:suit1}`` → "heart";
 - **rule ids** (a list of ids): ``{r:had}`` → the phrases of :data:`HAD_TO` joined by "; ";
+  one id, ``{rule:rulename}`` → the rule's name in the catalogue ("follow suit if you can"):
+  a reader is never shown an id;
 - a **message** nested in another: ``{m:msg}``; a list of them, ``{ms:and}`` (joined by
   "and") or ``{ms:semi}`` (by semicolons);
 - anything else is written as it is (a count, a rule id, a game); ``{n:card/cards}`` after a
@@ -43,6 +45,7 @@ from functools import cache
 from string import Formatter
 from typing import Any, Final, NamedTuple
 
+from . import catalogue
 from .cards import BY_CODE, SUIT_NAMES, SUIT_SINGULAR, Card, card, displays
 
 #: The seat of "the player" to move in a bare position (:func:`~games.loo.play.legal` of a
@@ -273,6 +276,8 @@ def _word(
         return SUIT_SINGULAR[value]
     if form == "had":
         return "; ".join(HAD_TO[r] for r in value)
+    if form == "rulename":
+        return rule_name(value)
     if form == "msg":
         return render(value, viewer, names, begins=start)
     if form in _LIST_JOINS:
@@ -286,6 +291,15 @@ def _word(
         count = len(value) if isinstance(value, (list, tuple)) else value
         return one if count == 1 else many
     return str(value)
+
+
+def rule_name(rule_id: str) -> str:
+    """A rule's name as a reader sees it (the catalogue's); an id the catalogue does not know
+    is called "the rules"."""
+    try:
+        return catalogue.rule(rule_id).name
+    except catalogue.UnknownRule:
+        return "the rules"
 
 
 def _card(value: Card | str) -> Card:
@@ -666,8 +680,8 @@ TEMPLATES.update(
         "trick.taken": "{p:S} {p:takes/take} trick {n}. {why:msg}",
         "rotation": "Players play in rotation.",
         "offence.irregular": (
-            "{p:S} {p:plays/play} the {card:card} irregularly ({rule}); the law will be applied "
-            "at the end of the hand."
+            "{p:S} {p:plays/play} the {card:card} irregularly, against the rule "
+            "“{rule:rulename}”; the law will be applied at the end of the hand."
         ),
         "offence.out-of-turn": "{p:S} played the {card:card} out of turn.",
         "offence.out-of-turn-law-15": (
@@ -689,7 +703,7 @@ TEMPLATES.update(
         ),
         "penalty.peel-looed": (
             "{p:S} {p:is/are} looed, {p:pays/pay} {n} to the next pool and {p:wins/win} nothing "
-            "(peel p. 22, 25), for {offences:semi}."
+            "(Peel, pp. 22, 25), for {offences:semi}."
         ),
         # Why counters moved (Payment.reason).
         "pay.fresh-pool": "every player stakes a fresh pool",
@@ -700,7 +714,7 @@ TEMPLATES.update(
         "pay.trick-offender": "trick {n}, won by an offender: left in the pool",
         "pay.looed": "looed: no trick",
         "pay.four-singles": "four singles to the next pool (after Law 14), for {offences:semi}",
-        "pay.peel-looed": "looed (peel p. 25), for {offences:semi}",
+        "pay.peel-looed": "looed (Peel, p. 25), for {offences:semi}",
         "pay.flush": "the flush takes the pool",
         "pay.flush-loo-holder": "looed by the flush, paid to its holder",
         "pay.flush-loo-pool": "looed by the flush, to the next pool",
@@ -755,11 +769,15 @@ TEMPLATES.update(
         "bot.random-card": "a random legal card",
         "bot.let-stand": "lets the result stand",
         "bot.random-choice": "a random choice",
-        "bot.slip": "a careless slip: a card the rules forbid ({rule})",
+        "bot.slip": "a careless slip: a card the rules forbid (“{rule:rulename}”)",
         "bot.only-card": "{p:S} played the {card:card}: the only choice",
-        "bot.only-card-rule": "{p:S} played the {card:card}: the only choice ({rule})",
+        "bot.only-card-rule": (
+            "{p:S} played the {card:card}: the only choice, under the rule “{rule:rulename}”"
+        ),
         "bot.only-choice": "{p:S} chose to {choice}: the only choice",
-        "bot.only-choice-rule": "{p:S} chose to {choice}: the only choice ({rule})",
+        "bot.only-choice-rule": (
+            "{p:S} chose to {choice}: the only choice, under the rule “{rule:rulename}”"
+        ),
         "bot.best-card": (
             "{p:S} played the {card:card}: the best of {n} legal cards over {samples} sampled "
             "deals ({mean} counters on average)"
@@ -806,7 +824,7 @@ TEMPLATES.update(
         "settle.last-player": (
             "Only {p:S} {p:is/are} left in the play, the others having thrown up their cards: "
             "{p:he} {p:takes/take} the pool ({n}), as when all the rest throw up their cards "
-            "(hoffmann ¶3)."
+            "(Hoffmann ¶3)."
         ),
         "settle.last-player-offender": (
             "Only {p:S} {p:is/are} left in the play, the others having thrown up their cards; "
@@ -898,7 +916,7 @@ TEMPLATES.update(
         "pay.irregular-loo": "looed for an irregularity, to the next pool",
         "error.misdeal": "Only the dealer misdeals, and only before anyone has declared.",
         "error.interfere": "Only another player interferes with the deal, before anyone declares.",
-        "error.law-silent": "These rules state no law for that ({rule}).",
+        "error.law-silent": "These rules state no law for that (the rule “{rule:rulename}”).",
         "error.laws-only": (
             "Only in laws mode, under rules that state a penalty for it, is that let stand."
         ),

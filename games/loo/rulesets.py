@@ -13,6 +13,7 @@ A :class:`RuleSet` is immutable. ``RuleSet.preset("peel")`` gives a source's rul
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final, Literal
@@ -773,6 +774,76 @@ class Setting:
     note: str = ""
 
 
+#: What each reading of RULES.md part 3 that a note or the catalogue refers to is about: the
+#: point of the text that was unclear, as it follows "our reading of". A reader sees these
+#: words, never the reading's number.
+READINGS: Final[Mapping[str, str]] = {
+    "A1": "what heading the trick means once the trick has been trumped",
+    "A3": "whether Pam is a club or a trump when clubs are led",
+    "A5": "what “Pam, be civil” obliges the holder of Pam to do",
+    "A6": "what a leader holding Pam and other trumps must lead",
+    "A8": "how many declared players make hoffmann's heads-up rule bind",
+    "A9": "hoffmann's trumps “in sequence or of equal value”",
+    "A10": "“two trumps” as two or more",
+    "A11": "britannica's lead rules as binding every lead, not the first trick only",
+    "A12": "parlett's five-card Loo as putting no obligation on the first lead",
+    "A13": "the five-card lead rules where the source is silent: those of its three-card Loo",
+    "A14": "britannica's five-card exchange “as at Irish loo” as bringing only the exchange",
+    "A15": "parlett's “trump and overtrump if you can” as binding a trump that cannot win",
+    "A16": "hoffmann's “bound to trump” as binding only a trump that heads the trick",
+    "A17": "whiteknuckle's “a higher card than the one previously played”",
+    "A19": "who leads first when the player on the dealer's left has passed",
+    "A20": "which cards the dealer plays when he defends the pool",
+    "A21": "britannica's master, and whom it is played for",
+    "A23": "the king to be led only when the ace is the turn-up",
+    "A24": "the flush holder as taking the pool where britannica does not say so",
+    "A25": "where the payments for a flush go",
+    "A26": "how two trump flushes, or flushes equal in rank, are ranked",
+    "A27": "hoffmann's “better cards” between flushes",
+    "A28": "whiteknuckle's order of flushes, read literally",
+    "A29": "when a flush is shown and paid",
+    "A30": "what happens when the stock runs short",
+    "A31": "the amount of an unlimited loo: the pool as it stood at the start of the hand",
+    "A32": "the odd counters of a pool that does not divide: to the earliest tricks",
+    "A33": "whether the miss is dealt in a must",
+    "A34": "whether the hand after everyone passes is a single",
+    "A35": "parlett's club law as barring passing only, not drawing",
+    "A37": "where the miss is dealt",
+    "A39": "peel's “single” deal, whose page is missing from our copy",
+    "A40": "Pam led as a lead of trumps",
+    "A41": "peel's “two or more trumps, lead one” as the first lead only",
+    "A44": "whether the dealer who plays for the pool can be looed",
+    "A45": "britannica's loo as the pool, up to an agreed limit",
+    "A47": "what the dealer may do against a lone player where there is no miss",
+}
+
+_READING_REF: Final = re.compile(r"\bA\d{1,2}\b")
+_NOTES: Final = (
+    # A reference to part 5 of RULES.md ("Notes on readings that may surprise").
+    (re.compile(r"Part 5 note 3"), "the source states its lead rules for the first lead only"),
+    (re.compile(r"\(see Part 5\)"), "(the source states its lead rules for the first lead only)"),
+    (re.compile(r"as noted in Part 2"), "under the rule sets' options"),
+    # A worked example of RULES.md part 4, named by its number.
+    (re.compile(r" ?\(example E\d{1,2}\)"), ""),
+    (re.compile(r", E\d{1,2}\)"), ")"),
+)
+
+
+def in_words(text: str) -> str:
+    """``text`` (a preset's note, the catalogue's prose) as a reader sees it: every reading of
+    RULES.md part 3 named by what it read instead of its number ("end of ¶11; A47" → "end of
+    ¶11; our reading of what the dealer may do against a lone player where there is no miss"),
+    and no other reference to RULES.md."""
+    for pattern, words in _NOTES:
+        text = pattern.sub(words, text)
+
+    def reading(match: re.Match[str]) -> str:
+        about = READINGS.get(match.group(0))
+        return f"our reading of {about}" if about else "our reading"
+
+    return _READING_REF.sub(reading, text)
+
+
 @dataclass(frozen=True)
 class Preset:
     """A source's rule set with its description and the basis of every value."""
@@ -878,7 +949,7 @@ PRESETS: Final[Mapping[str, Preset]] = {
             ("flush-pool", "holder-takes", S, "¶11 (wins every trick)"),
             ("flush-loos-to", "next-pool", R, "A25"),
             ("flush-exempt", "losing-flush+pam", S, "¶11"),
-            ("flush-next-deal", "double", R, "follows from flush-loos-to"),
+            ("flush-next-deal", "double", R, "follows from where flush loos are paid"),
             ("session-end", "open", D, ""),
             ("penalties", "hoffmann-laws", S, "Laws 1-17"),
             ("replay", "on-demand", S, "Law 16"),
@@ -948,7 +1019,12 @@ PRESETS: Final[Mapping[str, Preset]] = {
             ("flush-pool", "holder-takes", D, "A24"),
             ("flush-loos-to", "holder", S, "s. 48"),
             ("flush-exempt", "losing-flush+pam", S, "s. 50"),
-            ("flush-next-deal", "single", R, "follows from the ante and flush-loos-to"),
+            (
+                "flush-next-deal",
+                "single",
+                R,
+                "follows from the ante and from where flush loos are paid",
+            ),
             ("session-end", "equal-deals-then-until-no-loo", S, "s. 4"),
             ("penalties", "none", D, ""),
             ("replay", "n/a", D, ""),
@@ -971,7 +1047,7 @@ PRESETS: Final[Mapping[str, Preset]] = {
             ("players-hint", "5", S, "¶1"),
             ("first-dealer", "first-jack-face-up", S, "¶3"),
             ("cut", "standard", D, ""),
-            ("deal-3c", "singly-miss-after-dealer", S, "¶5; miss dealing A37"),
+            ("deal-3c", "singly-miss-after-dealer", S, "¶5; A37"),
             ("deal-5c", "2-and-3", S, "¶14"),
             ("deal-rotation", "left", S, "¶5"),
             ("ante", "dealer-each-deal", S, "¶4, ¶14"),
@@ -1019,7 +1095,7 @@ PRESETS: Final[Mapping[str, Preset]] = {
             ("flush-pool", "holder-takes", S, "¶16"),
             ("flush-loos-to", "next-pool", R, "A25"),
             ("flush-exempt", "losing-flush", S, "¶16"),
-            ("flush-next-deal", "double", R, "follows from flush-loos-to"),
+            ("flush-next-deal", "double", R, "follows from where flush loos are paid"),
             ("session-end", "open", S, "¶13"),
             ("penalties", "none", D, ""),
             ("replay", "n/a", D, ""),
@@ -1090,7 +1166,7 @@ PRESETS: Final[Mapping[str, Preset]] = {
             ("flush-pool", "holder-takes", S, "5c:Flush"),
             ("flush-loos-to", "holder", R, "A25"),
             ("flush-exempt", "losing-flush+pam", S, "5c:Flush"),
-            ("flush-next-deal", "single", R, "follows from flush-loos-to"),
+            ("flush-next-deal", "single", R, "follows from where flush loos are paid"),
             ("session-end", "open", D, ""),
             ("penalties", "none", D, ""),
             ("replay", "n/a", D, ""),
@@ -1145,7 +1221,12 @@ PRESETS: Final[Mapping[str, Preset]] = {
             ("lead-scope-5c", "every-lead", D, "A13"),
             ("two-trumps", "highest", S, "p. 20 ('lead one' by agreement)"),
             ("two-trumps-irish", "heads-up-only", D, "Irish Loo is beyond the excerpt"),
-            ("heads-up-threshold", "n/a", S, "subsumed by two-trumps = highest"),
+            (
+                "heads-up-threshold",
+                "n/a",
+                S,
+                "covered by the rule that a leader with two or more trumps leads the highest",
+            ),
             ("heads-up-sequence-exception", "off", S, ""),
             ("trump-after-trick", "highest", S, "p. 21"),
             ("pam-ace-lead", "ace", D, "A6"),

@@ -11,6 +11,7 @@ from django.utils.safestring import SafeString, mark_safe
 from games.loo import catalogue
 from games.loo.cards import SUIT_NAMES, Card
 from games.loo.hand import Event
+from games.loo.rulesets import OPTION_BY_NAME, in_words
 from lessons.examples import seat_label
 
 register = template.Library()
@@ -45,15 +46,30 @@ def catalogue_text(text: str, links: str = "links") -> SafeString:
 
     def replace(match: re.Match[str]) -> str:
         word = match.group(1)
-        if links == "links" and word in catalogue.rule_ids():
-            url = reverse("lessons:rule-detail", args=[word])
-            return f'<a href="{url}">{catalogue.rule(word).name}</a>'
+        rule_id = word if word in catalogue.rule_ids() else _option_rule(word)
+        if links == "links" and rule_id:
+            url = reverse("lessons:rule-detail", args=[rule_id])
+            return f'<a href="{url}">{catalogue.rule(rule_id).name}</a>'
         if links == "links" and word in _SOURCE_NAMES:
             return _SOURCE_NAMES[word]
         return f"<code>{word}</code>"
 
-    # Escaping leaves backquotes alone, and ids and names need no escaping.
-    return mark_safe(_CODE.sub(replace, str(escape(text))))
+    # Escaping leaves backquotes alone, and ids and names need no escaping. A reading of
+    # RULES.md part 3 is said in words, never by its number.
+    return mark_safe(_CODE.sub(replace, str(escape(in_words(text)))))
+
+
+def _option_rule(word: str) -> str:
+    """The rule an option of the rule sets configures, named as RULES.md names it (``lead-scope``
+    for ``lead-scope-3c`` and ``lead-scope-5c``); "" if ``word`` is no option."""
+    spec = OPTION_BY_NAME.get(word) or OPTION_BY_NAME.get(f"{word}-3c")
+    return spec.rule if spec else ""
+
+
+@register.filter(name="in_words")
+def in_words_filter(note: str) -> str:
+    """A rule set's note on an option, the readings it rests on said in words."""
+    return in_words(note)
 
 
 @register.filter

@@ -243,7 +243,7 @@ def test_a_revoke_in_laws_mode_stands_and_the_opponents_answer_law_16(page: Page
     else:
         pytest.fail("no deal let the learner revoke")
     text = page.locator("main").inner_text()
-    assert "irregularly (follow-suit)" in text
+    assert "irregularly, against the rule “follow suit if you can”" in text
     assert "lets the result stand" in text or "requires the hand to be played again" in text
     _check_settlement(page)
 

@@ -154,7 +154,7 @@ def test_hoffmann_law_15_leaving_one_player_gives_him_the_pool(deal: Deal, steps
     assert hand.pool == 0 and hand.balances == [97, 100, 100, 103]
     assert events(hand, "settle") == [
         "Only seat 4 is left in the play, the others having thrown up their cards: he takes "
-        "the pool (6), as when all the rest throw up their cards (hoffmann ¶3)."
+        "the pool (6), as when all the rest throw up their cards (Hoffmann ¶3)."
     ]
     assert hand.chips() == 400
 
@@ -308,8 +308,8 @@ def test_every_offence_is_recorded_once_and_told_in_one_line(
         lines = [e for e in hand.events if code in e.cards and e.kind in ("play", "offence")]
         assert [e.kind for e in lines] == ["offence"], lines
     assert events(hand, "offence")[0] == (
-        "Seat 2 plays the K♥ irregularly (follow-suit); the law will be applied at the end of "
-        "the hand."
+        "Seat 2 plays the K♥ irregularly, against the rule “follow suit if you can”; the law "
+        "will be applied at the end of the hand."
     )
 
 
@@ -373,9 +373,10 @@ def test_peel_several_offences_one_loo_each_offender_named_and_looed(
         (3, 6, "penalty-revoke"),
     ]
     assert events(hand, "penalty") == [
-        "Seat 2 is looed, pays 6 to the next pool and wins nothing (peel p. 22, 25), for "
+        "Seat 2 is looed, pays 6 to the next pool and wins nothing (Peel, pp. 22, 25), for "
         f"{K_H}; {TWO_S}.",
-        f"Seat 4 is looed, pays 6 to the next pool and wins nothing (peel p. 22, 25), for {TEN_C}.",
+        "Seat 4 is looed, pays 6 to the next pool and wins nothing (Peel, pp. 22, 25), for "
+        f"{TEN_C}.",
     ]
     settle = events(hand, "settle")
     assert settle == [

@@ -107,24 +107,25 @@ def test_peel_several_offences_each_named_and_every_offender_looed(
     practice = _finished(player, "peel", [])
     text = _page(client, practice)
     # Each irregular play is one line of the log, never followed by a plain one.
-    assert text.count("You play the K♥ irregularly (follow-suit)") == 1
+    assert text.count("You play the K♥ irregularly, against the rule “follow suit if you can”") == 1
     assert text.count("You lead the 2♠ irregularly") == 0
-    assert text.count("You play the 2♠ irregularly (trump-after-trick)") == 1
-    assert text.count("East plays the 10♣ irregularly (follow-suit)") == 1
+    trump_after_trick = "the rule “the winner of a trick must lead a trump”"
+    assert text.count(f"You play the 2♠ irregularly, against {trump_after_trick}") == 1
+    assert text.count("East plays the 10♣ irregularly, against the rule “follow suit") == 1
     first_play = text.split("The cards are taken up")[0]
     assert "You play the K♥." not in first_play and "East plays the 10♣." not in first_play
     # The settlement: every offender looed, you among them, each offence named.
     assert "East, you, West and North were looed." in text
     assert (
-        f"You are looed, pay 6 to the next pool and win nothing (peel p. 22, 25), for {KH}; "
+        f"You are looed, pay 6 to the next pool and win nothing (Peel, pp. 22, 25), for {KH}; "
         f"{TWO_S}." in text
     )
     assert (
-        f"East is looed, pays 6 to the next pool and wins nothing (peel p. 22, 25), for {TEN_C}."
+        f"East is looed, pays 6 to the next pool and wins nothing (Peel, pp. 22, 25), for {TEN_C}."
         in text
     )
-    assert f"Looed (peel p. 25), for {KH}; {TWO_S}." in text
-    assert f"Looed (peel p. 25), for {TEN_C}." in text
+    assert f"Looed (Peel, p. 25), for {KH}; {TWO_S}." in text
+    assert f"Looed (Peel, p. 25), for {TEN_C}." in text
     # Item 9: your two tricks of the replay won you nothing, and the line says why.
     assert (
         "You took 2 tricks, but you offended: their shares (2) stay in the pool for the next "
@@ -143,7 +144,7 @@ def test_hoffmann_several_offences_each_named_and_the_forfeited_tricks_told(
         player, "hoffmann", [Action("replay", WEST, "decline"), Action("replay", NORTH, "decline")]
     )
     text = _page(client, practice)
-    assert text.count("You play the K♥ irregularly (follow-suit)") == 1
+    assert text.count("You play the K♥ irregularly, against the rule “follow suit if you can”") == 1
     assert "You play the K♥." not in text
     assert (
         f"You forfeit four singles (12) to the next pool (after Law 14) for {KH}; {TWO_S}." in text

@@ -92,7 +92,7 @@ def test_in_learning_mode_an_illegal_card_changes_nothing(client: Client, player
     ("rules", "penalty"),
     [
         # The settlement names the offence (issue 12, item 8).
-        ("peel", "looed (peel p. 25), for the 5♣ in trick 1, when you had to lead the ace"),
+        ("peel", "looed (Peel, p. 25), for the 5♣ in trick 1, when you had to lead the ace"),
         ("hoffmann", "four singles to the next pool (after Law 14), for the 5♣ in trick 1"),
     ],
 )

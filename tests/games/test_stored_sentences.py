@@ -14,7 +14,7 @@ from django.test import Client
 from django.utils.html import escape
 
 from games.loo.cards import PACK
-from games.loo.messages import message_from_dict, render
+from games.loo.messages import message_from_dict, render, rule_name
 from games.loo.table import Table
 from games.models import PracticeHand, PracticeTable
 from games.naming import say
@@ -63,7 +63,14 @@ def old_notes(notes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for note in notes:
         note = dict(note)
         if "reason" in note:
-            reason = render(message_from_dict(note["reason"]), None)
+            message = message_from_dict(note["reason"])
+            reason = render(message, None)
+            rule = message.args.get("rule")
+            if rule:
+                # The old wording named the rule by its id: "the only choice (follow-suit)".
+                name = rule_name(rule)
+                for now in (f", under the rule “{name}”", f" (“{name}”)"):
+                    reason = reason.replace(now, f" ({rule})")
             reason = reason[:1].lower() + reason[1:]
             for c in PACK:
                 reason = reason.replace(c.display, c.code)
@@ -147,7 +154,7 @@ def test_a_finished_hand_stored_before_is_migrated(player: Any) -> None:
     [
         (
             "seat 3 played the QH: the only choice (follow-suit)",
-            "North played the Q♥: the only choice (follow-suit)",
+            "North played the Q♥: the only choice, under the rule “follow suit if you can”",
         ),
         ("seat 1 chose to pass: the only choice", "You chose to pass: the only choice"),
         (
@@ -161,7 +168,7 @@ def test_a_finished_hand_stored_before_is_migrated(player: Any) -> None:
         ),
         (
             "a careless slip: a card the rules forbid (follow-suit)",
-            "a careless slip: a card the rules forbid (follow-suit)",
+            "a careless slip: a card the rules forbid (“follow suit if you can”)",
         ),
         ("something else entirely", "something else entirely"),
     ],

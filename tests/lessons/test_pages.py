@@ -358,7 +358,7 @@ def test_a_hand_example_under_the_laws(client: Client) -> None:
     peel = _group(example, "Peel (1891)")
     assert "The cards are taken up and the hand is played again in proper order." in peel
     # The settlement names the offence (issue 12, item 8).
-    assert "Looed (peel p. 25), for the 10♦ in trick 1, when he had to follow suit" in peel
+    assert "Looed (Peel, p. 25), for the 10♦ in trick 1, when he had to follow suit" in peel
     for names in ("Britannica (1911)", "White Knuckle (modern) and Parlett (modern)"):
         assert "Not allowed: Seat 4 (dealer) plays the 10♦." in _group(example, names)
 
