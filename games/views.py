@@ -30,9 +30,10 @@ from games.loo import catalogue
 from games.loo.cards import Card, card
 from games.loo.errors import LooError
 from games.loo.hand import IRREGULARITIES, Event, Hand, IllegalAction, Payment
+from games.loo.play import trick_winner
 from games.loo.rulesets import GAME_NAMES, PRESETS
 from games.loo.table import Table
-from games.loo.view import PlayerView, view_for
+from games.loo.view import PlayerView, TrickView, view_for
 from games.models import MAX_PLAYERS, PracticeHand, PracticeTable, new_seed
 from games.naming import HUMAN, say, seat_name, stored_message
 
@@ -538,9 +539,64 @@ def _table_context(view: PlayerView, hand: Hand, links: RuleLinks) -> dict[str, 
             for i, t in enumerate(view.tricks)
         ],
         "trick": [(seat_name(s), c) for s, c in view.trick.plays] if view.trick else [],
+        "trick_lead": _trick_lead(view, view.trick, links) if view.trick else None,
+        "last_trick": _last_trick(view, links),
+        "opponents": [s for s in seats if s.seat != HUMAN],
+        "me": next(s for s in seats if s.seat == HUMAN),
         "looed_line": _looed_line(view.looed),
         "my_tricks_line": _my_tricks_line(view, tricks_won[HUMAN]),
     }
+
+
+@dataclass(frozen=True)
+class TrickLead:
+    """The card that wins a trick so far (or took it), and why, in the engine's words."""
+
+    index: int
+    name: str
+    card: Card
+    why: list[tuple[str, RuleLink]]
+
+
+def _trick_lead(view: PlayerView, trick: TrickView, links: RuleLinks) -> TrickLead | None:
+    """Who holds the trick with the cards laid so far: the engine's ``trick_winner``, which
+    says why ("the highest trump", "Pam"). A lone card leads it, with nothing to explain."""
+    cards = [c for _, c in trick.plays]
+    if not cards:
+        return None
+    if len(cards) == 1:
+        return TrickLead(0, seat_name(trick.plays[0][0]), cards[0], [])
+    result = trick_winner(view.game, view.rules, view.trump, cards)
+    why = [(say(a.message), links.link(a.rule)) for a in result.explanations]
+    return TrickLead(result.winner, seat_name(trick.plays[result.winner][0]), result.card, why)
+
+
+def _last_trick(view: PlayerView, links: RuleLinks) -> dict[str, Any] | None:
+    """The trick taken last, with who took it and why: shown while the next is not yet led
+    (and, with JavaScript, played out before the next one when the computer players took it)."""
+    if not view.tricks or view.phase == "over":
+        return None
+    done = view.tricks[-1]
+    lead = _trick_lead(view, done, links)
+    if lead is None or done.winner is None:
+        return None
+    if done.plays[lead.index][0] != done.winner:  # taken otherwise (a law): say only who took it
+        lead = TrickLead(lead.index, seat_name(done.winner), lead.card, [])
+    return {
+        "number": len(view.tricks),
+        "plays": [(seat_name(s), c) for s, c in done.plays],
+        "lead": lead,
+    }
+
+
+def _split_log(log: list[LogLine]) -> tuple[list[LogLine], list[LogLine]]:
+    """The trick log as (earlier, current): the current trick's lines (the last trick's, until
+    the next is led), or the whole log before the play."""
+    ends = [i for i, line in enumerate(log) if line.event.kind == "trick"]
+    if not ends:
+        return [], log
+    start = ends[-1] + 1 if ends[-1] + 1 < len(log) else (ends[-2] + 1 if len(ends) > 1 else 0)
+    return log[:start], log[start:]
 
 
 def _looed_line(looed: tuple[int, ...]) -> str:
@@ -667,6 +723,12 @@ def _render_table(
         (say(a.message), links.link(a.rule)) for a in (options.explanations if options else ())
     ]
     card_rows = [(c, links.link(c.why.rule) if c.why else None) for c in form.card_choices]
+    # The rules that forbid cards now, each said once beside the cards.
+    binding: list[tuple[str, RuleLink | None]] = []
+    for choice, rule in card_rows:
+        if not choice.legal and choice.why and (say(choice.why.message), rule) not in binding:
+            binding.append((say(choice.why.message), rule))
+    log_earlier, log_current = _split_log(_linked(log, links))
     notes = [
         (say(a.message), links.link(a.rule))
         for a in (options.legal.notes if options and options.legal else ())
@@ -679,10 +741,13 @@ def _render_table(
         "choice_help": [
             (value, label, CHOICE_HELP.get(value, "")) for value, label in form.choice_buttons
         ],
-        "log": _linked(log, links),
+        "log": log,
+        "log_earlier": log_earlier,
+        "log_current": log_current,
         "flush_lines": [line for line in log if line.event.kind == "flush"],
         "explanations": explanations,
         "card_rows": card_rows,
+        "binding": binding,
         "legal_notes": notes,
         "refusal_rule": links.link(refusal_rule) if refusal_rule else None,
         "flashed": [

@@ -73,7 +73,9 @@ def test_legal_cards_are_buttons_and_illegal_ones_say_why(client: Client, player
         assert "You hold the ace of trumps (A♥), so you must lead it." in reason.group(1)
         assert f"Try the {'five of clubs' if code == '5C' else 'seven of diamonds'}" in text
         assert display not in reason.group(1)
-    assert "May be led." in text
+    # The rule that binds is said once, beside the cards.
+    assert text.count('<div class="binding" id="binding">') == 1
+    assert "The raised cards may be led; the greyed ones are not allowed." in text
 
 
 def test_in_learning_mode_an_illegal_card_changes_nothing(client: Client, player: Any) -> None:

@@ -1,0 +1,235 @@
+"""The table first (issue 16): whenever the learner must act, the table, his cards and the
+current trick are on the screen, on a desktop and on a phone, with JavaScript on and off;
+the page does not move after an action; the card winning the trick is marked, with why; the
+computer players' cards arrive one by one; axe finds nothing serious."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize, expect
+from pytest_django.live_server_helper import LiveServer
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
+PHONE: ViewportSize = {"width": 375, "height": 740}
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+PLAY = re.compile(r"^Play( \(draw for the ticked cards\))?$")
+
+
+@pytest.fixture(
+    params=[(DESKTOP, True), (DESKTOP, False), (PHONE, True), (PHONE, False)],
+    ids=["desktop-js", "desktop-no-js", "phone-js", "phone-no-js"],
+)
+def table_page(
+    browser: Browser, live_server: LiveServer, request: pytest.FixtureRequest
+) -> Iterator[Page]:
+    viewport, javascript = request.param
+    context = browser.new_context(
+        java_script_enabled=javascript, base_url=live_server.url, viewport=viewport
+    )
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+def _version(page: Page) -> str:
+    return str(page.locator("input[name=version]").first.input_value())
+
+
+def _in_view(page: Page, selector: str) -> None:
+    """The element is wholly inside the viewport as the page now stands (not scrolled to)."""
+    box = page.locator(selector).first.evaluate(
+        "e => { const r = e.getBoundingClientRect();"
+        " return [r.top, r.bottom, r.left, r.right, innerHeight, innerWidth]; }"
+    )
+    top, bottom, left, right, height, width = box
+    assert top >= 0 and bottom <= height and left >= 0 and right <= width, (selector, box)
+
+
+def _act(page: Page) -> None:
+    """Press a control as a finger or a mouse does, without letting Playwright scroll to it
+    first: what the learner must press is on the screen."""
+    legal = page.locator("button.card-button:not([aria-disabled])")
+    if legal.count():
+        target = legal.first
+    elif page.get_by_role("button", name=PLAY).count():
+        target = page.get_by_role("button", name=PLAY)
+    elif page.get_by_role("button", name="Let the result stand").count():
+        target = page.get_by_role("button", name="Let the result stand")
+    else:
+        target = page.locator(".my-hand .choices button").first
+    box = target.bounding_box()
+    assert box is not None
+    viewport = page.viewport_size
+    assert viewport is not None
+    assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], box
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def test_the_table_is_on_the_screen_whenever_you_must_act(table_page: Page) -> None:
+    page = table_page
+    page.goto("/play/")
+    page.get_by_role("button", name="Deal me a hand").click()
+    expect(page).to_have_url(re.compile(r"/play/\d+/$"))
+    turns = cards = 0
+    for _ in range(40):
+        status = page.locator("#table-status").inner_text()
+        if "is over" in status:
+            break
+        _in_view(page, "#table-status")
+        _in_view(page, ".felt__centre")
+        _in_view(page, "#table-seats")
+        _in_view(page, ".my-hand .my-cards")
+        if page.locator("button.card-button").count():
+            cards += 1
+            _in_view(page, "#table-trick")
+        turns += 1
+        before = _version(page)
+        _act(page)
+        expect(page.locator("input[name=version]").first).not_to_have_value(before)
+    else:
+        raise AssertionError("the hand did not end")
+    assert turns >= 2 and cards >= 1
+    expect(page.locator("#table-settlement")).to_contain_text("Who pays what")
+
+
+def _to_a_trick(page: Page) -> None:
+    """Play until a trick with two cards or more is on the table."""
+    page.goto("/play/")
+    page.get_by_role("button", name="Deal me a hand").click()
+    for _ in range(20):
+        if page.locator("#table-trick .trick-cards li").count() >= 2:
+            return
+        before = _version(page)
+        legal = page.locator("button.card-button:not([aria-disabled])")
+        if legal.count():
+            legal.first.click()
+        elif page.get_by_role("button", name=PLAY).count():
+            page.get_by_role("button", name=PLAY).click()
+        else:
+            page.locator(".my-hand .choices button").first.click()
+        expect(page.locator("input[name=version]").first).not_to_have_value(before)
+        page.keyboard.press("Escape")  # skips the cards still arriving
+    pytest.fail("no trick of two cards came")
+
+
+def test_the_card_winning_the_trick_is_marked_with_why(js_page: Page) -> None:
+    _to_a_trick(js_page)
+    trick = js_page.locator("#table-trick")
+    expect(trick.locator(".is-winning:visible")).to_have_count(1)
+    expect(trick.locator(".trick-lead:visible")).to_contain_text(
+        re.compile(r"highest|Pam|trump|takes the trick|took")
+    )
+    expect(trick.locator(".trick-lead:visible a[href*='/rules/']").first).to_be_visible()
+
+
+def test_the_page_does_not_scroll_after_an_action(browser: Browser, live_server: Any) -> None:
+    context = browser.new_context(base_url=live_server.url, viewport=PHONE)
+    page = context.new_page()
+    page.goto("/play/")
+    page.get_by_role("button", name="Deal me a hand").click()
+    page.evaluate("window.scrollTo(0, 40)")
+    assert page.evaluate("window.scrollY") == 40  # the panels lie below the table
+    before = _version(page)
+    _act(page)
+    expect(page.locator("input[name=version]").first).not_to_have_value(before)
+    assert page.evaluate("window.scrollY") == 40
+    expect(page.locator("#table-live")).not_to_be_empty()
+    context.close()
+
+
+def test_the_computer_players_cards_arrive_one_by_one(js_page: Page) -> None:
+    page = js_page
+    page.goto("/play/")
+    page.get_by_role("button", name="Deal me a hand").click()
+    arrived = False
+    for _ in range(20):
+        if "is over" in page.locator("#table-status").inner_text():
+            break
+        before = _version(page)
+        seen = page.locator("#table-trick li[data-card]").count()
+        _act(page)
+        expect(page.locator("input[name=version]").first).not_to_have_value(before)
+        pending = page.locator("#table-trick .is-pending").count()
+        if pending and page.locator("#table-trick li[data-card]").count() > seen:
+            arrived = True
+            expect(page.locator("#table-trick .is-pending")).to_have_count(0, timeout=8_000)
+            break
+    assert arrived, "no computer player's card was seen arriving"
+
+
+def test_no_motion_when_the_reader_asks_for_none(browser: Browser, live_server: Any) -> None:
+    context = browser.new_context(base_url=live_server.url, reduced_motion="reduce")
+    page = context.new_page()
+    page.goto("/play/")
+    page.get_by_role("button", name="Deal me a hand").click()
+    for _ in range(20):
+        if "is over" in page.locator("#table-status").inner_text():
+            break
+        before = _version(page)
+        _act(page)
+        expect(page.locator("input[name=version]").first).not_to_have_value(before)
+        assert page.locator("#table-trick .is-pending").count() == 0
+    context.close()
+
+
+def test_a_forbidden_card_says_why_once_and_on_focus(js_page: Page) -> None:
+    page = js_page
+    for players in (3, 4, 5, 6, 7):
+        page.goto(f"/play/seed/three-card/hoffmann/{players}/{players * 7}/")
+        page.locator("form.chooser").get_by_role("button", name="Deal these cards").click()
+        for _ in range(12):
+            if "is over" in page.locator("#table-status").inner_text():
+                break
+            illegal = page.locator("button.card-button[aria-disabled=true]")
+            if illegal.count():
+                binding = page.locator("#binding p")
+                expect(binding.first).to_be_visible()
+                why = page.locator(f"#{illegal.first.get_attribute('aria-describedby')}")
+                assert why.evaluate("e => getComputedStyle(e).clipPath") != "none"
+                illegal.first.focus()
+                assert why.evaluate("e => getComputedStyle(e).clipPath") == "none"
+                expect(why).to_contain_text("Not allowed.")
+                return
+            before = _version(page)
+            _act(page)
+            expect(page.locator("input[name=version]").first).not_to_have_value(before)
+            page.keyboard.press("Escape")
+    pytest.fail("no deal offered a forbidden card")
+
+
+def _axe(page: Page) -> list[dict[str, Any]]:
+    """axe-core's serious and critical findings (test_play's helper: test modules do not
+    import each other here)."""
+    if not AXE.exists():
+        pytest.fail(f"{AXE} is missing: run `npm ci` (make test does)")
+    page.add_script_tag(path=str(AXE))
+    violations: list[dict[str, Any]] = json.loads(
+        page.evaluate("async () => JSON.stringify(await axe.run())")
+    )["violations"]
+    return [v for v in violations if v["impact"] in ("serious", "critical")]
+
+
+def test_axe_finds_nothing_serious_on_a_phone(browser: Browser, live_server: Any) -> None:
+    context = browser.new_context(base_url=live_server.url, viewport=PHONE)
+    page = context.new_page()
+    page.goto("/play/")
+    page.get_by_role("button", name="Deal me a hand").click()
+    for _ in range(20):
+        page.keyboard.press("Escape")
+        serious = _axe(page)
+        assert serious == [], json.dumps(serious, indent=1)[:3000]
+        if "is over" in page.locator("#table-status").inner_text():
+            break
+        before = _version(page)
+        _act(page)
+        expect(page.locator("input[name=version]").first).not_to_have_value(before)
+    context.close()
