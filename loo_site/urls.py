@@ -13,7 +13,7 @@ urlpatterns = [
     path("accounts/log-out/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "accounts/password/",
-        auth_views.PasswordChangeView.as_view(success_url=reverse_lazy("password-changed")),
+        views.PasswordChangeView.as_view(success_url=reverse_lazy("password-changed")),
         name="password-change",
     ),
     path(

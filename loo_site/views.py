@@ -19,6 +19,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from games.models import PracticeHand, PracticeTable
 from lessons.classes.forms import JoinForm, TeachForm
+from lessons.classes.middleware import password_chosen
 from lessons.classes.models import Membership, SchoolClass, Teacher, is_managed
 from lessons.course.learning import give_progress_to
 from lessons.trainer.models import AskedQuestion
@@ -55,6 +56,17 @@ def _bring_along(user: Any, session_key: str | None) -> None:
     PracticeTable.objects.give_to(user, session_key)
     AskedQuestion.objects.give_to(user, session_key)
     give_progress_to(user, session_key)
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Django's password change; a student's one-time password (a teacher made his account)
+    is one no more."""
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        password_chosen(self.request.user)
+        self.request.session.pop("one-time-password", None)
+        return response
 
 
 class LogInView(auth_views.LoginView):

@@ -7,3 +7,10 @@ class ClassesConfig(AppConfig):
 
     name = "lessons.classes"
     label = "classes"
+
+    def ready(self) -> None:
+        from django.contrib.auth.signals import user_logged_in
+
+        from lessons.classes.middleware import note_one_time_password
+
+        user_logged_in.connect(note_one_time_password, dispatch_uid="classes.one_time_password")

@@ -82,6 +82,9 @@ class ManagedStudent(models.Model):
         related_name="students_made",
     )
     created = models.DateTimeField(auto_now_add=True)
+    #: The password is the one-time password the teacher was shown (at creation or a reset):
+    #: the student must choose his own before going on (lessons.classes.middleware).
+    one_time_password = models.BooleanField(default=True)
 
     def __str__(self) -> str:
         return f"Managed student {self.user}"

@@ -362,6 +362,7 @@ def reset_password(request: HttpRequest, pk: int, membership: int) -> HttpRespon
         return redirect("classes:student", school_class.pk, member.pk)
     password = new_password()
     member.student.set_password(password)
+    ManagedStudent.objects.filter(user=member.student).update(one_time_password=True)
     member.student.save(update_fields=["password"])
     student = forms.NewStudent(member.real_name, member.student.username, password)
     context = {"school_class": school_class, "students": [student], "reset": True}

@@ -23,6 +23,17 @@ def _log_in(page: Page, username: str, password: str, next_path: str = "/classes
     expect(page.get_by_text("Logged in as", exact=True)).to_be_attached()
 
 
+def _choose_password(page: Page, given: str) -> None:
+    """A student whose account the teacher made chooses his own password before anything
+    else: the one-time one he was given leads only to the password form."""
+    expect(page.get_by_text("Choose your own password first")).to_be_visible()
+    page.locator("#id_old_password").fill(given)
+    page.locator("#id_new_password1").fill("my very own phrase 12")
+    page.locator("#id_new_password2").fill("my very own phrase 12")
+    page.get_by_role("button", name="Change the password").click()
+    expect(page.get_by_role("heading", name="Password changed")).to_be_visible()
+
+
 def _teach_and_make_accounts(page: Page) -> dict[str, str]:
     User.objects.create_user("miss_pym", password=PASSWORD)
     _log_in(page, "miss_pym", PASSWORD, "/accounts/")
@@ -61,6 +72,8 @@ def test_a_teacher_makes_a_class_and_a_student_finds_it(
 
     student = browser.new_context(base_url=live_server.url).new_page()
     _log_in(student, "AdaLovelace", made["AdaLovelace"])
+    _choose_password(student, made["AdaLovelace"])
+    student.goto("/classes/")
     student.get_by_role("link", name="Loo for beginners").click()
     expect(student.get_by_role("heading", name="Loo for beginners")).to_be_visible()
     expect(student.get_by_text("Taught by miss_pym")).to_be_visible()
@@ -131,5 +144,7 @@ def test_axe_finds_nothing_serious_on_the_class_pages(js_page: Page) -> None:
     # The student's own view of the class.
     js_page.get_by_role("button", name="Log out").click()
     _log_in(js_page, member.student.username, made[member.student.username])
+    _assert_no_serious_violations(js_page, None)  # the password form he is sent to first
+    _choose_password(js_page, made[member.student.username])
     for path in ["/classes/", school_class.get_absolute_url(), "/accounts/"]:
         _assert_no_serious_violations(js_page, path)

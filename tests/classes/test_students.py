@@ -10,7 +10,7 @@ from django.urls import reverse
 from lessons.classes import forms
 from lessons.classes.models import MAX_STUDENTS, ManagedStudent, Membership, SchoolClass
 
-from .conftest import World
+from .conftest import PASSWORD, World
 
 
 @pytest.fixture
@@ -51,6 +51,12 @@ def test_usernames_are_made_from_names_and_passwords_shown_once(
     client = Client()
     response = client.post(reverse("login"), {"username": "EveDArcy", "password": made["EveDArcy"]})
     assert response.status_code == 302
+    assert client.get(world.class1.get_absolute_url())["Location"] == reverse("password-change")
+    mine = "my very own phrase 12"
+    client.post(
+        reverse("password-change"),
+        {"old_password": made["EveDArcy"], "new_password1": mine, "new_password2": mine},
+    )
     assert "Loo 1" in client.get(world.class1.get_absolute_url()).content.decode()
 
 
@@ -237,3 +243,41 @@ def test_a_tampered_action_changes_nothing(world: World, teacher: Client) -> Non
 
     assert "not one of the available choices" in text
     assert Membership.objects.filter(pk=world.membership.pk).exists()
+
+
+def test_a_one_time_password_is_changed_before_anything_else(world: World, teacher: Client) -> None:
+    """A student whose account the teacher made logs in with the password he was given, and
+    must choose his own before any other page; a reset gives him a one-time one again."""
+    _, text = _add(teacher, world.class1, "Ada")
+    given = _passwords(text)["Ada"]
+    student = Client()
+    assert student.post(reverse("login"), {"username": "Ada", "password": given}).status_code == 302
+
+    for path in (reverse("classes:list"), reverse("home"), world.class1.get_absolute_url()):
+        response = student.get(path)
+        assert response.status_code == 302 and response["Location"] == reverse("password-change")
+    assert student.get(reverse("password-change")).status_code == 200
+
+    mine = "my very own phrase 12"
+    changed = student.post(
+        reverse("password-change"),
+        {"old_password": given, "new_password1": mine, "new_password2": mine},
+    )
+    assert changed.status_code == 302
+    assert student.get(reverse("classes:list")).status_code == 200
+    assert not ManagedStudent.objects.get(user__username="Ada").one_time_password
+
+    # A reset: the next login asks again.
+    member = Membership.objects.get(student__username="Ada")
+    reset = teacher.post(reverse("classes:reset-password", args=[world.class1.pk, member.pk]))
+    again = Client()
+    again.post(
+        reverse("login"), {"username": "Ada", "password": _passwords(reset.content.decode())["Ada"]}
+    )
+    assert again.get(reverse("classes:list"))["Location"] == reverse("password-change")
+
+
+def test_an_account_of_ones_own_is_never_sent_to_change_its_password(world: World) -> None:
+    client = Client()
+    client.post(reverse("login"), {"username": "student", "password": PASSWORD})
+    assert client.get(reverse("classes:list")).status_code == 200

@@ -1,0 +1,55 @@
+"""A student whose account a teacher made logs in with a one-time password: until he has chosen
+his own, every page but the password form (and logging out) leads him to it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponseBase
+from django.shortcuts import redirect
+from django.urls import reverse
+
+from lessons.classes.models import ManagedStudent
+
+#: Where a student with a one-time password may go.
+OPEN_TO_HIM = ("password-change", "password-changed", "logout")
+
+SAY = "Choose your own password first: the one your teacher gave you works only once."
+
+
+class OneTimePasswordMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+        self.open = tuple(reverse(name) for name in OPEN_TO_HIM)
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        user = getattr(request, "user", None)
+        if (
+            user is not None
+            and user.is_authenticated
+            and request.session.get("one-time-password")
+            and not request.path.startswith(self.open)
+            and not request.path.startswith(("/static/", "/healthz/"))
+        ):
+            if ManagedStudent.objects.filter(user=user, one_time_password=True).exists():
+                messages.info(request, SAY)
+                return redirect("password-change")
+            request.session.pop("one-time-password", None)
+        return self.get_response(request)
+
+
+def note_one_time_password(
+    sender: object, request: HttpRequest, user: object, **kwargs: object
+) -> None:
+    """At login, remember in the session whether the password was a one-time one (so that the
+    middleware asks the database only then)."""
+    if ManagedStudent.objects.filter(user=user, one_time_password=True).exists():
+        request.session["one-time-password"] = True
+
+
+def password_chosen(user: object) -> None:
+    ManagedStudent.objects.filter(user=user).update(one_time_password=False)
+
+
+__all__ = ["OneTimePasswordMiddleware", "note_one_time_password", "password_chosen"]
