@@ -115,3 +115,13 @@ def test_the_reading_pages_answer_before_any_content_is_loaded(client: Client, u
     response = client.get(url)
 
     assert response.status_code == 200
+
+
+@pytest.mark.django_db
+def test_the_start_page_leads_to_a_hand_first_and_every_page_has_its_icon(client: Client) -> None:
+    text = client.get(reverse("home")).content.decode()
+
+    assert (
+        f'<a class="start-actions__main" href="{reverse("games:choose")}">Play a hand</a>' in text
+    )
+    assert 'rel="icon" href="/static/favicon.svg"' in text
