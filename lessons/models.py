@@ -21,7 +21,7 @@ from django.urls import reverse
 
 from games.loo import catalogue
 from games.loo.errors import LooError
-from games.loo.rulesets import BASIS_NAMES, OPTIONS, PRESETS, OptionSpec
+from games.loo.rulesets import BASIS_NAMES, OPTIONS, PRESETS, OptionSpec, option_rule
 from lessons import markup
 from lessons.examples import WorkedExample, worked_example
 
@@ -428,9 +428,11 @@ class Rule(EditorText):
 
 
 def _catalogue_word(match: re.Match[str]) -> str:
-    """A `mark` of the catalogue's text in words: a rule's name, or the word itself."""
+    """A `mark` of the catalogue's text in words: a rule's name (an option's rule's), or the
+    word itself."""
     word = match.group(1)
-    return catalogue.rule(word).name if word in catalogue.rule_ids() else word
+    rule_id = word if word in catalogue.rule_ids() else option_rule(word)
+    return catalogue.rule(rule_id).name if rule_id else word
 
 
 STATUS_NAMES = {

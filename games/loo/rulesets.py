@@ -829,6 +829,14 @@ _NOTES: Final = (
 )
 
 
+def option_rule(word: str) -> str:
+    """The rule an option of the rule sets configures, as RULES.md names the option
+    (``lead-scope`` for ``lead-scope-3c`` and ``lead-scope-5c``); "" if ``word`` is no
+    option."""
+    spec = OPTION_BY_NAME.get(word) or OPTION_BY_NAME.get(f"{word}-3c")
+    return spec.rule if spec else ""
+
+
 def in_words(text: str) -> str:
     """``text`` (a preset's note, the catalogue's prose) as a reader sees it: every reading of
     RULES.md part 3 named by what it read instead of its number ("end of ¶11; A47" → "end of

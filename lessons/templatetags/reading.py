@@ -11,7 +11,7 @@ from django.utils.safestring import SafeString, mark_safe
 from games.loo import catalogue
 from games.loo.cards import SUIT_NAMES, Card
 from games.loo.hand import Event
-from games.loo.rulesets import OPTION_BY_NAME, in_words
+from games.loo.rulesets import in_words, option_rule
 from lessons.examples import seat_label
 
 register = template.Library()
@@ -46,7 +46,7 @@ def catalogue_text(text: str, links: str = "links") -> SafeString:
 
     def replace(match: re.Match[str]) -> str:
         word = match.group(1)
-        rule_id = word if word in catalogue.rule_ids() else _option_rule(word)
+        rule_id = word if word in catalogue.rule_ids() else option_rule(word)
         if links == "links" and rule_id:
             url = reverse("lessons:rule-detail", args=[rule_id])
             return f'<a href="{url}">{catalogue.rule(rule_id).name}</a>'
@@ -57,13 +57,6 @@ def catalogue_text(text: str, links: str = "links") -> SafeString:
     # Escaping leaves backquotes alone, and ids and names need no escaping. A reading of
     # RULES.md part 3 is said in words, never by its number.
     return mark_safe(_CODE.sub(replace, str(escape(in_words(text)))))
-
-
-def _option_rule(word: str) -> str:
-    """The rule an option of the rule sets configures, named as RULES.md names it (``lead-scope``
-    for ``lead-scope-3c`` and ``lead-scope-5c``); "" if ``word`` is no option."""
-    spec = OPTION_BY_NAME.get(word) or OPTION_BY_NAME.get(f"{word}-3c")
-    return spec.rule if spec else ""
 
 
 @register.filter(name="in_words")

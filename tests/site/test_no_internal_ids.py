@@ -174,7 +174,13 @@ def test_the_lists_and_comparisons_name_no_ids(pages: Pages) -> None:
         pages.read(url)
     for preset in PRESETS:
         pages.read(reverse("trainer:coverage") + f"?rules={preset}")
+    # The search's snippets come from the rules' statements, options and all.
+    for words in ("lead", "scope", "trump", "pam", "flush", "miss"):
+        pages.read(reverse("lessons:search") + f"?q={words}")
     assert pages.found == {}
+    # An option named in a rule's statement ("within `lead-scope`") is its rule's name there.
+    found = visible_text(get(pages.client, reverse("lessons:search") + "?q=ace+of+trumps"))
+    assert "within which leads carry obligations" in found and "lead-scope" not in found
 
 
 @pytest.mark.django_db
