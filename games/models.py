@@ -78,6 +78,22 @@ def stored_state(table: Table) -> dict[str, Any]:
     return state
 
 
+class RulesAndGameNames:
+    """For a row with a rule set (``rules``, a preset id) and a ``game``: their names as a page
+    says them (a stored id the site no longer knows is shown as it is)."""
+
+    rules: str
+    game: str
+
+    @property
+    def rules_title(self) -> str:
+        return PRESETS[self.rules].title if self.rules in PRESETS else self.rules
+
+    @property
+    def game_name(self) -> str:
+        return GAME_NAMES.get(self.game, self.game)
+
+
 class PracticeTableQuerySet(OwnedQuerySet["PracticeTable"]):
     """``for_request`` and ``give_to`` (games.owners), and the tables nobody can reach."""
 
@@ -88,7 +104,7 @@ class PracticeTableQuerySet(OwnedQuerySet["PracticeTable"]):
         return self.filter(owner=None, updated__lt=timezone.now() - timedelta(days=days))
 
 
-class PracticeTable(models.Model):
+class PracticeTable(RulesAndGameNames, models.Model):
     """One practice table: the human at seat 0, computer players in every other seat."""
 
     owner = models.ForeignKey(
@@ -142,17 +158,9 @@ class PracticeTable(models.Model):
         return reverse("games:table", args=[self.pk])
 
     @property
-    def game_name(self) -> str:
-        return GAME_NAMES[self.game]
-
-    @property
     def opponents_name(self) -> str:
         """The computer players in a few words: "you and sensible players"."""
         return OPPONENT_NAMES[self.opponents]
-
-    @property
-    def rules_title(self) -> str:
-        return PRESETS[self.rules].title
 
     @property
     def seed_url(self) -> str:

@@ -30,7 +30,7 @@ from django.utils import timezone
 
 from games.loo.catalogue import UnknownRule
 from games.loo.questions import VERSION, Grade, Question, QuestionError, grade, question_for
-from games.loo.rulesets import GAME_NAMES, PRESETS
+from games.models import RulesAndGameNames
 from lessons.trainer import bank
 
 #: Fresh seeds tried for one question before the attempt gives up (a seed's bounded search
@@ -96,7 +96,7 @@ class Quiz(models.Model):
             return version
 
 
-class QuizVersion(models.Model):
+class QuizVersion(RulesAndGameNames, models.Model):
     """What a quiz asks, as it was when students took it."""
 
     quiz = models.ForeignKey(Quiz, on_delete=models.CASCADE, related_name="versions")
@@ -127,14 +127,6 @@ class QuizVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.title} (version {self.number})"
-
-    @property
-    def rules_title(self) -> str:
-        return PRESETS[self.rules].title if self.rules in PRESETS else self.rules
-
-    @property
-    def game_name(self) -> str:
-        return GAME_NAMES.get(self.game, self.game)
 
     @property
     def kind_names(self) -> list[str]:

@@ -26,7 +26,7 @@ from django.utils import timezone
 from games.links import rule_name
 from games.loo.catalogue import UnknownRule
 from games.loo.questions import VERSION, Grade, Question, QuestionError, grade
-from games.loo.rulesets import GAME_NAMES, PRESETS
+from games.models import RulesAndGameNames
 from games.owners import OwnedQuerySet
 from lessons.trainer import bank
 
@@ -107,7 +107,7 @@ class AskedQuestionQuerySet(OwnedQuerySet["AskedQuestion"]):
         return record
 
 
-class AskedQuestion(models.Model):
+class AskedQuestion(RulesAndGameNames, models.Model):
     """One question of the engine's bank asked of a learner: its identity, and his answer."""
 
     owner = models.ForeignKey(
@@ -178,14 +178,6 @@ class AskedQuestion(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("trainer:question", args=[self.pk])
-
-    @property
-    def rules_title(self) -> str:
-        return PRESETS[self.rules].title if self.rules in PRESETS else self.rules
-
-    @property
-    def game_name(self) -> str:
-        return GAME_NAMES.get(self.game, self.game)
 
     @property
     def is_answered(self) -> bool:
