@@ -448,18 +448,7 @@ def _card_question_at(
     binding = _binding(moves, ask.rule)
     if not binding:
         return None
-    position = {
-        "game": ask.game,
-        "rules": ask.preset,
-        "trump": trump,
-        "turn_up": None if p.turn_up is None else p.turn_up.code,
-        "declared": p.declared,
-        "trick_number": p.trick_number,
-        "hand": [c.code for c in p.hand],
-        "trick": [c.code for c in p.trick],
-        "pam_be_civil": p.pam_be_civil,
-        "played": [c.code for c in p.played],
-    }
+    position = _shown(p, ask.preset)
     if kind == "legal-cards":
         return _legal_cards(ask, rng, moves, binding, 0, p.declared, position)
     forbidden = None if card is None else parse_card(card)
@@ -520,7 +509,11 @@ def _binding(moves: LegalMoves, rule: str | None) -> list[RuleApplication]:
 
 
 def _position(hand: Hand, seat: int, preset: str) -> dict[str, Any]:
-    p = hand.position(seat)
+    return _shown(hand.position(seat), preset)
+
+
+def _shown(p: Position, preset: str) -> dict[str, Any]:
+    """A position as a question shows it: what the ``legal`` command takes."""
     return {
         "game": p.game,
         "rules": preset,
