@@ -348,11 +348,11 @@ HAD_TO: Final = {
     "must-overtrump": "overtrump",
     "pam-be-civil": "pass the trick: Pam, be civil",
     "lead-ace-of-trumps": "lead the ace of trumps",
-    "lead-king-when-ace-turned": "lead the king of trumps (the ace is turned up)",
+    "lead-king-when-ace-turned": "lead the king of trumps, the ace being turned up",
     "lead-trump-holding-two": "lead a trump, holding two or more",
     "lead-highest-trump-heads-up": "lead the highest trump, heads-up",
     "lead-highest-of-two-or-three": "lead the highest of two or more trumps",
-    "trump-after-trick": "lead a trump (trump after trick)",
+    "trump-after-trick": "lead a trump, having taken the last trick",
 }
 
 #: Every sentence the engine can say, by key. (Filled in by the sections below.)

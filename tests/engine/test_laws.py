@@ -289,7 +289,7 @@ SEVERAL_REPLAY = (
     "0 2C",
 )
 K_H = "the K♥ in trick 1, when he had to follow suit"
-TWO_S = "the 2♠ in trick 2, when he had to lead a trump (trump after trick)"
+TWO_S = "the 2♠ in trick 2, when he had to lead a trump, having taken the last trick"
 TEN_C = "the 10♣ in trick 2, when he had to follow suit"
 
 

@@ -63,7 +63,7 @@ REPLAY = [
     (EAST, "TC"),
 ]
 KH = "the K♥ in trick 1, when you had to follow suit"
-TWO_S = "the 2♠ in trick 2, when you had to lead a trump (trump after trick)"
+TWO_S = "the 2♠ in trick 2, when you had to lead a trump, having taken the last trick"
 TEN_C = "the 10♣ in trick 2, when he had to follow suit"
 
 
