@@ -653,8 +653,9 @@ TEMPLATES.update(
         "option.miss-taken": "{h:S} {h:has/have} taken miss, so {p:S} may only play or pass.",
         "option.club-law-no-draw": "Under club law there is no drawing of cards.",
         "option.short-stock": (
-            "Only {n} cards are left in the stock, so {p:S} may draw at most {most}."
+            "Only {n} {n:card is/cards are} left in the stock, so {p:S} may draw at most {most}."
         ),
+        "option.empty-stock": "No card is left in the stock, so {p:S} may not draw.",
         "option.replay": (
             "A revoke was made: any player other than the offender may require that the cards "
             "be taken up and the hand played again (Law 16)."

@@ -60,7 +60,9 @@ class ExchangePhase(HandState):
                 apps.append(
                     RuleApplication(
                         "five-card-exchange",
-                        msg("option.short-stock", n=stock, most=most, p=seat),
+                        msg("option.short-stock", n=stock, most=most, p=seat)
+                        if most
+                        else msg("option.empty-stock", p=seat),
                     )
                 )
             choices = ("play",) if forced else ("play", "pass")
