@@ -63,6 +63,11 @@
     if (current) {
       current.hidden = false;
     }
+    document.querySelectorAll(".table-status--wait").forEach(function (el) { el.remove(); });
+    var status = document.getElementById("table-status");
+    if (status) {
+      status.hidden = false;
+    }
     document.removeEventListener("keydown", finish, true);
     document.removeEventListener("click", finish, true);
   }
@@ -132,6 +137,17 @@
     }
     if (!steps.length) {
       return;
+    }
+    // While the cards arrive it is not yet your turn: the status line waits for the last one
+    // (a screen reader hears it at once, through the live region).
+    var status = target.querySelector("#table-status");
+    if (status) {
+      var wait = document.createElement("p");
+      wait.className = "table-status table-status--wait";
+      wait.setAttribute("aria-hidden", "true");
+      wait.textContent = "The others play…";
+      status.before(wait);
+      status.hidden = true;
     }
     var at = 0;
     steps.forEach(function (step, i) {

@@ -15,6 +15,8 @@ import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 from pytest_django.live_server_helper import LiveServer
 
+from games.models import PracticeTable
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
@@ -79,6 +81,62 @@ def test_the_table_is_on_the_screen_whenever_you_must_act(table_page: Page) -> N
     page.goto("/play/")
     page.get_by_role("button", name="Deal me a hand").click()
     expect(page).to_have_url(re.compile(r"/play/\d+/$"))
+    _play_on_one_screen(page)
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+@pytest.mark.parametrize(
+    ("game", "rules", "seed"),
+    [
+        ("three-card", "peel", 12),  # a must: nine players in every trick
+        ("five-card", "whiteknuckle", 13),  # the draw, with its rule explained under the cards
+        ("five-card", "hoffmann", 11),
+    ],
+)
+def test_nine_players_on_a_phone(
+    browser: Browser, live_server: LiveServer, game: str, rules: str, seed: int, javascript: bool
+) -> None:
+    """The largest table on the smallest screen: the seats, the trick of nine cards and your
+    cards still fit, through a whole deal."""
+    context = browser.new_context(
+        java_script_enabled=javascript, base_url=live_server.url, viewport=PHONE
+    )
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.goto(f"/play/seed/{game}/{rules}/9/{seed}/")
+    page.locator("form.chooser").get_by_role("button", name="Deal these cards").click()
+    expect(page.locator("#table-seats .seat")).to_have_count(8)
+    _play_on_one_screen(page)
+    context.close()
+
+
+def test_a_guided_hand_on_a_phone(browser: Browser, live_server: LiveServer) -> None:
+    """A lesson's banner above the table leaves the table, the trick and your cards on the
+    screen; the way back to the lesson is below the table."""
+    context = browser.new_context(base_url=live_server.url, viewport=PHONE)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.goto("/play/seed/five-card/hoffmann/9/11/")
+    page.locator("form.chooser").get_by_role("button", name="Deal these cards").click()
+    table = PracticeTable.objects.get(pk=page.url.rstrip("/").rsplit("/", 1)[1])
+    table.guide = {
+        "lesson": "Heading the trick",
+        "rule": "head-the-trick",
+        "back": "/learn/",
+        "banner": "When you follow suit, see whether one of your cards beats the trick: if "
+        "one does, you must play a card that does.",
+    }
+    table.save(update_fields=["guide"])
+    page.reload()
+    expect(page.locator(".guide")).to_contain_text("you must play a card that does")
+    expect(page.get_by_role("link", name="Back to the lesson: Heading the trick")).to_be_attached()
+    _play_on_one_screen(page)
+    context.close()
+
+
+def _play_on_one_screen(page: Page) -> None:
+    """Play the deal to its end, checking at each decision that the status, the players, the
+    centre and your cards are on the screen (and the trick when you play a card)."""
     turns = cards = 0
     for _ in range(40):
         status = page.locator("#table-status").inner_text()
@@ -165,7 +223,13 @@ def test_the_computer_players_cards_arrive_one_by_one(js_page: Page) -> None:
         pending = page.locator("#table-trick .is-pending").count()
         if pending and page.locator("#table-trick li[data-card]").count() > seen:
             arrived = True
+            # Not yet your turn while they arrive; the live region says at once what is.
+            expect(page.locator(".table-status--wait")).to_have_text("The others play…")
+            expect(page.locator("#table-status")).to_be_hidden()
+            expect(page.locator("#table-live")).not_to_contain_text("The others play")
             expect(page.locator("#table-trick .is-pending")).to_have_count(0, timeout=8_000)
+            expect(page.locator(".table-status--wait")).to_have_count(0)
+            expect(page.locator("#table-status")).to_be_visible()
             break
     assert arrived, "no computer player's card was seen arriving"
 
