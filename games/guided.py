@@ -30,4 +30,4 @@ def rule_comes_up(game: str, preset: str, players: int, seed: int, rule: str) ->
         bot = learner if seat == HUMAN else SensibleBot(bot_seed(table, seat), SENSIBLE_PLAYOUTS)
         return bot.decide(view_for(hand, seat)).action
 
-    return comes_up(hand, rule, decide)
+    return comes_up(hand, rule, decide, viewer=HUMAN)

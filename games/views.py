@@ -426,10 +426,12 @@ class LogLine:
     rules: list[RuleLink] = field(default_factory=list)
 
 
-#: Computer players' reasons that tell nothing of the cards: a careless slip the table saw, a
-#: random choice. The others ("a hand like this is looed in 83% of 8 sampled deals", "the
-#: only choice") tell of cards the human cannot see, and wait for the replay.
-PUBLIC_REASONS: Final = ("bot.lapse", "bot.slip", "bot.random")
+#: Computer players' reasons that tell nothing of the cards: a careless lapse the table saw (a
+#: card faced in dealing, a look at the miss). The others tell of cards the human cannot see,
+#: and wait for the replay: "a hand like this is looed in 83% of 8 sampled deals"; "the only
+#: choice", and even "a random legal card" (he had more than one); a card played against the
+#: rules, which the table finds only when the hand is over.
+PUBLIC_REASONS: Final = ("bot.lapse",)
 
 
 def _log_lines(
@@ -709,7 +711,8 @@ def _render_table(
     view = view_for(hand, HUMAN)
     if form is None or form.is_bound and not form.errors:
         form = ActionForm(view, initial={"version": practice.version})
-    log = _log_lines(view, practice.notes, reasons=False)
+    # The computer players' reasons once the hand is over (during it they tell of hidden cards).
+    log = _log_lines(view, practice.notes, reasons=hand.over)
     refusal_rule = refusal.application.rule if refusal and refusal.application else ""
     # Messages left by a redirect (no JavaScript): a refusal carries its rule in its tags.
     flashed = [

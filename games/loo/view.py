@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import Card
+from .cards import Card, card
 from .flushes import FlushResult
 from .hand import Event, Hand, Options, Payment
+from .messages import msg
 from .rulesets import RuleSet
 
 
@@ -176,6 +177,37 @@ def may_look(hand: Hand, seat: int) -> bool:
     return hand.declared[seat] is not None or hand.to_act == seat
 
 
+def public_events(hand: Hand, seat: int) -> tuple[Event, ...]:
+    """The trace as ``seat`` may know it while the hand is played. Another player's card is
+    told as the table saw it: the card, not the rules that bound it, for a rule that bound
+    him excluded a card he still holds ("had to follow suit": he held another suit; "had to
+    lead a trump, holding two or more"); and a card he played irregularly, let stand in laws
+    mode, is a card played till the table finds the offence, when the last trick is taken
+    (hoffmann Law 16 then offers a replay). A call of "Pam, be civil" is heard by all. Once the
+    hand is over, the whole trace is told."""
+    if hand.over:
+        return tuple(hand.events)
+    return tuple(
+        _as_seen(e, hand) if e.seat is not None and e.seat != seat else e for e in hand.events
+    )
+
+
+def _as_seen(event: Event, hand: Hand) -> Event:
+    """Another player's line of the trace as the table saw it."""
+    key = event.message.key
+    if event.kind == "play" and key.endswith("-had"):
+        key = key.removesuffix("-had")
+    elif key == "offence.irregular" and hand.phase == "play" and not hand.replaying:
+        code = event.cards[0]
+        leads = any(t.plays and t.plays[0][1].code == code for t in (*hand.tricks, hand.trick) if t)
+        key = "play.lead" if leads else "play.follow"
+    else:
+        return event
+    rules = ("pam-be-civil",) if key == "play.lead-civil" else ()
+    message = msg(key, p=event.seat, card=card(event.cards[0]))
+    return Event("play", message, event.seat, rules, event.cards)
+
+
 def view_for(hand: Hand, seat: int, hand_number: int | None = None) -> PlayerView:
     """What ``seat`` may know of ``hand``."""
     looks = may_look(hand, seat)
@@ -226,7 +258,7 @@ def view_for(hand: Hand, seat: int, hand_number: int | None = None) -> PlayerVie
         outcome=hand.outcome,
         payments=tuple(hand.payments),
         looed=tuple(hand.looed),
-        events=tuple(hand.events),
+        events=public_events(hand, seat),
         options=options,
         irregular_stands=hand.laws_apply(),
         shown_held=shown_held,
