@@ -574,9 +574,10 @@ def _trick_lead(view: PlayerView, trick: TrickView, links: RuleLinks) -> TrickLe
 
 
 def _last_trick(view: PlayerView, links: RuleLinks) -> dict[str, Any] | None:
-    """The trick taken last, with who took it and why: shown while the next is not yet led
-    (and, with JavaScript, played out before the next one when the computer players took it)."""
-    if not view.tricks or view.phase == "over":
+    """The trick taken last, with who took it and why: shown while the next is not yet led, and
+    when the hand is over (with JavaScript, played out before the next one when the computer
+    players took it)."""
+    if not view.tricks:
         return None
     done = view.tricks[-1]
     lead = _trick_lead(view, done, links)

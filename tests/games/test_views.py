@@ -244,6 +244,25 @@ def test_the_computer_players_say_why_they_did_what_they_did(client: Client, pla
     assert "seat 2" not in text and "seat 1" not in text
 
 
+def test_the_last_trick_stays_on_the_table_when_the_hand_is_over(
+    client: Client, player: Any
+) -> None:
+    table = player.new_table(rules="peel", players=4, seed=8)  # peel: a must, every hand played
+    hand = player.play_out(table.pk)
+    last = hand.tricks[-1]
+    winner = "You" if last.winner == HUMAN else None
+
+    page = client.get(table.get_absolute_url()).content.decode()
+
+    trick = page[
+        page.index('id="table-trick"') : page.index("</section>", page.index('id="table-trick"'))
+    ]
+    assert f"Trick {len(hand.tricks)}" in trick and "took it" in trick
+    assert [c.code for _, c in last.plays] == re.findall(r'data-card="(\w\w)"', trick)
+    assert winner is None or "You took it" in trick
+    assert "No card is led" not in trick
+
+
 def test_an_action_costs_a_bounded_number_of_queries(
     client: Client, player: Any, django_assert_max_num_queries: DjangoAssertNumQueries
 ) -> None:
