@@ -19,9 +19,13 @@ from games.models import SENSIBLE_PLAYOUTS, bot_seed, deal_seed
 from games.naming import HUMAN
 
 
-def rule_comes_up(game: str, preset: str, players: int, seed: int, rule: str) -> bool:
+def rule_comes_up(
+    game: str, preset: str, players: int, seed: int, rule: str, *, during: bool = True
+) -> bool:
     """Whether ``rule`` comes up in the first hand of a practice table with sensible
-    opponents dealt from the public ``seed``, played sensibly."""
+    opponents dealt from the public ``seed``, played sensibly: on a line the learner sees
+    during the hand (``during``), else on any line (a rule that bound another player is
+    told when the hand is over)."""
     table = Table(TableConfig(game, RuleSet.preset(preset), players, deal_seed(seed)))
     hand = table.deal()
     learner = SensibleBot(f"guided:{seed}", playouts=SENSIBLE_PLAYOUTS)
@@ -30,4 +34,4 @@ def rule_comes_up(game: str, preset: str, players: int, seed: int, rule: str) ->
         bot = learner if seat == HUMAN else SensibleBot(bot_seed(table, seat), SENSIBLE_PLAYOUTS)
         return bot.decide(view_for(hand, seat)).action
 
-    return comes_up(hand, rule, decide, viewer=HUMAN)
+    return comes_up(hand, rule, decide, viewer=HUMAN if during else None)

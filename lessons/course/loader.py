@@ -304,11 +304,16 @@ def _find_seed(game: str, preset: str, players: int, rule: str, prefix: str) -> 
     ``rule`` up, searched from a number made of ``prefix``. The practice table deals from
     ``deal_seed(seed)``, keyed by the site's secret: the deal cannot be worked out from the
     content files, and a site with another key finds its own seeds when it loads them.
-    Remembered for the process: the engine's answer does not change while it runs."""
+    Remembered for the process: the engine's answer does not change while it runs.
+
+    A deal where the rule comes up during the hand, on a line the learner sees (his own
+    card, a trick, a declaration), is searched first; failing one, a deal where it binds
+    another player, which the marked trick log shows when the hand is over."""
     base = int(hashlib.sha256(prefix.encode()).hexdigest()[:8], 16) * 1000
-    for seed in range(base + 1, base + GUIDED_TRIES + 1):
-        if rule_comes_up(game, preset, players, seed, rule):
-            return seed
+    for during in (True, False):
+        for seed in range(base + 1, base + GUIDED_TRIES + 1):
+            if rule_comes_up(game, preset, players, seed, rule, during=during):
+                return seed
     return None
 
 

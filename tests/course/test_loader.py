@@ -79,7 +79,9 @@ def test_a_guided_hand_brings_its_rule_up_under_every_rule_set_offered() -> None
         data, lesson = step.data, step.lesson
         assert set(data["seeds"]) == set(lesson.presets)
         for preset, seed in data["seeds"].items():
-            assert rule_comes_up(lesson.game, preset, data["players"], seed, data["rule"])
+            assert rule_comes_up(
+                lesson.game, preset, data["players"], seed, data["rule"], during=False
+            )
 
 
 # -- what the course teaches ----------------------------------------------------------------------
