@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from django.conf import settings
 from django.contrib import messages
 from django.core import signing
 from django.core.paginator import Paginator
@@ -36,6 +37,7 @@ from games.loo.table import Table
 from games.loo.view import PlayerView, TrickView, view_for
 from games.models import MAX_PLAYERS, PracticeHand, PracticeTable, new_seed
 from games.naming import HUMAN, say, seat_name, stored_message
+from games.throttle import Limit, client_ip, hit, limit, retry_after, too_many
 
 TABLE_TEMPLATE = "games/table.html"
 STALE = (
@@ -69,7 +71,9 @@ def choose_table(request: HttpRequest) -> HttpResponse:
     return _render_chooser(request, NewTableForm())
 
 
-def _render_chooser(request: HttpRequest, form: NewTableForm, status: int = 200) -> HttpResponse:
+def _render_chooser(
+    request: HttpRequest, form: NewTableForm, status: int = 200, refusal: str = ""
+) -> HttpResponse:
     presets = [
         {
             "preset": p,
@@ -82,7 +86,13 @@ def _render_chooser(request: HttpRequest, form: NewTableForm, status: int = 200)
     return render(
         request,
         "games/choose.html",
-        {"form": form, "presets": presets, "tables": tables},
+        {
+            "form": form,
+            "presets": presets,
+            "tables": tables,
+            "refusal": refusal,
+            "session_tables": settings.SESSION_TABLES,
+        },
         status=status,
     )
 
@@ -102,6 +112,18 @@ def create_table(request: HttpRequest) -> HttpResponse:
     if owner is None and request.session.session_key is None:
         # The table belongs to this browser session: make sure it has one.
         request.session.create()
+    counted = _dealing_limits(request)
+    for rule, who in counted:
+        if wait := retry_after(rule, who):
+            return too_many(request, wait, "Too many practice tables have been dealt.")
+    if owner is None and not _make_room(request.session.session_key or ""):
+        refusal = (
+            f"This browser already has {settings.SESSION_TABLES} tables with a hand in "
+            "progress: finish one of them (or log in, and keep them all) before dealing another."
+        )
+        return _render_chooser(request, form, status=409, refusal=refusal)
+    for rule, who in counted:
+        hit(rule, who)
     table = PracticeTable.deal_new(
         game=data["game"],
         rules=data["rules"],
@@ -113,6 +135,37 @@ def create_table(request: HttpRequest) -> HttpResponse:
         session_key=request.session.session_key or "",
     )
     return redirect(table)
+
+
+def _dealing_limits(request: HttpRequest) -> list[tuple[Limit, str]]:
+    """The limits a new table counts against: this account's or session's, this address's."""
+    mine = (
+        f"user:{request.user.pk}"
+        if request.user.is_authenticated
+        else f"session:{request.session.session_key}"
+    )
+    return [
+        (limit("tables-per-session"), mine),
+        (limit("tables-per-address"), f"ip:{client_ip(request)}"),
+    ]
+
+
+def _make_room(session_key: str) -> bool:
+    """Keep a browser session (no account) to ``SESSION_TABLES`` tables with the one about to
+    be dealt: its oldest finished tables go; never a hand in progress (False: no room)."""
+    tables = list(
+        PracticeTable.objects.filter(owner=None, session_key=session_key)
+        .order_by("updated")
+        .only("pk", "state")
+    )
+    excess = len(tables) - (settings.SESSION_TABLES - 1)
+    if excess <= 0:
+        return True
+    finished = [t.pk for t in tables if t.hand_over][:excess]
+    if len(finished) < excess:
+        return False
+    PracticeTable.objects.filter(pk__in=finished).delete()
+    return True
 
 
 @require_safe

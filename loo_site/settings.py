@@ -103,6 +103,8 @@ MIDDLEWARE = [
     "lessons.classes.middleware.OneTimePasswordMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Password guesses, sign-ups and join codes, limited per address and per target.
+    "loo_site.limits.AttemptLimitMiddleware",
     # Last, as django-axes asks: answers a locked-out login with its lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -176,6 +178,29 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 # Count failures only: no log of every successful login is kept.
 AXES_DISABLE_ACCESS_LOG = True
+
+# The client's address: REMOTE_ADDR, or behind this many reverse proxies (each of which adds
+# the address it saw to X-Forwarded-For) the address the nearest one saw. 0: no proxy is
+# trusted and X-Forwarded-For is never read. django-axes takes the same address.
+TRUSTED_PROXIES = envint("DJANGO_TRUSTED_PROXIES", 0)
+AXES_CLIENT_IP_CALLABLE = "games.throttle.client_ip"
+
+# Rate limits (games.throttle, loo_site.limits): name -> (count, seconds), counted in the
+# cache that every worker shares. Password guesses count failures only, so a class logging
+# in from one school address is not held up; "tables-*" limit the practice tables dealt.
+RATE_LIMITS = {
+    "guesses-per-address": (envint("DJANGO_LIMIT_GUESSES_PER_ADDRESS", 40), 600),
+    "guesses-per-name": (envint("DJANGO_LIMIT_GUESSES_PER_NAME", 20), 900),
+    "guesses-per-account": (5, 900),
+    "sign-ups-per-address": (envint("DJANGO_LIMIT_SIGN_UPS_PER_ADDRESS", 60), 3600),
+    "joins-per-address": (40, 600),
+    "joins-per-account": (10, 600),
+    "tables-per-session": (30, 600),
+    "tables-per-address": (envint("DJANGO_LIMIT_TABLES_PER_ADDRESS", 200), 600),
+}
+# Without an account a browser session keeps this many practice tables: dealing another
+# removes its oldest finished one (never a hand in progress).
+SESSION_TABLES = 20
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

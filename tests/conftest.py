@@ -28,3 +28,12 @@ def _forget_rule_links() -> Iterator[None]:
     yield
     if "games.links" in sys.modules:
         sys.modules["games.links"].forget_links()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits() -> Iterator[None]:
+    """The rate limits (games.throttle) count in the cache, which outlives a test's database:
+    every test starts with no count (the test client's address is always 127.0.0.1)."""
+    yield
+    if "games.throttle" in sys.modules:
+        sys.modules["games.throttle"].cache.clear()

@@ -1,0 +1,96 @@
+"""Rate limits, counted in Django's cache, which every worker and every machine share.
+
+A limit is a number of events in a fixed window of seconds, counted for one *who*: a client
+address, an account name, a user, a browser session. :func:`hit` counts one event and
+:func:`retry_after` says whether the count is reached (and for how many seconds more). The
+limits are settings (``RATE_LIMITS``: name → (count, seconds)), so tests and deployments can
+change them.
+
+The client address is :func:`client_ip`: ``REMOTE_ADDR``, or behind ``TRUSTED_PROXIES``
+reverse proxies the address the nearest of them saw, read from the right of
+``X-Forwarded-For``: whatever a client writes into that header itself stands further left
+and is never read. (games is the lowest Django layer: the site's account pages and the
+classes use these too.)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+import time
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+
+@dataclass(frozen=True)
+class Limit:
+    name: str
+    count: int
+    seconds: int
+
+
+def limit(name: str) -> Limit:
+    """The limit ``name`` as the settings give it."""
+    count, seconds = settings.RATE_LIMITS[name]
+    return Limit(name, int(count), int(seconds))
+
+
+def client_ip(request: HttpRequest) -> str:
+    """The client's address, as the nearest trusted proxy saw it (see the module's note)."""
+    remote = str(request.META.get("REMOTE_ADDR", ""))
+    proxies = int(getattr(settings, "TRUSTED_PROXIES", 0))
+    if proxies <= 0:
+        return remote
+    forwarded = [
+        part.strip()
+        for part in str(request.META.get("HTTP_X_FORWARDED_FOR", "")).split(",")
+        if part.strip()
+    ]
+    if len(forwarded) < proxies:
+        return remote  # it did not come through every proxy: trust only the connection
+    candidate = forwarded[-proxies]
+    try:
+        return str(ipaddress.ip_address(candidate))
+    except ValueError:
+        return remote
+
+
+def _key(rule: Limit, who: str, now: float) -> tuple[str, int]:
+    window = int(now // rule.seconds)
+    digest = hashlib.sha256(who.encode()).hexdigest()[:32]
+    return f"limit:{rule.name}:{digest}:{window}", int((window + 1) * rule.seconds - now) + 1
+
+
+def hit(rule: Limit, who: str) -> None:
+    """Count one event of ``rule`` for ``who``."""
+    key, left = _key(rule, who, time.time())
+    if cache.add(key, 1, timeout=left + 1):
+        return
+    try:
+        cache.incr(key)
+    except ValueError:  # expired between the two calls
+        cache.add(key, 1, timeout=left + 1)
+
+
+def retry_after(rule: Limit, who: str) -> int:
+    """0 while ``who`` is under ``rule``'s count; else the seconds until its window ends."""
+    key, left = _key(rule, who, time.time())
+    return left if int(cache.get(key, 0)) >= rule.count else 0
+
+
+def too_many(request: HttpRequest, seconds: int, what: str) -> HttpResponse:
+    """The answer to a request over a limit: a page that says what, and when to try again
+    (HTTP 429, with ``Retry-After``)."""
+    minutes = max(1, -(-seconds // 60))
+    response = render(
+        request,
+        "429.html",
+        {"what": what, "minutes": minutes, "seconds": seconds},
+        status=429,
+    )
+    response["Retry-After"] = str(seconds)
+    return response
