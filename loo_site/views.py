@@ -20,7 +20,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from games.models import PracticeHand, PracticeTable
 from lessons.classes.forms import JoinForm, TeachForm
 from lessons.classes.middleware import password_chosen
-from lessons.classes.models import Membership, SchoolClass, Teacher, is_managed
+from lessons.classes.models import Membership, SchoolClass, Teacher, is_managed, looks_taken
 from lessons.course.learning import give_progress_to
 from lessons.trainer.models import AskedQuestion
 
@@ -58,6 +58,21 @@ def _bring_along(user: Any, session_key: str | None) -> None:
     give_progress_to(user, session_key)
 
 
+class SignUpForm(UserCreationForm):
+    """Django's sign-up form; a name that looks like one already taken (by case, or by a
+    letter of another script that looks the same) is refused too."""
+
+    def clean_username(self) -> str:
+        username: str = super().clean_username()
+        if username and looks_taken(username):
+            raise forms.ValidationError(
+                "A name that looks the same is taken (capitals, and letters of other scripts "
+                "that look alike, count as the same): choose another.",
+                code="look_alike",
+            )
+        return username
+
+
 class PasswordChangeView(auth_views.PasswordChangeView):
     """Django's password change; a student's one-time password (a teacher made his account)
     is one no more."""
@@ -87,7 +102,7 @@ def sign_up(request: HttpRequest) -> HttpResponseBase:
     if request.user.is_authenticated:
         return redirect(_next_url(request) or settings.LOGIN_REDIRECT_URL)
     data = request.POST if request.method == "POST" else None
-    form = UserCreationForm(data)
+    form = SignUpForm(data)
     code = request.POST.get("code") or request.GET.get("code") or ""
     join = JoinForm(None, data, initial={"code": code}) if code else None
     if form.is_valid() and (join is None or join.is_valid()):

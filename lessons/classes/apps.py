@@ -9,8 +9,16 @@ class ClassesConfig(AppConfig):
     label = "classes"
 
     def ready(self) -> None:
+        from django.conf import settings
         from django.contrib.auth.signals import user_logged_in
+        from django.db.models.signals import post_save
 
         from lessons.classes.middleware import note_one_time_password
+        from lessons.classes.models import keep_username_key
 
         user_logged_in.connect(note_one_time_password, dispatch_uid="classes.one_time_password")
+        post_save.connect(
+            keep_username_key,
+            sender=settings.AUTH_USER_MODEL,
+            dispatch_uid="classes.username_key",
+        )

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
-from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -19,6 +18,7 @@ from lessons.classes.models import (
     MAX_STUDENTS,
     Membership,
     SchoolClass,
+    UsernameKey,
     is_managed,
     username_key,
 )
@@ -214,9 +214,7 @@ class AddStudentsForm(forms.Form):
             )
         if errors:
             raise forms.ValidationError(errors)
-        taken = {
-            username_key(u) for u in get_user_model().objects.values_list("username", flat=True)
-        }
+        taken = set(UsernameKey.objects.values_list("key", flat=True))
         students: list[NewStudent] = []
         for number, name, chosen in wanted:
             if chosen:

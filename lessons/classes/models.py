@@ -12,8 +12,12 @@ The quizzes, assignments and results that teachers give classes are in ``lessons
 
 from __future__ import annotations
 
+import json
 import secrets
 import unicodedata
+from functools import cache
+from importlib.resources import files
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -39,10 +43,31 @@ def new_password() -> str:
     return "-".join("".join(secrets.choice(alphabet) for _ in range(4)) for _ in range(3))
 
 
+@cache
+def _look_alikes() -> dict[str, str]:
+    """Each character of another script (or a symbol) that looks like an ASCII character →
+    that character (the first in code order if several): Cyrillic ``а`` → ``a``, Greek
+    ``Ο`` → ``O``. From Unicode's confusables, as confusable_homoglyphs ships them. ASCII
+    characters are left alone: ``l`` and ``1`` may look alike in some fonts, but a name
+    written in plain letters and digits is what its owner typed."""
+    data = json.loads(files("confusable_homoglyphs").joinpath("confusables.json").read_text())
+    look: dict[str, str] = {}
+    for char, glyphs in data.items():
+        plain = [g["c"] for g in glyphs if len(g["c"]) == 1 and g["c"].isascii()]
+        if len(char) == 1 and not char.isascii() and plain:
+            look[char] = min(plain)
+    return look
+
+
 def username_key(username: str) -> str:
-    """What two usernames that look alike have in common: NFKC, case folded (and NFKC again,
-    since folding can undo it). ``Ada``, ``ADA`` and ``Ａｄａ`` have the same key."""
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", username).casefold())
+    """What two usernames that look alike have in common: NFKC, each character of another
+    script that looks like an ASCII one written as it (:func:`_look_alikes`), case folded,
+    NFKC again (folding can undo it). ``Ada``, ``ADA``, ``Ａｄａ`` and ``Аda`` (a Cyrillic
+    А) have the same key."""
+    look = _look_alikes()
+    plain = unicodedata.normalize("NFKC", username)
+    shown = "".join(look.get(c, c) for c in plain)
+    return unicodedata.normalize("NFKC", shown.casefold())
 
 
 def is_teacher(user: object) -> bool:
@@ -53,6 +78,34 @@ def is_teacher(user: object) -> bool:
 def is_managed(user: object) -> bool:
     """Whether ``user`` is a student account a teacher made."""
     return bool(getattr(user, "is_authenticated", False)) and hasattr(user, "managed")
+
+
+class UsernameKey(models.Model):
+    """Every account's :func:`username_key`, kept beside it (written whenever an account is
+    saved: :func:`keep_username_key`), so that a new name is checked against all the others
+    with one query."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE, related_name="+"
+    )
+    key = models.CharField(max_length=300, db_index=True)
+
+    def __str__(self) -> str:
+        return self.key
+
+
+def keep_username_key(sender: object, instance: Any, update_fields: Any = None, **_: Any) -> None:
+    """After an account is saved (signed up, made for a class, in the admin, renamed): its key."""
+    if update_fields is not None and "username" not in update_fields:
+        return  # a login's last_login, a new password: the name is as it was
+    UsernameKey.objects.update_or_create(
+        user=instance, defaults={"key": username_key(instance.get_username())}
+    )
+
+
+def looks_taken(username: str) -> bool:
+    """Whether an account's name already looks like ``username``."""
+    return UsernameKey.objects.filter(key=username_key(username)).exists()
 
 
 class Teacher(models.Model):

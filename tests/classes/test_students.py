@@ -85,7 +85,7 @@ def test_a_made_username_avoids_existing_ones_whatever_their_case(
     assert list(_passwords(text)) == ["AdaLovelace3"]
 
 
-@pytest.mark.parametrize("chosen", ["STUDENT", "Student", "ｓｔｕｄｅｎｔ"])
+@pytest.mark.parametrize("chosen", ["STUDENT", "Student", "ｓｔｕｄｅｎｔ", "\u0405tud\u0435nt"])
 def test_a_chosen_username_like_an_existing_one_is_refused(
     world: World, teacher: Client, chosen: str
 ) -> None:

@@ -77,6 +77,37 @@ def test_a_taken_name_is_refused(client: Client) -> None:
     assert User.objects.count() == 1
 
 
+@pytest.mark.parametrize(
+    "name",
+    [
+        "ADA",  # case
+        "\u0410da",  # a Cyrillic capital А
+        "Ad\u0430",  # a Cyrillic small а
+        "\uff21\uff44\uff41",  # full width
+    ],
+)
+def test_a_name_that_looks_like_a_taken_one_is_refused(client: Client, name: str) -> None:
+    User.objects.create_user("Ada", password="a-long-enough-password-9")
+    response = client.post(
+        reverse("sign-up"),
+        {"username": name, "password1": "x-long-enough-9", "password2": "x-long-enough-9"},
+    )
+    page = response.content.decode()
+    assert response.status_code == 200
+    # Django's form refuses the same name in other capitals (or full width) first.
+    assert "A name that looks the same is taken" in page or "with that username already" in page
+    assert User.objects.count() == 1
+
+
+def test_a_renamed_account_is_looked_up_by_its_new_name(client: Client) -> None:
+    user = User.objects.create_user("Ada", password="a-long-enough-password-9")
+    user.username = "Bea"
+    user.save()
+    data = {"password1": "x-long-enough-9", "password2": "x-long-enough-9"}
+    assert client.post(reverse("sign-up"), {"username": "\u0412ea", **data}).status_code == 200
+    assert client.post(reverse("sign-up"), {"username": "ada", **data}).status_code == 302
+
+
 def test_logging_in_brings_this_sessions_tables_and_no_others(client: Client, player: Any) -> None:
     user = User.objects.create_user("ada", password=PASSWORD)
     mine = player.new_table(seed=5)
