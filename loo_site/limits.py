@@ -45,14 +45,15 @@ def _counted(kind: str, request: HttpRequest) -> list[tuple[Limit, str, str]]:
     ip = f"ip:{client_ip(request)}"
     user = request.user
     account = f"user:{user.pk}" if user.is_authenticated else ""
+    guesses = [
+        (limit("guesses-per-address"), ip, GUESSES),
+        (limit("guesses-per-address-minute"), ip, GUESSES),
+    ]
     if kind == "login":
         name = str(request.POST.get("username", "")).strip().casefold()
-        return [
-            (limit("guesses-per-address"), ip, GUESSES),
-            (limit("guesses-per-name"), f"name:{name}", NAME),
-        ]
+        return [*guesses, (limit("guesses-per-name"), f"name:{name}", NAME)]
     if kind == "password":
-        counted = [(limit("guesses-per-address"), ip, GUESSES)]
+        counted = guesses
         return counted + ([(limit("guesses-per-account"), account, ACCOUNT)] if account else [])
     if kind == "sign-up":
         return [(limit("sign-ups-per-address"), ip, SIGN_UPS)]

@@ -190,6 +190,8 @@ AXES_CLIENT_IP_CALLABLE = "games.throttle.client_ip"
 # in from one school address is not held up; "tables-*" limit the practice tables dealt.
 RATE_LIMITS = {
     "guesses-per-address": (envint("DJANGO_LIMIT_GUESSES_PER_ADDRESS", 40), 600),
+    # ... of which at most this many in a minute: a burst of hashes holds up every page.
+    "guesses-per-address-minute": (20, 60),
     "guesses-per-name": (envint("DJANGO_LIMIT_GUESSES_PER_NAME", 20), 900),
     "guesses-per-account": (5, 900),
     "sign-ups-per-address": (envint("DJANGO_LIMIT_SIGN_UPS_PER_ADDRESS", 60), 3600),

@@ -1,0 +1,131 @@
+"""Failed logins as a lever: serve Lanterloo as `make run` does and measure a reading page.
+
+    .venv/bin/python bench/abuse.py [--seconds 20] [--attackers 4] [--workers 2]
+
+1. Starts gunicorn as ``bench/http.py`` does (DEBUG off, the production password hasher,
+   SQLite in a throwaway file, migrated and loaded with the site's content, two workers).
+2. Quiet: one reader requests a rule page (``/rules/follow-suit/``) again and again for
+   ``--seconds``; its median latency is the baseline.
+3. Attacked: the same reader for the same time, while ``--attackers`` clients post failed
+   logins as fast as they can, each under a fresh name (so that no lock per name ever
+   falls): without a limit every one costs a full password hash, and the reader waits
+   behind them. The limit per address (``loo_site.limits``) answers them with 429 before
+   any hash once it is reached.
+
+An error is a reader's request that fails or is not answered 200 (the attackers' 429s are
+what the limit is for). The last line is exactly
+``abuse: quiet_p50_ms=A attacked_p50_ms=B ratio=R errors=E``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib.util
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+# Keep this folder off the import path: bench/http.py would stand in for the standard library.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
+_spec = importlib.util.spec_from_file_location("bench_http", Path(__file__).with_name("http.py"))
+assert _spec is not None and _spec.loader is not None
+bench_http = importlib.util.module_from_spec(_spec)
+sys.modules["bench_http"] = bench_http
+_spec.loader.exec_module(bench_http)
+
+PAGE = "/rules/follow-suit/"
+_CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+async def read(port: int, stats: bench_http.Stats, deadline: float) -> None:
+    """One reader, one request after another."""
+    browser = bench_http.Browser(port, stats, record=True)
+    while time.perf_counter() < deadline:
+        try:
+            status, _, _ = await browser.request("GET", PAGE)
+        except OSError:
+            stats.fail("connection")
+            continue
+        if status != 200:
+            stats.fail(f"status {status}")
+
+
+async def attack(port: int, deadline: float, number: int, counts: dict[int, int]) -> None:
+    """Failed logins under fresh names, as fast as the server answers."""
+    browser = bench_http.Browser(port, bench_http.Stats(), record=False)
+    _, _, page = await browser.request("GET", "/accounts/log-in/")
+    match = _CSRF.search(page)
+    token = match.group(1) if match else ""
+    tried = 0
+    while time.perf_counter() < deadline:
+        tried += 1
+        form = [
+            ("csrfmiddlewaretoken", token),
+            ("username", f"sprayed-{number}-{tried}"),
+            ("password", "123456"),
+        ]
+        try:
+            status, _, _ = await browser.request("POST", "/accounts/log-in/", form)
+        except OSError:
+            continue
+        counts[status] = counts.get(status, 0) + 1
+
+
+async def phase(port: int, seconds: float, attackers: int) -> tuple[bench_http.Stats, dict]:
+    stats = bench_http.Stats()
+    counts: dict[int, int] = {}
+    deadline = time.perf_counter() + seconds
+    tasks = [read(port, stats, deadline)]
+    tasks += [attack(port, deadline, n, counts) for n in range(attackers)]
+    await asyncio.gather(*tasks)
+    return stats, counts
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--attackers", type=int, default=4)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    if not bench_http.GUNICORN.exists():
+        raise SystemExit(f"{bench_http.GUNICORN} is missing: run `make venv` first")
+    folder = Path(tempfile.mkdtemp(prefix="lanterloo-abuse."))
+    server = None
+    try:
+        server, port, _ = bench_http.serve(args.workers, folder / "db.sqlite3")
+        print(f"gunicorn: {args.workers} sync workers on 127.0.0.1:{port}, DEBUG off, SQLite")
+        asyncio.run(phase(port, 2, 0))  # warm up the workers
+        quiet, _ = asyncio.run(phase(port, args.seconds, 0))
+        attacked, counts = asyncio.run(phase(port, args.seconds, args.attackers))
+    finally:
+        if server is not None:
+            server.send_signal(signal.SIGTERM)
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+        shutil.rmtree(folder, ignore_errors=True)
+    quiet_p50 = bench_http.percentile_ms(quiet, 0.5)
+    attacked_p50 = bench_http.percentile_ms(attacked, 0.5)
+    answers = ", ".join(f"{n} × {status}" for status, n in sorted(counts.items()))
+    for name, stats in (("quiet", quiet), ("attacked", attacked)):
+        p99 = bench_http.percentile_ms(stats, 0.99)
+        print(f"{name}: {stats.requests} reads of {PAGE}, p99 {p99:.0f} ms")
+    print(f"failed logins by {args.attackers} attackers: {answers or 'none'}")
+    for what, n in sorted({**quiet.problems, **attacked.problems}.items()):
+        print(f"  error: {what}: {n}")
+    print(
+        f"abuse: quiet_p50_ms={quiet_p50:.0f} attacked_p50_ms={attacked_p50:.0f} "
+        f"ratio={attacked_p50 / max(quiet_p50, 1e-9):.2f} errors={quiet.errors + attacked.errors}"
+    )
+
+
+if __name__ == "__main__":
+    main()
