@@ -197,6 +197,7 @@ RATE_LIMITS = {
     "sign-ups-per-address": (envint("DJANGO_LIMIT_SIGN_UPS_PER_ADDRESS", 60), 3600),
     "joins-per-address": (40, 600),
     "joins-per-account": (10, 600),
+    "drills-per-address": (envint("DJANGO_LIMIT_DRILLS_PER_ADDRESS", 300), 600),
     "tables-per-session": (30, 600),
     "tables-per-address": (envint("DJANGO_LIMIT_TABLES_PER_ADDRESS", 200), 600),
 }

@@ -31,6 +31,7 @@ from games.loo.questions import Question, QuestionError
 from games.loo.rulesets import GAME_NAMES, PRESETS
 from games.models import new_seed
 from games.owners import owner_for
+from games.throttle import client_ip, hit, limit, retry_after, too_many
 from lessons.trainer import bank
 from lessons.trainer.forms import AnswerForm, CoverageForm, DrillForm
 from lessons.trainer.models import AskedQuestion, Record, RuleRecord, StaleQuestion
@@ -132,12 +133,18 @@ def ask_question(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _render_trainer(request, form)
     drill = form.drill()
+    # A new drill stores a question (and, for someone not logged in, a session): counted per
+    # address. (The next question needs this one answered first.)
+    rule, address = limit("drills-per-address"), f"ip:{client_ip(request)}"
+    if wait := retry_after(rule, address):
+        return too_many(request, wait, "Too many drills have been started from your network.")
     q = _ask(drill)
     if q is None:
         form.add_error(None, NOT_MADE.format(what=drill.name))
         return _render_trainer(request, form)
     owner, session_key = owner_for(request)
     asked = AskedQuestion.store(q, owner=owner, session_key=session_key, drill=drill)
+    hit(rule, address)
     return redirect(asked)
 
 

@@ -8,8 +8,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import reverse
 from pytest_django import DjangoAssertNumQueries
 
@@ -73,6 +74,18 @@ def test_starting_asks_a_question_of_this_session_and_shows_it(
     for c in q.choices:
         assert f'value="{c.id}"' in page
     assert f'hx-post="/trainer/q/{asked.pk}/answer/"' in page
+
+
+def test_drills_started_from_one_address_are_limited(client: Client, learner: Any) -> None:
+    """A new drill stores a question (and a session): so many from one address in a while."""
+    with override_settings(RATE_LIMITS={**settings.RATE_LIMITS, "drills-per-address": (2, 600)}):
+        learner.start()
+        learner.start()
+        data = {"scope": "any", "rules": "hoffmann", "game": "three-card"}
+        refused = client.post(reverse("trainer:ask"), data)
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+    assert "Too many drills" in refused.content.decode()
+    assert AskedQuestion.objects.count() == 2
 
 
 @pytest.mark.parametrize("kind", bank.kinds())
