@@ -59,10 +59,11 @@ def envchoice(name: str, default: str, choices: tuple[str, ...]) -> str:
     return value
 
 
-# DEBUG is on by default so that a fresh checkout runs (manage.py runserver, pytest) with no
-# set-up. Production sets DJANGO_DEBUG=0 and must then supply DJANGO_SECRET_KEY; `make run`
-# does both.
-DEBUG = envbool("DJANGO_DEBUG", True)
+# DEBUG is off unless DJANGO_DEBUG turns it on, so a server started without its environment
+# does not show tracebacks to the world: it refuses to start instead, for want of
+# DJANGO_SECRET_KEY. Development turns it on: `DJANGO_DEBUG=1 manage.py runserver`, and the
+# test suite through pytest-env (pyproject.toml).
+DEBUG = envbool("DJANGO_DEBUG", False)
 
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:

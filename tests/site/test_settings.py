@@ -109,6 +109,27 @@ def test_settings_refuse_to_start_without_a_secret_key_when_debug_is_off() -> No
     assert "ImproperlyConfigured: DJANGO_SECRET_KEY must be set" in result.stderr
 
 
+def test_a_site_started_without_its_environment_refuses_to_start() -> None:
+    # DEBUG is off unless DJANGO_DEBUG turns it on, so the missing key stops it.
+    result = _run_python("-c", "import loo_site.settings", env={})
+
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: DJANGO_SECRET_KEY must be set" in result.stderr
+
+
+def test_debug_is_off_unless_django_debug_turns_it_on() -> None:
+    show = "import loo_site.settings as s; print(s.DEBUG)"
+    key = {"DJANGO_SECRET_KEY": PRODUCTION_ENV["DJANGO_SECRET_KEY"]}
+
+    by_default = _run_python("-c", show, env=key)
+    turned_on = _run_python("-c", show, env={"DJANGO_DEBUG": "1"})
+
+    assert by_default.returncode == 0, by_default.stderr
+    assert by_default.stdout.strip() == "False"
+    assert turned_on.returncode == 0, turned_on.stderr
+    assert turned_on.stdout.strip() == "True"
+
+
 def test_settings_refuse_a_debug_value_they_cannot_read() -> None:
     result = _run_python("-c", "import loo_site.settings", env={"DJANGO_DEBUG": "perhaps"})
 
@@ -120,7 +141,7 @@ def test_settings_use_postgresql_when_database_url_is_set() -> None:
     result = _run_python(
         "-c",
         "import loo_site.settings as s; print(s.DATABASES['default']['ENGINE'])",
-        env={"DATABASE_URL": "postgres://loo@db.example:5432/loo"},
+        env={"DJANGO_DEBUG": "1", "DATABASE_URL": "postgres://loo@db.example:5432/loo"},
     )
 
     assert result.returncode == 0, result.stderr
