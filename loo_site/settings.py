@@ -217,7 +217,18 @@ SESSION_COOKIE_SECURE = envbool("DJANGO_SECURE_COOKIES", not DEBUG)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_HSTS_SECONDS = envint("DJANGO_HSTS_SECONDS", 0 if DEBUG else 3600)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
-SECURE_HSTS_PRELOAD = envbool("DJANGO_HSTS_PRELOAD", not DEBUG)
+# Preloading is asked for on purpose, never by default: browsers that ship the preload list
+# keep to HTTPS for the domain whatever the header later says, and the list only takes a
+# max-age of a year or more.
+SECURE_HSTS_PRELOAD = envbool("DJANGO_HSTS_PRELOAD", False)
+HSTS_PRELOAD_MIN_SECONDS = 31536000
+if SECURE_HSTS_PRELOAD and SECURE_HSTS_SECONDS < HSTS_PRELOAD_MIN_SECONDS:
+    raise ImproperlyConfigured(
+        "DJANGO_HSTS_PRELOAD needs DJANGO_HSTS_SECONDS of at least "
+        f"{HSTS_PRELOAD_MIN_SECONDS} (a year): it is {SECURE_HSTS_SECONDS}."
+    )
+# So `check --deploy` does not warn that preload is off: that is the choice made above.
+SILENCED_SYSTEM_CHECKS = ["security.W021"]
 if envbool("DJANGO_TRUST_X_FORWARDED_PROTO", False):
     # Only behind a proxy that sets this header itself and strips it from clients.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

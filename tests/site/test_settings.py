@@ -154,3 +154,44 @@ def test_the_deploy_check_passes_in_production_mode() -> None:
     )
 
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+_SHOW_HSTS = (
+    "import loo_site.settings as s; "
+    "print(s.SECURE_HSTS_SECONDS, s.SECURE_HSTS_INCLUDE_SUBDOMAINS, s.SECURE_HSTS_PRELOAD)"
+)
+
+
+def test_hsts_preload_is_off_by_default_in_production() -> None:
+    result = _run_python("-c", _SHOW_HSTS, env=PRODUCTION_ENV)
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["3600", "True", "False"]
+
+
+def test_hsts_preload_is_refused_with_a_max_age_under_a_year() -> None:
+    env = {**PRODUCTION_ENV, "DJANGO_HSTS_PRELOAD": "1", "DJANGO_HSTS_SECONDS": "31535999"}
+
+    result = _run_python("-c", _SHOW_HSTS, env=env)
+
+    assert result.returncode != 0
+    assert (
+        "ImproperlyConfigured: DJANGO_HSTS_PRELOAD needs DJANGO_HSTS_SECONDS of at least "
+        "31536000 (a year): it is 31535999." in result.stderr
+    )
+
+
+def test_hsts_preload_is_refused_with_the_default_max_age() -> None:
+    result = _run_python("-c", _SHOW_HSTS, env={**PRODUCTION_ENV, "DJANGO_HSTS_PRELOAD": "1"})
+
+    assert result.returncode != 0
+    assert "DJANGO_HSTS_PRELOAD needs DJANGO_HSTS_SECONDS of at least" in result.stderr
+
+
+def test_hsts_preload_is_sent_with_a_max_age_of_a_year() -> None:
+    env = {**PRODUCTION_ENV, "DJANGO_HSTS_PRELOAD": "1", "DJANGO_HSTS_SECONDS": "31536000"}
+
+    result = _run_python("-c", _SHOW_HSTS, env=env)
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["31536000", "True", "True"]
