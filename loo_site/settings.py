@@ -236,6 +236,7 @@ if SECURE_HSTS_PRELOAD and SECURE_HSTS_SECONDS < HSTS_PRELOAD_MIN_SECONDS:
     )
 # So `check --deploy` does not warn that preload is off: that is the choice made above.
 SILENCED_SYSTEM_CHECKS = ["security.W021"]
+
 # Every page's scripts and styles are files of this site: no inline <script>, style="…" or
 # on…= attribute, no eval (htmx's is turned off in templates/base.html), no other host.
 CONTENT_SECURITY_POLICY = {
