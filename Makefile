@@ -59,7 +59,7 @@ run: $(INSTALLED) .secret_key
 	@echo "manage.py migrate"
 	@$(RUN_ENV) $(BIN)/python manage.py migrate --noinput
 	@# Load the site's content once a loadcontent command exists (lessons will add it).
-	@if $(BIN)/python manage.py help --commands | grep -x loadcontent >/dev/null; then \
+	@if $(RUN_ENV) $(BIN)/python manage.py help --commands | grep -x loadcontent >/dev/null; then \
 		echo "manage.py loadcontent"; \
 		$(RUN_ENV) $(BIN)/python manage.py loadcontent; \
 	else echo "No content to load yet (no loadcontent command)."; fi
@@ -102,13 +102,15 @@ typecheck: $(INSTALLED)
 		echo "mypy --strict games/loo"; $(BIN)/mypy --strict games/loo; \
 	else echo "games/loo has no Python files yet: nothing to type-check."; fi
 
+# A development check: DEBUG on, so no secret key is needed (the settings default to off).
 migrations-check: $(INSTALLED)
-	$(BIN)/python manage.py makemigrations --check --dry-run
+	DJANGO_DEBUG=1 $(BIN)/python manage.py makemigrations --check --dry-run
 
 deploy-check: $(INSTALLED)
 	$(PROD_ENV) $(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	$(PROD_ENV) $(BIN)/python manage.py check --deploy --fail-level WARNING
 
+# pytest turns DEBUG on itself (pytest-env, in pyproject.toml).
 pytest: $(INSTALLED) $(NODE_INSTALLED)
 	$(BIN)/pytest
 

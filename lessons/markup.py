@@ -211,8 +211,7 @@ def _link_html(link: Link, shown: str, slot: str) -> str:
     return (
         f'<a class="ref ref--{link.kind}" href="{escape(link.url)}" '
         f'hx-get="{escape(link.inline_url)}" hx-target="#{slot}" hx-swap="innerHTML" '
-        f'aria-controls="{slot}" aria-expanded="false" '
-        "hx-on::after-request=\"this.setAttribute('aria-expanded', 'true')\">"
+        f'aria-controls="{slot}" aria-expanded="false">'
         f'{shown}</a><span class="ref-slot" id="{slot}" aria-live="polite"></span>'
     )
 

@@ -42,10 +42,18 @@ def browser() -> Iterator[Browser]:
 
 
 def _new_page(
-    browser: Browser, *, javascript: bool, base_url: str, viewport: ViewportSize | None = None
+    browser: Browser,
+    *,
+    javascript: bool,
+    base_url: str,
+    viewport: ViewportSize | None = None,
+    bypass_csp: bool = False,
 ) -> Iterator[Page]:
     context = browser.new_context(
-        java_script_enabled=javascript, base_url=base_url, viewport=viewport
+        java_script_enabled=javascript,
+        base_url=base_url,
+        viewport=viewport,
+        bypass_csp=bypass_csp,
     )
     page = context.new_page()
     page.set_default_timeout(10_000)
@@ -75,3 +83,12 @@ def phone_page(
 def js_page(browser: Browser, live_server: LiveServer) -> Iterator[Page]:
     """A page with JavaScript on, for checks that run scripts in the page (axe)."""
     yield from _new_page(browser, javascript=True, base_url=live_server.url)
+
+
+@pytest.fixture
+def axe_page(browser: Browser, live_server: LiveServer) -> Iterator[Page]:
+    """A page with JavaScript on that ignores the site's Content-Security-Policy, for tests
+    that inject axe-core as a <script> element (page.add_script_tag), which the policy refuses.
+    (axe-playwright-python's Axe().run evaluates axe through DevTools, which the policy does not
+    govern, so js_page serves it.)"""
+    yield from _new_page(browser, javascript=True, base_url=live_server.url, bypass_csp=True)

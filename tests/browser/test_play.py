@@ -175,8 +175,8 @@ def _axe(page: Page) -> list[dict[str, Any]]:
     return [v for v in violations if v["impact"] in ("serious", "critical")]
 
 
-def test_axe_finds_nothing_serious_on_the_table_page(js_page: Page) -> None:
-    page = js_page
+def test_axe_finds_nothing_serious_on_the_table_page(axe_page: Page) -> None:
+    page = axe_page
     _deal(page, "five-card", "hoffmann", 4)
     states = 0
     for _ in range(40):
@@ -196,10 +196,10 @@ def test_axe_finds_nothing_serious_on_the_table_page(js_page: Page) -> None:
 
 
 @pytest.mark.parametrize("path", ["/play/", "/play/seed/three-card/peel/5/42/"])
-def test_axe_finds_nothing_serious_on_the_chooser(js_page: Page, path: str) -> None:
-    js_page.goto(path)
+def test_axe_finds_nothing_serious_on_the_chooser(axe_page: Page, path: str) -> None:
+    axe_page.goto(path)
 
-    assert _axe(js_page) == []
+    assert _axe(axe_page) == []
 
 
 def _deal_in_laws_mode(page: Page, seed: int, opponents: str) -> None:

@@ -109,6 +109,27 @@ def test_settings_refuse_to_start_without_a_secret_key_when_debug_is_off() -> No
     assert "ImproperlyConfigured: DJANGO_SECRET_KEY must be set" in result.stderr
 
 
+def test_a_site_started_without_its_environment_refuses_to_start() -> None:
+    # DEBUG is off unless DJANGO_DEBUG turns it on, so the missing key stops it.
+    result = _run_python("-c", "import loo_site.settings", env={})
+
+    assert result.returncode != 0
+    assert "ImproperlyConfigured: DJANGO_SECRET_KEY must be set" in result.stderr
+
+
+def test_debug_is_off_unless_django_debug_turns_it_on() -> None:
+    show = "import loo_site.settings as s; print(s.DEBUG)"
+    key = {"DJANGO_SECRET_KEY": PRODUCTION_ENV["DJANGO_SECRET_KEY"]}
+
+    by_default = _run_python("-c", show, env=key)
+    turned_on = _run_python("-c", show, env={"DJANGO_DEBUG": "1"})
+
+    assert by_default.returncode == 0, by_default.stderr
+    assert by_default.stdout.strip() == "False"
+    assert turned_on.returncode == 0, turned_on.stderr
+    assert turned_on.stdout.strip() == "True"
+
+
 def test_settings_refuse_a_debug_value_they_cannot_read() -> None:
     result = _run_python("-c", "import loo_site.settings", env={"DJANGO_DEBUG": "perhaps"})
 
@@ -120,7 +141,7 @@ def test_settings_use_postgresql_when_database_url_is_set() -> None:
     result = _run_python(
         "-c",
         "import loo_site.settings as s; print(s.DATABASES['default']['ENGINE'])",
-        env={"DATABASE_URL": "postgres://loo@db.example:5432/loo"},
+        env={"DJANGO_DEBUG": "1", "DATABASE_URL": "postgres://loo@db.example:5432/loo"},
     )
 
     assert result.returncode == 0, result.stderr
@@ -133,3 +154,44 @@ def test_the_deploy_check_passes_in_production_mode() -> None:
     )
 
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+_SHOW_HSTS = (
+    "import loo_site.settings as s; "
+    "print(s.SECURE_HSTS_SECONDS, s.SECURE_HSTS_INCLUDE_SUBDOMAINS, s.SECURE_HSTS_PRELOAD)"
+)
+
+
+def test_hsts_preload_is_off_by_default_in_production() -> None:
+    result = _run_python("-c", _SHOW_HSTS, env=PRODUCTION_ENV)
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["3600", "True", "False"]
+
+
+def test_hsts_preload_is_refused_with_a_max_age_under_a_year() -> None:
+    env = {**PRODUCTION_ENV, "DJANGO_HSTS_PRELOAD": "1", "DJANGO_HSTS_SECONDS": "31535999"}
+
+    result = _run_python("-c", _SHOW_HSTS, env=env)
+
+    assert result.returncode != 0
+    assert (
+        "ImproperlyConfigured: DJANGO_HSTS_PRELOAD needs DJANGO_HSTS_SECONDS of at least "
+        "31536000 (a year): it is 31535999." in result.stderr
+    )
+
+
+def test_hsts_preload_is_refused_with_the_default_max_age() -> None:
+    result = _run_python("-c", _SHOW_HSTS, env={**PRODUCTION_ENV, "DJANGO_HSTS_PRELOAD": "1"})
+
+    assert result.returncode != 0
+    assert "DJANGO_HSTS_PRELOAD needs DJANGO_HSTS_SECONDS of at least" in result.stderr
+
+
+def test_hsts_preload_is_sent_with_a_max_age_of_a_year() -> None:
+    env = {**PRODUCTION_ENV, "DJANGO_HSTS_PRELOAD": "1", "DJANGO_HSTS_SECONDS": "31536000"}
+
+    result = _run_python("-c", _SHOW_HSTS, env=env)
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["31536000", "True", "True"]
