@@ -274,7 +274,12 @@ def serve(workers: int, database: Path) -> tuple[subprocess.Popen[bytes], int, d
         "DJANGO_LOG_LEVEL": "WARNING",
     }
     manage = [str(PYTHON), "manage.py"]
-    for command in (["migrate", "--noinput"], ["loadcontent"], ["collectstatic", "--noinput"]):
+    for command in (
+        ["migrate", "--noinput"],
+        ["createcachetable"],
+        ["loadcontent"],
+        ["collectstatic", "--noinput"],
+    ):
         subprocess.run(manage + [*command, "--verbosity", "0"], cwd=ROOT, env=env, check=True)
     port = free_port()
     server = subprocess.Popen(
