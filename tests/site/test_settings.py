@@ -167,7 +167,10 @@ def test_the_test_database_has_the_cache_table() -> None:
 
     assert cache.get("lanterloo:test") == [1, 2]
     with connection.cursor() as cursor:
-        cursor.execute("SELECT COUNT(*) FROM lanterloo_cache")
+        cursor.execute(
+            "SELECT COUNT(*) FROM lanterloo_cache WHERE cache_key = %s",
+            [cache.make_key("lanterloo:test")],
+        )
         assert cursor.fetchone() == (1,)
 
 
