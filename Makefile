@@ -58,6 +58,8 @@ $(INSTALLED): pyproject.toml
 run: $(INSTALLED) .secret_key
 	@echo "manage.py migrate"
 	@$(RUN_ENV) $(BIN)/python manage.py migrate --noinput
+	@echo "manage.py createcachetable"
+	@$(RUN_ENV) $(BIN)/python manage.py createcachetable
 	@# Load the site's content once a loadcontent command exists (lessons will add it).
 	@if $(RUN_ENV) $(BIN)/python manage.py help --commands | grep -x loadcontent >/dev/null; then \
 		echo "manage.py loadcontent"; \
@@ -78,9 +80,10 @@ system-packages:
 	@missing=""; \
 	test -x /usr/bin/chromium || missing="$$missing chromium"; \
 	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
+	test -x /usr/bin/redis-server || missing="$$missing redis-server"; \
 	if [ -z "$$missing" ]; then exit 0; fi; \
 	if [ "$$(id -u)" != 0 ]; then \
-		echo "Not root, so not installing:$$missing (browser or PostgreSQL tests will fail)"; \
+		echo "Not root, so not installing:$$missing (browser, PostgreSQL or deploy tests will fail)"; \
 		exit 0; \
 	fi; \
 	echo "Installing:$$missing"; \
@@ -110,11 +113,13 @@ deploy-check: $(INSTALLED)
 	$(PROD_ENV) $(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	$(PROD_ENV) $(BIN)/python manage.py check --deploy --fail-level WARNING
 
-# pytest turns DEBUG on itself (pytest-env, in pyproject.toml).
+# pytest turns DEBUG on itself (pytest-env, in pyproject.toml). tests/deploy/ needs PostgreSQL
+# (servers in other processes share the test database): it runs in the PostgreSQL phase below.
 pytest: $(INSTALLED) $(NODE_INSTALLED)
-	$(BIN)/pytest
+	$(BIN)/pytest --ignore=tests/deploy
 
-# The database tests again on a throwaway PostgreSQL cluster (tests/engine/ is pure: skipped).
+# The database tests again on a throwaway PostgreSQL cluster (tests/engine/ is pure: skipped),
+# with tests/deploy/: two gunicorn servers sharing that database and a Redis server.
 pytest-postgres: $(INSTALLED) $(NODE_INSTALLED)
 	@if [ -z "$(PG_INITDB)" ]; then \
 		echo "PostgreSQL server not installed: the PostgreSQL run is SKIPPED."; \

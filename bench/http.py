@@ -277,7 +277,12 @@ def serve(workers: int, database: Path) -> tuple[subprocess.Popen[bytes], int, d
         "DJANGO_LIMIT_TABLES_PER_ADDRESS": "1000000",
     }
     manage = [str(PYTHON), "manage.py"]
-    for command in (["migrate", "--noinput"], ["loadcontent"], ["collectstatic", "--noinput"]):
+    for command in (
+        ["migrate", "--noinput"],
+        ["createcachetable"],
+        ["loadcontent"],
+        ["collectstatic", "--noinput"],
+    ):
         subprocess.run(manage + [*command, "--verbosity", "0"], cwd=ROOT, env=env, check=True)
     port = free_port()
     server = subprocess.Popen(

@@ -2,20 +2,26 @@
 
 ``rule_url`` is the one place that builds a rule's address from its id. The source passage
 that states a rule under a rule set comes from the reading side's citations: one query per
-source, kept by each worker process for :data:`LINKS_TTL` seconds (a practice request would
-otherwise spend as long on it as on the rest of its queries). An edit in this process (the
-admin, ``loadcontent``) clears the copy at once (see ``GamesConfig.ready``); another worker
-sees it within the minute.
+source, after which each worker process keeps its own copy (a practice request would
+otherwise spend as long on it as on the rest of its queries). The copy is good for one
+*content version*, a token kept in the cache every worker and machine shares
+(``django.core.cache.cache``): each use reads it (one cache get) and a copy made under another
+version is loaded again. An edit of the citations, passages or sources (the admin,
+``loadcontent``) drops this process's copy at once and, once its transaction commits, gives
+the content a new version, so every worker on every machine shows it at its next request
+(see ``LessonsConfig.ready``).
 """
 
 from __future__ import annotations
 
-import time
+import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from django.core.cache import cache as shared_cache
+from django.db import transaction
 from django.urls import reverse
 
 from games.loo import catalogue
@@ -65,9 +71,10 @@ def rule_name(rule_id: str) -> str:
         return rule_id
 
 
-#: Seconds a worker keeps a source's links before asking the database again.
-LINKS_TTL = 60.0
-_loaded: dict[tuple[str, str], tuple[float, RuleLinks]] = {}
+#: The shared cache's key of the content version.
+CONTENT_VERSION_KEY = "lanterloo:content-version"
+#: This process's links, by (source, game), each with the content version it was loaded under.
+_loaded: dict[tuple[str, str], tuple[str, RuleLinks]] = {}
 
 #: How a source that describes the games in sections of their own (parlett: "3c:Play",
 #: "5c:Play") begins the keys of each game's passages.
@@ -92,9 +99,37 @@ def _citations_of(source: str) -> Iterable[CitationRow]:
     return _citations[0](source) if _citations else ()
 
 
-def forget_links(**kwargs: Any) -> None:
-    """Drop every source's links (a signal receiver: the citations or passages changed)."""
+def forget_links() -> None:
+    """Drop this process's copy of every source's links (other processes keep theirs)."""
     _loaded.clear()
+
+
+def content_changed(**kwargs: Any) -> None:
+    """The citations, passages or sources changed (a signal receiver): this process forgets
+    its links now, and every process once the change is committed. Not before: a worker that
+    saw the new version before the commit would load the old rows and keep them under it."""
+    forget_links()
+    transaction.on_commit(new_content_version)
+
+
+def new_content_version() -> str:
+    """Give the content a new version in the shared cache: every copy made under another is
+    loaded again at its next use, in every process."""
+    version = secrets.token_hex(8)
+    shared_cache.set(CONTENT_VERSION_KEY, version, timeout=None)
+    return version
+
+
+def content_version() -> str:
+    """The content's version in the shared cache (one cache get). A cache that has lost it
+    (cleared, evicted, new) gets a new one, so that no copy made before outlives it."""
+    version = shared_cache.get(CONTENT_VERSION_KEY)
+    if version is None:
+        version = secrets.token_hex(8)
+        if not shared_cache.add(CONTENT_VERSION_KEY, version, timeout=None):
+            # Another process set it first: use its version.
+            version = shared_cache.get(CONTENT_VERSION_KEY, version)
+    return str(version)
 
 
 class RuleLinks:
@@ -109,14 +144,16 @@ class RuleLinks:
     @classmethod
     def of(cls, source: str, game: str = "") -> RuleLinks:
         """The links of ``source`` for ``game``: for each rule, the passage citing it in that
-        game's section if the source has one, else its primary passage (one query, then kept
-        for :data:`LINKS_TTL` seconds)."""
-        now = time.monotonic()
+        game's section if the source has one, else its primary passage (one cache get for the
+        content version; one query when this process has no copy made under that version)."""
+        # The version is read before the rows: a change committed in between gives a newer
+        # version, under which the rows are loaded again.
+        version = content_version()
         kept = _loaded.get((source, game))
-        if kept is not None and now - kept[0] < LINKS_TTL:
+        if kept is not None and kept[0] == version:
             return kept[1]
         links = cls.load(source, game)
-        _loaded[(source, game)] = (now, links)
+        _loaded[(source, game)] = (version, links)
         return links
 
     @classmethod

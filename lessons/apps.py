@@ -9,19 +9,20 @@ class LessonsConfig(AppConfig):
     def ready(self) -> None:
         from django.db.models.signals import post_delete, post_save
 
-        from games.links import forget_links, provide_citations
+        from games.links import content_changed, provide_citations
         from lessons.models import Citation, Passage, Source
         from lessons.signals import content_loaded
 
         # The practice table cites the sources' passages through games.links (the arrow runs
-        # from lessons to games); it keeps each source's citations for a minute: forget them
-        # as soon as this process changes them.
+        # from lessons to games); every worker keeps each source's citations while the content
+        # version in the shared cache stays the same: a change here gives a new version, so
+        # every worker on every machine loads them again.
         provide_citations(citation_rows)
-        content_loaded.connect(forget_links, dispatch_uid="lessons.forget_links")
+        content_loaded.connect(content_changed, dispatch_uid="lessons.content_changed")
         for model in (Citation, Passage, Source):
             for signal in (post_save, post_delete):
                 signal.connect(
-                    forget_links, sender=model, dispatch_uid=f"lessons.links.{model.__name__}"
+                    content_changed, sender=model, dispatch_uid=f"lessons.links.{model.__name__}"
                 )
 
 

@@ -165,6 +165,28 @@ else:
         }
     }
 
+# -- The shared cache ------------------------------------------------------------------------
+# django.core.cache.cache is shared by every worker on every machine: Redis when REDIS_URL is
+# set (e.g. redis://127.0.0.1:6379/0), otherwise a table in the database above, made by
+# `manage.py createcachetable` (`make run` does; test databases get it from Django). It holds
+# the content version that tells each worker when to reload the rule links (games/links.py)
+# and the rate limits' counts; sessions and login failures are in the database itself.
+if REDIS_URL := os.environ.get("REDIS_URL", ""):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "lanterloo_cache",
+        }
+    }
+# -- end of the shared cache -------------------------------------------------------------------
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LOGIN_URL = "login"

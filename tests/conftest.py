@@ -23,8 +23,9 @@ def _fast_password_hasher() -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def _forget_rule_links() -> Iterator[None]:
-    """Each worker keeps a source's rule links for a minute (games.links); a test's database
-    is rolled back beneath that copy, so every test starts without one."""
+    """Each worker keeps a source's rule links while the content version in the shared cache
+    stays the same (games.links); a test's database, that cache's table included, is rolled
+    back or flushed beneath that copy, so every test starts without one."""
     yield
     if "games.links" in sys.modules:
         sys.modules["games.links"].forget_links()

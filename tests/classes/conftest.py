@@ -37,7 +37,7 @@ def make_teacher(username: str, **extra: Any) -> User:
 
 
 @pytest.fixture(autouse=True)
-def _empty_cache() -> Iterator[None]:
+def _empty_cache(db: None) -> Iterator[None]:
     """The rate limit counts in the cache: each test starts with none made."""
     cache.clear()
     yield

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils.html import escape
 from pytest_django import DjangoAssertNumQueries
 
-from games.links import forget_links
+from games.links import content_version, forget_links
 from games.loo.rulesets import PRESETS
 from games.models import PracticeHand, PracticeTable, deal_seed
 from games.naming import HUMAN
@@ -196,13 +196,16 @@ def test_the_table_fragment_is_only_the_hand_table(client: Client, practice: Pra
     assert _is_fragment(_text(response), "hand-table")
 
 
-def test_showing_the_table_costs_two_queries_once_the_worker_has_the_rule_links(
+def test_showing_the_table_costs_three_queries_once_the_worker_has_the_rule_links(
     client: Client, practice: PracticeTable, django_assert_num_queries: DjangoAssertNumQueries
 ) -> None:
+    content_version()  # a running site has one in its shared cache (here: the database's)
     forget_links()
-    with django_assert_num_queries(3):  # the session, the table, the rules' source passages
+    # The session, the table, the content version (a get from the shared cache: a query with
+    # the database cache, none with Redis), the rules' source passages.
+    with django_assert_num_queries(4):
         client.get(practice.get_absolute_url())
-    with django_assert_num_queries(2):  # the passages are kept by the worker
+    with django_assert_num_queries(3):  # the passages are kept by the worker for that version
         client.get(practice.get_absolute_url())
 
 
@@ -266,20 +269,21 @@ def test_the_last_trick_stays_on_the_table_when_the_hand_is_over(
 def test_an_action_costs_a_bounded_number_of_queries(
     client: Client, player: Any, django_assert_max_num_queries: DjangoAssertNumQueries
 ) -> None:
-    """However many computer players act after it: the session, the table, the update and the
-    source passages; ending a hand adds its history row, in a transaction (two savepoints in
-    a test)."""
+    """However many computer players act after it: the session, the table, the update, the
+    content version (a query with the database cache) and the source passages; ending a hand
+    adds its history row, in a transaction (two savepoints in a test)."""
+    content_version()  # a running site has one in its shared cache (here: the database's)
     table = player.new_table(game="five-card", players=8, seed=2)
     for _ in range(12):
         if player.current_hand(table.pk).over:
             break
         data = player.decide(table.pk)
-        with django_assert_max_num_queries(7):
+        with django_assert_max_num_queries(8):
             player.act(table.pk, data, htmx=True)
     assert player.current_hand(table.pk).over
 
 
-def test_a_mid_hand_action_costs_exactly_four_queries(
+def test_a_mid_hand_action_costs_exactly_five_queries_then_four(
     client: Client, player: Any, django_assert_num_queries: DjangoAssertNumQueries
 ) -> None:
     table = player.new_table(game="five-card", players=5, seed=3)
@@ -287,14 +291,17 @@ def test_a_mid_hand_action_costs_exactly_four_queries(
     data = player.decide(table.pk)
     data["choice"] = "play"
     data.pop("discards", None)
+    content_version()  # a running site has one in its shared cache (here: the database's)
     forget_links()
 
-    # The session, the table, its update, and the rules' passages (kept by the worker after).
-    with django_assert_num_queries(4):
+    # The session, the table, its update, the content version (a get from the shared cache: a
+    # query with the database cache, none with Redis) and the rules' passages (kept by the
+    # worker after, while the version stays).
+    with django_assert_num_queries(5):
         player.act(table.pk, data, htmx=True)
     assert not player.current_hand(table.pk).over
     data = player.decide(table.pk)
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(4):
         player.act(table.pk, data, htmx=True)
 
 
@@ -481,7 +488,9 @@ def test_each_step_of_the_replay_is_a_fragment_with_its_trace(
     url = reverse("games:hand-replay", args=[finished.pk, 1])
     client.get(url, headers=HTMX)  # the worker loads the rule links once
     for step in range(record.steps + 1):
-        with django_assert_num_queries(2):  # the session, the hand with its table
+        # The session, the hand with its table, the content version (a get from the shared
+        # cache: a query with the database cache, none with Redis).
+        with django_assert_num_queries(3):
             response = client.get(url, {"step": step}, headers=HTMX)
         text = _text(response)
         assert _is_fragment(text, "replay-step")

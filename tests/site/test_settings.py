@@ -6,7 +6,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
+from django.db import connection
 
 from loo_site.settings import envbool, envchoice, envint, envlist
 
@@ -21,8 +23,13 @@ PRODUCTION_ENV = {
 
 
 def _run_python(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    """Run Python in a fresh process whose environment has no DJANGO_* or DATABASE_URL."""
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_"))}
+    """Run Python in a fresh process whose environment has no DJANGO_*, DATABASE_URL or
+    REDIS_URL."""
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DJANGO_", "DATABASE_")) and k != "REDIS_URL"
+    }
     return subprocess.run(
         [sys.executable, *args],
         cwd=PROJECT_DIR,
@@ -146,6 +153,46 @@ def test_settings_use_postgresql_when_database_url_is_set() -> None:
 
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "django.db.backends.postgresql"
+
+
+_PRINT_CACHE = (
+    "import loo_site.settings as s; c = s.CACHES['default']; print(c['BACKEND'], c['LOCATION'])"
+)
+
+
+def test_the_shared_cache_is_a_database_table_by_default() -> None:
+    result = _run_python("-c", _PRINT_CACHE, env={})
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [
+        "django.core.cache.backends.db.DatabaseCache",
+        "lanterloo_cache",
+    ]
+
+
+def test_the_shared_cache_is_redis_when_redis_url_is_set() -> None:
+    result = _run_python("-c", _PRINT_CACHE, env={"REDIS_URL": "redis://cache.example:6379/2"})
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [
+        "django.core.cache.backends.redis.RedisCache",
+        "redis://cache.example:6379/2",
+    ]
+
+
+@pytest.mark.django_db
+def test_the_test_database_has_the_cache_table() -> None:
+    """Django makes the cache table with each test database (``createcachetable``), on SQLite
+    and on PostgreSQL alike: the cache works in the tests as it does on the site."""
+    cache.set("lanterloo:test", [1, 2], timeout=60)
+
+    assert cache.get("lanterloo:test") == [1, 2]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT COUNT(*) FROM lanterloo_cache WHERE cache_key = %s",
+            [cache.make_key("lanterloo:test")],
+        )
+        assert cursor.fetchone() == (1,)
 
 
 def test_the_deploy_check_passes_in_production_mode() -> None:
