@@ -3,6 +3,7 @@
 import os
 import sys
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from django.test import override_settings
@@ -32,9 +33,18 @@ def _forget_rule_links() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
-def _fresh_rate_limits() -> Iterator[None]:
-    """The rate limits (games.throttle) count in the cache, which outlives a test's database:
-    every test starts with no count (the test client's address is always 127.0.0.1)."""
+def _fresh_rate_limits(request: pytest.FixtureRequest, django_db_blocker: Any) -> Iterator[None]:
+    """The rate limits (games.throttle) count in the shared cache, a table of the database:
+    a test in a transaction has its counts rolled back with it, but one on a live server (or
+    in a transactional database) commits them, and a flush leaves that table: they are
+    cleared after it (the test client's address is always 127.0.0.1)."""
     yield
-    if "games.throttle" in sys.modules:
-        sys.modules["games.throttle"].cache.clear()
+    marker = request.node.get_closest_marker("django_db")
+    committed = bool(marker and marker.kwargs.get("transaction")) or bool(
+        {"live_server", "transactional_db"} & set(request.fixturenames)
+    )
+    if committed:
+        from django.core.cache import cache
+
+        with django_db_blocker.unblock():
+            cache.clear()

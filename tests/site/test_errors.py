@@ -44,3 +44,14 @@ def test_another_players_table_and_replay(client: Client) -> None:
 def test_the_error_page_is_in_the_sites_layout_and_needs_no_request() -> None:
     text = render_to_string("500.html")
     assert "<h1>Something went wrong</h1>" in text and 'class="site-nav"' in text
+
+
+def test_a_form_without_its_csrf_token_gets_the_sites_own_page(db: None) -> None:
+    """Django's page for a failed CSRF check has an inline style the policy forbids: the
+    site's own says what happened, in the site's style."""
+    client = Client(enforce_csrf_checks=True)
+    response = client.post(reverse("games:table-create"), {"game": "three-card"})
+    page = response.content.decode()
+    assert response.status_code == 403
+    assert "The form is out of date" in page and "nothing has changed" in page
+    assert "<style" not in page
