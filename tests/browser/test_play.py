@@ -184,7 +184,13 @@ def test_axe_finds_nothing_serious_on_the_table_page(axe_page: Page) -> None:
         assert serious == [], json.dumps(serious, indent=1)[:3000]
         states += 1
         if "is over" in page.locator("#table-status").inner_text():
-            break
+            if states >= 2:
+                break
+            # The beginners ended this deal at once (everyone passed): deal the next.
+            before = _version(page)
+            page.get_by_role("button", name="Deal the next hand").click()
+            expect(page.locator("input[name=version]").first).not_to_have_value(before)
+            continue
         before = _version(page)
         _take_turn(page)
         expect(page.locator("input[name=version]").first).not_to_have_value(before)
