@@ -41,6 +41,8 @@ sys.modules["bench_http"] = bench_http
 _spec.loader.exec_module(bench_http)
 
 PAGE = "/rules/follow-suit/"
+#: Seconds a request may take before it counts as failed (gunicorn's own worker timeout).
+TIMEOUT = 30
 _CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 
@@ -49,9 +51,9 @@ async def read(port: int, stats: bench_http.Stats, deadline: float) -> None:
     browser = bench_http.Browser(port, stats, record=True)
     while time.perf_counter() < deadline:
         try:
-            status, _, _ = await browser.request("GET", PAGE)
-        except OSError:
-            stats.fail("connection")
+            status, _, _ = await asyncio.wait_for(browser.request("GET", PAGE), TIMEOUT)
+        except (OSError, TimeoutError):
+            stats.fail("connection or timeout")
             continue
         if status != 200:
             stats.fail(f"status {status}")
@@ -60,7 +62,7 @@ async def read(port: int, stats: bench_http.Stats, deadline: float) -> None:
 async def attack(port: int, deadline: float, number: int, counts: dict[int, int]) -> None:
     """Failed logins under fresh names, as fast as the server answers."""
     browser = bench_http.Browser(port, bench_http.Stats(), record=False)
-    _, _, page = await browser.request("GET", "/accounts/log-in/")
+    _, _, page = await asyncio.wait_for(browser.request("GET", "/accounts/log-in/"), TIMEOUT)
     match = _CSRF.search(page)
     token = match.group(1) if match else ""
     tried = 0
@@ -72,8 +74,11 @@ async def attack(port: int, deadline: float, number: int, counts: dict[int, int]
             ("password", "123456"),
         ]
         try:
-            status, _, _ = await browser.request("POST", "/accounts/log-in/", form)
-        except OSError:
+            status, _, _ = await asyncio.wait_for(
+                browser.request("POST", "/accounts/log-in/", form), TIMEOUT
+            )
+        except (OSError, TimeoutError):
+            counts[0] = counts.get(0, 0) + 1  # no answer
             continue
         counts[status] = counts.get(status, 0) + 1
 

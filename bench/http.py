@@ -285,21 +285,25 @@ def serve(workers: int, database: Path) -> tuple[subprocess.Popen[bytes], int, d
     ):
         subprocess.run(manage + [*command, "--verbosity", "0"], cwd=ROOT, env=env, check=True)
     port = free_port()
-    server = subprocess.Popen(
-        [str(GUNICORN), "loo_site.wsgi", "--bind", f"127.0.0.1:{port}"]
-        + ["--workers", str(workers), "--access-logfile", "-"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
+    # The server's log goes to a file beside the database: a pipe nobody reads fills up (a
+    # warning for each 429 answer, say) and then blocks the workers that write to it.
+    log = database.with_name("gunicorn.log")
+    with log.open("wb") as stderr:
+        server = subprocess.Popen(
+            [str(GUNICORN), "loo_site.wsgi", "--bind", f"127.0.0.1:{port}"]
+            + ["--workers", str(workers), "--access-logfile", "-"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+        )
     for _ in range(200):
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
                 break
         except OSError:
             if server.poll() is not None:
-                raise SystemExit("gunicorn did not start") from None
+                raise SystemExit(f"gunicorn did not start:\n{log.read_text()[-2000:]}") from None
             time.sleep(0.05)
     return server, port, env
 

@@ -183,6 +183,9 @@ else:
         "default": {
             "BACKEND": "django.core.cache.backends.db.DatabaseCache",
             "LOCATION": "lanterloo_cache",
+            # The rate limits keep a row per address and window: the default 300 rows would
+            # be culled at random under an attack, and counts with them.
+            "OPTIONS": {"MAX_ENTRIES": 100_000},
         }
     }
 # -- end of the shared cache -------------------------------------------------------------------
