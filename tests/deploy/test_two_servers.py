@@ -472,3 +472,33 @@ def test_a_login_locked_on_one_server_is_locked_on_the_other(servers: Servers) -
         password=PASSWORD,
     )
     assert response.status == 302, response.text[:2000]
+
+
+def test_a_rate_limit_reached_through_one_server_holds_on_the_other(servers: Servers) -> None:
+    """Wrong passwords under fresh names (no lock per name falls), all sent to server 1 till
+    it refuses: server 2 refuses the next at once, for the count is the shared cache's (a
+    count of its own would let it through)."""
+    # The limit counts by the minute: start early in one, so the test does not straddle two.
+    time.sleep((75 - time.time() % 60) % 60 if time.time() % 60 > 40 else 0)
+    visitor = Browser()
+    for attempt in range(60):
+        page = visitor.get(servers.one, "/accounts/log-in/")
+        response = submit(
+            visitor,
+            servers.one,
+            page.text,
+            "/accounts/log-in/",
+            username=f"sprayed-{servers.cache}-{attempt}",
+            password="123456",
+        )
+        if response.status == 429:
+            assert "Too many attempts" in response.text
+            break
+        assert response.status == 200
+    else:
+        raise AssertionError("sixty wrong passwords from one address were never limited")
+    page = visitor.get(servers.two, "/accounts/log-in/")
+    response = submit(
+        visitor, servers.two, page.text, "/accounts/log-in/", username="someone", password="x"
+    )
+    assert response.status == 429 and "Too many attempts" in response.text
