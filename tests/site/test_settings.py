@@ -161,7 +161,7 @@ _PRINT_CACHE = (
 
 
 def test_the_shared_cache_is_a_database_table_by_default() -> None:
-    result = _run_python("-c", _PRINT_CACHE, env={})
+    result = _run_python("-c", _PRINT_CACHE, env={"DJANGO_DEBUG": "1"})
 
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
@@ -171,7 +171,8 @@ def test_the_shared_cache_is_a_database_table_by_default() -> None:
 
 
 def test_the_shared_cache_is_redis_when_redis_url_is_set() -> None:
-    result = _run_python("-c", _PRINT_CACHE, env={"REDIS_URL": "redis://cache.example:6379/2"})
+    env = {"DJANGO_DEBUG": "1", "REDIS_URL": "redis://cache.example:6379/2"}
+    result = _run_python("-c", _PRINT_CACHE, env=env)
 
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
