@@ -24,13 +24,14 @@ from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.db import IntegrityError, models, transaction
-from django.db.models import Count, Max, Q
+from django.db.models import Count, Exists, Max, OuterRef, Q
 from django.urls import reverse
 from django.utils import timezone
 
 from games.loo.catalogue import UnknownRule
 from games.loo.questions import VERSION, Grade, Question, QuestionError, grade, question_for
 from games.models import RulesAndGameNames
+from lessons.classes.models import Membership
 from lessons.trainer import bank
 
 #: Fresh seeds tried for one question before the attempt gives up (a seed's bounded search
@@ -332,10 +333,24 @@ class Saved:
     refused: str = ""
 
 
+def _in_use() -> Q:
+    """Attempts whose class is not archived and whose student is not archived in it."""
+    return Q(assignment__school_class__archived__isnull=True) & Q(
+        Exists(
+            Membership.objects.filter(
+                school_class=OuterRef("assignment__school_class"),
+                student=OuterRef("student"),
+                archived__isnull=True,
+            )
+        )
+    )
+
+
 CLOSED = "This assignment closed at {when}: answers are no longer accepted."
 TIME_UP = "Your time for this attempt ran out at {when}: answers are no longer accepted."
 SUBMITTED = "This attempt has been submitted: answers are no longer accepted."
 ALREADY = "You had already answered this question: your first answer stands."
+ARCHIVED = "This class's work is archived: it is kept, read-only, and takes no new answer."
 
 
 class AttemptQuerySet(models.QuerySet["Attempt"]):
@@ -397,6 +412,10 @@ class Attempt(models.Model):
             raise AttemptRefused("This assignment is a lesson: it is done on the lesson's page.")
         if assignment.school_class.archived is not None:
             raise AttemptRefused("This class is archived: its work is kept, read-only.")
+        if Membership.objects.filter(
+            school_class=assignment.school_class, student=student, archived__isnull=False
+        ).exists():
+            raise AttemptRefused("Your teacher has archived you in this class: your work is kept.")
         if now < assignment.opens:
             raise AttemptRefused("This assignment is not open yet.")
         if assignment.is_closed(now):
@@ -438,6 +457,10 @@ class Attempt(models.Model):
         self.refresh_from_db(fields=["submitted"])
         return bool(done)
 
+    def takes_answers(self) -> bool:
+        """False once the class, or the student in it, is archived: its work is read-only."""
+        return Attempt.objects.filter(pk=self.pk).filter(_in_use()).exists()
+
     def refusal(self, now: datetime | None = None) -> str:
         """Why an answer is refused now ("" while it is accepted)."""
         now = now or timezone.now()
@@ -445,6 +468,8 @@ class Attempt(models.Model):
         when = timezone.localtime(self.deadline, zone).strftime("%d %b %Y %H:%M %Z")
         if self.submitted is not None:
             return SUBMITTED
+        if not self.takes_answers():
+            return ARCHIVED
         if now >= self.deadline:
             return (
                 CLOSED.format(when=when)
@@ -540,7 +565,7 @@ class Answer(QuestionIdentity):
         graded = grade(q, response)
         now = timezone.now()
         open_attempts = Attempt.objects.filter(
-            pk=self.attempt_id, submitted__isnull=True, deadline__gt=now
+            _in_use(), pk=self.attempt_id, submitted__isnull=True, deadline__gt=now
         )
         stored = Answer.objects.filter(
             pk=self.pk, answered__isnull=True, attempt__in=open_attempts

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from lessons.quizzes.models import Attempt, ProblemReport
+from lessons.quizzes.models import Attempt, ProblemReport, Quiz
 
 from .conftest import client_for, make_assignment, make_quiz, right_response
 
@@ -41,10 +41,23 @@ STUDENT_PAGES = [
     ("quizzes:attempt-submit", "attempt", "post"),
 ]
 #: Pages of one's own, open to any teacher (a 403 for an account that does not teach).
-OWN_TEACHER_PAGES = [("quizzes:quiz-list", "", "get"), ("quizzes:quiz-new", "", "get")]
+OWN_TEACHER_PAGES = [
+    ("quizzes:quiz-list", "", "get"),
+    ("quizzes:quiz-new", "", "get"),
+    ("quizzes:quiz-new", "", "post"),
+]
 OWN_PAGES = [("quizzes:my-assignments", "", "get")]
 
 SECRET_TITLE = "Secret quiz of class one"
+NEW_QUIZ = {
+    "title": "A quiz of one's own",
+    "rules": "hoffmann",
+    "game": "three-card",
+    "scope": "any",
+    "kinds": ["legal-cards"],
+    "count": "3",
+    "same_for_all": "1",
+}
 
 
 @pytest.fixture
@@ -88,6 +101,8 @@ def _request(world, actor, name, spec, method):
     client = client_for(world["users"][actor])
     url = reverse(name, args=_args(world, spec))
     data = {"response": right_response(world["attempt"], 0)} if "answer" in name else {}
+    if name == "quizzes:quiz-new":
+        data = NEW_QUIZ
     return getattr(client, method)(url, data)
 
 
@@ -126,12 +141,18 @@ def test_another_s_object_is_a_404(world, actor, name, spec, method, allowed) ->
     _cases(OWN_TEACHER_PAGES, {"teacher", "other_teacher"}) + _cases(OWN_PAGES, set(ACTORS)),
 )
 def test_pages_of_ones_own_show_only_ones_own(world, actor, name, spec, method, allowed) -> None:
+    quizzes_before = Quiz.objects.count()
     response = _request(world, actor, name, spec, method)
+    made = allowed and method == "post"
+    assert Quiz.objects.count() == quizzes_before + made
     if actor == "anonymous":
         assert response.status_code == 302 and "/accounts/log-in/" in response.url
         return
     if not allowed:
         assert response.status_code == 403
+        return
+    if made:
+        assert response.status_code == 302
         return
     assert response.status_code == 200
     shows_secret = SECRET_TITLE.encode() in response.content

@@ -277,3 +277,35 @@ def test_a_lesson_assignment_links_to_the_lesson(school_class, student, clock) -
     assert "First steps" in body and "done when you complete the lesson" in body
     response = client.post(reverse("quizzes:attempt-start", args=[assignment.pk]))
     assert "is a lesson" in text(client.get(response.url))
+
+
+@pytest.mark.parametrize("archived", ["class", "student"])
+def test_an_attempt_under_way_takes_no_answer_once_archived(
+    assignment, student, school_class, clock, archived
+) -> None:
+    from django.utils import timezone
+
+    from lessons.classes.models import Membership
+    from lessons.quizzes.models import AttemptRefused
+
+    client = client_for(student)
+    attempt = _start(client, assignment)
+    client.post(_answer_url(attempt, 1), {"response": right_response(attempt, 0)})
+    if archived == "class":
+        school_class.archived = timezone.now()
+        school_class.save()
+    else:
+        Membership.objects.filter(student=student).update(archived=timezone.now())
+
+    response = client.post(
+        _answer_url(attempt, 2), {"response": right_response(attempt, 1)}, headers=HTMX
+    )
+
+    assert "archived" in text(response) and "takes no new answer" in text(response)
+    assert not Answer.objects.filter(attempt=attempt, position=1, answered__isnull=False).exists()
+    assert Answer.objects.get(attempt=attempt, position=0).correct is True
+    # No new attempt starts either, once this one is over.
+    attempt.submitted = timezone.now()
+    attempt.save()
+    with pytest.raises(AttemptRefused, match="archived"):
+        Attempt.start(assignment, student)
