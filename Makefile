@@ -38,6 +38,7 @@ PG_INITDB = $(firstword $(wildcard /usr/lib/postgresql/*/bin/initdb))
 NODE_INSTALLED := node_modules/.package-lock.json
 
 .PHONY: help venv run test lint typecheck migrations-check deploy-check pytest pytest-postgres \
+	pytest-both \
 	system-packages node-packages clean
 
 help:
@@ -72,8 +73,7 @@ run: $(INSTALLED) .secret_key
 		--access-logfile -
 
 test: $(INSTALLED) system-packages node-packages
-	$(MAKE) --no-print-directory lint typecheck migrations-check deploy-check pytest \
-		pytest-postgres
+	$(MAKE) --no-print-directory lint typecheck migrations-check deploy-check pytest-both
 
 # Debian packages the tests need; installed only when missing, and only as root.
 system-packages:
@@ -120,13 +120,29 @@ pytest: $(INSTALLED) $(NODE_INSTALLED)
 
 # The database tests again on a throwaway PostgreSQL cluster (tests/engine/ is pure: skipped),
 # with tests/deploy/: two gunicorn servers sharing that database and a Redis server.
+# The PostgreSQL run leaves out the pure engine tests and the benchmarks' tests (the
+# benchmarks serve from SQLite files of their own whatever the database).
+PG_PYTEST = $(BIN)/pytest --ignore=tests/engine --ignore=tests/bench
+
 pytest-postgres: $(INSTALLED) $(NODE_INSTALLED)
 	@if [ -z "$(PG_INITDB)" ]; then \
 		echo "PostgreSQL server not installed: the PostgreSQL run is SKIPPED."; \
 	else \
-		echo "scripts/with_postgres.sh $(BIN)/pytest --ignore=tests/engine"; \
-		scripts/with_postgres.sh $(BIN)/pytest --ignore=tests/engine; \
+		echo "scripts/with_postgres.sh $(PG_PYTEST)"; \
+		scripts/with_postgres.sh $(PG_PYTEST); \
 	fi
+
+# Both runs at once, one a core: the PostgreSQL run's output is kept in a file and shown
+# after the SQLite run's; the target fails if either run failed.
+PG_LOG := .pytest-postgres.log
+pytest-both: $(INSTALLED) $(NODE_INSTALLED)
+	@$(MAKE) --no-print-directory pytest-postgres > $(PG_LOG) 2>&1 & pg=$$!; \
+	trap 'kill $$pg 2>/dev/null' INT TERM; \
+	sqlite=0; $(MAKE) --no-print-directory pytest || sqlite=$$?; \
+	postgres=0; wait $$pg || postgres=$$?; \
+	echo; echo "==== The PostgreSQL run ===="; cat $(PG_LOG); \
+	echo "SQLite run: exit $$sqlite; PostgreSQL run: exit $$postgres"; \
+	test $$sqlite = 0 && test $$postgres = 0
 
 clean:
 	rm -rf $(VENV) node_modules staticfiles .pytest_cache .mypy_cache .ruff_cache

@@ -272,6 +272,9 @@ def serve(workers: int, database: Path) -> tuple[subprocess.Popen[bytes], int, d
         # The settings' SQLite, in a throwaway file (connections kept as the settings say).
         "DATABASE_URL": f"sqlite:///{database}?{options}",
         "DJANGO_LOG_LEVEL": "WARNING",
+        # Collected beside the database, not into the checkout (where a deploy test may be
+        # collecting at the same moment).
+        "DJANGO_STATIC_ROOT": str(database.with_name("static")),
         # Every simulated player comes from 127.0.0.1: the limit on tables dealt from one
         # address (meant for one abuser) would stop them all.
         "DJANGO_LIMIT_TABLES_PER_ADDRESS": "1000000",
