@@ -20,7 +20,14 @@ from django.views.decorators.http import require_http_methods, require_safe
 from games.models import PracticeHand, PracticeTable
 from lessons.classes.forms import JoinForm, TeachForm
 from lessons.classes.middleware import password_chosen
-from lessons.classes.models import Membership, SchoolClass, Teacher, is_managed, looks_taken
+from lessons.classes.models import (
+    ClassFull,
+    Membership,
+    SchoolClass,
+    Teacher,
+    is_managed,
+    looks_taken,
+)
 from lessons.course.learning import give_progress_to
 from lessons.trainer.models import AskedQuestion
 
@@ -107,14 +114,19 @@ def sign_up(request: HttpRequest) -> HttpResponseBase:
     join = JoinForm(None, data, initial={"code": code}) if code else None
     if form.is_valid() and (join is None or join.is_valid()):
         session_key = request.session.session_key
-        with transaction.atomic():
-            user = form.save()
-            membership = join.join(user) if join else None
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        _bring_along(user, session_key)
-        if membership:
-            return redirect(membership.school_class)
-        return redirect(_next_url(request) or settings.LOGIN_REDIRECT_URL)
+        try:
+            with transaction.atomic():
+                user = form.save()
+                membership = join.join(user) if join else None
+        except ClassFull as full:  # filled up since the form was checked: no account made
+            assert join is not None
+            join.add_error("code", str(full))
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            _bring_along(user, session_key)
+            if membership:
+                return redirect(membership.school_class)
+            return redirect(_next_url(request) or settings.LOGIN_REDIRECT_URL)
     context: dict[str, Any] = {"form": form, "join": join, "next": _next_url(request)}
     return render(request, "registration/sign_up.html", context)
 

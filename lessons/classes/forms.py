@@ -11,6 +11,7 @@ from typing import Any
 
 from django import forms
 from django.core.cache import cache
+from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
@@ -119,12 +120,16 @@ class JoinForm(forms.Form):
         return code
 
     def join(self, user: Any) -> Membership:
+        """The membership made; :class:`ClassFull` if the class filled up since the form
+        was checked (nothing is then written)."""
         assert self.school_class is not None
-        return Membership.objects.create(
-            school_class=self.school_class,
-            student=user,
-            real_name=self.cleaned_data.get("real_name", ""),
-        )
+        with transaction.atomic():
+            self.school_class.hold_room(1)
+            return Membership.objects.create(
+                school_class=self.school_class,
+                student=user,
+                real_name=self.cleaned_data.get("real_name", ""),
+            )
 
 
 # -- making student accounts ------------------------------------------------------------------

@@ -32,6 +32,10 @@ CODE_LENGTH = 8
 MAX_STUDENTS = 100
 
 
+class ClassFull(Exception):
+    """Adding these students would take a class past MAX_STUDENTS."""
+
+
 def new_join_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
@@ -202,6 +206,19 @@ class SchoolClass(models.Model):
     def room(self) -> int:
         """How many more students the class can take (archived students count too)."""
         return max(0, MAX_STUDENTS - self.memberships.count())
+
+    def hold_room(self, arriving: int) -> None:
+        """Inside a transaction about to add ``arriving`` students: lock the class's row, so
+        that others adding students wait for this transaction, then check that they fit (a
+        form checked it before, but two students may have joined in between). Raises
+        :class:`ClassFull` when they do not."""
+        list(SchoolClass.objects.select_for_update().filter(pk=self.pk).values_list("pk"))
+        room = self.room()
+        if arriving > room:
+            raise ClassFull(
+                f"“{self}” is full ({MAX_STUDENTS} students at most)"
+                + (f": it has room for {room} more." if room else ": ask the teacher.")
+            )
 
     def archive(self) -> None:
         self.archived = timezone.now()

@@ -23,6 +23,7 @@ from lessons.classes import forms
 from lessons.classes.access import class_for_student, class_for_teacher, classes_taught
 from lessons.classes.models import (
     MAX_STUDENTS,
+    ClassFull,
     ManagedStudent,
     Membership,
     SchoolClass,
@@ -283,6 +284,8 @@ def add_students(request: HttpRequest, pk: int) -> HttpResponseBase:
             _make_students(school_class, request.user, students)
         except IntegrityError:
             form.add_error(None, "Someone took one of these usernames just now: try again.")
+        except ClassFull as full:
+            form.add_error(None, f"{full} Nobody was added.")
         else:
             forms.count_accounts_made(request.user, hour, len(students))
             context = {"school_class": school_class, "students": students}
@@ -305,6 +308,7 @@ def add_students(request: HttpRequest, pk: int) -> HttpResponseBase:
 def _make_students(school_class: SchoolClass, teacher: Any, students: list[Any]) -> None:
     user_model = get_user_model()
     with transaction.atomic():
+        school_class.hold_room(len(students))
         for new in students:
             new.password = new_password()
             user = user_model(username=new.username)
@@ -402,10 +406,22 @@ def act_on_roster(request: HttpRequest, pk: int) -> HttpResponseBase:
     picked = Membership.objects.filter(pk__in=[m.pk for m in chosen])
     action = form.cleaned_data["action"]
     n = len(chosen)
+    try:
+        text = _act_on_roster(action, picked, n, form.cleaned_data.get("target"))
+    except ClassFull as full:
+        messages.error(request, f"{full} Nobody was moved.")
+        return redirect(school_class)
+    messages.success(request, text)
+    return redirect(school_class)
+
+
+def _act_on_roster(action: str, picked: Any, n: int, target: SchoolClass | None) -> str:
+    """Do a roster action in one transaction; what to tell the teacher."""
     with transaction.atomic():
         if action == "move":
-            target: SchoolClass = form.cleaned_data["target"]
+            assert target is not None
             there = set(target.memberships.values_list("student_id", flat=True))
+            target.hold_room(picked.exclude(student__in=there).count())
             picked.exclude(student__in=there).update(school_class=target)
             picked.filter(student__in=there).delete()
             text = f"Moved {n} student{'s' if n != 1 else ''} to “{target}”."
@@ -418,8 +434,7 @@ def act_on_roster(request: HttpRequest, pk: int) -> HttpResponseBase:
         else:
             picked.delete()
             text = f"Removed {n} student{'s' if n != 1 else ''} from the class."
-    messages.success(request, text)
-    return redirect(school_class)
+    return text
 
 
 # -- joining ----------------------------------------------------------------------------------
@@ -435,9 +450,13 @@ def join_class(request: HttpRequest) -> HttpResponseBase:
             return redirect(f"{reverse('login')}?next={reverse('classes:join')}")
         form = forms.JoinForm(request.user, request.POST)
         if form.is_valid():
-            membership = form.join(request.user)
-            messages.success(request, f"You are in the class “{membership.school_class}”.")
-            return redirect(membership.school_class)
+            try:
+                membership = form.join(request.user)
+            except ClassFull as full:
+                form.add_error("code", str(full))
+            else:
+                messages.success(request, f"You are in the class “{membership.school_class}”.")
+                return redirect(membership.school_class)
     else:
         form = forms.JoinForm(request.user, initial={"code": code})
     return render(request, "classes/join.html", {"form": form, "code": code})

@@ -129,3 +129,33 @@ def test_a_new_code_stops_the_old_one_and_joining_can_be_closed(world: World) ->
         reverse("classes:code", args=[world.class1.pk]), {"action": "bogus"}, follow=True
     ).content.decode()
     assert "out of date" in text
+
+
+def test_a_class_that_fills_up_after_the_form_was_checked_takes_nobody_more(
+    world: World,
+) -> None:
+    """Two students with the last place: both forms were checked while there was room, the
+    second join finds the class full when it writes, and writes nothing."""
+    from lessons.classes.forms import JoinForm, NewStudent
+    from lessons.classes.models import ClassFull
+    from lessons.classes.views import _make_students
+
+    Membership.objects.bulk_create(
+        Membership(school_class=world.class1, student=User.objects.create_user(f"u{i}"))
+        for i in range(MAX_STUDENTS - 2)
+    )
+    first = JoinForm(world.outsider, {"code": world.class1.join_code})
+    second = JoinForm(world.student2, {"code": world.class1.join_code})
+    assert first.is_valid() and second.is_valid()
+
+    first.join(world.outsider)
+    with pytest.raises(ClassFull, match=f"full \\({MAX_STUDENTS} students at most\\)"):
+        second.join(world.student2)
+
+    assert world.class1.memberships.count() == MAX_STUDENTS
+    assert not world.class1.memberships.filter(student=world.student2).exists()
+    # The teacher's bulk-made accounts as well: none is made when they do not all fit.
+    users = User.objects.count()
+    with pytest.raises(ClassFull):
+        _make_students(world.class1, world.teacher, [NewStudent("Late Comer", "LateComer")])
+    assert User.objects.count() == users
