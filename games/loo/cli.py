@@ -162,21 +162,21 @@ def cmd_grade(data: Mapping[str, object]) -> dict[str, object]:
         raise InputError("field 'question' must be a question of the 'question' command")
     if not isinstance(response, list) or not all(isinstance(r, str) for r in response):
         raise InputError("field 'response' must be a list of choice ids")
-    try:
-        if given.get("version") != VERSION:
-            raise InputError(f"this is question version {VERSION}, not {given.get('version')!r}")
-        seed = given["seed"]
-        if not isinstance(seed, int | str):
-            raise InputError("the question's seed must be a number or text")
-        q = question(
-            str(given["kind"]),
-            str(given["rules"]),
-            game=str(given["game"]),
-            rule=None if given.get("rule") is None else str(given["rule"]),
-            seed=seed,
-        )
-    except KeyError as missing:
-        raise InputError(f"the question lacks its field {missing}") from None
+    missing = [name for name in ("kind", "rules", "game", "seed") if name not in given]
+    if missing:
+        raise InputError(f"the question lacks its field {missing[0]!r}")
+    if given.get("version") != VERSION:
+        raise InputError(f"this is question version {VERSION}, not {given.get('version')!r}")
+    seed = given["seed"]
+    if not isinstance(seed, int | str):
+        raise InputError("the question's seed must be a number or text")
+    q = question(
+        str(given["kind"]),
+        str(given["rules"]),
+        game=str(given["game"]),
+        rule=None if given.get("rule") is None else str(given["rule"]),
+        seed=seed,
+    )
     if q.to_dict() != given:
         raise InputError("the question is not the one its kind, rules, game, rule and seed make")
     return grade(q, response).to_dict()

@@ -1004,7 +1004,7 @@ TEMPLATES.update(
         "question.source-says.states": "{source} states it: {says}",
         "question.source-says.implied": "{source} implies it: {says}",
         "question.source-says.subsumed": "{source} covers it in a wider rule: {says}",
-        "question.source-says.silent": "{source} is silent on it: {says}",
+        "question.source-says.silent": "{source} is silent on it{says}",
         "question.source-says.refers": (
             "{source} says nothing on it in our copy (the passage is missing): {says}"
         ),

@@ -41,7 +41,7 @@ from importlib import resources
 from typing import Any, Final
 
 from .cards import PACK, SUIT_NAMES, Card, parse_card, parse_cards, parse_suit
-from .catalogue import SOURCE_IDS
+from .catalogue import SOURCE_IDS, UnknownRule
 from .catalogue import rule as catalogue_rule
 from .catalogue import rules as catalogue_rules
 from .errors import CardError, LooError, PositionError
@@ -216,26 +216,41 @@ class Grade:
         }
 
 
-def _check(preset: str, game: str | None) -> tuple[RuleSet, str]:
+def _check(preset: str, game: str | None, kind: str | None = None) -> tuple[RuleSet, str]:
+    """The rule set and the game: the preset's first game if none is given, but five-card Loo
+    for a flush question (the only game with flushes), if the preset has it."""
     if preset not in PRESETS:
         raise QuestionError(f"unknown rule set {preset!r}: choose one of {', '.join(PRESETS)}")
     rules = RuleSet.preset(preset)
+    if game is None and kind == "flush" and rules.supports("five-card"):
+        game = "five-card"
     game = game or rules.games[0]
     if game not in GAMES or not rules.supports(game):
         raise QuestionError(f"the {preset} rules describe no {game} Loo")
     return rules, game
 
 
+def _check_rule(rule: str | None) -> None:
+    """A QuestionError (a LooError, which the command line reports) for a rule id that is not
+    in the catalogue: the catalogue's own UnknownRule is a KeyError."""
+    if rule is None:
+        return
+    try:
+        catalogue_rule(rule)
+    except UnknownRule:
+        raise QuestionError(f"unknown rule {rule!r}: it is not in the rule catalogue") from None
+
+
 def question(
     kind: str, preset: str, *, game: str | None = None, rule: str | None = None, seed: int | str
 ) -> Question:
     """The question of ``kind`` about ``rule`` (any rule, if None) under ``preset`` at
-    ``game`` (the preset's first, if None), made from ``seed``: always the same question."""
+    ``game`` (if None, the preset's first, or five-card Loo for ``flush``), made from
+    ``seed``: always the same question."""
     if kind not in KINDS:
         raise QuestionError(f"unknown kind {kind!r}: choose one of {', '.join(KINDS)}")
-    rules, game = _check(preset, game)
-    if rule is not None:
-        catalogue_rule(rule)  # an unknown rule id raises UnknownRule (a LooError)
+    rules, game = _check(preset, game, kind)
+    _check_rule(rule)
     return _search(kind, rules, preset, game, rule, seed, MAX_DEALS)
 
 
@@ -376,9 +391,8 @@ def question_at(
         raise QuestionError(
             f"a {kind} question cannot be asked about a position: only {', '.join(AUTHORED_KINDS)}"
         )
-    rules, game = _check(preset, game)
-    if rule is not None:
-        catalogue_rule(rule)
+    rules, game = _check(preset, game, kind)
+    _check_rule(rule)
     ask = _Ask(rules, preset, game, rule, seed)
     rng = rng_for("question-at", VERSION, kind, preset, game, rule, seed)
     data = dict(position)
@@ -503,6 +517,25 @@ def _play_decisions(hand: Hand, rng: random.Random) -> Iterator[int]:
         _random_step(hand, rng)
 
 
+def _civil_play_decisions(hand: Hand, rng: random.Random) -> Iterator[int]:
+    """As :func:`_play_decisions`, but a leader who holds the ace of trumps (five-card Loo)
+    leads it calling "Pam, be civil": the only way that rule binds, and a call that
+    :meth:`Hand.choices` never makes. Only the search for that rule plays so (the rest of the
+    play is the seed's, as ever), which leaves every other question what it was."""
+    while not hand.over:
+        if hand.phase == "play":
+            seat = hand.to_act
+            assert seat is not None
+            yield seat
+            trick = hand.trick
+            ace = hand.trumps.ace
+            leading = trick is None or not trick.plays
+            if leading and ace in hand.hands[seat]:
+                hand.apply(Action.play(seat, ace, civil=True))
+                continue
+        _random_step(hand, rng)
+
+
 def _binding(moves: LegalMoves, rule: str | None) -> list[RuleApplication]:
     """The rule applications that bound this position (the target rule's, if one is asked)."""
     return [a for a in moves.explanations if a.excluded and (rule is None or a.rule == rule)]
@@ -592,7 +625,12 @@ def _bound_positions(
     """The card plays of a seeded deal where a rule binds (the target rule, if asked): the
     hand, the seat to play, his legal moves and the rules that bound them."""
     hand = _deal(ask.rules, ask.game, rng, attempt)
-    for seat in _play_decisions(hand, rng):
+    decisions = (
+        _civil_play_decisions(hand, rng)
+        if ask.rule == "pam-be-civil" and ask.game == "five-card"
+        else _play_decisions(hand, rng)
+    )
+    for seat in decisions:
         if len(hand.choices()) == len(hand.hands[seat]):
             continue  # nothing binds: every card may be played
         moves = legal(hand.position(seat), seat=seat)
@@ -1016,7 +1054,7 @@ def _make_source(ask: _Ask, rng: random.Random, attempt: int) -> Question | None
             msg(
                 f"question.source-says.{s.status}",
                 source=PRESETS[s.source].title,
-                says=_short(s.text, s.source),
+                says=_says(s.status, _short(s.text, s.source)),
             ),
         )
         for s in rule.sources
@@ -1051,6 +1089,18 @@ def _make_source(ask: _Ask, rng: random.Random, attempt: int) -> Question | None
         explanations=explanations,
         multiple=True,
     )
+
+
+def _says(status: str, text: str) -> str:
+    """What a source says on a rule, as its explanation ends: the catalogue words a silent
+    source's entry "silent." or "silent (…)", which the sentence "… is silent on it" already
+    says (so it takes what follows the word, or a full stop)."""
+    if status != "silent":
+        return text
+    if text[:6].lower() == "silent":
+        rest = text[6:].rstrip()
+        return rest if rest not in ("", ".") else "."
+    return f": {text}"
 
 
 def _short(quote: str, source: str) -> str:

@@ -357,3 +357,29 @@ def test_the_readme_shows_what_legal_prints() -> None:
     code, out, _ = run(["legal", "-"], json.dumps(ISSUE_POSITION))
     assert code == 0
     assert json.loads(out) == json.loads(shown)
+
+
+def test_question_about_an_unknown_rule_exits_2_with_one_clear_line() -> None:
+    code, out, err = run(
+        ["question", "--kind", "legal-cards", "--rules", "hoffmann", "--seed", "1"]
+        + ["--rule", "nope"]
+    )
+    assert code == 2 and out == ""
+    assert err == "error: unknown rule 'nope': it is not in the rule catalogue\n"
+
+
+def test_grading_a_question_about_an_unknown_rule_exits_2_with_one_clear_line() -> None:
+    code, out, _ = run(["question", "--kind", "legal-cards", "--rules", "hoffmann", "--seed", "1"])
+    assert code == 0
+    asked = {**json.loads(out), "rule": "nope"}
+    code, out, err = run(["grade", "-"], json.dumps({"question": asked, "response": []}))
+    assert code == 2 and out == ""
+    assert err == "error: unknown rule 'nope': it is not in the rule catalogue\n"
+
+
+def test_grading_a_question_without_its_seed_names_the_missing_field() -> None:
+    code, out, _ = run(["question", "--kind", "legal-cards", "--rules", "hoffmann", "--seed", "1"])
+    asked = {k: v for k, v in json.loads(out).items() if k != "seed"}
+    code, out, err = run(["grade", "-"], json.dumps({"question": asked, "response": []}))
+    assert code == 2 and out == ""
+    assert err == "error: the question lacks its field 'seed'\n"

@@ -7,7 +7,6 @@ import pytest
 
 from games.loo import RuleSet, trick_winner
 from games.loo.cards import card
-from games.loo.catalogue import UnknownRule
 from games.loo.play import Position
 from games.loo.questions import (
     FOLLOW_RULES,
@@ -16,6 +15,7 @@ from games.loo.questions import (
     QuestionError,
     grade,
     question,
+    question_at,
 )
 from games.loo.rulesets import PRESET_IDS
 
@@ -97,8 +97,12 @@ def test_bad_requests_say_what_is_wrong() -> None:
         question("legal-cards", "hoyle", seed=1)
     with pytest.raises(QuestionError, match="no irish"):
         question("legal-cards", "hoffmann", game="irish", seed=1)
-    with pytest.raises(UnknownRule):
+    # Not the catalogue's UnknownRule (a KeyError): a QuestionError, which the command line
+    # reports in one line.
+    with pytest.raises(QuestionError, match="unknown rule 'no-such-rule'"):
         question("legal-cards", "hoffmann", rule="no-such-rule", seed=1)
+    with pytest.raises(QuestionError, match="unknown rule 'no-such-rule'"):
+        question_at("trick-winner", "hoffmann", position={}, rule="no-such-rule", seed=1)
     with pytest.raises(QuestionError, match="cannot ask about it"):
         question("trick-winner", "hoffmann", game="three-card", rule="ante", seed=1)
     q = question("why-not", "hoffmann", seed=1)
@@ -170,10 +174,11 @@ def test_every_rule_a_kind_lists_is_asked_about_where_it_binds() -> None:
 def test_every_rule_the_engine_enforces_is_asked_about_under_each_rule_set() -> None:
     """Play seeded hands under every rule set: each rule the engine applies to a decision
     (card play, declarations, the exchange), a trick, a flush or the settlement is asked
-    about by a kind other than ``source`` there."""
+    about by a kind other than ``source`` there (the leader holding the ace of trumps in
+    five-card Loo sometimes calls "Pam, be civil", so that rule is enforced too)."""
     import random
 
-    from games.loo.hand import Hand, HandSetup
+    from games.loo.hand import Action, Hand, HandSetup
     from games.loo.questions import coverage
 
     for preset in PRESET_IDS:
@@ -191,6 +196,11 @@ def test_every_rule_the_engine_enforces_is_asked_about_under_each_rule_set() -> 
                     enforced |= {
                         a.rule for a in options.explanations if options.kind != "play" or a.excluded
                     }
+                    if options.civil_call and rng.random() < 0.5:
+                        # "Pam, be civil": a call hand.choices() never makes.
+                        ace = hand.trumps.ace
+                        hand.apply(Action.play(options.seat, ace, civil=True))
+                        continue
                     offered = hand.choices()
                     hand.step(offered[rng.randrange(len(offered))])
                 enforced |= {p.rule for p in hand.payments if p.rule != "ante"}
@@ -319,3 +329,23 @@ def test_an_authored_position_where_the_rule_does_not_bind_is_refused() -> None:
     trick = {"trump": "H", "trick": "KS AS 2H"}
     won = question_at("trick-winner", "peel", game="three-card", position=trick, seed=0)
     assert won.answer == ("2",)
+
+
+def test_a_flush_question_without_a_game_is_asked_at_five_card_loo() -> None:
+    """Five-card Loo is the only game with flushes: a flush question defaults to it."""
+    q = question("flush", "hoffmann", seed=1)
+    assert q.game == "five-card"
+    assert q.to_dict() == question("flush", "hoffmann", game="five-card", seed=1).to_dict()
+
+
+def test_a_silent_source_is_not_said_to_be_silent_twice() -> None:
+    """A source's explanation reads "Britannica (1911) is silent on it.", not "… is silent on
+    it: silent."."""
+    from games.loo.catalogue import rules as catalogue_rules
+
+    silent = [r.id for r in catalogue_rules() if any(s.status == "silent" for s in r.sources)]
+    assert silent
+    for rule_id in silent[:20]:
+        q = question("source", "hoffmann", rule=rule_id, seed=0)
+        for text in (e["text"] for e in q.to_dict()["explanations"]):
+            assert "silent on it: silent" not in text and not text.endswith(": silent.")
