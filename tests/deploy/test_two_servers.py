@@ -223,6 +223,14 @@ def submit(browser: Browser, port: int, page: str, action: str, **changes: str) 
     return browser.post(port, action, fields + form.buttons[:1])
 
 
+def log_in(browser: Browser, port: int, username: str, password: str) -> Response:
+    """Open the log-in page on the server at ``port`` and submit its form."""
+    page = browser.get(port, "/accounts/log-in/")
+    return submit(
+        browser, port, page.text, "/accounts/log-in/", username=username, password=password
+    )
+
+
 # -- the servers --------------------------------------------------------------------------------
 
 
@@ -447,30 +455,16 @@ def test_a_login_locked_on_one_server_is_locked_on_the_other(servers: Servers) -
     name = f"player-{servers.cache}"
     visitor = Browser()
     for attempt in range(1, 6):
-        page = visitor.get(servers.one, "/accounts/log-in/")
-        response = submit(
-            visitor, servers.one, page.text, "/accounts/log-in/", username=name, password="wrong"
-        )
+        response = log_in(visitor, servers.one, name, "wrong")
         assert response.status == (429 if attempt == 5 else 200), attempt
 
-    page = visitor.get(servers.two, "/accounts/log-in/")
-    response = submit(
-        visitor, servers.two, page.text, "/accounts/log-in/", username=name, password=PASSWORD
-    )
+    response = log_in(visitor, servers.two, name, PASSWORD)
 
     assert response.status == 429
     assert "Too many failed logins" in response.text
     assert visitor.get(servers.two, "/accounts/").status == 302  # not logged in
     # The lock is that name's: another logs in on server 2 from the same address.
-    page = visitor.get(servers.two, "/accounts/log-in/")
-    response = submit(
-        visitor,
-        servers.two,
-        page.text,
-        "/accounts/log-in/",
-        username=f"other-{servers.cache}",
-        password=PASSWORD,
-    )
+    response = log_in(visitor, servers.two, f"other-{servers.cache}", PASSWORD)
     assert response.status == 302, response.text[:2000]
 
 
@@ -482,23 +476,12 @@ def test_a_rate_limit_reached_through_one_server_holds_on_the_other(servers: Ser
     time.sleep((75 - time.time() % 60) % 60 if time.time() % 60 > 40 else 0)
     visitor = Browser()
     for attempt in range(60):
-        page = visitor.get(servers.one, "/accounts/log-in/")
-        response = submit(
-            visitor,
-            servers.one,
-            page.text,
-            "/accounts/log-in/",
-            username=f"sprayed-{servers.cache}-{attempt}",
-            password="123456",
-        )
+        response = log_in(visitor, servers.one, f"sprayed-{servers.cache}-{attempt}", "123456")
         if response.status == 429:
             assert "Too many attempts" in response.text
             break
         assert response.status == 200
     else:
         raise AssertionError("sixty wrong passwords from one address were never limited")
-    page = visitor.get(servers.two, "/accounts/log-in/")
-    response = submit(
-        visitor, servers.two, page.text, "/accounts/log-in/", username="someone", password="x"
-    )
+    response = log_in(visitor, servers.two, "someone", "x")
     assert response.status == 429 and "Too many attempts" in response.text
