@@ -16,7 +16,7 @@ from .cards import Card, parse_card, parse_cards, parse_suit
 from .errors import LooError
 from .flushes import compare_flushes
 from .play import Position, legal, trick_winner
-from .questions import KINDS, VERSION, grade, question
+from .questions import KINDS, VERSIONS, grade, question
 from .rulesets import GAMES, OPTIONS, PRESETS, RuleSet, preset
 from .simulate import simulate
 
@@ -165,8 +165,10 @@ def cmd_grade(data: Mapping[str, object]) -> dict[str, object]:
     missing = [name for name in ("kind", "rules", "game", "seed") if name not in given]
     if missing:
         raise InputError(f"the question lacks its field {missing[0]!r}")
-    if given.get("version") != VERSION:
-        raise InputError(f"this is question version {VERSION}, not {given.get('version')!r}")
+    version = given.get("version")
+    if version not in VERSIONS or not isinstance(version, int):
+        made = ", ".join(map(str, VERSIONS))
+        raise InputError(f"this question bank grades question versions {made}, not {version!r}")
     seed = given["seed"]
     if not isinstance(seed, int | str):
         raise InputError("the question's seed must be a number or text")
@@ -176,6 +178,7 @@ def cmd_grade(data: Mapping[str, object]) -> dict[str, object]:
         game=str(given["game"]),
         rule=None if given.get("rule") is None else str(given["rule"]),
         seed=seed,
+        version=version,
     )
     if q.to_dict() != given:
         raise InputError("the question is not the one its kind, rules, game, rule and seed make")

@@ -1008,5 +1008,72 @@ TEMPLATES.update(
         "question.source-says.refers": (
             "{source} says nothing on it in our copy (the passage is missing): {says}"
         ),
+        "question.miss-must-play": (
+            "Whoever takes the miss must play it: {p:S} cannot take it and then pass."
+        ),
+        "question.penalty": (
+            "{told:msg} The hand is then played out. All told, how many counters "
+            "{p:does/do} {p:S} receive or pay in this hand?"
+        ),
+        "question.penalty-nothing": "{p:S} neither {p:receives/receive} nor {p:pays/pay} anything.",
+        "question.offence.misdeal": "{p:S}, dealing, {p:misdeals/misdeal}.",
+        "question.offence.faced-card": "{p:S}, dealing, {p:finds/find} a card faced in the pack.",
+        "question.offence.interfere": "{p:S} {p:interferes/interfere} with the deal.",
+        "question.offence.declare-early": "{p:S} {p:declares/declare} before {p:his} turn.",
+        "question.offence.look-early": (
+            "{p:S} {p:looks/look} at {p:his} cards before {p:his} turn to declare."
+        ),
+        "question.offence.look-miss": "{p:S} {p:looks/look} at the miss without taking it.",
+        "question.offence.look-hand": "{p:S} {p:looks/look} at {o:S's} cards.",
+        "question.offence.expose": "{p:S} {p:shows/show} the {card:card} from {p:his} hand.",
+        "question.offence.play-early": (
+            "{p:S} {p:plays/play} the {card:card} before everyone has declared."
+        ),
+        "question.offence.card": (
+            "{p:S} {p:plays/play} the {card:card}, against the rule “{rule:rulename}”."
+        ),
+        "question.offence.out-of-turn": "{p:S} {p:plays/play} the {card:card} out of turn.",
+        "question.seat": "{p:S}",
+        "question.procedure-dealt": (
+            "{d:S} {d:deals/deal} to {n} players from the pack laid out here, top card first. "
+            "Which cards {p:does/do} {p:S} receive?"
+        ),
+        "question.procedure-dealt-miss": (
+            "{d:S} {d:deals/deal} to {n} players and a miss from the pack laid out here, top "
+            "card first. Which cards {p:does/do} {p:S} receive?"
+        ),
+        "question.procedure-turn-up-miss": (
+            "{d:S} {d:deals/deal} to {n} players and a miss from the pack laid out here, top "
+            "card first. Which card is turned up for trumps?"
+        ),
+        "question.dealt": "{p:S} {p:receives/receive} {cards:cards}.",
+        "question.dealt-miss": "The miss is {cards:cards}.",
+        "question.procedure-turn-up": (
+            "{d:S} {d:deals/deal} to {n} players from the pack laid out here, top card first. "
+            "Which card is turned up for trumps?"
+        ),
+        "question.turned-up": (
+            "When every hand is dealt, the next card, the {k}th from the top, is turned up: "
+            "the {card:card}, so {suit:suit} are trumps."
+        ),
+        "question.procedure-pool": "How many counters are in the pool when the cards are dealt?",
+        "question.pool-holds": "The pool holds {n} ({carried} of them carried from the last hand).",
+        "question.procedure-next": "Who declares next?",
+        "question.declares-first": (
+            "The players declare in turn from the dealer's left: {p:S} {p:is/are} first after "
+            "{d:S}."
+        ),
+        "question.declares-next": (
+            "The players declare in turn, to the left: after {last:S} comes {p:S}."
+        ),
+        "question.procedure-lead": "Who leads to the first trick?",
+        "question.procedure-seen": (
+            "{ps:Ss} passed. Which of these cards {p:has/have} {p:S} seen in this hand?"
+        ),
+        "question.passed-unseen": (
+            "A hand thrown up is laid face down and nobody sees it: {cards:cards} "
+            "{cards:was/were} never shown."
+        ),
+        "question.procedure-flush": ("{p:S} {p:is/are} dealt a flush. When is it shown?"),
     }
 )

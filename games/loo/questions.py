@@ -40,21 +40,32 @@ from functools import cache
 from importlib import resources
 from typing import Any, Final
 
-from .cards import PACK, SUIT_NAMES, Card, parse_card, parse_cards, parse_suit
+from .cards import BY_CODE, PACK, SUIT_NAMES, Card, parse_card, parse_cards, parse_suit
 from .catalogue import SOURCE_IDS, UnknownRule
 from .catalogue import rule as catalogue_rule
 from .catalogue import rules as catalogue_rules
 from .errors import CardError, LooError, PositionError
-from .flushes import compare_flushes
+from .flushes import compare_flushes, find_flush
 from .hand import Action, Hand, HandSetup
+from .hand.deal import deal_order
+from .hand.irregular import IRREGULARITIES
+from .hand.laws import OFFENCE_RULE
 from .messages import Message, msg, remap, render
 from .play import LegalMoves, Position, RuleApplication, Trumps, legal, trick_winner
 from .rng import rng_for
 from .rulesets import GAMES, PRESETS, RuleSet
+from .view import view_for
 
 #: The generator's version: part of what makes a question reproducible. Raise it when a change
-#: would make the same inputs give another question.
-VERSION: Final = 2
+#: would make the same inputs give another question, and keep the older version's behaviour
+#: behind ``ask.version`` while questions of it may still be stored (:data:`VERSIONS`).
+VERSION: Final = 3
+
+#: The versions whose questions can still be made again, answer included: a question stored
+#: under one of them (a trainer question, a quiz answer) keeps its answer. Version 3 draws the
+#: distractors of ``why-not`` from the rules that bind under the question's rule set, and adds
+#: the stake to ``settlement`` (ante, stake-divisible).
+VERSIONS: Final = (2, 3)
 
 KINDS: Final = (
     "legal-cards",
@@ -64,7 +75,12 @@ KINDS: Final = (
     "declaration",
     "settlement",
     "source",
+    "penalty",
+    "procedure",
 )
+
+#: The kinds each version makes (a version makes the kinds of those before it).
+SINCE: Final = {"penalty": 3, "procedure": 3}
 
 #: How many seeded deals a search plays before it gives up.
 MAX_DEALS: Final = 1000
@@ -105,6 +121,7 @@ DECLARATION_RULES: Final = (
     "club-law",
     "five-card-exchange",
     "irish-loo",
+    "miss-holder-must-play",
 )
 SETTLEMENT_RULES: Final = (
     "pool-division",
@@ -118,6 +135,39 @@ SETTLEMENT_RULES: Final = (
     "miss-holder-alone-wins",
 )
 
+#: What a ``penalty`` question can be about: an irregularity let stand at a laws table (a
+#: rule set whose source states penalties), and what follows it.
+PENALTY_RULES: Final = (
+    "penalty-misdeal",
+    "faced-card-in-pack",
+    "penalty-interfering-with-deal",
+    "penalty-declare-out-of-turn",
+    "declare-in-turn",
+    "look-at-cards-in-turn",
+    "penalty-look-at-miss",
+    "penalty-look-at-others-cards",
+    "penalty-exposed-card",
+    "penalty-play-out-of-turn",
+    "penalty-revoke",
+    "penalty-fail-to-head",
+    "penalty-lead-violation",
+    "revoke-replay",
+    "penalty-destination",
+)
+#: What a ``procedure`` question can be about: the deal, the stake, the turn to declare and to
+#: lead, what nobody sees, when a flush is shown.
+PROCEDURE_RULES: Final = (
+    "deal-order",
+    "turn-up-trump",
+    "ante",
+    "stake-divisible",
+    "declare-in-turn",
+    "elder-leads-first",
+    "miss-holder-leads",
+    "discards-unseen",
+    "flush-timing",
+)
+
 #: The rules each kind knows how to ask about (:func:`coverage` finds which of them it can,
 #: under each rule set and game).
 FAMILIES: Final[dict[str, tuple[str, ...]]] = {
@@ -127,6 +177,8 @@ FAMILIES: Final[dict[str, tuple[str, ...]]] = {
     "flush": FLUSH_RULES,
     "declaration": DECLARATION_RULES,
     "settlement": SETTLEMENT_RULES,
+    "penalty": PENALTY_RULES,
+    "procedure": PROCEDURE_RULES,
 }
 
 #: Everything a three-card player may declare, and a five-card or Irish one.
@@ -242,16 +294,32 @@ def _check_rule(rule: str | None) -> None:
 
 
 def question(
-    kind: str, preset: str, *, game: str | None = None, rule: str | None = None, seed: int | str
+    kind: str,
+    preset: str,
+    *,
+    game: str | None = None,
+    rule: str | None = None,
+    seed: int | str,
+    version: int = VERSION,
 ) -> Question:
     """The question of ``kind`` about ``rule`` (any rule, if None) under ``preset`` at
     ``game`` (if None, the preset's first, or five-card Loo for ``flush``), made from
-    ``seed``: always the same question."""
+    ``seed`` by the generator of ``version`` (one of :data:`VERSIONS`): always the same
+    question."""
     if kind not in KINDS:
         raise QuestionError(f"unknown kind {kind!r}: choose one of {', '.join(KINDS)}")
     rules, game = _check(preset, game, kind)
     _check_rule(rule)
-    return _search(kind, rules, preset, game, rule, seed, MAX_DEALS)
+    _check_version(version)
+    return _search(kind, rules, preset, game, rule, seed, MAX_DEALS, version)
+
+
+def _check_version(version: int) -> None:
+    if version not in VERSIONS:
+        raise QuestionError(
+            f"no question version {version!r}: this question bank makes versions "
+            f"{', '.join(map(str, VERSIONS))}"
+        )
 
 
 def _search(
@@ -262,10 +330,13 @@ def _search(
     rule: str | None,
     seed: int | str,
     deals: int,
+    version: int = VERSION,
 ) -> Question:
-    rng = rng_for("question", VERSION, kind, preset, game, rule, seed)
+    if version < SINCE.get(kind, 0):
+        raise QuestionError(f"question version {version} makes no {kind} questions")
+    rng = rng_for("question", version, kind, preset, game, rule, seed)
     maker = _MAKERS[kind]
-    ask = _Ask(rules, preset, game, rule, seed)
+    ask = _Ask(rules, preset, game, rule, seed, version)
     if rule is None or kind == "source" or rule in FAMILIES[kind]:
         for attempt in range(deals):
             made = maker(ask, rng, attempt)
@@ -379,6 +450,7 @@ def question_at(
     rule: str | None = None,
     card: str | None = None,
     seed: int | str,
+    version: int = VERSION,
 ) -> Question:
     """The question of ``kind`` about an authored ``position`` (a lesson's exercise), in the
     form a question shows it: for ``legal-cards`` and ``why-not``, what the ``legal`` command
@@ -393,8 +465,9 @@ def question_at(
         )
     rules, game = _check(preset, game, kind)
     _check_rule(rule)
-    ask = _Ask(rules, preset, game, rule, seed)
-    rng = rng_for("question-at", VERSION, kind, preset, game, rule, seed)
+    _check_version(version)
+    ask = _Ask(rules, preset, game, rule, seed, version)
+    rng = rng_for("question-at", version, kind, preset, game, rule, seed)
     data = dict(position)
     try:
         trump = parse_suit(data.get("trump"))
@@ -477,9 +550,12 @@ _WHOLE_FIELDS: Final = {"declared": 2, "trick_number": 1}
 # -- searching the deals --------------------------------------------------------------------------
 
 
-def _deal(rules: RuleSet, game: str, rng: random.Random, attempt: int) -> Hand:
+def _deal(
+    rules: RuleSet, game: str, rng: random.Random, attempt: int, *, laws: bool = False
+) -> Hand:
     """A seeded deal at a table of a size the rule set allows: the first deal of a session or
-    a later one (after a loo, or a hand nobody was looed in, whose pool is carried)."""
+    a later one (after a loo, or a hand nobody was looed in, whose pool is carried); with
+    ``laws``, at a table where an irregularity stands and is punished."""
     low, high = rules.players(game)
     players = rng.randint(max(low, 3), min(high, 6))
     first = rng.random() < 0.4
@@ -497,6 +573,7 @@ def _deal(rules: RuleSet, game: str, rng: random.Random, attempt: int) -> Hand:
         first=first,
         prev_no_loo=no_loo,
         trace=True,
+        laws=laws,
     )
     return Hand.deal(setup)
 
@@ -574,13 +651,15 @@ def _turned(
 
 @dataclass(frozen=True)
 class _Ask:
-    """What a maker is asked: the rule set, the game, the target rule, the seed."""
+    """What a maker is asked: the rule set, the game, the target rule, the seed, and the
+    generator's version to make it by."""
 
     rules: RuleSet
     preset: str
     game: str
     rule: str | None
     seed: int | str
+    version: int = VERSION
 
     def wants(self, bound: Iterable[str]) -> bool:
         """Whether a position where ``bound`` rules bound answers the request."""
@@ -606,7 +685,7 @@ class _Ask:
             self.preset,
             self.rule,
             self.seed,
-            VERSION,
+            self.version,
             0,
             prompt,
             explanations=explanations,
@@ -705,7 +784,7 @@ def _why_not(
     why = moves.why_not(forbidden)
     if why is None:
         return None
-    ids = [why.rule, *rng.sample(_distractors(moves, forbidden, ask.game), 3)]
+    ids = [why.rule, *rng.sample(_distractors(ask, moves, forbidden), 3)]
     rng.shuffle(ids)
     return ask.question(
         "why-not",
@@ -861,6 +940,10 @@ def _make_declaration(ask: _Ask, rng: random.Random, attempt: int) -> Question |
         apps = list(options.explanations)
         if "take-miss" in options.choices:
             apps.append(RuleApplication("take-miss", msg("question.may-take-miss", p=seat)))
+            if ask.version >= 3:
+                apps.append(
+                    RuleApplication("miss-holder-must-play", msg("question.miss-must-play", p=seat))
+                )
         before = hand.declared_before_dealer() if seat == hand.dealer else []
         if hand.phase == "exchange" and len(before) == 1 and "pass" in options.choices:
             # Five-card or Irish Loo under a rule set that lets the dealer drop out (A47).
@@ -1018,6 +1101,592 @@ def _make_settlement(ask: _Ask, rng: random.Random, attempt: int) -> Question | 
     )
 
 
+# -- the laws of irregularity (version 3) ---------------------------------------------------------
+
+
+#: For a target rule that is not an irregularity's own, the irregularities that bring it up.
+_COMMITTED_FOR: Final = {
+    "declare-in-turn": ("declare-early",),
+    "look-at-cards-in-turn": ("look-early",),
+}
+
+
+def _irregularity_rule(what: str) -> str:
+    return IRREGULARITIES[what.partition(":")[0]]
+
+
+#: How a question tells each irregularity (what happened, never what it costs).
+OFFENCE_TOLD: Final = {
+    "misdeal": "question.offence.misdeal",
+    "faced-card": "question.offence.faced-card",
+    "interfere": "question.offence.interfere",
+    "declare-early": "question.offence.declare-early",
+    "look-early": "question.offence.look-early",
+    "look-miss": "question.offence.look-miss",
+    "look-hand": "question.offence.look-hand",
+    "expose": "question.offence.expose",
+    "play-early": "question.offence.play-early",
+}
+
+
+def _brings_up(what: str, rule: str | None) -> bool:
+    """Whether committing ``what`` brings ``rule`` up (any rule, if None)."""
+    if rule is None or rule in ("penalty-destination", _irregularity_rule(what)):
+        return True
+    return what in _COMMITTED_FOR.get(rule, ())
+
+
+def _offences_open(hand: Hand, rule: str | None) -> list[tuple[Action, Message]]:
+    """What some player could commit now that the laws let stand (about ``rule``, if one is
+    asked): an irregularity of the deal or the declarations, a card the rules forbid, or a
+    card played out of turn; each with how a question tells it."""
+    found: list[tuple[Action, Message]] = []
+    for seat in range(hand.players):
+        for what in hand.irregularities(seat):
+            if not _brings_up(what, rule):
+                continue
+            if what in ("misdeal", "faced-card") and seat != hand.dealer:
+                continue
+            if what == "look-hand":
+                for other in range(hand.players):
+                    if other != seat and hand.hands[other]:
+                        action = Action("irregular", seat, f"look-hand:{other}")
+                        found.append((action, msg(OFFENCE_TOLD[what], p=seat, o=other)))
+            elif what in ("expose", "play-early"):
+                for c in hand.irregular_cards(seat):
+                    action = Action("irregular", seat, what, (c.code,))
+                    found.append((action, msg(OFFENCE_TOLD[what], p=seat, card=c)))
+            else:
+                found.append((Action("irregular", seat, what), msg(OFFENCE_TOLD[what], p=seat)))
+    to_act = hand.to_act
+    if hand.phase == "play" and to_act is not None and hand.laws_apply():
+        moves = hand.legal_moves(to_act)
+        for c in hand.hands[to_act]:
+            why = moves.why_not(c)
+            if why is not None and (rule is None or rule in _CARD_OFFENCE_RULES.get(why.rule, ())):
+                found.append(
+                    (
+                        Action.play(to_act, c),
+                        msg("question.offence.card", p=to_act, card=c, rule=why.rule),
+                    )
+                )
+        if rule in (None, "penalty-play-out-of-turn", "penalty-destination"):
+            for other in hand.active():
+                if other != to_act and hand.hands[other]:
+                    c = hand.hands[other][0]
+                    found.append(
+                        (
+                            Action.play(other, c),
+                            msg("question.offence.out-of-turn", p=other, card=c),
+                        )
+                    )
+    return found
+
+
+#: The rules a card offence brings up: the penalty it falls under, and for a revoke the
+#: demand to play the hand again.
+_CARD_OFFENCE_RULES: Final = {
+    broken: (
+        penalty,
+        "penalty-destination",
+        *(("revoke-replay",) if penalty == "penalty-revoke" else ()),
+    )
+    for broken, penalty in OFFENCE_RULE.items()
+}
+
+
+def _make_penalty(ask: _Ask, rng: random.Random, attempt: int) -> Question | None:
+    """An irregularity let stand at a laws table, then the hand played out: what does the
+    offender receive or pay, all told? The answer is the hand's settlement."""
+    if ask.rules.penalties == "none":
+        raise QuestionError(
+            f"the {ask.preset} rules state no penalties: a penalty question needs a rule set "
+            "whose source does (hoffmann, peel)"
+        )
+    hand = _deal(ask.rules, ask.game, rng, attempt, laws=True)
+    committed: tuple[int, Message, int] | None = None
+    while not hand.over:
+        if committed is None and rng.random() < 0.2:
+            offences = _offences_open(hand, ask.rule)
+            if offences:
+                action, told = offences[rng.randrange(len(offences))]
+                start = len(hand.events)
+                hand.apply(action)
+                committed = (action.seat, told, start)
+                continue
+        _random_step(hand, rng)
+    if committed is None or hand.outcome == "flush":
+        return None
+    offender, told, start = committed
+    lines = [
+        e
+        for e in hand.events[start:]
+        if (e.seat == offender or e.kind in ("replay", "penalty", "irregular"))
+        and e.kind != "declare"  # his declaration in turn, as anyone's
+        and any(r in PENALTY_RULES for r in e.rules)
+    ]
+
+    # The penalty first: what a learner's record counts the question under, and what each
+    # line is told under (the rule asked about, if the line applies it).
+    def first(rules: Iterable[str]) -> list[str]:
+        return sorted(
+            (r for r in rules if r in PENALTY_RULES),
+            key=lambda r: (
+                r != ask.rule,
+                not r.startswith("penalty-") or r == "penalty-destination",
+            ),
+        )
+
+    apps = [RuleApplication(first(e.rules)[0], e.message) for e in lines]
+    bound = first(r for e in lines for r in e.rules)
+    if not bound or not ask.wants(bound):
+        return None
+    paid = [p for p in hand.payments if p.rule != "ante" and offender in (p.payer, p.payee)]
+    net = sum(p.amount if p.payee == offender else -p.amount for p in paid)
+    apps += [
+        RuleApplication(
+            p.rule,
+            msg(
+                "question.settle-receives" if p.payee == offender else "question.settle-pays",
+                p=offender,
+                n=p.amount,
+                why=p.reason,
+            ),
+        )
+        for p in paid
+    ]
+    if not paid:
+        apps.append(RuleApplication(bound[0], msg("question.penalty-nothing", p=offender)))
+    learner = rng.randrange(hand.players)
+    seats = _from(learner, hand.players)
+    stake, loo = hand.stake, hand.loo_amount()
+    candidates = {net + d for d in (stake, -stake, loo, -loo, 3 * stake, -3 * stake)}
+    candidates |= {0, -stake, -loo, -4 * stake}
+    others = sorted(c for c in candidates if c != net)
+    picked = rng.sample(others, 3) + [net]
+    rng.shuffle(picked)
+    position = {
+        "game": ask.game,
+        "rules": ask.preset,
+        "players": hand.players,
+        "dealer": seats(hand.dealer),
+        "stake": stake,
+        "pool": hand.pool_at_start,
+        "played": sorted(seats(s) for s in hand.in_play),
+        "tricks": [seats(t.winner) for t in hand.tricks if t.winner is not None],
+        "offender": seats(offender),
+    }
+    return ask.question(
+        "penalty",
+        msg("question.penalty", told=told, p=offender),
+        bound,
+        seats,
+        position=position,
+        choices=tuple(Choice(_signed(n), _amount_label(n)) for n in picked),
+        answer=(_signed(net),),
+        explanations=tuple(apps),
+        origin=(hand.setup, tuple(hand.log), learner),
+    )
+
+
+# -- the order of the table (version 3) ----------------------------------------------------------
+
+
+def _seat_choice(seat: int) -> Choice:
+    return Choice(f"seat:{seat}", render(msg("question.seat", p=seat), 0))
+
+
+def _make_procedure(ask: _Ask, rng: random.Random, attempt: int) -> Question | None:
+    makers = _PROCEDURES.get(ask.rule) if ask.rule is not None else None
+    if makers is None:
+        makers = tuple(dict.fromkeys(m for ms in _PROCEDURES.values() for m in ms))
+    return makers[rng.randrange(len(makers))](ask, rng, attempt)
+
+
+def _small_table(ask: _Ask, rng: random.Random, attempt: int, *, most: int = 4) -> Hand:
+    """A seeded deal at a table of at most ``most`` players (a pack laid out for the learner
+    must fit a page)."""
+    low, high = ask.rules.players(ask.game)
+    players = rng.randint(max(low, 3), max(min(high, most), max(low, 3)))
+    setup = HandSetup(
+        game=ask.game,
+        rules=ask.rules,
+        players=players,
+        dealer=rng.randrange(players),
+        hand_number=1,
+        seed=f"p:{rng.random()}:{attempt}",
+        balances=(0,) * players,
+        pool=0,
+        first=True,
+        trace=True,
+    )
+    return Hand.deal(setup)
+
+
+def _deal_rules(hand: Hand) -> tuple[str, ...]:
+    return next(e.rules for e in hand.events if e.kind == "deal")
+
+
+def _proc_dealt(ask: _Ask, rng: random.Random, attempt: int) -> Question | None:
+    """deal-order: the top of the pack laid out; which cards does the learner receive?"""
+    hand = _small_table(ask, rng, attempt, most=3 if ask.game != "three-card" else 4)
+    dealt = [c for h in hand.dealt for c in h] + list(hand.miss or ())
+    top = _pack_top(hand)
+    learner = rng.randrange(hand.players)
+    seats = _from(learner, hand.players)
+    mine = set(hand.dealt[learner])
+    bound = ["deal-order"]
+    if not ask.wants(bound):
+        return None
+    # His cards and as many others of those dealt (the cards a slip of counting would give).
+    others = [c for c in top[: len(dealt)] if c not in mine]
+    picked = [*hand.dealt[learner], *rng.sample(others, 5)]
+    rng.shuffle(picked)
+    choices = [Choice(c.code, c.display) for c in picked]
+    return ask.question(
+        "procedure",
+        msg(
+            "question.procedure-dealt-miss" if hand.miss else "question.procedure-dealt",
+            d=hand.dealer,
+            p=learner,
+            n=hand.players,
+        ),
+        bound,
+        seats,
+        position=_pack_position(ask, hand, seats, top),
+        choices=tuple(choices),
+        answer=tuple(c.id for c in choices if BY_CODE[c.id] in mine),
+        explanations=(
+            RuleApplication(
+                "deal-order",
+                msg("question.dealt", p=learner, cards=tuple(hand.dealt[learner])),
+            ),
+            *(
+                (RuleApplication("deal-order", msg("question.dealt-miss", cards=tuple(hand.miss))),)
+                if hand.miss
+                else ()
+            ),
+        ),
+        multiple=True,
+        origin=(hand.setup, (), learner),
+    )
+
+
+def _pack_top(hand: Hand) -> list[Card]:
+    """The pack as it was dealt, top first: every card dealt, the turn-up and two more."""
+    order = [c for c in _dealt_order(hand)]
+    return [*order, hand.turn_up, *hand.stock[:2]]
+
+
+def _dealt_order(hand: Hand) -> list[Card]:
+    receivers = deal_order(hand.game, hand.rules, hand.players, hand.dealer, hand.miss is not None)
+    taken = [list(h) for h in hand.dealt]
+    miss = list(hand.miss or ())
+    return [miss.pop(0) if r is None else taken[r].pop(0) for r in receivers]
+
+
+def _pack_position(
+    ask: _Ask, hand: Hand, seats: Callable[[int], int], top: Sequence[Card]
+) -> dict[str, Any]:
+    return {
+        "game": ask.game,
+        "rules": ask.preset,
+        "players": hand.players,
+        "dealer": seats(hand.dealer),
+        "miss": hand.miss is not None,
+        "pack": [c.code for c in top],
+    }
+
+
+def _proc_turn_up(ask: _Ask, rng: random.Random, attempt: int) -> Question | None:
+    """turn-up-trump: the top of the pack laid out; which card is turned up for trumps?"""
+    hand = _small_table(ask, rng, attempt, most=3 if ask.game != "three-card" else 4)
+    bound = list(_deal_rules(hand))
+    if not ask.wants(bound):
+        return None
+    top = _pack_top(hand)
+    learner = rng.randrange(hand.players)
+    seats = _from(learner, hand.players)
+    at = top.index(hand.turn_up)
+    near = [c for c in top[max(0, at - 4) : at + 3] if c is not hand.turn_up]
+    choices = [*rng.sample(near, 3), hand.turn_up]
+    rng.shuffle(choices)
+    return ask.question(
+        "procedure",
+        msg(
+            "question.procedure-turn-up-miss" if hand.miss else "question.procedure-turn-up",
+            d=hand.dealer,
+            n=hand.players,
+        ),
+        bound,
+        seats,
+        position=_pack_position(ask, hand, seats, top),
+        choices=tuple(Choice(c.code, c.display) for c in choices),
+        answer=(hand.turn_up.code,),
+        explanations=(
+            RuleApplication(
+                "deal-order",
+                msg("question.turned-up", k=at + 1, card=hand.turn_up, suit=hand.trump),
+            ),
+            RuleApplication(
+                "turn-up-trump", next(e.message for e in hand.events if e.kind == "deal")
+            ),
+        ),
+        origin=(hand.setup, (), learner),
+    )
+
+
+def _proc_pool(ask: _Ask, rng: random.Random, attempt: int) -> Question | None:
+    """ante, stake-divisible: how many counters the pool holds when the cards are dealt."""
+    hand = _deal(ask.rules, ask.game, rng, attempt)
+    ante = [e for e in hand.events if e.kind == "ante"]
+    bound = [r for e in ante for r in e.rules]
+    if not bound or not ask.wants(bound):
+        return None
+    learner = rng.randrange(hand.players)
+    seats = _from(learner, hand.players)
+    s = hand.setup
+    n, stake = hand.pool_at_start, hand.stake
+    candidates = {stake, stake * hand.players, s.pool, s.pool + stake, n + stake, n - stake}
+    candidates |= {s.pool + stake * hand.players, 2 * n, n + 2 * stake}
+    others = sorted(c for c in candidates if c != n and c > 0)
+    others += [c for c in (n + k * stake for k in range(3, 6)) if c not in others][
+        : max(0, 3 - len(others))
+    ]
+    picked = [*rng.sample(others, 3), n]
+    rng.shuffle(picked)
+    apps = [
+        RuleApplication(ask.rule if ask.rule in e.rules else e.rules[0], e.message) for e in ante
+    ]
+    apps.append(RuleApplication("ante", msg("question.pool-holds", n=n, carried=s.pool)))
+    return ask.question(
+        "procedure",
+        msg("question.procedure-pool"),
+        bound,
+        seats,
+        position={
+            "game": ask.game,
+            "rules": ask.preset,
+            "players": hand.players,
+            "dealer": seats(hand.dealer),
+            "stake": stake,
+            "first": s.first,
+            "last_hand_looed": not s.first and not s.prev_no_loo,
+            "carried": s.pool,
+        },
+        choices=tuple(Choice(str(c), str(c)) for c in picked),
+        answer=(str(n),),
+        explanations=tuple(apps),
+        origin=(hand.setup, (), learner),
+    )
+
+
+def _proc_next_declarer(ask: _Ask, rng: random.Random, attempt: int) -> Question | None:
+    """declare-in-turn: who declares next?"""
+    hand = _deal(ask.rules, ask.game, rng, attempt)
+    if not ask.wants(["declare-in-turn"]):
+        return None
+    stop = rng.randrange(hand.players)
+    for _ in range(stop):
+        if hand.phase not in ("declare", "exchange"):
+            return None
+        _random_step(hand, rng)
+    if hand.phase not in ("declare", "exchange") or hand.to_act is None:
+        return None
+    nxt = hand.to_act
+    learner = rng.randrange(hand.players)
+    seats = _from(learner, hand.players)
+    done = [a for a in hand.log if a.kind == "declare"]
+    explanation = (
+        msg("question.declares-next", p=nxt, last=done[-1].seat)
+        if done
+        else msg("question.declares-first", p=nxt, d=hand.dealer)
+    )
+    return ask.question(
+        "procedure",
+        msg("question.procedure-next"),
+        ["declare-in-turn"],
+        seats,
+        position={
+            "game": ask.game,
+            "rules": ask.preset,
+            "players": hand.players,
+            "dealer": seats(hand.dealer),
+            "declarations": [[seats(a.seat), a.choice] for a in done],
+        },
+        choices=tuple(_seat_choice(seats(s)) for s in range(hand.players)),
+        answer=(f"seat:{seats(nxt)}",),
+        explanations=(RuleApplication("declare-in-turn", explanation),),
+        origin=(hand.setup, tuple(hand.log), learner),
+    )
+
+
+def _proc_first_lead(ask: _Ask, rng: random.Random, attempt: int) -> Question | None:
+    """elder-leads-first (or the miss-holder): who leads to the first trick?"""
+    hand = _deal(ask.rules, ask.game, rng, attempt)
+    while hand.phase in ("declare", "exchange"):
+        _random_step(hand, rng)
+    begins = [e for e in hand.events if e.kind == "play-begins"]
+    if hand.phase != "play" or not begins or len(hand.in_play) < 2:
+        return None
+    bound = list(begins[0].rules)
+    if not ask.wants(bound):
+        return None
+    leader = hand.to_act
+    assert leader is not None
+    learner = rng.randrange(hand.players)
+    seats = _from(learner, hand.players)
+    return ask.question(
+        "procedure",
+        msg("question.procedure-lead"),
+        bound,
+        seats,
+        position={
+            "game": ask.game,
+            "rules": ask.preset,
+            "players": hand.players,
+            "dealer": seats(hand.dealer),
+            "declarations": [[seats(a.seat), a.choice] for a in hand.log if a.kind == "declare"],
+            "miss_holder": None if hand.miss_holder is None else seats(hand.miss_holder),
+        },
+        choices=tuple(_seat_choice(seats(s)) for s in sorted(hand.in_play, key=seats)),
+        answer=(f"seat:{seats(leader)}",),
+        explanations=(RuleApplication(bound[0], begins[0].message),),
+        origin=(hand.setup, tuple(hand.log), learner),
+    )
+
+
+def _proc_seen(ask: _Ask, rng: random.Random, attempt: int) -> Question | None:
+    """discards-unseen: a passed hand is thrown face down. Which of these cards have you seen?"""
+    hand = _deal(ask.rules, ask.game, rng, attempt)
+    while hand.phase in ("declare", "exchange"):
+        _random_step(hand, rng)
+    if hand.phase != "play":
+        return None
+    learner = hand.in_play[rng.randrange(len(hand.in_play))]
+    seats = _from(learner, hand.players)
+    passed = sorted(
+        (s for s in range(hand.players) if hand.declared[s] == "pass" and s != learner), key=seats
+    )
+    if not passed:
+        return None
+    while hand.phase == "play" and len(hand.tricks) < 1:
+        _random_step(hand, rng)
+    if hand.phase != "play":
+        return None
+    thrown = [c for s in passed for c in hand.thrown.get(s, [])]
+    bound = ["discards-unseen"]
+    if not thrown or not ask.wants(bound):
+        return None
+    view = view_for(hand, learner)
+    visible = view.visible_cards()
+    shown = [c for t in view.tricks for _, c in t.plays]
+    unseen = [c for c in thrown if c not in visible]
+    if not shown or not unseen:
+        return None
+    cards = [*rng.sample(unseen, min(2, len(unseen))), *rng.sample(shown, min(2, len(shown)))]
+    rng.shuffle(cards)
+    return ask.question(
+        "procedure",
+        msg("question.procedure-seen", ps=tuple(passed), p=learner),
+        bound,
+        seats,
+        position={
+            "game": ask.game,
+            "rules": ask.preset,
+            "players": hand.players,
+            "dealer": seats(hand.dealer),
+            "declarations": [[seats(a.seat), a.choice] for a in hand.log if a.kind == "declare"],
+            "tricks": [[c.code for _, c in t.plays] for t in view.tricks],
+        },
+        choices=tuple(Choice(c.code, c.display) for c in cards),
+        answer=tuple(c.code for c in cards if c in visible),
+        explanations=(
+            RuleApplication(
+                "discards-unseen",
+                msg(
+                    "question.passed-unseen",
+                    ps=tuple(passed),
+                    cards=tuple(c for c in cards if c not in visible),
+                ),
+            ),
+        ),
+        multiple=True,
+        origin=(hand.setup, tuple(hand.log), learner),
+    )
+
+
+#: How a flush question's choices read: the rule set's ways of showing a flush.
+FLUSH_TIMES: Final = {
+    "immediate": "At once, when its holder's turn comes, before anyone else declares",
+    "after-declaring": "After everyone has declared and drawn",
+    "in-the-play": "When the cards are played out",
+}
+
+
+def _proc_flush_timing(ask: _Ask, rng: random.Random, attempt: int) -> Question | None:
+    """flush-timing: a player is dealt a flush; when is it shown? The answer is when the
+    engine showed it."""
+    if ask.game != "five-card":
+        return None
+    hand = _deal(ask.rules, ask.game, rng, attempt)
+    holders = [
+        s for s in hand.seat_order() if find_flush(hand.hands[s], hand.trumps, s) is not None
+    ]
+    if not holders:
+        return None
+    holder = holders[0]
+    if holder == hand.dealer:
+        return None  # the last to declare: at his turn and after everyone are one moment
+    declared_before = 0
+    while not hand.over and not any(e.kind == "flush" for e in hand.events):
+        declared_before = sum(d is not None for d in hand.declared)
+        _random_step(hand, rng)
+    shown = [e for e in hand.events if e.kind == "flush"]
+    if not shown:
+        return None
+    bound = ["flush-timing", "flush-loos-the-board"]
+    if not ask.wants(bound):
+        return None
+    # When the engine showed it: before the last player had declared, or only after.
+    answer = "immediate" if declared_before < hand.players - 1 else "after-declaring"
+    learner = rng.randrange(hand.players)
+    seats = _from(learner, hand.players)
+    choices = list(FLUSH_TIMES)
+    rng.shuffle(choices)
+    return ask.question(
+        "procedure",
+        msg("question.procedure-flush", p=holder),
+        bound,
+        seats,
+        position={
+            "game": ask.game,
+            "rules": ask.preset,
+            "players": hand.players,
+            "dealer": seats(hand.dealer),
+            "holder": seats(holder),
+            "flush": [c.code for c in hand.dealt[holder]],
+        },
+        choices=tuple(Choice(c, FLUSH_TIMES[c]) for c in choices),
+        answer=(answer,),
+        explanations=tuple(RuleApplication("flush-timing", e.message) for e in shown[:1]),
+        origin=(hand.setup, tuple(hand.log), learner),
+    )
+
+
+_PROCEDURES: Final[dict[str, tuple[Callable[[_Ask, random.Random, int], Question | None], ...]]] = {
+    "deal-order": (_proc_dealt, _proc_turn_up),
+    "turn-up-trump": (_proc_turn_up,),
+    "ante": (_proc_pool,),
+    "stake-divisible": (_proc_pool,),
+    "declare-in-turn": (_proc_next_declarer,),
+    "elder-leads-first": (_proc_first_lead,),
+    "miss-holder-leads": (_proc_first_lead,),
+    "discards-unseen": (_proc_seen,),
+    "flush-timing": (_proc_flush_timing,),
+}
+
+
 def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
 
@@ -1114,18 +1783,33 @@ def _short(quote: str, source: str) -> str:
     )
 
 
-def _distractors(moves: LegalMoves, forbidden: Card, game: str) -> list[str]:
+def _distractors(ask: _Ask, moves: LegalMoves, forbidden: Card) -> list[str]:
     """Rules that could plausibly have forbidden ``forbidden`` in this position: the lead rules
     on a lead, the following rules otherwise (Pam's only at five-card Loo), less every rule
-    that did exclude it (those are right too)."""
+    that did exclude it (those are right too). From version 3, the rules that bind a card
+    play under the question's rule set come first (a rule the rule set never applies is a
+    give-away), then the rest of the family and the other family, as many as it takes for
+    three."""
+    game = ask.game
     also = {a.rule for a in moves.explanations if forbidden in a.excluded}
     family = LEAD_RULES if not moves.position.trick else FOLLOW_RULES
     others = FOLLOW_RULES if not moves.position.trick else LEAD_RULES
     pool = [
         r for r in family if r not in also and (game == "five-card" or not r.startswith("pam-"))
     ]
+    if ask.version >= 3:
+        binds = set(_coverage()[ask.preset][game]["legal-cards"])
+        near = [r for r in pool if r in binds]
+        for more in (
+            [r for r in others if r in binds and r not in also],
+            [r for r in pool if r not in binds],
+        ):
+            if len(near) >= 3:
+                break
+            near += more
+        pool = near
     if len(pool) < 3:
-        pool += [r for r in others if r not in also and not r.startswith("pam-")]
+        pool += [r for r in others if r not in also and r not in pool and not r.startswith("pam-")]
     return pool
 
 
@@ -1142,11 +1826,14 @@ _MAKERS: Final[dict[str, Callable[[_Ask, random.Random, int], Question | None]]]
     "declaration": _make_declaration,
     "settlement": _make_settlement,
     "source": _make_source,
+    "penalty": _make_penalty,
+    "procedure": _make_procedure,
 }
 
 __all__ = [
     "KINDS",
     "VERSION",
+    "VERSIONS",
     "Choice",
     "Grade",
     "Question",

@@ -29,7 +29,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.loo.catalogue import UnknownRule
-from games.loo.questions import VERSION, Grade, Question, QuestionError, grade, question_for
+from games.loo.questions import VERSIONS, Grade, Question, QuestionError, grade, question_for
 from games.models import RulesAndGameNames
 from lessons.classes.models import Membership
 from lessons.trainer import bank
@@ -551,10 +551,12 @@ class Answer(QuestionIdentity):
     def to_engine(self) -> Question:
         """The question, made again from its identity (answer included: keep it on the
         server). Raises :class:`StaleAnswer` if the generator has changed since."""
-        if self.version != VERSION:
+        if self.version not in VERSIONS:
             raise StaleAnswer("this question was made by an earlier version of the question bank")
         try:
-            return bank.remake(self.kind, self.rules, self.game, self.rule or None, self.seed)
+            return bank.remake(
+                self.kind, self.rules, self.game, self.rule or None, self.seed, version=self.version
+            )
         except (QuestionError, UnknownRule) as error:
             raise StaleAnswer(str(error)) from error
 

@@ -35,6 +35,8 @@ KIND_NAMES = {
     "declaration": "What may be declared",
     "settlement": "Who wins or pays what",
     "source": "Which source says so",
+    "penalty": "What an irregularity costs",
+    "procedure": "The deal, the stake and the turn",
 }
 
 
@@ -72,14 +74,23 @@ def remake(
     *,
     position: dict[str, Any] | None = None,
     card: str | None = None,
+    version: int = questions.VERSION,
 ) -> Question:
-    """The question of this identity, made again (the engine's own function): dealt from the
-    seed, or asked about a lesson's own ``position``."""
+    """The question of this identity, made again (the engine's own function) by the
+    generator of ``version``: dealt from the seed, or asked about a lesson's own
+    ``position``."""
     if position is not None:
         return questions.question_at(
-            kind, preset, game=game, position=position, rule=rule, card=card, seed=seed
+            kind,
+            preset,
+            game=game,
+            position=position,
+            rule=rule,
+            card=card,
+            seed=seed,
+            version=version,
         )
-    return questions.question(kind, preset, game=game, rule=rule, seed=seed)
+    return questions.question(kind, preset, game=game, rule=rule, seed=seed, version=version)
 
 
 def games_of(preset: str) -> tuple[str, ...]:

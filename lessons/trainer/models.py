@@ -25,7 +25,7 @@ from django.utils import timezone
 
 from games.links import rule_name
 from games.loo.catalogue import UnknownRule
-from games.loo.questions import VERSION, Grade, Question, QuestionError, grade
+from games.loo.questions import VERSIONS, Grade, Question, QuestionError, grade
 from games.models import RulesAndGameNames
 from games.owners import OwnedQuerySet
 from lessons.trainer import bank
@@ -228,7 +228,7 @@ class AskedQuestion(RulesAndGameNames, models.Model):
     def to_engine(self) -> Question:
         """The question, made again from its identity (answer included: keep it on the
         server). Raises :class:`StaleQuestion` if the generator has changed since."""
-        if self.version != VERSION:
+        if self.version not in VERSIONS:
             raise StaleQuestion("this question was made by an earlier version of the question bank")
         try:
             return bank.remake(
@@ -239,6 +239,7 @@ class AskedQuestion(RulesAndGameNames, models.Model):
                 self.seed,
                 position=self.position,
                 card=self.card or None,
+                version=self.version,
             )
         except (QuestionError, UnknownRule) as error:
             raise StaleQuestion(str(error)) from error

@@ -219,6 +219,53 @@ def _settlement_position(q: Question) -> dict[str, Any]:
     }
 
 
+def _penalty_position(q: Question) -> dict[str, Any]:
+    """penalty: a settlement, the offender named (the offence is the prompt's)."""
+    shown = _settlement_position(q)
+    shown["facts"].append(Fact("The offender", seat_name(q.position["offender"])))
+    return shown
+
+
+def _procedure_position(q: Question) -> dict[str, Any]:
+    """procedure: the table (players, dealer), and what the question lays out: the pack in
+    the order dealt, the declarations, the tricks so far, a flush."""
+    position = q.position
+    facts = [
+        Fact("Players", str(position["players"])),
+        Fact("Dealer", seat_name(position["dealer"])),
+    ]
+    if "miss" in position:
+        facts.append(Fact("A miss", "dealt" if position["miss"] else "not dealt"))
+    if "stake" in position:
+        facts.append(Fact("Stake", str(position["stake"])))
+    if "first" in position:
+        last = (
+            "this is the first deal"
+            if position["first"]
+            else "somebody was looed"
+            if position["last_hand_looed"]
+            else "nobody was looed"
+        )
+        facts.append(Fact("The last hand", last))
+        facts.append(Fact("Counters carried from it", str(position["carried"])))
+    if position.get("miss_holder") is not None:
+        facts.append(Fact("The miss", f"taken by {holder_name(position['miss_holder'])}"))
+    if "holder" in position:
+        facts.append(
+            Fact(f"{seat_name(position['holder'])}'s cards", "", _cards(position.get("flush")))
+        )
+    return {
+        "facts": facts,
+        "pack": _cards(position.get("pack")),
+        "declarations": [
+            (seat_name(seat), DECLARED.get(choice, choice))
+            for seat, choice in position.get("declarations") or ()
+        ],
+        "has_declarations": "declarations" in position,
+        "tricks": [(i + 1, _cards(t)) for i, t in enumerate(position.get("tricks") or ())],
+    }
+
+
 def _source_position(q: Question) -> dict[str, Any]:
     """source: the prompt says it all (the rule, or the words quoted). The rule's name is not
     shown again: where it names a source ("Peel's rule") the engine leaves it out."""
@@ -260,6 +307,8 @@ POSITIONS: dict[str, tuple[str, Callable[[Question], dict[str, Any]]]] = {
     "declaration": ("position-declaration", _declaration_position),
     "settlement": ("position-settlement", _settlement_position),
     "source": ("position-source", _source_position),
+    "penalty": ("position-settlement", _penalty_position),
+    "procedure": ("position-procedure", _procedure_position),
 }
 GENERIC = ("position-generic", _generic_position)
 
@@ -291,6 +340,11 @@ def _choice(q: Question, choice_id: str, label: str) -> ShownChoice:
             return ShownChoice(
                 choice_id, _hand_name(i), hand, ": " + ", ".join(c.label for c in hand)
             )
+        if choice_id.startswith("seat:"):
+            return ShownChoice(choice_id, seat_name(int(choice_id.removeprefix("seat:"))))
+        if q.kind == "procedure" and len(choice_id) == 2:
+            c = card(choice_id)
+            return ShownChoice(choice_id, c.label[:1].upper() + c.label[1:], (c,))
         if choice_id in (position.get("hand") or ()):
             c = card(choice_id)
             return ShownChoice(choice_id, c.label[:1].upper() + c.label[1:], (c,))

@@ -14,8 +14,10 @@ from games.loo.cards import card
 from games.loo.catalogue import rule as catalogue_rule
 from games.loo.flushes import compare_flushes
 from games.loo.hand import Hand
+from games.loo.hand.deal import deal_order
 from games.loo.questions import KINDS, Question, QuestionError, coverage, grade, question
 from games.loo.rulesets import HAND_SIZE, PRESET_IDS
+from games.loo.view import view_for
 
 from .test_questions import position_of
 
@@ -82,6 +84,23 @@ def check_answer(q: Question) -> None:
             assert q.answer == (f"+{net}" if net > 0 else str(net),)
             assert pos["pool"] == hand.pool_at_start and pos["stake"] == hand.stake
             assert [table_seat(s) for s in pos["tricks"]] == [t.winner for t in hand.tricks]
+    elif q.kind == "penalty":
+        assert q.origin is not None
+        setup, log, learner = q.origin
+        assert setup.laws and rules.penalties != "none"
+        hand = Hand.replay(setup, log)
+        assert hand.over and any(a.kind == "irregular" or a.kind == "play" for a in log)
+        offender = (pos["offender"] + learner) % setup.players
+        net = sum(
+            (p.amount if p.payee == offender else 0) - (p.amount if p.payer == offender else 0)
+            for p in hand.payments
+            if p.rule != "ante"
+        )
+        assert q.answer == (f"+{net}" if net > 0 else str(net),)
+        penalised = {r for e in hand.events for r in e.rules}
+        assert set(q.bound) <= penalised
+    elif q.kind == "procedure":
+        check_procedure(q)
     else:
         r = catalogue_rule(pos["rule"])
         if q.multiple:
@@ -90,6 +109,54 @@ def check_answer(q: Question) -> None:
             (source,) = q.answer
             quotes = [c.quote for c in r.source(source).citations]
             assert any(pos["quote"].removesuffix(" …") in quote for quote in quotes)
+
+
+def check_procedure(q: Question) -> None:
+    """A question of the order of the table, by what it asks: the engine's deal, pool, turn
+    or view, from a replay of its hand."""
+    assert q.origin is not None
+    setup, log, learner = q.origin
+    pos = q.position
+    players = setup.players
+    hand = Hand.replay(setup, log)
+    key = q.prompt.key
+
+    def seat_of(choice: str) -> int:
+        return (int(choice.removeprefix("seat:")) + learner) % players
+
+    if key.startswith(("question.procedure-dealt", "question.procedure-turn-up")):
+        receivers = deal_order(q.game, hand.rules, players, hand.dealer, hand.miss is not None)
+        pack = [card(c) for c in pos["pack"]]
+        for c, r in zip(pack, receivers, strict=False):
+            assert c in (hand.miss if r is None else hand.dealt[r])  # type: ignore[operator]
+        assert pack[len(receivers)] == hand.turn_up
+        if "dealt" in key:
+            assert set(q.answer) == {c.code for c in hand.dealt[learner]}
+        else:
+            assert q.answer == (hand.turn_up.code,)
+    elif key == "question.procedure-pool":
+        assert q.answer == (str(hand.pool_at_start),)
+        assert pos["carried"] == setup.pool and pos["stake"] == hand.stake
+    elif key == "question.procedure-next":
+        assert hand.phase in ("declare", "exchange") and q.answer == (
+            f"seat:{(hand.to_act - learner) % players}",  # type: ignore[operator]
+        )
+    elif key == "question.procedure-lead":
+        assert hand.phase == "play" and not hand.tricks
+        (answer,) = q.answer
+        assert seat_of(answer) == hand.to_act
+    elif key == "question.procedure-seen":
+        visible = view_for(hand, learner).visible_cards()
+        assert set(q.answer) == {c.id for c in q.choices if card(c.id) in visible}
+        assert set(q.answer) != {c.id for c in q.choices}  # something was never shown
+    else:
+        assert key == "question.procedure-flush"
+        before = Hand.replay(setup, log[:-1]) if log else None
+        assert any(e.kind == "flush" for e in hand.events)
+        declared = 0 if before is None else sum(d is not None for d in before.declared)
+        assert before is None or not any(e.kind == "flush" for e in before.events)
+        expected = "immediate" if declared < players - 1 else "after-declaring"
+        assert q.answer == (expected,)
 
 
 def check_shown(q: Question) -> None:
@@ -146,6 +213,13 @@ def test_questions_hold_for_500_seeds(kind: str, preset: str) -> None:
     there (in turn), and it must be the question's rule, bind and be explained; the other seeds
     ask about any rule."""
     games = games_for(kind, preset)
+    if kind == "penalty" and RuleSet.preset(preset).penalties == "none":
+        # Only a source that states penalties has them asked about; the others say why not.
+        for game in games:
+            assert coverage(preset, game)[kind] == ()
+            with pytest.raises(QuestionError, match="state no penalties"):
+                question(kind, preset, game=game, seed=1)
+        return
     missed: list[tuple[str, str, int]] = []
     for seed in range(SEEDS):
         # Seeds in pairs, a pair to a game: the first of a pair asks about any rule, the

@@ -163,8 +163,10 @@ def test_scopes_name_their_rules() -> None:
 
 
 def test_a_drill_without_a_kind_asks_about_the_play() -> None:
-    drill = bank.Drill("rule:ante", "hoffmann", "three-card")
+    drill = bank.Drill("rule:shuffle-and-cut", "hoffmann", "three-card")
 
     assert "source" not in drill.kinds
     assert drill.askable() == ()
-    assert bank.Drill("rule:ante", "hoffmann", "three-card", "source").askable() == ("ante",)
+    assert bank.Drill("rule:shuffle-and-cut", "hoffmann", "three-card", "source").askable() == (
+        "shuffle-and-cut",
+    )

@@ -340,12 +340,13 @@ def test_the_fragment_answers_htmx_requests_only(client: Client, learner: Any) -
 def test_a_rule_only_the_source_questions_ask_about_is_practised_with_them(
     client: Client,
 ) -> None:
-    assert not bank.Drill("rule:ante", "hoffmann", "three-card").askable()
+    assert not bank.Drill("rule:shuffle-and-cut", "hoffmann", "three-card").askable()
 
     text = _text(client.get(reverse("trainer:coverage")))
 
     assert (
-        "/trainer/?scope=rule%3Aante&amp;rules=hoffmann&amp;game=three-card&amp;kind=source" in text
+        "/trainer/?scope=rule%3Ashuffle-and-cut&amp;rules=hoffmann&amp;game=three-card&amp;kind=source"
+        in text
     )
     assert (
         '/trainer/?scope=rule%3Afollow-suit&amp;rules=hoffmann&amp;game=three-card&amp;kind="'

@@ -1,0 +1,44 @@
+"""A question stored under an earlier version of the question bank is made again as that
+version made it, answer included: a learner's trainer record and a student's graded quiz
+answer keep their meaning when the generator changes (``VERSIONS``)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from games.loo.questions import VERSION, VERSIONS, QuestionError, question
+
+#: A digest of each question the code of version 2 made (written by that code, before version
+#: 3 changed the distractors of ``why-not`` and added kinds): key "kind|preset|game|rule|seed".
+V2 = json.loads((Path(__file__).parent / "data" / "questions-v2.json").read_text())
+
+
+def _digest(kind: str, preset: str, game: str, rule: str, seed: str, version: int) -> str:
+    q = question(kind, preset, game=game, rule=rule or None, seed=int(seed), version=version)
+    return hashlib.sha256(json.dumps(q.to_dict(), sort_keys=True).encode()).hexdigest()[:16]
+
+
+def test_version_2_questions_are_made_again_exactly() -> None:
+    assert 2 in VERSIONS and len(V2) > 200
+    for key, digest in V2.items():
+        assert _digest(*key.split("|"), version=2) == digest, key
+
+
+def test_the_current_version_changes_the_why_not_questions() -> None:
+    """Not a test of the old code's output alone: version 3 makes other ``why-not``
+    questions from the same inputs (its distractors), so the digests above would catch a
+    version 2 that was quietly made by the new code."""
+    keys = [k for k in V2 if k.startswith("why-not|")]
+    changed = [k for k in keys if _digest(*k.split("|"), version=VERSION) != V2[k]]
+    assert VERSION == 3 and len(changed) == len(keys)
+
+
+def test_an_unknown_version_and_a_kind_newer_than_its_version_are_refused() -> None:
+    with pytest.raises(QuestionError, match="no question version 1"):
+        question("legal-cards", "hoffmann", seed=1, version=1)
+    with pytest.raises(QuestionError, match="makes no penalty questions"):
+        question("penalty", "hoffmann", seed=1, version=2)
