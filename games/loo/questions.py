@@ -784,7 +784,7 @@ def _why_not(
     why = moves.why_not(forbidden)
     if why is None:
         return None
-    ids = [why.rule, *rng.sample(_distractors(ask, moves, forbidden), 3)]
+    ids = [why.rule, *rng.sample(_distractors(ask, rng, moves, forbidden), 3)]
     rng.shuffle(ids)
     return ask.question(
         "why-not",
@@ -1783,13 +1783,13 @@ def _short(quote: str, source: str) -> str:
     )
 
 
-def _distractors(ask: _Ask, moves: LegalMoves, forbidden: Card) -> list[str]:
+def _distractors(ask: _Ask, rng: random.Random, moves: LegalMoves, forbidden: Card) -> list[str]:
     """Rules that could plausibly have forbidden ``forbidden`` in this position: the lead rules
     on a lead, the following rules otherwise (Pam's only at five-card Loo), less every rule
-    that did exclude it (those are right too). From version 3, the rules that bind a card
-    play under the question's rule set come first (a rule the rule set never applies is a
-    give-away), then the rest of the family and the other family, as many as it takes for
-    three."""
+    that did exclude it (those are right too). From version 3, only the family's rules that
+    bind a card play under the question's rule set (a rule the rule set never applies is a
+    give-away), or if they are fewer than three, all of them and as many more as it takes:
+    the other family's that bind, then the family's others."""
     game = ask.game
     also = {a.rule for a in moves.explanations if forbidden in a.excluded}
     family = LEAD_RULES if not moves.position.trick else FOLLOW_RULES
@@ -1806,7 +1806,7 @@ def _distractors(ask: _Ask, moves: LegalMoves, forbidden: Card) -> list[str]:
         ):
             if len(near) >= 3:
                 break
-            near += more
+            near += rng.sample(more, min(3 - len(near), len(more)))
         pool = near
     if len(pool) < 3:
         pool += [r for r in others if r not in also and r not in pool and not r.startswith("pam-")]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.loo import RuleSet, trick_winner
+from games.loo import RuleSet, legal, trick_winner
 from games.loo.cards import card
 from games.loo.play import Position
 from games.loo.questions import (
@@ -361,3 +361,28 @@ def test_a_silent_source_is_not_said_to_be_silent_twice() -> None:
         q = question("source", "hoffmann", rule=rule_id, seed=0)
         for text in (e["text"] for e in q.to_dict()["explanations"]):
             assert "silent on it: silent" not in text and not text.endswith(": silent.")
+
+
+@pytest.mark.parametrize("preset", ["hoffmann", "britannica", "whiteknuckle", "parlett", "peel"])
+def test_why_not_distractors_are_rules_that_bind_under_the_rule_set(preset: str) -> None:
+    """A distractor the rule set never applies gives the answer away: where the rule set has
+    three rules besides the answer that bind a card play at that game, the distractors are
+    among them (the family of the position's first: leading or following)."""
+    from games.loo.questions import FOLLOW_RULES, LEAD_RULES, coverage
+
+    for seed in range(200):
+        game = RuleSet.preset(preset).games[seed % len(RuleSet.preset(preset).games)]
+        q = question("why-not", preset, game=game, seed=seed)
+        binds = set(coverage(preset, game)["legal-cards"])
+        (answer,) = q.answer
+        family = LEAD_RULES if answer in LEAD_RULES else FOLLOW_RULES
+        # Rules that excluded the card too are right as well: never distractors.
+        moves = legal(position_of(q.position))
+        also = {a.rule for a in moves.explanations if q.prompt.args["card"] in a.excluded}
+        near = binds & set(family) - also
+        distractors = {c.id for c in q.choices} - {answer}
+        assert len(distractors) == 3
+        if len(near) >= 3:
+            assert distractors <= near, (seed, game, distractors - near)
+        else:
+            assert near <= distractors and distractors.isdisjoint(also)
