@@ -163,6 +163,16 @@ DECLARED = {
 }
 
 
+def declared(seat: int, choice: str) -> str:
+    """What ``seat`` declared, after his name: "plays", or for the learner "play"."""
+    said = DECLARED.get(choice, choice)
+    if seat != 0:
+        return said
+    verb, _, rest = said.partition(" ")
+    verb = {"plays": "play", "passes": "pass", "takes": "take"}.get(verb, verb)
+    return f"{verb} {rest}".rstrip()
+
+
 def _declaration_position(q: Question) -> dict[str, Any]:
     """declaration: the learner is to declare, after those before him."""
     position = q.position
@@ -191,7 +201,7 @@ def _declaration_position(q: Question) -> dict[str, Any]:
         "flags": flags,
         "hand": _cards(position.get("hand")),
         "declarations": [
-            (seat_name(seat), DECLARED.get(choice, choice))
+            (seat_name(seat), declared(seat, choice))
             for seat, choice in position.get("declarations") or ()
         ],
     }
@@ -258,7 +268,7 @@ def _procedure_position(q: Question) -> dict[str, Any]:
         "facts": facts,
         "pack": _cards(position.get("pack")),
         "declarations": [
-            (seat_name(seat), DECLARED.get(choice, choice))
+            (seat_name(seat), declared(seat, choice))
             for seat, choice in position.get("declarations") or ()
         ],
         "has_declarations": "declarations" in position,

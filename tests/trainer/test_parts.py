@@ -61,3 +61,14 @@ def test_a_position_not_in_its_kinds_form_falls_back_to_the_generic_partial() ->
 
     assert shown.position_template == "trainer/parts.html#position-generic"
     assert [f.label for f in shown.position["facts"]] == ["Trump", "Puzzle"]
+
+
+def test_the_learners_own_declaration_reads_in_the_second_person() -> None:
+    from lessons.trainer.presenting import declared
+
+    assert (declared(0, "play"), declared(0, "pass"), declared(0, "take-miss")) == (
+        "play",
+        "pass",
+        "take the miss",
+    )
+    assert (declared(2, "play"), declared(2, "defend")) == ("plays", "plays for the pool")
