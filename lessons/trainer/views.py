@@ -286,23 +286,33 @@ def show_coverage(request: HttpRequest) -> HttpResponse:
     tables = []
     for game in bank.games_of(preset.id):
         covered = bank.coverage(preset.id, game)
-        ids = sorted({r for k in kinds for r in covered.get(k, ())}, key=order.__getitem__)
+        # A column only for a kind that asks about something here (flushes are five-card
+        # Loo's; penalties only under a source that states them): the others are named.
+        asking = [k for k in kinds if covered.get(k)]
+        ids = sorted({r for k in asking for r in covered[k]}, key=order.__getitem__)
         links = RuleLinks.of(preset.id, game)
         rows = [
             (
                 links.link(r),
-                _drill_url(r, preset.id, game, next(k for k in kinds if r in covered.get(k, ()))),
-                [r in covered.get(k, ()) for k in kinds],
+                _drill_url(r, preset.id, game, next(k for k in asking if r in covered[k])),
+                [r in covered[k] for k in asking],
             )
             for r in ids
         ]
         title = f"{GAME_NAMES[game][:1].upper()}{GAME_NAMES[game][1:]}"
-        tables.append({"id": game, "title": title, "rows": rows})
+        tables.append(
+            {
+                "id": game,
+                "title": title,
+                "rows": rows,
+                "kinds": [(k, bank.kind_name(k)) for k in asking],
+                "silent": [bank.kind_name(k) for k in kinds if k not in asking],
+            }
+        )
     context = {
         "form": form,
         "preset": preset,
         "presets": list(PRESETS.values()),
-        "kinds": [(k, bank.kind_name(k)) for k in kinds],
         "tables": tables,
     }
     return render(request, "trainer/coverage.html", context)
