@@ -46,7 +46,7 @@ from .catalogue import rule as catalogue_rule
 from .catalogue import rules as catalogue_rules
 from .errors import CardError, LooError, PositionError
 from .flushes import compare_flushes, find_flush
-from .hand import Action, Hand, HandSetup
+from .hand import Action, Hand, HandSetup, Payment
 from .hand.deal import deal_order
 from .hand.irregular import IRREGULARITIES
 from .hand.laws import OFFENCE_RULE
@@ -1022,20 +1022,7 @@ def _make_settlement(ask: _Ask, rng: random.Random, attempt: int) -> Question | 
         asked = rng.choice(in_play)
     else:
         asked = rng.randrange(players)
-    paid = [p for p in hand.payments if p.rule != "ante" and asked in (p.payer, p.payee)]
-    net = sum(p.amount if p.payee == asked else -p.amount for p in paid)
-    apps = [
-        RuleApplication(
-            p.rule,
-            msg(
-                "question.settle-receives" if p.payee == asked else "question.settle-pays",
-                p=asked,
-                n=p.amount,
-                why=p.reason,
-            ),
-        )
-        for p in paid
-    ]
+    net, paid, apps = _settled(hand, asked)
     won = [t.winner for t in hand.tricks]
     tricks = len(won)
     if asked in won and hand.outcome == "played":
@@ -1241,20 +1228,8 @@ def _make_penalty(ask: _Ask, rng: random.Random, attempt: int) -> Question | Non
     bound = first(r for e in lines for r in e.rules)
     if not bound or not ask.wants(bound):
         return None
-    paid = [p for p in hand.payments if p.rule != "ante" and offender in (p.payer, p.payee)]
-    net = sum(p.amount if p.payee == offender else -p.amount for p in paid)
-    apps += [
-        RuleApplication(
-            p.rule,
-            msg(
-                "question.settle-receives" if p.payee == offender else "question.settle-pays",
-                p=offender,
-                n=p.amount,
-                why=p.reason,
-            ),
-        )
-        for p in paid
-    ]
+    net, paid, settled = _settled(hand, offender)
+    apps += settled
     if not paid:
         apps.append(RuleApplication(bound[0], msg("question.penalty-nothing", p=offender)))
     learner = rng.randrange(hand.players)
@@ -1685,6 +1660,26 @@ _PROCEDURES: Final[dict[str, tuple[Callable[[_Ask, random.Random, int], Question
     "discards-unseen": (_proc_seen,),
     "flush-timing": (_proc_flush_timing,),
 }
+
+
+def _settled(hand: Hand, seat: int) -> tuple[int, list[Payment], list[RuleApplication]]:
+    """What ``seat`` received or paid when ``hand`` was settled, the stake aside: the net,
+    the payments, and each told as a rule applied."""
+    paid = [p for p in hand.payments if p.rule != "ante" and seat in (p.payer, p.payee)]
+    net = sum(p.amount if p.payee == seat else -p.amount for p in paid)
+    apps = [
+        RuleApplication(
+            p.rule,
+            msg(
+                "question.settle-receives" if p.payee == seat else "question.settle-pays",
+                p=seat,
+                n=p.amount,
+                why=p.reason,
+            ),
+        )
+        for p in paid
+    ]
+    return net, paid, apps
 
 
 def _signed(n: int) -> str:
