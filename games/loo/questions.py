@@ -1267,6 +1267,18 @@ def _make_penalty(ask: _Ask, rng: random.Random, attempt: int) -> Question | Non
 # -- the order of the table (version 3) ----------------------------------------------------------
 
 
+def _table(ask: _Ask, hand: Hand, seats: Callable[[int], int], **shown: Any) -> dict[str, Any]:
+    """A procedure question's position: the table (its rule set, players and dealer, seats
+    counted from the learner), and what else it shows."""
+    return {
+        "game": ask.game,
+        "rules": ask.preset,
+        "players": hand.players,
+        "dealer": seats(hand.dealer),
+        **shown,
+    }
+
+
 def _seat_choice(seat: int) -> Choice:
     return Choice(f"seat:{seat}", render(msg("question.seat", p=seat), 0))
 
@@ -1363,14 +1375,7 @@ def _dealt_order(hand: Hand) -> list[Card]:
 def _pack_position(
     ask: _Ask, hand: Hand, seats: Callable[[int], int], top: Sequence[Card]
 ) -> dict[str, Any]:
-    return {
-        "game": ask.game,
-        "rules": ask.preset,
-        "players": hand.players,
-        "dealer": seats(hand.dealer),
-        "miss": hand.miss is not None,
-        "pack": [c.code for c in top],
-    }
+    return _table(ask, hand, seats, miss=hand.miss is not None, pack=[c.code for c in top])
 
 
 def _proc_turn_up(ask: _Ask, rng: random.Random, attempt: int) -> Question | None:
@@ -1439,16 +1444,15 @@ def _proc_pool(ask: _Ask, rng: random.Random, attempt: int) -> Question | None:
         msg("question.procedure-pool"),
         bound,
         seats,
-        position={
-            "game": ask.game,
-            "rules": ask.preset,
-            "players": hand.players,
-            "dealer": seats(hand.dealer),
-            "stake": stake,
-            "first": s.first,
-            "last_hand_looed": not s.first and not s.prev_no_loo,
-            "carried": s.pool,
-        },
+        position=_table(
+            ask,
+            hand,
+            seats,
+            stake=stake,
+            first=s.first,
+            last_hand_looed=not s.first and not s.prev_no_loo,
+            carried=s.pool,
+        ),
         choices=tuple(Choice(str(c), str(c)) for c in picked),
         answer=(str(n),),
         explanations=tuple(apps),
@@ -1482,13 +1486,12 @@ def _proc_next_declarer(ask: _Ask, rng: random.Random, attempt: int) -> Question
         msg("question.procedure-next"),
         ["declare-in-turn"],
         seats,
-        position={
-            "game": ask.game,
-            "rules": ask.preset,
-            "players": hand.players,
-            "dealer": seats(hand.dealer),
-            "declarations": [[seats(a.seat), a.choice] for a in done],
-        },
+        position=_table(
+            ask,
+            hand,
+            seats,
+            declarations=[[seats(a.seat), a.choice] for a in done],
+        ),
         choices=tuple(_seat_choice(seats(s)) for s in range(hand.players)),
         answer=(f"seat:{seats(nxt)}",),
         explanations=(RuleApplication("declare-in-turn", explanation),),
@@ -1516,14 +1519,13 @@ def _proc_first_lead(ask: _Ask, rng: random.Random, attempt: int) -> Question | 
         msg("question.procedure-lead"),
         bound,
         seats,
-        position={
-            "game": ask.game,
-            "rules": ask.preset,
-            "players": hand.players,
-            "dealer": seats(hand.dealer),
-            "declarations": [[seats(a.seat), a.choice] for a in hand.log if a.kind == "declare"],
-            "miss_holder": None if hand.miss_holder is None else seats(hand.miss_holder),
-        },
+        position=_table(
+            ask,
+            hand,
+            seats,
+            declarations=[[seats(a.seat), a.choice] for a in hand.log if a.kind == "declare"],
+            miss_holder=None if hand.miss_holder is None else seats(hand.miss_holder),
+        ),
         choices=tuple(_seat_choice(seats(s)) for s in sorted(hand.in_play, key=seats)),
         answer=(f"seat:{seats(leader)}",),
         explanations=(RuleApplication(bound[0], begins[0].message),),
@@ -1566,14 +1568,13 @@ def _proc_seen(ask: _Ask, rng: random.Random, attempt: int) -> Question | None:
         msg("question.procedure-seen", ps=tuple(passed), p=learner),
         bound,
         seats,
-        position={
-            "game": ask.game,
-            "rules": ask.preset,
-            "players": hand.players,
-            "dealer": seats(hand.dealer),
-            "declarations": [[seats(a.seat), a.choice] for a in hand.log if a.kind == "declare"],
-            "tricks": [[c.code for _, c in t.plays] for t in view.tricks],
-        },
+        position=_table(
+            ask,
+            hand,
+            seats,
+            declarations=[[seats(a.seat), a.choice] for a in hand.log if a.kind == "declare"],
+            tricks=[[c.code for _, c in t.plays] for t in view.tricks],
+        ),
         choices=tuple(Choice(c.code, c.display) for c in cards),
         answer=tuple(c.code for c in cards if c in visible),
         explanations=(
@@ -1634,14 +1635,13 @@ def _proc_flush_timing(ask: _Ask, rng: random.Random, attempt: int) -> Question 
         msg("question.procedure-flush", p=holder),
         bound,
         seats,
-        position={
-            "game": ask.game,
-            "rules": ask.preset,
-            "players": hand.players,
-            "dealer": seats(hand.dealer),
-            "holder": seats(holder),
-            "flush": [c.code for c in hand.dealt[holder]],
-        },
+        position=_table(
+            ask,
+            hand,
+            seats,
+            holder=seats(holder),
+            flush=[c.code for c in hand.dealt[holder]],
+        ),
         choices=tuple(Choice(c, FLUSH_TIMES[c]) for c in choices),
         answer=(answer,),
         explanations=tuple(RuleApplication("flush-timing", e.message) for e in shown[:1]),
