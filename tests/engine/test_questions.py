@@ -173,8 +173,9 @@ def test_every_rule_a_kind_lists_is_asked_about_where_it_binds() -> None:
 
 def test_every_rule_the_engine_enforces_is_asked_about_under_each_rule_set() -> None:
     """Play seeded hands under every rule set: each rule the engine applies to a decision
-    (card play, declarations, the exchange), a trick, a flush or the settlement is asked
-    about by a kind other than ``source`` there (the leader holding the ace of trumps in
+    (card play, declarations, the exchange), a trick, a flush or the settlement, and each
+    rule its trace says it applied (the deal, the stake, the turn), is asked about by a
+    kind other than ``source`` there (the leader holding the ace of trumps in
     five-card Loo sometimes calls "Pam, be civil", so that rule is enforced too)."""
     import random
 
@@ -189,7 +190,9 @@ def test_every_rule_the_engine_enforces_is_asked_about_under_each_rule_set() -> 
                 rng = random.Random(seed)
                 low, high = rules.players(game)
                 players = rng.randint(max(low, 3), min(high, 6))
-                setup = HandSetup(game, rules, players, seed % players, 1, seed, (0,) * players, 0)
+                setup = HandSetup(
+                    game, rules, players, seed % players, 1, seed, (0,) * players, 0, trace=True
+                )
                 hand = Hand.deal(setup)
                 while not hand.over:
                     options = hand.options()
@@ -203,7 +206,9 @@ def test_every_rule_the_engine_enforces_is_asked_about_under_each_rule_set() -> 
                         continue
                     offered = hand.choices()
                     hand.step(offered[rng.randrange(len(offered))])
-                enforced |= {p.rule for p in hand.payments if p.rule != "ante"}
+                enforced |= {p.rule for p in hand.payments}
+                # Every rule the hand's trace says it applied: the deal, the stake, the turn.
+                enforced |= {r for e in hand.events for r in e.rules}
                 if hand.outcome == "played":
                     enforced.add(hand.loo_rule())
                 for trick in hand.tricks:
