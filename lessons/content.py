@@ -87,7 +87,9 @@ _KINDS: dict[str, dict[str, set[str]]] = {
         "unit": {"title"},
         "lesson": {"unit", "title", "game", "teaches", "quotes", "presets", "differ"},
         "exercise": {"kind", "rule", "position", "card"},
-        "guided-hand": {"rule", "players", "banner"},
+        # deal:, start:, options: and laws: are read by the course's loader (README,
+        # "Writing lessons").
+        "guided-hand": {"rule", "players", "banner", "deal", "start", "options", "laws"},
         "check": {"rules", "kinds", "count"},
     },
 }
@@ -440,8 +442,9 @@ def read(path: Path | None = None) -> Content:
             forms[form] = b.id
     passage_keys = {(sc.slug, b.id) for sc in sources for b in sc.passages}
     source_ids = {sc.slug for sc in sources}
+    lessons = _lesson_titles(root)
     resolvers = {
-        slug: make_resolver(forms, catalogue.rule_ids(), passage_keys, source_ids, slug)
+        slug: make_resolver(forms, catalogue.rule_ids(), passage_keys, source_ids, slug, lessons)
         for slug in ["", *source_ids]
     }
 
@@ -461,6 +464,16 @@ def read(path: Path | None = None) -> Content:
     citations = list(_resolve_citations(sources, plains))
     course = _read_course(root, resolvers[""], passage_keys)
     return Content(sources, rules, terms, citations, resolvers, course)
+
+
+def _lesson_titles(root: Path) -> dict[str, str]:
+    """The lessons of ``lessons.txt`` (id → title), read first so that every file may link
+    one with ``[[lesson:id]]``; the course itself is checked later (:func:`_read_course`)."""
+    path = root / "lessons.txt"
+    if not path.is_file():
+        return {}
+    blocks = parse(path.read_text(encoding="utf-8"), _display(path, root), "lessons")
+    return {b.id: b.get("title") or b.id for b in blocks if b.kind == "lesson"}
 
 
 def _read_course(
@@ -650,6 +663,11 @@ def _unknown(target: str) -> str:
         if source not in catalogue.SOURCE_IDS:
             return f"unknown source id {source!r} in [[{target}]]"
         return f"unknown passage id {key!r} of {source} in [[{target}]]"
+    if target.startswith("lesson:"):
+        return (
+            f"unknown lesson {target.removeprefix('lesson:')!r} in [[{target}]]: it is not a "
+            "[lesson] of lessons.txt"
+        )
     return f"unknown glossary term {target!r} in [[{target}]]"
 
 

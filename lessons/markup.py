@@ -10,12 +10,14 @@ Inline:
 - ``[[rule:head-the-trick]]`` or ``[[rule:head-the-trick|head the trick]]``: a rule page,
   likewise opened in place.
 - ``[[source:peel#p21-2|p. 21]]`` or ``[[source:peel]]``: a source, or one passage of it.
+- ``[[lesson:follow-suit]]`` or ``[[lesson:follow-suit|the lesson on following suit]]``: a
+  lesson of the course (/learn/<lesson>/), shown by default with the lesson's title.
 - ``{page:22}``: a page of the printed book begins here.
 - ``{note:28}``: the reference mark of footnote 28 (the passage ``fn-28`` of the same source).
 - ``_words_``: italics (the convention of the Project Gutenberg texts).
 
-Rendering is pure: the caller passes a :class:`Resolver` that knows which terms, rules and
-passages exist and how to link to them. An unknown reference raises :class:`MarkupError`
+Rendering is pure: the caller passes a :class:`Resolver` that knows which terms, rules,
+passages and lessons exist and how to link to them. An unknown reference raises :class:`MarkupError`
 with the offending text, so that the loader and the admin can say what is wrong.
 """
 
@@ -56,6 +58,8 @@ class Resolver:
     #: The source whose text is rendered (for ``{note:n}``), or "".
     source: str = ""
     note_exists: Callable[[int], bool] = lambda n: False
+    #: A lesson of the course by its id: its link and its title, or None.
+    lesson: Callable[[str], tuple[Link, str] | None] = lambda slug: None
 
 
 @dataclass
@@ -140,6 +144,8 @@ def _default_words(target: str) -> str:
         return target.removeprefix("rule:").replace("-", " ")
     if target.startswith("source:"):
         return target.removeprefix("source:").split("#")[0]
+    if target.startswith("lesson:"):
+        return target.removeprefix("lesson:").replace("-", " ")
     return target
 
 
@@ -195,6 +201,13 @@ def _resolve(target: str, words: str | None, resolver: Resolver, out: Rendered) 
             what = f"passage {source}#{key}" if key else f"source {source!r}"
             raise MarkupError(f"[[{target}]]: there is no {what}")
         return link, (words or (key or source)).strip()
+    if target.startswith("lesson:"):
+        slug = target.removeprefix("lesson:")
+        lesson = resolver.lesson(slug)
+        if lesson is None:
+            raise MarkupError(f"[[{target}]]: there is no lesson {slug!r} in the course")
+        link, title = lesson
+        return link, (words or title).strip()
     found = resolver.term(target)
     if found is None:
         raise MarkupError(f"[[{target}]]: {target!r} is not a glossary term (nor one of its forms)")

@@ -10,7 +10,7 @@ the texts in the admin, and the HTML of editor text is rendered on save (STYLE.m
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -43,12 +43,42 @@ def _passage_link(source: str, key: str) -> markup.Link:
     return markup.Link(f"{url}#{key}" if key else url, None, "passage")
 
 
+def _lesson_link(slug: str) -> markup.Link:
+    return markup.Link(reverse("course:lesson", args=[slug]), None, "lesson")
+
+
+# -- the course's lessons ---------------------------------------------------------------------
+
+#: A lesson of the course as the reading side sees it: (id, title, the rule ids it teaches).
+LessonRow = tuple[str, str, list[str]]
+#: Where the lessons come from, in course order: the course (``lessons.course``) registers it
+#: at ``ready()``, so that the reading side never imports the app built on it (STYLE.md 31).
+_lessons: list[Callable[[], Iterable[LessonRow]]] = []
+
+
+def provide_lessons(find: Callable[[], Iterable[LessonRow]]) -> None:
+    """Register ``find()``, every lesson of the course in order (the course calls this)."""
+    _lessons[:] = [find]
+
+
+def course_lessons() -> list[LessonRow]:
+    """Every lesson of the course, in order (one query; none without the course)."""
+    return list(_lessons[0]()) if _lessons else []
+
+
+@dataclass(frozen=True)
+class LessonLink:
+    title: str
+    url: str
+
+
 def resolver_from_database(source: str = "") -> markup.Resolver:
-    """A resolver for rendering one object in the admin: looks up what exists (3 queries)."""
+    """A resolver for rendering one object in the admin: looks up what exists (4 queries)."""
     forms = GlossaryTerm.form_index(GlossaryTerm.objects.values_list("slug", "forms"))
     passages = set(Passage.objects.values_list("source_id", "key"))
     sources = set(Source.objects.values_list("slug", flat=True))
-    return make_resolver(forms, catalogue.rule_ids(), passages, sources, source)
+    lessons = {slug: title for slug, title, _ in course_lessons()}
+    return make_resolver(forms, catalogue.rule_ids(), passages, sources, source, lessons)
 
 
 def make_resolver(
@@ -57,9 +87,12 @@ def make_resolver(
     passages: set[tuple[str, str]],
     sources: set[str],
     source: str = "",
+    lessons: Mapping[str, str] | None = None,
 ) -> markup.Resolver:
-    """A resolver over known terms (form → slug), rules, passages and sources."""
+    """A resolver over known terms (form → slug), rules, passages, sources and lessons
+    (id → title)."""
     known_rules = frozenset(rule_ids)
+    titles = dict(lessons or {})
 
     def term(words: str) -> tuple[str, markup.Link] | None:
         slug = forms.get(words.strip().lower())
@@ -73,12 +106,16 @@ def make_resolver(
             return None
         return _passage_link(source_id, key)
 
+    def lesson(slug: str) -> tuple[markup.Link, str] | None:
+        return (_lesson_link(slug), titles[slug]) if slug in titles else None
+
     return markup.Resolver(
         term=term,
         rule=rule,
         passage=passage,
         source=source,
         note_exists=lambda n: (source, f"fn-{n}") in passages,
+        lesson=lesson,
     )
 
 
@@ -358,6 +395,14 @@ class Rule(EditorText):
     @property
     def title(self) -> str:
         return self.name[:1].upper() + self.name[1:]
+
+    def taught_in(self) -> list[LessonLink]:
+        """The lessons of the course that teach this rule (their ``teaches:``), in order."""
+        return [
+            LessonLink(title, _lesson_link(slug).url)
+            for slug, title, teaches in course_lessons()
+            if self.id in teaches
+        ]
 
     def render(self, resolver: markup.Resolver) -> None:
         rendered = markup.render(self.explanation, resolver, slot_prefix=f"rule-{self.id}")

@@ -66,7 +66,8 @@ def list_rules(request: HttpRequest) -> HttpResponse:
 @require_safe
 @vary_on_headers("HX-Request")
 def show_rule(request: HttpRequest, rule_id: str) -> HttpResponse:
-    """A rule: our explanation, a worked example, and each source's statement side by side."""
+    """A rule: our explanation, the lessons that teach it, a worked example, and each source's
+    statement side by side."""
     if request.htmx:
         rule = get_object_or_404(Rule, pk=rule_id)
         return render(request, "lessons/rule.html#rule-summary", {"rule": rule})
@@ -81,6 +82,7 @@ def show_rule(request: HttpRequest, rule_id: str) -> HttpResponse:
             "readings": readings,
             "disputed": [o for o in readings if o.differs],
             "example": rule.worked_example(),
+            "taught_in": rule.taught_in(),
         },
     )
 

@@ -1,3 +1,5 @@
+from collections.abc import Iterable
+
 from django.apps import AppConfig
 
 
@@ -8,3 +10,17 @@ class CourseConfig(AppConfig):
 
     name = "lessons.course"
     label = "course"
+
+    def ready(self) -> None:
+        from lessons.models import provide_lessons
+
+        # The reading side links the lessons ([[lesson:id]] in the admin, "Taught in" on a rule
+        # page) through lessons.models, which never imports the course (STYLE.md 31).
+        provide_lessons(lesson_rows)
+
+
+def lesson_rows() -> Iterable[tuple[str, str, list[str]]]:
+    """One query: every lesson of the course, in order, with the rules it teaches."""
+    from lessons.course.models import Lesson
+
+    return Lesson.objects.order_by("position").values_list("slug", "title", "teaches")

@@ -4,9 +4,12 @@ from a browser session to an account."""
 
 from __future__ import annotations
 
+from html import escape
 from typing import Any
+from urllib.parse import quote
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
@@ -302,6 +305,59 @@ def test_progress_comes_along_when_the_learner_signs_up(learner: Learner) -> Non
     assert not Progress.objects.filter(owner=None).exists()
     assert AskedQuestion.objects.filter(owner=user).count() == 2
     assert "right at the first try" in learner.page(step=first.key)
+
+
+def test_signing_up_from_a_lesson_comes_back_to_it_with_the_progress(learner: Learner) -> None:
+    first = learner.steps[0]
+    learner.do(first)
+    back = f"/learn/{LESSON}/?rules=hoffmann"
+    page = learner.page()
+    assert f'href="/accounts/sign-up/?next={quote(back, safe="/")}"' in page
+    assert f'href="/accounts/log-in/?next={quote(back, safe="/")}"' in page
+    form = learner.client.get(reverse("sign-up"), {"next": back}).content.decode()
+    assert f'name="next" value="{escape(back)}"' in form
+
+    response = learner.client.post(
+        reverse("sign-up"),
+        {
+            "username": "pupil",
+            "password1": "a long pass phrase 7",
+            "password2": "a long pass phrase 7",
+            "next": back,
+        },
+    )
+
+    assert response.status_code == 302 and response["Location"] == back
+    user = get_user_model().objects.get(username="pupil")
+    assert Progress.objects.get(owner=user, step=first).done
+    assert not Progress.objects.filter(owner=None).exists()
+    assert "right at the first try" in learner.page(step=first.key)
+    assert "Your progress is kept for this browser session" not in learner.page()
+
+
+def test_logging_in_from_a_lesson_comes_back_to_it(client: Client) -> None:
+    get_user_model().objects.create_user("pupil", password="a long pass phrase 7")
+    back = f"/learn/{LESSON}/?rules=peel"
+    response = client.post(
+        reverse("login"),
+        {"username": "pupil", "password": "a long pass phrase 7", "next": back},
+    )
+    assert response.status_code == 302 and response["Location"] == back
+
+
+@pytest.mark.parametrize("view", ["sign-up", "login"])
+def test_a_next_that_leaves_the_site_is_ignored(client: Client, view: str) -> None:
+    password = "a long pass phrase 7"
+    for n, elsewhere in enumerate(["https://evil.example/learn/", "//evil.example/learn/"]):
+        if view == "login":
+            get_user_model().objects.create_user(f"pupil{n}", password=password)
+            data = {"username": f"pupil{n}", "password": password}
+        else:
+            data = {"username": f"pupil{n}", "password1": password, "password2": password}
+        client.logout()
+        response = client.post(reverse(view), {**data, "next": elsewhere})
+        assert response.status_code == 302
+        assert response["Location"] == reverse(settings.LOGIN_REDIRECT_URL)
 
 
 def test_logging_in_keeps_what_either_side_had_done(client: Client) -> None:

@@ -78,6 +78,20 @@ def test_a_rule_explanation_and_a_definition_are_rendered_on_save(editor: Client
     assert 'href="/rules/take-miss/"' in GlossaryTerm.objects.get(pk=term.pk).definition_html
 
 
+def test_a_lesson_link_is_rendered_on_save_and_a_missing_lesson_refused(editor: Client) -> None:
+    rule = Rule.objects.get(pk="must")
+    rule.explanation = "See [[lesson:follow-suit]]."
+    rule.save()
+    assert (
+        '<a href="/learn/follow-suit/">Follow suit</a>'
+        in Rule.objects.get(pk="must").explanation_html
+    )
+
+    html = _post_rule(editor, rule, explanation="See [[lesson:folow-suit]].")
+    assert "no lesson &#x27;folow-suit&#x27; in the course" in html
+    assert Rule.objects.get(pk="must").explanation == "See [[lesson:follow-suit]]."
+
+
 def _post_rule(editor: Client, rule: Rule, **changes: str) -> str:
     data = {
         "explanation": rule.explanation,

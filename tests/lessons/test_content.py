@@ -39,6 +39,12 @@ def test_every_rule_of_the_catalogue_has_a_row_with_our_explanation() -> None:
     assert not Rule.objects.filter(explanation_html="").exists()
 
 
+def test_a_rule_may_link_a_lesson_of_the_course_shown_by_its_title() -> None:
+    """rules.txt is read before lessons.txt, yet may link any [lesson] of it."""
+    html = Rule.objects.get(pk="head-the-trick").explanation_html
+    assert '<a href="/learn/trumped-trick/">Following a trick that has been trumped</a>' in html
+
+
 def test_the_five_sources_are_loaded_in_catalogue_order() -> None:
     assert list(Source.objects.values_list("slug", flat=True)) == list(catalogue.SOURCE_IDS)
     for source in Source.objects.all():
@@ -258,6 +264,18 @@ def _unknown_rule_id_in_a_link(folder: Path) -> tuple[str, str, str]:
     return "rules.txt", str(line), 'unknown rule id "mustn\'t"'
 
 
+def _unknown_lesson_in_a_rule(folder: Path) -> tuple[str, str, str]:
+    _edit(folder / "rules.txt", "[[lesson:trumped-trick]]", "[[lesson:trumped-tricks]]")
+    line = _line_of(folder / "rules.txt", "lesson:trumped-tricks")
+    return "rules.txt", str(line), "unknown lesson 'trumped-tricks' in [[lesson:trumped-tricks]]"
+
+
+def _unknown_lesson_in_a_definition(folder: Path) -> tuple[str, str, str]:
+    path = folder / "glossary.txt"
+    _edit(path, "it was shortened to Loo.", "it was shortened to Loo ([[lesson:lanterloo]]).")
+    return "glossary.txt", str(_line_of(path, "[[lesson:lanterloo]]")), "unknown lesson 'lanterloo'"
+
+
 def _unknown_passage_id(folder: Path) -> tuple[str, str, str]:
     path = folder / "rules.txt"
     _edit(
@@ -408,6 +426,8 @@ def _rule_without_example_or_reason(folder: Path) -> tuple[str, str, str]:
         _unknown_rule_id_in_rules_file,
         _unknown_rule_id_in_annotation,
         _unknown_rule_id_in_a_link,
+        _unknown_lesson_in_a_rule,
+        _unknown_lesson_in_a_definition,
         _unknown_passage_id,
         _unknown_passage_id_of_a_quotation,
         _unknown_glossary_term,

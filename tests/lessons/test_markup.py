@@ -20,6 +20,11 @@ def _resolver(source: str = "hoffmann") -> markup.Resolver:
         ),
         source=source,
         note_exists=lambda n: n == 28,
+        lesson=lambda slug: (
+            (markup.Link(f"/learn/{slug}/", None, "lesson"), "Follow suit")
+            if slug == "follow-suit"
+            else None
+        ),
     )
 
 
@@ -49,6 +54,21 @@ def test_rule_and_passage_links() -> None:
     assert out.plain == "A must follows; see p. 21."
 
 
+def test_a_lesson_link_goes_to_the_lesson_under_its_title_or_the_words_given() -> None:
+    out = markup.render(
+        "See [[lesson:follow-suit]], or [[lesson:follow-suit|the lesson before]].",
+        _resolver(),
+        slot_prefix="x",
+    )
+
+    assert out.html == (
+        '<p>See <a href="/learn/follow-suit/">Follow suit</a>, or '
+        '<a href="/learn/follow-suit/">the lesson before</a>.</p>'
+    )
+    assert out.plain == "See Follow suit, or the lesson before."
+    assert markup.plain_text("See [[lesson:follow-suit]].") == "See follow suit."
+
+
 def test_page_and_note_marks_italics_and_escaping() -> None:
     out = markup.render(
         "one {page:22} or _more_ <b>tricks</b> & {note:28}", _resolver(), slot_prefix="x"
@@ -76,6 +96,7 @@ def test_paragraphs_and_lists() -> None:
         ("[[rule:mustn't]]", "not a rule id"),
         ("[[source:peel#p99-1]]", "no passage peel#p99-1"),
         ("{note:27}", "fn-27 that does not exist"),
+        ("[[lesson:follow-suits]]", "no lesson 'follow-suits' in the course"),
     ],
 )
 def test_a_reference_to_nothing_is_an_error(text: str, problem: str) -> None:

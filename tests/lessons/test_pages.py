@@ -76,13 +76,13 @@ PAGES = [
     ("/sources/peel/?view=side-by-side", 3),
     ("/sources/parlett/", 3),
     ("/rules/", 1),
-    ("/rules/head-the-trick/", 3),
-    ("/rules/ante/", 3),
-    ("/rules/trick-winner/", 3),
-    ("/rules/flush-tie-break/", 3),
-    ("/rules/penalty-revoke/", 3),
-    ("/rules/deal-order/", 3),
-    ("/rules/shuffle-and-cut/", 3),
+    ("/rules/head-the-trick/", 4),
+    ("/rules/ante/", 4),
+    ("/rules/trick-winner/", 4),
+    ("/rules/flush-tie-break/", 4),
+    ("/rules/penalty-revoke/", 4),
+    ("/rules/deal-order/", 4),
+    ("/rules/shuffle-and-cut/", 4),
     ("/compare/", 3),
     ("/compare/?a=parlett&b=whiteknuckle&differ=on", 3),
     ("/disagreements/", 3),
@@ -195,6 +195,16 @@ def test_the_rule_list_shows_every_rule_in_its_group(client: Client) -> None:
         assert slug in page.ids and label in _text(page)
     for rule_id in catalogue.rule_ids():
         assert f"/rules/{rule_id}/" in page.links
+
+
+def test_a_rule_page_names_the_lessons_that_teach_it(client: Client) -> None:
+    page = _page(client, "/rules/must-overtrump/")
+    assert "/learn/overtrump/" in page.links
+    assert "Taught in the course: Over-trumping" in _text(page)
+
+    taught = _page(client, "/rules/head-the-trick/")
+    for lesson in ("head-the-trick", "trumped-trick", "choosing-rules"):
+        assert f"/learn/{lesson}/" in taught.links
 
 
 def test_every_rule_page_cites_a_passage_of_every_source_that_states_it(client: Client) -> None:
