@@ -182,10 +182,25 @@ class PracticeTable(RulesAndGameNames, models.Model):
         owner: Any = None,
         session_key: str = "",
         guide: dict[str, str] | None = None,
+        first_pack: tuple[str, ...] | None = None,
+        start: str = "fresh",
+        options: dict[str, Any] | None = None,
     ) -> PracticeTable:
         """A new table with its first hand dealt and played up to the human's first turn
-        (``guide``: a lesson's, see :attr:`guide`)."""
-        config = TableConfig(game, RuleSet.preset(rules), players, deal_seed(seed), laws=laws)
+        (``guide``: a lesson's, see :attr:`guide`). A lesson's guided hand may stack the first
+        deal (``first_pack``), begin as after a hand (``start``) and agree variations on the
+        rule set (``options``): :class:`~games.loo.table.TableConfig`. The stacked pack stays
+        in :attr:`state`, which never leaves the server."""
+        preset = RuleSet.preset(rules)
+        config = TableConfig(
+            game,
+            preset.with_options(options) if options else preset,
+            players,
+            deal_seed(seed),
+            laws=laws,
+            first_pack=first_pack,
+            start=start,
+        )
         table = Table(config)
         table.deal()
         practice = cls(

@@ -296,6 +296,8 @@ def take_back_decision(request: HttpRequest, pk: int) -> HttpResponse:
         return loaded
     practice, table = loaded
     hand = _current_hand(table)
+    if _guided_hand_over(practice, hand):
+        return _answer(request, practice, table, error=GUIDED_HAND_OVER)
     mine = [i for i, action in enumerate(hand.log) if action.seat == HUMAN]
     if not mine:
         return _answer(
@@ -404,6 +406,19 @@ def _bad_request() -> HttpResponse:
         "This request could not be read: it lacks the table's version. Reload the page.",
         content_type="text/plain; charset=utf-8",
     )
+
+
+#: Why a finished guided hand is not taken back.
+GUIDED_HAND_OVER = (
+    "The lesson's guided hand is over and stays as it was played: go back to the lesson, or "
+    "deal the next hand."
+)
+
+
+def _guided_hand_over(practice: PracticeTable, hand: Hand) -> bool:
+    """Whether ``hand`` is a lesson's guided hand (a guided table's first), finished: it is
+    not taken back (the lesson counts it done once it is over)."""
+    return bool(practice.guide) and hand.over and hand.setup.hand_number == 1
 
 
 def _current_hand(table: Table) -> Hand:
@@ -818,7 +833,11 @@ def _render_table(
             "next": reverse("games:table-next", args=[practice.pk]),
             "takeback": reverse("games:table-takeback", args=[practice.pk]),
         },
-        "can_take_back": any(a.seat == HUMAN for a in hand.log),
+        "can_take_back": any(a.seat == HUMAN for a in hand.log)
+        and not _guided_hand_over(practice, hand),
+        # A line marked with the lesson's rule is never folded away unseen.
+        "earlier_marked": bool(practice.guide)
+        and any(practice.guide["rule"] in line.event.rules for line in log_earlier),
         "can_deal": hand.over and not table.session_over,
         "laws_stand": practice.laws and hand.rules.penalties != "none",
         "irregular_laws": {

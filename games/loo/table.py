@@ -29,6 +29,12 @@ from .rulesets import RuleSet
 #: Cut order for choosing the dealer: ace low (RULES.md first-dealer).
 ACE_LOW: Final = "A23456789TJQK"
 
+#: How a table may begin (:attr:`TableConfig.start`): ``fresh``, its first deal; ``after-loo``,
+#: as after a hand in which a player was looed (his loo, a stake, carried into the pool: a
+#: double, neither a single nor a must); ``after-no-loo``, as after a hand nobody was looed
+#: (a single, and a must where the rule set plays one then).
+STARTS: Final = ("fresh", "after-loo", "after-no-loo")
+
 
 @dataclass(frozen=True)
 class TableConfig:
@@ -48,6 +54,13 @@ class TableConfig:
     #: session costs no more memory than a short one: the practice site stores each finished
     #: hand itself, and a simulation needs only the counters.
     keep_history: bool = False
+    #: A lesson's guided hand: the first hand is dealt from this stacked pack (52 card codes,
+    #: top first: :func:`~games.loo.hand.deal.stack_pack`) instead of the shuffle; the hands
+    #: after it are shuffled as usual.
+    first_pack: tuple[str, ...] | None = None
+    #: How the table begins (:data:`STARTS`): a fresh table, or as if a hand had just been
+    #: played, with a loo (its pool carried into the first hand) or without one.
+    start: str = "fresh"
 
     def __post_init__(self) -> None:
         self.rules.require_game(self.game)
@@ -57,6 +70,8 @@ class TableConfig:
                 f"{self.game} Loo under the {self.rules.source} rules is for {low} to {high} "
                 f"players, not {self.players}"
             )
+        if self.start not in STARTS:
+            raise LooError(f"unknown start {self.start!r} (starts: {', '.join(STARTS)})")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -69,6 +84,9 @@ class TableConfig:
             "rounds": self.rounds,
             "trace": self.trace,
             "keep_history": self.keep_history,
+            # Only when set: a table's dict reads as it did before lessons stacked deals.
+            **({"first_pack": list(self.first_pack)} if self.first_pack else {}),
+            **({"start": self.start} if self.start != "fresh" else {}),
         }
 
     @classmethod
@@ -83,6 +101,8 @@ class TableConfig:
             rounds=data.get("rounds"),
             trace=bool(data.get("trace", True)),
             keep_history=bool(data.get("keep_history", False)),
+            first_pack=tuple(data["first_pack"]) if data.get("first_pack") else None,
+            start=str(data.get("start", "fresh")),
         )
 
 
@@ -120,8 +140,13 @@ class Table:
         )
         self.hand_number = 0
         self.hand: Hand | None = None
-        self.prev_no_loo = False
+        self.prev_no_loo = config.start == "after-no-loo"
         self.prev_flush = False
+        if config.start == "after-loo":
+            # The last seat was looed in the hand before: his loo is the pool.
+            loo = config.rules.stake(config.game)
+            self.balances[-1] -= loo
+            self.pool = loo
         # Finished hands, if the config keeps them: their setups and action logs (enough to
         # replay each).
         self._finished: list[tuple[HandSetup, list[Action]]] = []
@@ -194,11 +219,12 @@ class Table:
             seed=config.seed,
             balances=tuple(self.balances),
             pool=self.pool,
-            first=self.hand_number == 1,
+            first=self.hand_number == 1 and config.start == "fresh",
             prev_no_loo=self.prev_no_loo,
             prev_flush=self.prev_flush,
             laws=config.laws,
             trace=config.trace,
+            pack=config.first_pack if self.hand_number == 1 else None,
         )
         self.hand = Hand.deal(setup)
         return self.hand
@@ -288,4 +314,4 @@ class Table:
         return table
 
 
-__all__ = ["Table", "TableConfig", "choose_first_dealer"]
+__all__ = ["STARTS", "Table", "TableConfig", "choose_first_dealer"]

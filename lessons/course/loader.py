@@ -10,7 +10,9 @@ is wrong:
 - an exercise whose rule does not bind under a rule set the lesson is offered for (in its
   authored position; or, generated, a rule its kind cannot ask about there);
 - a guided hand in which the rule never comes up when the hand is played sensibly
-  (:func:`games.guided.rule_comes_up`, under each rule set: the seeds found are stored);
+  (:func:`games.guided.rule_comes_up`, under each rule set: the seeds found are stored), or
+  whose stacked deal (``deal:``) is not a deal: an unknown or repeated card, a hand of the
+  wrong size, a seat missing or named twice;
 - a check about rules no question can ask about there.
 
 The engine answers every exercise; the file never holds an answer.
@@ -22,15 +24,23 @@ import hashlib
 import json
 from dataclasses import dataclass
 from functools import cache
+from itertools import count, islice
 from typing import Any
 
 from django.db.models import ProtectedError
 
-from games.guided import rule_comes_up
+from games.guided import PLAIN, Guided, rule_comes_up
 from games.loo import catalogue
+from games.loo.cards import PACK, CardError, card
 from games.loo.catalogue import UnknownRule
+from games.loo.errors import LooError
+from games.loo.hand import stack_pack
 from games.loo.questions import AUTHORED_KINDS, KINDS, QuestionError, coverage, question_at
-from games.loo.rulesets import GAMES, PRESETS, RuleSet
+from games.loo.rng import rng_for
+from games.loo.rulesets import GAMES, HAND_SIZE, PRESETS, RuleSet
+from games.loo.table import STARTS, Table, TableConfig, choose_first_dealer
+from games.models import deal_seed
+from games.naming import SEAT_NAMES
 from lessons import markup
 from lessons.content import Block, ContentError, check_markup, parse, sync
 from lessons.course.models import Lesson, Step, StepKind, Unit
@@ -278,7 +288,15 @@ def _guided_hand(b: Block, game: str, presets: list[str]) -> dict[str, Any]:
     if not text.isdigit():
         raise b.error("'players:' must be a number", b.line_of("players"))
     players = int(text)
-    seeds = {}
+    start = b.get("start") or "fresh"
+    if start not in STARTS:
+        raise b.error(f"unknown start {start!r} (starts: {', '.join(STARTS)})", b.line_of("start"))
+    laws = b.get("laws")
+    if laws not in ("", "yes", "no"):
+        raise b.error("'laws:' must be yes or no", b.line_of("laws"))
+    options = _options(b)
+    deal = _deal(b, game, players) if b.get("deal") else None
+    seeds, packs = {}, {}
     for preset in presets:
         low, high = RuleSet.preset(preset).players(game)
         if not low <= players <= high:
@@ -286,33 +304,209 @@ def _guided_hand(b: Block, game: str, presets: list[str]) -> dict[str, Any]:
                 f"{game} Loo under {preset} is for {low} to {high} players, not {players}",
                 b.line_of("players"),
             )
-        seed = _find_seed(game, preset, players, rule, b.id)
+        guided = Guided.of(start=start, options=options, laws=laws == "yes")
+        try:
+            rules = guided.rules(preset)
+        except LooError as error:
+            raise b.error(f"under {preset}: {error}", b.line_of("options")) from None
+        dealer = None
+        if deal is not None:
+            dealer = deal[0]
+            pack = _stack(b, game, rules, players, guided, deal, b.id)
+            guided = Guided(pack, start, guided.options, guided.laws)
+            packs[preset] = list(pack)
+        seed = _find_seed(game, preset, players, rule, b.id, guided, dealer)
         if seed is None:
             raise b.error(
                 f"under {preset}, {rule!r} never comes up when the hand is played sensibly (in "
-                f"{GUIDED_TRIES} deals): choose another rule, or leave {preset} out of the "
+                f"{GUIDED_TRIES} deals{' from this stacked deal' if deal else ''}): choose "
+                f"another rule{' or deal' if deal else ''}, or leave {preset} out of the "
                 "lesson's 'presets:'",
                 b.line_of("rule"),
             )
         seeds[preset] = seed
-    return {"rule": rule, "players": players, "banner": b.get("banner"), "seeds": seeds}
+    data: dict[str, Any] = {
+        "rule": rule,
+        "players": players,
+        "banner": b.get("banner"),
+        "seeds": seeds,
+    }
+    # Only what the block sets: a plain guided hand's data reads as before.
+    if packs:
+        data["packs"] = packs
+    if start != "fresh":
+        data["start"] = start
+    if options:
+        data["options"] = options
+    if laws == "yes":
+        data["laws"] = True
+    return data
+
+
+def _options(b: Block) -> dict[str, str]:
+    """``options:``: agreed variations on every rule set offered, ``name=value`` (RULES.md's
+    option names), comma separated."""
+    options = {}
+    for item in b.listed("options"):
+        name, eq, value = item.partition("=")
+        if not eq or not name.strip() or not value.strip():
+            raise b.error(
+                f"an option is written name=value (such as club-law=on), not {item!r}",
+                b.line_of("options"),
+            )
+        options[name.strip()] = value.strip()
+    if options:
+        try:
+            RuleSet.preset("hoffmann").with_options(options)
+        except LooError as error:
+            raise b.error(f"'options:': {error}", b.line_of("options")) from None
+    return options
+
+
+#: A stacked deal: the dealer's seat, each seat's cards (seat 0 is the learner), the miss
+#: (three-card Loo) and the turn-up.
+Deal = tuple[int, tuple[tuple[str, ...], ...], tuple[str, ...], str]
+
+
+def _deal(b: Block, game: str, players: int) -> Deal:
+    """Read ``deal:``: a part for each seat from the learner's round to the left (``you``,
+    ``west``, ``north``, ...: the practice table's names), the dealer's marked
+    ``(dealer)``, then ``miss`` (three-card Loo) and ``turn-up``, separated by ``;``:
+    ``you 9H 4C 2D; west (dealer) KS QS 3H; ...; miss AH KH QH; turn-up 4H``."""
+    line = b.line_of("deal")
+    names = [n.lower() for n in SEAT_NAMES[:players]]
+    size = HAND_SIZE[game]
+    hands: dict[int, tuple[str, ...]] = {}
+    miss: tuple[str, ...] = ()
+    turn_up = ""
+    dealer = None
+    seen: dict[str, str] = {}
+
+    def cards(words: list[str], who: str) -> tuple[str, ...]:
+        codes = []
+        for word in words:
+            try:
+                code = card(word).code
+            except CardError as error:
+                raise b.error(f"'deal:': {who}: {error}", line) from None
+            if code in seen:
+                raise b.error(
+                    f"'deal:': {code} is dealt twice (to {seen[code]} and to {who})", line
+                )
+            seen[code] = who
+            codes.append(code)
+        return tuple(codes)
+
+    for part in b.get("deal").split(";"):
+        words = part.split()
+        if not words:
+            continue
+        who = words[0].lower()
+        rest = words[1:]
+        if who == "turn-up":
+            got = cards(rest, "the turn-up")
+            if len(got) != 1:
+                raise b.error("'deal:': the turn-up is one card", line)
+            turn_up = got[0]
+        elif who == "miss":
+            if game != "three-card":
+                raise b.error(f"'deal:': {game} Loo deals no miss", line)
+            miss = cards(rest, "the miss")
+            if len(miss) != size:
+                raise b.error(f"'deal:': the miss is {size} cards, not {len(miss)}", line)
+        elif who in names:
+            seat = names.index(who)
+            if seat in hands:
+                raise b.error(f"'deal:': {who} is dealt twice", line)
+            if rest[:1] == ["(dealer)"]:
+                if dealer is not None:
+                    raise b.error("'deal:': only one seat is the (dealer)", line)
+                dealer = seat
+                rest = rest[1:]
+            hands[seat] = cards(rest, who)
+            if len(hands[seat]) != size:
+                raise b.error(f"'deal:': {who} is dealt {len(hands[seat])} cards, not {size}", line)
+        else:
+            raise b.error(
+                f"'deal:': unknown part {who!r} (at {players} players: {', '.join(names)}, "
+                "miss, turn-up)",
+                line,
+            )
+    missing = [n for seat, n in enumerate(names) if seat not in hands]
+    if missing:
+        raise b.error(f"'deal:': no cards for {', '.join(missing)}", line)
+    if dealer is None:
+        raise b.error("'deal:': mark the dealer's seat with (dealer) after its name", line)
+    if game == "three-card" and not miss:
+        raise b.error("'deal:': a three-card deal names the miss", line)
+    if not turn_up:
+        raise b.error("'deal:': name the turn-up", line)
+    return dealer, tuple(hands[seat] for seat in range(players)), miss, turn_up
+
+
+def _stack(
+    b: Block, game: str, rules: RuleSet, players: int, guided: Guided, deal: Deal, key: str
+) -> tuple[str, ...]:
+    """The pack that deals ``deal`` under ``rules``; the cards it does not name follow in an
+    order shuffled from ``key``. Where the first hand deals no miss (a must without one), the
+    miss's cards are the top of the stock."""
+    dealer, hands, miss, turn_up = deal
+    config = TableConfig(game, rules, players, "stack", start=guided.start)
+    probe = Table(config).deal()
+    with_miss = game == "three-card" and not (probe.must and rules.must_miss == "none")
+    named = {c for h in hands for c in h} | set(miss) | {turn_up}
+    rest = [c.code for c in PACK if c.code not in named]
+    rng_for(key, "guided-stock").shuffle(rest)
+    stock = list(miss) + rest if miss and not with_miss else rest
+    try:
+        return stack_pack(
+            game, rules, players, dealer, hands, turn_up, miss if with_miss else None, stock
+        )
+    except LooError as error:  # pragma: no cover: _deal has refused what it could refuse
+        raise b.error(f"'deal:': {error}", b.line_of("deal")) from None
 
 
 @cache
-def _find_seed(game: str, preset: str, players: int, rule: str, prefix: str) -> int | None:
+def _find_seed(
+    game: str,
+    preset: str,
+    players: int,
+    rule: str,
+    prefix: str,
+    guided: Guided = PLAIN,
+    dealer: int | None = None,
+) -> int | None:
     """The public seed of a practice table (``PracticeTable.seed``) whose first hand brings
     ``rule`` up, searched from a number made of ``prefix``. The practice table deals from
     ``deal_seed(seed)``, keyed by the site's secret: the deal cannot be worked out from the
     content files, and a site with another key finds its own seeds when it loads them.
     Remembered for the process: the engine's answer does not change while it runs.
 
+    A stacked deal (``guided.pack``) deals the same cards whatever the seed: the seed then
+    chooses the first dealer (it must be ``dealer``, the seat the deal was stacked for) and
+    seeds the computer players.
+
     A deal where the rule comes up during the hand, on a line the learner sees (his own
     card, a trick, a declaration), is searched first; failing one, a deal where it binds
     another player, which the marked trick log shows when the hand is over."""
     base = int(hashlib.sha256(prefix.encode()).hexdigest()[:8], 16) * 1000
+    rules = guided.rules(preset)
+    seeds = [base + n for n in range(1, GUIDED_TRIES + 1)]
+    if dealer is not None:
+        # GUIDED_TRIES seeds whose first dealer is the stacked deal's.
+        seeds = list(
+            islice(
+                (
+                    seed
+                    for seed in count(base + 1)
+                    if choose_first_dealer(rules, players, deal_seed(seed))[0] == dealer
+                ),
+                GUIDED_TRIES,
+            )
+        )
     for during in (True, False):
-        for seed in range(base + 1, base + GUIDED_TRIES + 1):
-            if rule_comes_up(game, preset, players, seed, rule, during=during):
+        for seed in seeds:
+            if rule_comes_up(game, preset, players, seed, rule, during=during, guided=guided):
                 return seed
     return None
 

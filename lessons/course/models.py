@@ -15,6 +15,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
+from games.guided import Guided
 from games.loo.rulesets import GAME_NAMES, PRESETS
 from games.owners import OwnedQuerySet
 from lessons import markup
@@ -86,7 +87,9 @@ class Step(models.Model):
     """One step of a lesson. ``data`` by kind:
 
     - exercise: ``{"kind", "rule", "position" (or null: generated), "card" (why-not), "intro"}``;
-    - guided hand: ``{"rule", "players", "banner", "seeds": {preset: seed}}``;
+    - guided hand: ``{"rule", "players", "banner", "seeds": {preset: seed}}``, and where the
+      block sets them ``"packs": {preset: stacked pack}``, ``"start"``, ``"options"`` and
+      ``"laws"`` (careless computer players at a laws-mode table);
     - check: ``{"rules", "kinds", "count"}``.
     """
 
@@ -101,6 +104,18 @@ class Step(models.Model):
 
     def __str__(self) -> str:
         return f"{self.lesson_id}: {self.key}"
+
+    def guided(self, preset: str) -> Guided:
+        """A guided hand's table under ``preset``, beyond its size and seed: the stacked deal,
+        the start, the agreed variations, the laws mode."""
+        data = self.data
+        pack = data.get("packs", {}).get(preset)
+        return Guided.of(
+            pack=tuple(pack) if pack else None,
+            start=data.get("start", "fresh"),
+            options=data.get("options"),
+            laws=bool(data.get("laws", False)),
+        )
 
 
 # -- progress -----------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from games.links import RuleLinks, rule_url
 from games.loo.rulesets import PRESETS
-from games.models import Opponents, PracticeTable
+from games.models import PracticeTable
 from games.owners import owner_for
 from lessons.course.learning import StepState, ask, lesson_states, mark_done, progress_for
 from lessons.course.models import Lesson, Progress, Step, StepKind, Unit
@@ -317,20 +317,23 @@ def start_step(request: HttpRequest, slug: str, key: str) -> HttpResponse:
 def _deal_guided_hand(
     request: HttpRequest, lesson: Lesson, step: Step, preset: str, state: StepState
 ) -> HttpResponse:
-    """The guided hand's practice table, dealt from the seed found for the rule set; the same
-    table again if there is one under that rule set."""
+    """The guided hand's practice table, dealt from the seed found for the rule set (and the
+    stacked deal, the start, the agreed variations and the laws mode the hand names: the
+    loader checked the rule comes up so); the same table again if there is one under that
+    rule set."""
     owner, session_key = owner_for(request)
     progress = progress_for(request, step, owner, session_key)
     table = PracticeTable.objects.for_request(request).filter(pk=progress.table_id).first()
     if table is None or table.rules != preset:
         data = step.data
+        guided = step.guided(preset)
         table = PracticeTable.deal_new(
             game=lesson.game,
             rules=preset,
             players=data["players"],
             seed=int(data["seeds"][preset]),
-            opponents=Opponents.SENSIBLE,
-            laws=False,
+            opponents=guided.opponents,
+            laws=guided.laws,
             owner=owner,
             session_key=session_key,
             guide={
@@ -339,6 +342,9 @@ def _deal_guided_hand(
                 "rule": data["rule"],
                 "back": _lesson_url(lesson, preset, step),
             },
+            first_pack=guided.pack,
+            start=guided.start,
+            options=dict(guided.options),
         )
         Progress.objects.filter(pk=progress.pk).update(table=table)
     return redirect(table)

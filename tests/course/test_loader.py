@@ -3,6 +3,7 @@ wrong, the database left as it was)."""
 
 from __future__ import annotations
 
+import random
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -14,7 +15,11 @@ from django.core.management import CommandError, call_command
 from games.guided import rule_comes_up
 from games.loo import RuleSet
 from games.loo.catalogue import rules as catalogue_rules
+from games.loo.hand import Action, Hand, HandSetup, IllegalAction
 from games.loo.questions import KINDS, coverage, question, question_at
+from games.loo.rulesets import PRESET_IDS
+from games.loo.table import Table, TableConfig
+from games.models import deal_seed
 from lessons.course.models import Lesson, Step, StepKind, Unit
 
 CONTENT = Path(settings.BASE_DIR) / "content"
@@ -80,8 +85,65 @@ def test_a_guided_hand_brings_its_rule_up_under_every_rule_set_offered() -> None
         assert set(data["seeds"]) == set(lesson.presets)
         for preset, seed in data["seeds"].items():
             assert rule_comes_up(
-                lesson.game, preset, data["players"], seed, data["rule"], during=False
+                lesson.game,
+                preset,
+                data["players"],
+                seed,
+                data["rule"],
+                during=False,
+                guided=step.guided(preset),
+            ), (step.key, preset)
+
+
+#: The lessons whose rule never comes up in a fresh table's first hand dealt from a seed, and
+#: what their guided hand sets to bring it up: a stacked deal, a start as after a hand, agreed
+#: variations, a laws-mode table of careless players.
+SET_GUIDED_HANDS = {
+    "the-miss-hand": ("miss-holder-alone-wins", {"start"}),
+    "the-dealer-hand": ("dealer-defends-miss", {"start", "packs"}),
+    "unlimited-loo-hand": ("unlimited-loo", {"options"}),
+    "singles-and-musts-hand": ("must", {"start"}),
+    "club-law-hand": ("club-law", {"options"}),
+    "rival-flushes-hand": ("flush-precedence", {"packs"}),
+    "laws-before-play-hand": ("penalty-declare-out-of-turn", {"laws"}),
+    "laws-in-play-hand": ("penalty-revoke", {"laws"}),
+}
+
+
+@pytest.mark.parametrize("key", SET_GUIDED_HANDS)
+def test_a_guided_hand_set_for_its_rule_brings_it_up_where_a_plain_deal_would_not(
+    key: str,
+) -> None:
+    step = Step.objects.select_related("lesson").get(key=key, kind=StepKind.GUIDED_HAND)
+    rule, sets = SET_GUIDED_HANDS[key]
+    assert step.data["rule"] == rule
+    assert sets <= set(step.data)
+    for preset, seed in step.data["seeds"].items():
+        guided = step.guided(preset)
+        args = (step.lesson.game, preset, step.data["players"], seed, rule)
+        assert rule_comes_up(*args, guided=guided), (key, preset)
+        if guided.pack:
+            # The stacked deal is dealt: each seat holds its cards, whatever the seed.
+            table = Table(
+                TableConfig(
+                    step.lesson.game,
+                    guided.rules(preset),
+                    step.data["players"],
+                    deal_seed(seed),
+                    first_pack=guided.pack,
+                    start=guided.start,
+                )
             )
+            hand = table.deal()
+            assert [c.code for c in hand.hands[0]] == _stacked(step.key, "you")
+
+
+def _stacked(key: str, seat: str) -> list[str]:
+    """The cards the guided hand ``key``'s deal: line gives ``seat``."""
+    block = _block(CONTENT, f"[guided-hand {key}]")
+    deal = block.split("deal:", 1)[1].split("\nbanner:", 1)[0]
+    part = next(p.split() for p in deal.split(";") if p.split()[0] == seat)
+    return [w for w in part[1:] if w != "(dealer)"]
 
 
 # -- what the course teaches ----------------------------------------------------------------------
@@ -92,12 +154,81 @@ def test_every_rule_of_the_catalogue_is_taught_by_a_lesson() -> None:
     assert {r.id for r in catalogue_rules()} - taught == set()
 
 
+def _rules_the_table_applies(hands: int = 300) -> set[str]:
+    """Every rule id written in the events of hands played at the practice table's engine:
+    seeded hands under every rule set at each of its games, first deals and later ones, half
+    of them at a laws table where now and then a player commits an irregularity the laws let
+    stand (the careless player's lapses and slips). What the table applies, found by playing,
+    not by asking the question bank."""
+    found: set[str] = set()
+    for preset in PRESET_IDS:
+        rules = RuleSet.preset(preset)
+        for game in rules.games:
+            low, high = rules.players(game)
+            for i in range(hands):
+                rng = random.Random(f"{preset}:{game}:{i}")
+                players = rng.randint(max(low, 3), min(high, 6))
+                first = i % 3 == 0
+                hand = Hand.deal(
+                    HandSetup(
+                        game=game,
+                        rules=rules,
+                        players=players,
+                        dealer=i % players,
+                        hand_number=1 if first else 2,
+                        seed=f"enforced:{i}",
+                        balances=(0,) * players,
+                        pool=0 if first else 2 * rules.stake(game),
+                        first=first,
+                        prev_no_loo=i % 3 == 1,
+                        trace=True,
+                        laws=i % 2 == 0,
+                    )
+                )
+                while not hand.over:
+                    if not _slip(hand, rng):
+                        offered = hand.choices()
+                        hand.step(offered[rng.randrange(len(offered))])
+                found |= {r for e in hand.events for r in e.rules}
+    return found
+
+
+def _slip(hand: Hand, rng: random.Random) -> bool:
+    """Now and then an irregularity, or a card the rules forbid, where the laws let it
+    stand: whether one was committed."""
+    if rng.random() < 0.1:
+        seat = rng.randrange(hand.players)
+        for what in hand.irregularities(seat):
+            cards: tuple[str, ...] = ()
+            if what == "look-hand":
+                others = [s for s in range(hand.players) if s != seat and hand.hands[s]]
+                what = f"look-hand:{others[0]}" if others else what
+            elif what in ("expose", "play-early") and hand.irregular_cards(seat):
+                cards = (hand.irregular_cards(seat)[0].code,)
+            try:
+                hand.apply(Action("irregular", seat, what, cards))
+            except IllegalAction:
+                continue
+            return True
+    if hand.phase == "play" and hand.laws_apply() and rng.random() < 0.2:
+        seat = hand.to_act
+        assert seat is not None
+        forbidden = [c for c in hand.hands[seat] if c not in hand.legal_moves(seat).legal]
+        if forbidden:
+            hand.apply(Action.play(seat, forbidden[0]))
+            return True
+    return False
+
+
 def test_every_rule_the_engine_enforces_at_the_table_is_exercised() -> None:
-    """Every rule a question about the play asks about (under some rule set: the engine
-    applies it to a decision, a trick, a flush or a settlement) is an exercise's rule."""
-    enforced = {
+    """Every rule the table applies (written in its hands' events, found by playing them), and
+    every rule a question about the play can ask about, is the rule of an exercise that asks
+    about the play (a ``source`` question asks about the texts: it does not count)."""
+    applied = _rules_the_table_applies()
+    assert {"penalty-revoke", "penalty-misdeal", "deal-order", "ante"} <= applied
+    asked = {
         r
-        for preset in ("hoffmann", "britannica", "whiteknuckle", "parlett", "peel")
+        for preset in PRESET_IDS
         for game in RuleSet.preset(preset).games
         for kind, ids in coverage(preset, game).items()
         if kind != "source"
@@ -106,9 +237,9 @@ def test_every_rule_the_engine_enforces_at_the_table_is_exercised() -> None:
     exercised = {
         s.data["rule"]
         for s in Step.objects.filter(kind=StepKind.EXERCISE)
-        if s.data["kind"] in KINDS
+        if s.data["kind"] in KINDS and s.data["kind"] != "source"
     }
-    assert enforced - exercised == set()
+    assert sorted((applied | asked) - exercised) == []
 
 
 def test_reloading_keeps_every_row_and_its_key() -> None:
@@ -172,6 +303,12 @@ def _unknown_term(folder: Path) -> tuple[int, str]:
     return _line_of(path, "[[misdial]]"), "unknown glossary term 'misdial'"
 
 
+def _unknown_lesson_link(folder: Path) -> tuple[int, str]:
+    block = _block(folder, "[lesson overtrump]")
+    path = _edit(folder, block, block.replace("[[lesson:must-trump|", "[[lesson:must-trumps|"))
+    return _line_of(path, "[[lesson:must-trumps|"), "unknown lesson 'must-trumps'"
+
+
 def _unknown_passage(folder: Path) -> tuple[int, str]:
     path = _in_block(folder, "[lesson follow-suit]", "quotes", "hoffmann#law-99")
     return _line_of(path, "hoffmann#law-99"), "unknown passage id 'law-99' of hoffmann"
@@ -215,6 +352,70 @@ def _in_block(folder: Path, header: str, field: str, value: str) -> Path:
 def _guided_hand_whose_rule_never_comes_up(folder: Path) -> tuple[int, str]:
     path = _in_block(folder, "[guided-hand follow-suit-hand]", "rule", "club-law")
     return _line_of(path, "rule: club-law"), "'club-law' never comes up when the hand is played"
+
+
+def _stacked_deal(folder: Path, deal: str) -> Path:
+    """The-dealer's guided hand with ``deal:`` set to ``deal``."""
+    return _in_block(folder, "[guided-hand the-dealer-hand]", "deal", deal)
+
+
+def _stacked_deal_with_a_card_twice(folder: Path) -> tuple[int, str]:
+    path = _stacked_deal(
+        folder, "you (dealer) 4D 6C 7S; west AH KH AS; north 2C 3D AH; miss 8C 9D TS; turn-up 2H"
+    )
+    return _line_of(path, "north 2C 3D AH"), "AH is dealt twice (to west and to north)"
+
+
+def _stacked_deal_with_an_unknown_card(folder: Path) -> tuple[int, str]:
+    path = _stacked_deal(
+        folder, "you (dealer) 4D 6C 7S; west AH KH AS; north 2C 3D 1S; miss 8C 9D TS; turn-up 2H"
+    )
+    return _line_of(path, "north 2C 3D 1S"), "'deal:': north: "
+
+
+def _stacked_deal_with_a_hand_too_short(folder: Path) -> tuple[int, str]:
+    path = _stacked_deal(
+        folder, "you (dealer) 4D 6C 7S; west AH KH; north 2C 3D 5S; miss 8C 9D TS; turn-up 2H"
+    )
+    return _line_of(path, "west AH KH;"), "west is dealt 2 cards, not 3"
+
+
+def _stacked_deal_without_a_seat(folder: Path) -> tuple[int, str]:
+    path = _stacked_deal(folder, "you (dealer) 4D 6C 7S; west AH KH AS; miss 8C 9D TS; turn-up 2H")
+    return _line_of(path, "west AH KH AS; miss"), "no cards for north"
+
+
+def _stacked_deal_without_a_dealer(folder: Path) -> tuple[int, str]:
+    path = _stacked_deal(
+        folder, "you 4D 6C 7S; west AH KH AS; north 2C 3D 5S; miss 8C 9D TS; turn-up 2H"
+    )
+    return _line_of(path, "deal: you 4D"), "mark the dealer's seat with (dealer)"
+
+
+def _stacked_deal_with_two_turn_ups(folder: Path) -> tuple[int, str]:
+    path = _stacked_deal(
+        folder,
+        "you (dealer) 4D 6C 7S; west AH KH AS; north 2C 3D 5S; miss 8C 9D TS; turn-up 2H 3H",
+    )
+    return _line_of(path, "turn-up 2H 3H"), "the turn-up is one card"
+
+
+def _stacked_deal_in_which_the_rule_never_comes_up(folder: Path) -> tuple[int, str]:
+    # Everyone holds trumps: someone besides the one player plays, and the dealer is free.
+    path = _stacked_deal(
+        folder, "you (dealer) AH KH QH; west JH TH 9H; north 8H 7H 6H; miss 5H 4H 3H; turn-up 2H"
+    )
+    return _line_of(path, "[guided-hand the-dealer-hand]") + 1, "from this stacked deal"
+
+
+def _unknown_start(folder: Path) -> tuple[int, str]:
+    path = _in_block(folder, "[guided-hand the-miss-hand]", "start", "after-a-flush")
+    return _line_of(path, "start: after-a-flush"), "unknown start 'after-a-flush'"
+
+
+def _unknown_option(folder: Path) -> tuple[int, str]:
+    path = _in_block(folder, "[guided-hand club-law-hand]", "options", "club-law=sometimes")
+    return _line_of(path, "options: club-law=sometimes"), "'options:'"
 
 
 def _check_about_rules_no_question_asks(folder: Path) -> tuple[int, str]:
@@ -277,11 +478,21 @@ BREAKAGES = [
     _unknown_unit,
     _unknown_rule_taught,
     _unknown_term,
+    _unknown_lesson_link,
     _unknown_passage,
     _rule_taught_but_not_linked,
     _exercise_whose_rule_does_not_bind,
     _exercise_its_kind_cannot_ask,
     _guided_hand_whose_rule_never_comes_up,
+    _stacked_deal_with_a_card_twice,
+    _stacked_deal_with_an_unknown_card,
+    _stacked_deal_with_a_hand_too_short,
+    _stacked_deal_without_a_seat,
+    _stacked_deal_without_a_dealer,
+    _stacked_deal_with_two_turn_ups,
+    _stacked_deal_in_which_the_rule_never_comes_up,
+    _unknown_start,
+    _unknown_option,
     _check_about_rules_no_question_asks,
     _a_step_before_any_lesson,
     _a_lesson_without_its_check,

@@ -1,0 +1,182 @@
+"""The guided hands set up for their rule (issue 14): a stacked deal, a table that begins as
+after a hand, agreed variations, a laws-mode table of careless players. Each is dealt at the
+learner's table as the loader checked it, never shows a card the learner may not know, and is
+done when the hand is finished."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from games.loo.bots import BeginnerBot
+from games.loo.cards import PACK, Card
+from games.loo.hand import Hand
+from games.loo.view import may_look, view_for
+from games.models import Opponents, PracticeTable
+from games.naming import HUMAN
+from lessons.course.models import Lesson, Progress, Step, StepKind
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+
+#: The guided hands set for their rule, and the lesson each belongs to.
+SET_HANDS = {
+    "the-dealer-hand": "the-dealer",
+    "the-miss-hand": "the-miss",
+    "unlimited-loo-hand": "unlimited-loo",
+    "singles-and-musts-hand": "singles-and-musts",
+    "club-law-hand": "club-law",
+    "rival-flushes-hand": "rival-flushes",
+    "laws-before-play-hand": "laws-before-play",
+    "laws-in-play-hand": "laws-in-play",
+}
+
+
+def _open_guided_hand(client: Client, key: str, preset: str) -> tuple[Step, PracticeTable]:
+    """Take the lesson up to its guided hand (the steps before it recorded done) and deal it
+    through the lesson's view; the step and its table."""
+    step = Step.objects.select_related("lesson").get(key=key, kind=StepKind.GUIDED_HAND)
+    lesson = step.lesson
+    client.get(lesson.get_absolute_url(), {"rules": preset})
+    session_key = client.session.session_key
+    assert session_key
+    for before in Step.objects.filter(lesson=lesson, position__lt=step.position):
+        Progress.objects.create(session_key=session_key, step=before, done=timezone.now())
+    url = reverse("course:start", args=[lesson.slug, step.key])
+    response = client.post(f"{url}?rules={preset}")
+    table = PracticeTable.objects.get(pk=Progress.objects.get(step=step).table_id)
+    assert response.status_code == 302
+    assert response["Location"] == table.get_absolute_url()
+    return step, table
+
+
+def _hand(table: PracticeTable) -> Hand:
+    table.refresh_from_db()
+    hand = table.to_engine().hand
+    assert hand is not None
+    return hand
+
+
+def _hidden(hand: Hand) -> set[Card]:
+    """The cards the learner may not know now (as tests/games' leak tests work them out)."""
+    visible: set[Card] = {hand.turn_up, *hand.seen}
+    if hand.irregular is not None:
+        visible |= set(hand.irregular.shown_before)
+    visible |= set(hand.thrown.get(HUMAN, ())) | set(hand.exchanged.get(HUMAN, ()))
+    if may_look(hand, HUMAN):
+        visible |= set(hand.hands[HUMAN])
+    if HUMAN in hand.retired and hand.start_of_play:
+        visible |= set(hand.start_of_play[HUMAN])
+    if hand.flush is not None:
+        for flush in hand.flush.flushes:
+            visible |= set(flush.cards)
+    for trick in hand.tricks:
+        visible |= {c for _, c in trick.plays}
+    return set(PACK) - visible
+
+
+_LABEL = re.compile(
+    r"\b(?:ace|king|queen|knave|ten|nine|eight|seven|six|five|four|three|two) of "
+    r"(?:spades|hearts|diamonds|clubs)\b"
+)
+
+
+def _labels(body: str) -> set[str]:
+    return set(_LABEL.findall(body))
+
+
+def _assert_hides(body: str, hidden: set[Card], where: str) -> None:
+    """No hidden card in ``body`` in any form: code (QH), display (Q♥), label (queen of
+    hearts)."""
+    codes = set(re.findall(r"\b[AKQJT98765432][SHDC]\b", body))
+    displays = set(re.findall(r"(?:10|[AKQJ98765432])[♠♥♦♣]", body))
+    assert not codes & {c.code for c in hidden}, where
+    assert not displays & {c.display for c in hidden}, where
+    assert not _labels(body) & {c.label for c in hidden}, where
+
+
+def _play_out(client: Client, table: PracticeTable, htmx: bool) -> None:
+    """Play the hand to its end through the table's views, checking every page on the way."""
+    for n in range(200):
+        hand = _hand(table)
+        for headers in ({}, HTMX):
+            page = client.get(table.get_absolute_url(), headers=headers).content.decode()
+            _assert_hides(page, _hidden(hand), f"table page, step {n}")
+        if hand.over:
+            return
+        data: dict[str, Any] = {"version": table.version}
+        if hand.to_act != HUMAN:
+            data["kind"] = "wait"
+        else:
+            action = BeginnerBot(f"guided:{n}").decide(view_for(hand, HUMAN)).action
+            data["kind"] = action.kind
+            if action.kind == "play":
+                data["card"] = action.cards[0]
+            else:
+                data["choice"] = action.choice
+                if action.cards:
+                    data["discards"] = list(action.cards)
+        response = client.post(
+            reverse("games:table-act", args=[table.pk]), data, headers=HTMX if htmx else {}
+        )
+        assert response.status_code == (200 if htmx else 302)
+        if htmx:
+            _assert_hides(response.content.decode(), _hidden(_hand(table)), f"fragment {n}")
+    raise AssertionError("the hand did not end")
+
+
+@pytest.mark.parametrize("preset", ["hoffmann", "britannica", "whiteknuckle", "parlett", "peel"])
+def test_the_stacked_guided_hand_is_dealt_as_written_and_never_shows_a_hidden_card(
+    client: Client, preset: str
+) -> None:
+    step, table = _open_guided_hand(client, "the-dealer-hand", preset)
+    hand = _hand(table)
+
+    # The-dealer's deal: you deal, holding 4D 6C 7S; the 2H is turned up.
+    assert hand.dealer == HUMAN
+    assert [c.code for c in hand.dealt[HUMAN]] == ["4D", "6C", "7S"]
+    assert hand.turn_up.code == "2H"
+    assert table.seed == step.data["seeds"][preset]
+    # The lesson's page and the table's hold no card of the stacked deal but the learner's own
+    # and the turn-up, in any form.
+    lesson_page = client.get(step.lesson.get_absolute_url(), {"rules": preset}).content.decode()
+    _assert_hides(lesson_page, _hidden(hand), "lesson page")
+    page = client.get(table.get_absolute_url()).content.decode()
+    seen = {"four of diamonds", "six of clubs", "seven of spades", "two of hearts"}
+    assert seen <= _labels(page) if hand.to_act == HUMAN else "two of hearts" in page
+    _play_out(client, table, htmx=preset in ("britannica", "peel"))
+
+
+@pytest.mark.parametrize("key", SET_HANDS)
+def test_a_guided_hand_set_for_its_rule_is_dealt_so_and_done_when_finished(
+    client: Client, key: str
+) -> None:
+    lesson = Lesson.objects.get(slug=SET_HANDS[key])
+    preset = lesson.presets[-1]
+    step, table = _open_guided_hand(client, key, preset)
+    hand = _hand(table)
+    engine = table.to_engine()
+    data = step.data
+
+    assert table.guide is not None and table.guide["rule"] == data["rule"]
+    assert table.laws == bool(data.get("laws"))
+    assert table.opponents == (Opponents.CARELESS if data.get("laws") else Opponents.SENSIBLE)
+    assert hand.setup.pack == (tuple(data["packs"][preset]) if "packs" in data else None)
+    for name, value in data.get("options", {}).items():
+        assert engine.rules.value(name) == value
+    if data.get("start") == "after-loo":
+        assert hand.double and not hand.setup.first
+    if data.get("start") == "after-no-loo":
+        assert hand.setup.prev_no_loo and hand.must
+    assert Progress.objects.get(step=step).done is None
+
+    _play_out(client, table, htmx=False)
+    client.get(lesson.get_absolute_url(), {"rules": preset})  # the lesson sees it is over
+
+    assert Progress.objects.get(step=step).done is not None
