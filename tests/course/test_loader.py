@@ -51,11 +51,11 @@ def test_every_unit_lesson_and_step_of_the_file_is_loaded_in_order() -> None:
     assert list(Lesson.objects.values_list("slug", flat=True)) == keys
 
 
-def test_every_lesson_ends_with_a_check_and_has_an_exercise() -> None:
+def test_every_lesson_has_exercises_a_guided_hand_and_ends_with_a_check() -> None:
     for lesson in Lesson.objects.prefetch_related("steps"):
         kinds = [s.kind for s in lesson.steps.all()]
         assert kinds[-1] == StepKind.CHECK and kinds.count(StepKind.CHECK) == 1, lesson.slug
-        assert StepKind.EXERCISE in kinds and kinds.count(StepKind.GUIDED_HAND) <= 1
+        assert StepKind.EXERCISE in kinds and kinds.count(StepKind.GUIDED_HAND) == 1, lesson.slug
 
 
 def test_every_exercise_is_answered_by_the_engine_under_every_rule_set_offered() -> None:
