@@ -421,6 +421,17 @@ def _guided_hand_over(practice: PracticeTable, hand: Hand) -> bool:
     return bool(practice.guide) and hand.over and hand.setup.hand_number == 1
 
 
+def _plain(table: Table, practice: PracticeTable) -> bool:
+    """Whether ``table`` is what its seed link deals: the preset's rules, shuffled from the
+    first hand, a fresh start."""
+    config = table.config
+    return (
+        config.first_pack is None
+        and config.start == "fresh"
+        and config.rules == PRESETS[practice.rules].rules
+    )
+
+
 def _current_hand(table: Table) -> Hand:
     if table.hand is None:  # every stored table has been dealt
         raise Http404("This table has no hand.")
@@ -839,6 +850,9 @@ def _render_table(
         "earlier_marked": bool(practice.guide)
         and any(practice.guide["rule"] in line.event.rules for line in log_earlier),
         "can_deal": hand.over and not table.session_over,
+        # The seed link deals a plain table from the seed: not a lesson's stacked deal, a
+        # table begun as after a hand, or agreed variations.
+        "shareable": _plain(table, practice),
         "laws_stand": practice.laws and hand.rules.penalties != "none",
         "irregular_laws": {
             what.replace("-", "_"): _law(IRREGULARITIES[what], practice.rules, links)
