@@ -47,6 +47,10 @@ from lessons.course.models import Lesson, Step, StepKind, Unit
 
 #: How many seeds a guided hand may try under each rule set before the loader gives up.
 GUIDED_TRIES = 200
+#: With a stacked deal the cards are fixed and a seed only moves the computer players: a rule
+#: that needs them to choose one way (the dealer's lone opponent, say) may come up in one
+#: seed in a hundred, and the seeds found depend on the site's secret key, so it tries more.
+GUIDED_TRIES_STACKED = 800
 
 #: The kinds a check asks when it names none: all but ``source`` (as the trainer does).
 PLAY_KINDS = tuple(k for k in KINDS if k != "source")
@@ -319,7 +323,8 @@ def _guided_hand(b: Block, game: str, presets: list[str]) -> dict[str, Any]:
         if seed is None:
             raise b.error(
                 f"under {preset}, {rule!r} never comes up when the hand is played sensibly (in "
-                f"{GUIDED_TRIES} deals{' from this stacked deal' if deal else ''}): choose "
+                f"{GUIDED_TRIES_STACKED if deal else GUIDED_TRIES} deals"
+                f"{' from this stacked deal' if deal else ''}): choose "
                 f"another rule{' or deal' if deal else ''}, or leave {preset} out of the "
                 "lesson's 'presets:'",
                 b.line_of("rule"),
@@ -493,7 +498,7 @@ def _find_seed(
     rules = guided.rules(preset)
     seeds = [base + n for n in range(1, GUIDED_TRIES + 1)]
     if dealer is not None:
-        # GUIDED_TRIES seeds whose first dealer is the stacked deal's.
+        # GUIDED_TRIES_STACKED seeds whose first dealer is the stacked deal's.
         seeds = list(
             islice(
                 (
@@ -501,7 +506,7 @@ def _find_seed(
                     for seed in count(base + 1)
                     if choose_first_dealer(rules, players, deal_seed(seed))[0] == dealer
                 ),
-                GUIDED_TRIES,
+                GUIDED_TRIES_STACKED,
             )
         )
     for during in (True, False):
