@@ -14,12 +14,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.loo.bots import BeginnerBot
-from games.loo.cards import PACK, Card
+from games.loo.cards import Card
 from games.loo.hand import Hand
-from games.loo.view import may_look, view_for
+from games.loo.view import view_for
 from games.models import Opponents, PracticeTable
 from games.naming import HUMAN
 from lessons.course.models import Lesson, Progress, Step, StepKind
+from tests.games.conftest import hidden_cards
 
 pytestmark = pytest.mark.django_db
 
@@ -63,24 +64,6 @@ def _hand(table: PracticeTable) -> Hand:
     return hand
 
 
-def _hidden(hand: Hand) -> set[Card]:
-    """The cards the learner may not know now (as tests/games' leak tests work them out)."""
-    visible: set[Card] = {hand.turn_up, *hand.seen}
-    if hand.irregular is not None:
-        visible |= set(hand.irregular.shown_before)
-    visible |= set(hand.thrown.get(HUMAN, ())) | set(hand.exchanged.get(HUMAN, ()))
-    if may_look(hand, HUMAN):
-        visible |= set(hand.hands[HUMAN])
-    if HUMAN in hand.retired and hand.start_of_play:
-        visible |= set(hand.start_of_play[HUMAN])
-    if hand.flush is not None:
-        for flush in hand.flush.flushes:
-            visible |= set(flush.cards)
-    for trick in hand.tricks:
-        visible |= {c for _, c in trick.plays}
-    return set(PACK) - visible
-
-
 _LABEL = re.compile(
     r"\b(?:ace|king|queen|knave|ten|nine|eight|seven|six|five|four|three|two) of "
     r"(?:spades|hearts|diamonds|clubs)\b"
@@ -107,7 +90,7 @@ def _play_out(client: Client, table: PracticeTable, htmx: bool) -> None:
         hand = _hand(table)
         for headers in ({}, HTMX):
             page = client.get(table.get_absolute_url(), headers=headers).content.decode()
-            _assert_hides(page, _hidden(hand), f"table page, step {n}")
+            _assert_hides(page, hidden_cards(hand), f"table page, step {n}")
         if hand.over:
             return
         data: dict[str, Any] = {"version": table.version}
@@ -127,7 +110,7 @@ def _play_out(client: Client, table: PracticeTable, htmx: bool) -> None:
         )
         assert response.status_code == (200 if htmx else 302)
         if htmx:
-            _assert_hides(response.content.decode(), _hidden(_hand(table)), f"fragment {n}")
+            _assert_hides(response.content.decode(), hidden_cards(_hand(table)), f"fragment {n}")
     raise AssertionError("the hand did not end")
 
 
@@ -146,7 +129,7 @@ def test_the_stacked_guided_hand_is_dealt_as_written_and_never_shows_a_hidden_ca
     # The lesson's page and the table's hold no card of the stacked deal but the learner's own
     # and the turn-up, in any form.
     lesson_page = client.get(step.lesson.get_absolute_url(), {"rules": preset}).content.decode()
-    _assert_hides(lesson_page, _hidden(hand), "lesson page")
+    _assert_hides(lesson_page, hidden_cards(hand), "lesson page")
     page = client.get(table.get_absolute_url()).content.decode()
     seen = {"four of diamonds", "six of clubs", "seven of spades", "two of hearts"}
     assert seen <= _labels(page) if hand.to_act == HUMAN else "two of hearts" in page
