@@ -626,7 +626,20 @@ def _table_context(view: PlayerView, hand: Hand, links: RuleLinks) -> dict[str, 
         "me": next(s for s in seats if s.seat == HUMAN),
         "looed_line": _looed_line(view.looed),
         "my_tricks_line": _my_tricks_line(view, tricks_won[HUMAN]),
+        "single_cards": _single_cards(view, seats),
     }
+
+
+def _single_cards(view: PlayerView, seats: list[SeatRow]) -> list[tuple[str, Card, bool]]:
+    """peel's single deal (A39): each player's card, dealt face up, in the order dealt, and
+    whether it took the pool."""
+    if view.outcome != "single-deal":
+        return []
+    return [
+        (row.name, view.shown_held[row.seat][0], row.seat in view.in_play)
+        for row in seats
+        if view.shown_held[row.seat]
+    ]
 
 
 @dataclass(frozen=True)
@@ -725,6 +738,8 @@ def _first_dealer(table: Table) -> str:
 def _status(view: PlayerView) -> str:
     """The heading of the table: whose turn it is and what to do."""
     if view.phase == "over":
+        if view.outcome == "single-deal":
+            return f"Deal {view.hand_number}, the single, is over"
         return f"Deal {view.hand_number} is over"
     options = view.options
     if options is None:

@@ -910,6 +910,13 @@ def _deal(ruleset: Ruleset, setup: dict[str, Any], miss: tuple[Card, ...] | None
     )
 
 
+def _deal_single(ruleset: Ruleset, setup: dict[str, Any]) -> Hand:
+    """A stacked example dealt as peel's single: its turn-up turned up, and each seat, from
+    the dealer's left (seat 0) round to the dealer, given the first card of its hand."""
+    top = (setup["turn_up"], *(h[0] for h in setup["hands"]))
+    return _deal(ruleset, {**setup, "pack": top, "hands": None}, None)
+
+
 def _replay(ruleset: Ruleset, setup: dict[str, Any]) -> HandRow:
     """Deal the hand under one rule set and take its steps until one is refused."""
     game, players = setup["game"], setup["players"]
@@ -922,7 +929,13 @@ def _replay(ruleset: Ruleset, setup: dict[str, Any]) -> HandRow:
         # A must without a miss (hoffmann, peel): the miss is not dealt, so neither is it
         # stacked; its cards stay in the pack.
         hand = _deal(ruleset, setup, None)
-    if setup["hands"] is not None and tuple(tuple(h) for h in hand.dealt) != setup["hands"]:
+    stacked = setup["hands"]
+    if stacked is not None and hand.outcome == "single-deal":
+        # peel's single (A39): one card face up to each player, not the hands of three. The
+        # same deal, told as the single: the turn-up first, then each seat's first card.
+        hand = _deal_single(ruleset, setup)
+        stacked = tuple(h[:1] for h in stacked)
+    if stacked is not None and tuple(tuple(h) for h in hand.dealt) != stacked:
         raise ExampleError(f"the pack stacked for {ruleset.preset} does not deal these hands")
     dealt = tuple(tuple(h) for h in hand.dealt)
     dealt_miss = tuple(hand.miss) if hand.miss is not None else None

@@ -587,6 +587,23 @@ TEMPLATES.update(
         "deal.miss": (
             "{n} cards each and a miss; the {turn_up:card} is turned up: {suit:suit} are trumps."
         ),
+        "single.deal": (
+            "This deal is the single: the dealer turns up the {turn_up:card} and deals one card "
+            "face up to each player. The highest {suit:suit1} above it takes the pool; the "
+            "others are looed a single loo."
+        ),
+        "single.card": "{p:S} {p:receives/receive} the {card:card}.",
+        "single.wins": (
+            "{p:S's} {card:card} is the highest {suit:suit1} above the turn-up: {p:he} "
+            "{p:takes/take} the pool of {n}."
+        ),
+        "single.none": (
+            "Nobody holds a {suit:suit1} above the {turn_up:card}: everyone is looed, and the "
+            "pool of {n} stays for the next deal."
+        ),
+        "single.looed": (
+            "{p:S} {p:is/are} looed a single loo and {p:pays/pay} {n} to the next pool."
+        ),
         "must.no-miss": "This deal is a must: nobody may pass, and there is no miss.",
         "must.miss": "This deal is a must: nobody may pass; the miss may be taken.",
         "club-law": "Clubs are trumps: club law forces everyone to play.",
@@ -714,6 +731,8 @@ TEMPLATES.update(
         "pay.trick-for-pool": "trick {n}, won by the dealer for the pool: it stays there",
         "pay.trick-offender": "trick {n}, won by an offender: left in the pool",
         "pay.looed": "looed: no trick",
+        "pay.single-win": "the single: the highest card of the turned-up suit",
+        "pay.single-loo": "looed on the single",
         "pay.four-singles": "four singles to the next pool (after Law 14), for {offences:semi}",
         "pay.peel-looed": "looed (Peel, p. 25), for {offences:semi}",
         "pay.flush": "the flush takes the pool",
@@ -976,6 +995,13 @@ TEMPLATES.update(
             "still pass: {one:S} then {one:takes/take} the pool without play."
         ),
         "question.settlement": "How many counters {p:does/do} {p:S} receive or pay?",
+        "question.settlement-single": (
+            "This deal is the single: one card face up to each player. How many counters "
+            "{p:does/do} {p:S} receive or pay?"
+        ),
+        "question.single-loo-price": (
+            "A loo on the single costs {n} under these rules (a full loo costs {loo})."
+        ),
         "question.settle-receives": "{p:S} {p:receives/receive} {n} from the pool: {why:msg}.",
         "question.settle-pays": "{p:S} {p:pays/pay} {n}: {why:msg}.",
         "question.pool-shares": "The pool of {pool} is shared among the {k} tricks: {n} a trick.",

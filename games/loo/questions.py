@@ -32,6 +32,7 @@ each kind can ask about under a rule set, found by the generators themselves, an
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -59,13 +60,15 @@ from .view import view_for
 #: The generator's version: part of what makes a question reproducible. Raise it when a change
 #: would make the same inputs give another question, and keep the older version's behaviour
 #: behind ``ask.version`` while questions of it may still be stored (:data:`VERSIONS`).
-VERSION: Final = 3
+VERSION: Final = 4
 
 #: The versions whose questions can still be made again, answer included: a question stored
 #: under one of them (a trainer question, a quiz answer) keeps its answer. Version 3 draws the
 #: distractors of ``why-not`` from the rules that bind under the question's rule set, and adds
-#: the stake to ``settlement`` (ante, stake-divisible).
-VERSIONS: Final = (2, 3)
+#: the stake to ``settlement`` (ante, stake-divisible). Version 4 plays peel as its recovered
+#: p. 18 reads (A39): no must, and a single deal of one card each, asked about in
+#: ``settlement``; versions 2 and 3 keep the must that was reconstructed before (:func:`_rules_at`).
+VERSIONS: Final = (2, 3, 4)
 
 KINDS: Final = (
     "legal-cards",
@@ -83,7 +86,7 @@ KINDS: Final = (
 SINCE: Final = {"penalty": 3, "procedure": 3}
 
 #: How many seeded deals a search plays before it gives up.
-MAX_DEALS: Final = 1000
+MAX_DEALS: Final = 2000
 
 #: Rules that bind a card played to a trick, and rules that bind a lead: the distractors of
 #: ``why-not`` come from the same family as its answer.
@@ -124,6 +127,7 @@ DECLARATION_RULES: Final = (
     "miss-holder-must-play",
 )
 SETTLEMENT_RULES: Final = (
+    "single",
     "pool-division",
     "indivisible-pool-rounding",
     "looed",
@@ -314,6 +318,18 @@ def question(
     return _search(kind, rules, preset, game, rule, seed, MAX_DEALS, version)
 
 
+def _rules_at(rules: RuleSet, version: int) -> RuleSet:
+    """The rule set a question of ``version`` was made under: before version 4, peel was
+    played with the must reconstructed from hoffmann (on the first deal, after a hand with no
+    loo and after a flush, without a miss), which p. 18, recovered, shows the book never had
+    (A39). Kept so that a stored question of those versions is made again exactly."""
+    if version < 4 and rules.single_deal == "one-card":
+        return dataclasses.replace(
+            rules, must="first-deal+after-no-loo+after-flush", single_deal="none"
+        )
+    return rules
+
+
 def _check_version(version: int) -> None:
     if version not in VERSIONS:
         raise QuestionError(
@@ -336,7 +352,7 @@ def _search(
         raise QuestionError(f"question version {version} makes no {kind} questions")
     rng = rng_for("question", version, kind, preset, game, rule, seed)
     maker = _MAKERS[kind]
-    ask = _Ask(rules, preset, game, rule, seed, version)
+    ask = _Ask(_rules_at(rules, version), preset, game, rule, seed, version)
     if rule is None or kind == "source" or rule in FAMILIES[kind]:
         for attempt in range(deals):
             made = maker(ask, rng, attempt)
@@ -466,7 +482,7 @@ def question_at(
     rules, game = _check(preset, game, kind)
     _check_rule(rule)
     _check_version(version)
-    ask = _Ask(rules, preset, game, rule, seed, version)
+    ask = _Ask(_rules_at(rules, version), preset, game, rule, seed, version)
     rng = rng_for("question-at", version, kind, preset, game, rule, seed)
     data = dict(position)
     try:
@@ -1014,6 +1030,8 @@ def _make_settlement(ask: _Ask, rng: random.Random, attempt: int) -> Question | 
         _random_step(hand, rng)
     if hand.outcome == "flush":
         return None  # a flush question's business
+    if hand.outcome == "single-deal":
+        return _single_settlement(ask, rng, hand)
     players = hand.players
     in_play = hand.in_play
     if hand.defender is not None and rng.random() < 0.5:
@@ -1078,6 +1096,58 @@ def _make_settlement(ask: _Ask, rng: random.Random, attempt: int) -> Question | 
     return ask.question(
         "settlement",
         msg("question.settlement", p=asked),
+        bound,
+        seats,
+        position=position,
+        choices=tuple(Choice(_signed(n), _amount_label(n)) for n in picked),
+        answer=(_signed(net),),
+        explanations=tuple(apps),
+        origin=(hand.setup, tuple(hand.log), learner),
+    )
+
+
+def _single_settlement(ask: _Ask, rng: random.Random, hand: Hand) -> Question | None:
+    """settlement of peel's single deal (A39): the turn-up and every player's card face up;
+    what does one player receive or pay?"""
+    players = hand.players
+    asked = rng.randrange(players)
+    net, _, apps = _settled(hand, asked)
+    told = next(e for e in hand.events if e.kind == "settle")
+    apps.insert(0, RuleApplication("single", told.message))
+    if asked in hand.looed:
+        apps.append(
+            RuleApplication(
+                "single",
+                msg("question.single-loo-price", n=hand.single_loo(), loo=hand.loo_amount()),
+            )
+        )
+    elif not net:
+        return None  # a dealer standing out (A54): nothing to work out
+    bound = [a.rule for a in apps]
+    if not ask.wants(bound):
+        return None
+    learner = rng.randrange(players)
+    seats = _from(learner, players)
+    single, loo = hand.single_loo(), hand.loo_amount()
+    candidates = {net + d for d in (hand.pool_at_start, -hand.pool_at_start, single, -single)}
+    candidates |= {0, -loo, -single, hand.pool_at_start, hand.pool_at_start - single}
+    others = sorted(c for c in candidates if c != net)
+    picked = rng.sample(others, 3) + [net]
+    rng.shuffle(picked)
+    position = {
+        "game": ask.game,
+        "rules": ask.preset,
+        "players": players,
+        "dealer": seats(hand.dealer),
+        "stake": hand.stake,
+        "pool": hand.pool_at_start,
+        "turn_up": hand.turn_up.code,
+        "single": [[seats(s), hand.hands[s][0].code] for s in hand.seat_order() if hand.hands[s]],
+        "asked": seats(asked),
+    }
+    return ask.question(
+        "settlement",
+        msg("question.settlement-single", p=asked),
         bound,
         seats,
         position=position,
@@ -1307,7 +1377,14 @@ def _small_table(ask: _Ask, rng: random.Random, attempt: int, *, most: int = 4) 
         first=True,
         trace=True,
     )
-    return Hand.deal(setup)
+    hand = Hand.deal(setup)
+    if hand.outcome == "single-deal":
+        # peel's first deal is the single, one card each (A39): the pack is laid out for an
+        # ordinary deal, the one after a loo (its loo carried in the pool).
+        loo = hand.loo_amount()
+        setup = setup._replace(first=False, hand_number=2, pool=loo)
+        hand = Hand.deal(setup)
+    return hand
 
 
 def _deal_rules(hand: Hand) -> tuple[str, ...]:

@@ -195,9 +195,42 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
             "after-no-loo": "after a hand with no loo",
             "first-deal+after-no-loo": "on the first deal and after a hand with no loo",
             "pool-is-single": "whenever the pool is a single",
+            # Kept only to make again the questions of versions 2 and 3, which played peel so.
             "first-deal+after-no-loo+after-flush": (
-                "on the first deal, after a hand with no loo and after a flush"
+                "on the first deal, after a hand with no loo and after a flush (an earlier "
+                "reconstruction of Peel, withdrawn)"
             ),
+        },
+    ),
+    _o(
+        "single-deal",
+        "single",
+        "The single",
+        {
+            "none": "is dealt and played like any other hand",
+            "one-card": (
+                "is a deal of one card face up to each player, on the first deal and after a "
+                "hand with no loo (three-card Loo): the highest of the turned-up suit above "
+                "the turn-up takes the pool"
+            ),
+        },
+    ),
+    _o(
+        "single-loo",
+        "single",
+        "A loo on the single deal",
+        {
+            "half-loo": "half a full loo",
+            "deal-amount": "the price of a deal",
+        },
+    ),
+    _o(
+        "dealer-sits-out-over-five",
+        "players",
+        "With more than five players, the dealer",
+        {
+            "off": "plays as the others do",
+            "on": "stands out of the play of his deal, neither paying nor receiving on it",
         },
     ),
     _o(
@@ -580,6 +613,9 @@ class RuleSet:
     remainder: str
     single_definition: str
     must: str
+    single_deal: str
+    single_loo: str
+    dealer_sits_out_over_five: str
     must_miss: str
     club_law: str
     club_law_games: str
@@ -809,12 +845,14 @@ READINGS: Final[Mapping[str, str]] = {
     "A34": "whether the hand after everyone passes is a single",
     "A35": "parlett's club law as barring passing only, not drawing",
     "A37": "where the miss is dealt",
-    "A39": "peel's “single” deal, whose page is missing from our copy",
+    "A39": "peel's “single”: a deal of one card face up to each player, not a must",
     "A40": "Pam led as a lead of trumps",
     "A41": "peel's “two or more trumps, lead one” as the first lead only",
     "A44": "whether the dealer who plays for the pool can be looed",
     "A45": "britannica's loo as the pool, up to an agreed limit",
     "A47": "what the dealer may do against a lone player where there is no miss",
+    "A52": "peel's “the next deal becomes a single” after a flush at five-card Loo",
+    "A54": "peel's dealer standing out above five players, withdrawing and finishing",
 }
 
 _READING_REF: Final = re.compile(r"\bA\d{1,2}\b")
@@ -921,6 +959,9 @@ PRESETS: Final[Mapping[str, Preset]] = {
             ("remainder", "earliest-tricks", D, "A32"),
             ("single-definition", "after-no-loo", S, "¶7"),
             ("must", "after-no-loo", S, "¶7 (usual)"),
+            ("single-deal", "none", D, ""),
+            ("single-loo", "half-loo", D, ""),
+            ("dealer-sits-out-over-five", "off", D, ""),
             ("must-miss", "none", S, "¶7"),
             ("club-law", "off", S, "¶12: an option"),
             ("club-law-games", "both", S, "¶12"),
@@ -991,6 +1032,9 @@ PRESETS: Final[Mapping[str, Preset]] = {
             ("remainder", "earliest-tricks", D, "A32"),
             ("single-definition", "after-no-loo", S, "s. 33"),
             ("must", "off", S, "s. 40: forces are an option"),
+            ("single-deal", "none", D, ""),
+            ("single-loo", "half-loo", D, ""),
+            ("dealer-sits-out-over-five", "off", D, ""),
             ("must-miss", "none", S, "s. 41"),
             ("club-law", "off", S, "s. 40: an option"),
             ("club-law-games", "three-card", S, "s. 40"),
@@ -1067,6 +1111,9 @@ PRESETS: Final[Mapping[str, Preset]] = {
             ("remainder", "earliest-tricks", D, "never needed"),
             ("single-definition", "pool-equals-stake", S, "¶4"),
             ("must", "off", D, ""),
+            ("single-deal", "none", D, ""),
+            ("single-loo", "half-loo", D, ""),
+            ("dealer-sits-out-over-five", "off", D, ""),
             ("must-miss", "none", D, ""),
             ("club-law", "off", D, "not offered"),
             ("club-law-games", "both", D, ""),
@@ -1138,6 +1185,9 @@ PRESETS: Final[Mapping[str, Preset]] = {
             ("remainder", "earliest-tricks", D, "A32"),
             ("single-definition", "pool-equals-stake", S, "3c:Deal"),
             ("must", "off", S, "3c:Optional rules"),
+            ("single-deal", "none", D, ""),
+            ("single-loo", "half-loo", D, ""),
+            ("dealer-sits-out-over-five", "off", D, ""),
             ("must-miss", "dealt", D, "A33"),
             ("club-law", "off", S, "5c:Bidding: optional"),
             ("club-law-games", "five-card", S, "5c:Bidding"),
@@ -1207,8 +1257,16 @@ PRESETS: Final[Mapping[str, Preset]] = {
             ("loo-cap", 7, D, "p. 26 names no figure"),
             ("remainder", "earliest-tricks", S, "p. 22"),
             ("single-definition", "after-no-loo", S, "p. 21, 23, 28"),
-            ("must", "first-deal+after-no-loo+after-flush", D, "A39: p. 18 not in the text"),
-            ("must-miss", "none", D, "A39"),
+            ("must", "off", S, "p. 18: the single is a deal of one card each, not a must (A39)"),
+            (
+                "single-deal",
+                "one-card",
+                S,
+                "p. 18, 21, 23; five-card: the dealer's stake only (A52)",
+            ),
+            ("single-loo", "half-loo", S, "p. 18 (option: the price of a deal); p. 23"),
+            ("dealer-sits-out-over-five", "off", S, "p. 16: at the option of the company (A54)"),
+            ("must-miss", "none", D, "peel has no must"),
             ("club-law", "off", S, "p. 26: an agreed variation"),
             ("club-law-games", "three-card", S, "p. 26"),
             ("club-law-exchange", "none", D, ""),

@@ -1,8 +1,8 @@
 """A table: a session of hands of Loo at one table, with the deal passing to the left.
 
 The table keeps the counters (``balances``) and the pool between hands and decides what the
-next deal is: a single, a double, a must, club law (RULES.md 1.2, 1.10), and when a session
-ends (``round-continues-until-no-loo``).
+next deal is: a single (under peel, a deal of one card each), a double, a must, club law
+(RULES.md 1.2, 1.10), and when a session ends (``round-continues-until-no-loo``).
 """
 
 from __future__ import annotations
@@ -227,6 +227,8 @@ class Table:
             pack=config.first_pack if self.hand_number == 1 else None,
         )
         self.hand = Hand.deal(setup)
+        # A hand over as soon as it is dealt (peel's single deal, A39) is settled at once.
+        self._sync()
         return self.hand
 
     def _close(self, hand: Hand) -> None:

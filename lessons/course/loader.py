@@ -300,7 +300,7 @@ def _guided_hand(b: Block, game: str, presets: list[str]) -> dict[str, Any]:
         raise b.error("'laws:' must be yes or no", b.line_of("laws"))
     options = _options(b)
     deal = _deal(b, game, players) if b.get("deal") else None
-    seeds, packs = {}, {}
+    seeds, packs, starts = {}, {}, {}
     for preset in presets:
         low, high = RuleSet.preset(preset).players(game)
         if not low <= players <= high:
@@ -313,11 +313,15 @@ def _guided_hand(b: Block, game: str, presets: list[str]) -> dict[str, Any]:
             rules = guided.rules(preset)
         except LooError as error:
             raise b.error(f"under {preset}: {error}", b.line_of("options")) from None
+        own_start = _start_for(game, rules, players, start, rule)
+        if own_start != start:
+            starts[preset] = own_start
+            guided = Guided(guided.pack, own_start, guided.options, guided.laws)
         dealer = None
         if deal is not None:
             dealer = deal[0]
             pack = _stack(b, game, rules, players, guided, deal, b.id)
-            guided = Guided(pack, start, guided.options, guided.laws)
+            guided = Guided(pack, own_start, guided.options, guided.laws)
             packs[preset] = list(pack)
         seed = _find_seed(game, preset, players, rule, b.id, guided, dealer)
         if seed is None:
@@ -341,11 +345,24 @@ def _guided_hand(b: Block, game: str, presets: list[str]) -> dict[str, Any]:
         data["packs"] = packs
     if start != "fresh":
         data["start"] = start
+    if starts:
+        data["starts"] = starts
     if options:
         data["options"] = options
     if laws == "yes":
         data["laws"] = True
     return data
+
+
+def _start_for(game: str, rules: RuleSet, players: int, start: str, rule: str) -> str:
+    """How a guided hand's table begins under ``rules``: as the lesson says, but where that
+    first deal would be peel's single deal (one card each, no declaring and no tricks: A39)
+    and the lesson is not about the single, as after a hand with a loo, so that the first hand
+    is an ordinary deal in which the rule can come up."""
+    if rule == "single":
+        return start
+    probe = Table(TableConfig(game, rules, players, "probe", start=start)).deal()
+    return "after-loo" if probe.outcome == "single-deal" else start
 
 
 def _options(b: Block) -> dict[str, str]:

@@ -107,12 +107,13 @@ class Step(models.Model):
 
     def guided(self, preset: str) -> Guided:
         """A guided hand's table under ``preset``, beyond its size and seed: the stacked deal,
-        the start, the agreed variations, the laws mode."""
+        the start (the lesson's, or the rule set's own where its first deal would be peel's
+        single deal: see the loader), the agreed variations, the laws mode."""
         data = self.data
         pack = data.get("packs", {}).get(preset)
         return Guided.of(
             pack=tuple(pack) if pack else None,
-            start=data.get("start", "fresh"),
+            start=data.get("starts", {}).get(preset, data.get("start", "fresh")),
             options=data.get("options"),
             laws=bool(data.get("laws", False)),
         )

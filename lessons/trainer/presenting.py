@@ -212,8 +212,24 @@ def holder_name(seat: int) -> str:
 
 
 def _settlement_position(q: Question) -> dict[str, Any]:
-    """settlement: who played, who took which trick; what does one seat win or pay?"""
+    """settlement: who played, who took which trick; what does one seat win or pay? (Peel's
+    single deal: the turn-up and every player's card, face up.)"""
     position = q.position
+    if "single" in position:
+        return {
+            "facts": [
+                Fact("Players", str(position["players"])),
+                Fact("Dealer", seat_name(position["dealer"])),
+                Fact("Stake", str(position["stake"])),
+                Fact("Pool", str(position["pool"])),
+                Fact("Turned up", "", _cards([position["turn_up"]])),
+                *(
+                    Fact(seat_name(seat), "face up", _cards([code]))
+                    for seat, code in position["single"]
+                ),
+            ],
+            "tricks": [],
+        }
     facts = [
         Fact("Players", str(position["players"])),
         Fact("Dealer", seat_name(position["dealer"])),

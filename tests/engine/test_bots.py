@@ -120,7 +120,7 @@ def test_unseen_cards_are_dealt_consistently_with_the_voids_shown() -> None:
 
 
 def test_a_bot_explains_its_choice() -> None:
-    table = Table(TableConfig("three-card", RuleSet.preset("peel"), 4, seed=21))
+    table = Table(TableConfig("three-card", RuleSet.preset("peel"), 4, seed=21, start="after-loo"))
     hand = table.deal()
     assert hand.to_act is not None
     decision = SensibleBot(0, playouts=12).decide(view_for(hand, hand.to_act))

@@ -83,7 +83,25 @@ def check_answer(q: Question) -> None:
             )
             assert q.answer == (f"+{net}" if net > 0 else str(net),)
             assert pos["pool"] == hand.pool_at_start and pos["stake"] == hand.stake
-            assert [table_seat(s) for s in pos["tricks"]] == [t.winner for t in hand.tricks]
+            if "single" in pos:
+                # peel's single deal (A39), worked out from what the question shows: the
+                # highest card of the turned-up suit above it takes the pool, every other
+                # player pays half a full loo.
+                assert hand.outcome == "single-deal" and not hand.tricks
+                turn_up = card(pos["turn_up"])
+                shown = {table_seat(s): card(c) for s, c in pos["single"]}
+                assert shown == {s: h[0] for s, h in enumerate(hand.hands) if h}
+                above = [
+                    s
+                    for s, c in shown.items()
+                    if c.suit == turn_up.suit and c.value > turn_up.value
+                ]
+                winner = max(above, key=lambda s: shown[s].value) if above else None
+                loo = rules.loo_amount * pos["stake"] // 2
+                expected = pos["pool"] if asked == winner else -loo
+                assert q.answer == (f"+{expected}" if expected > 0 else str(expected),)
+            else:
+                assert [table_seat(s) for s in pos["tricks"]] == [t.winner for t in hand.tricks]
     elif q.kind == "penalty":
         assert q.origin is not None
         setup, log, learner = q.origin
@@ -182,6 +200,13 @@ def check_shown(q: Question) -> None:
         assert len(pos["hand"]) == HAND_SIZE[q.game]
         assert all(0 <= s < pos["players"] for s, _ in pos["declarations"])
         assert pos["pool"] >= 0
+    elif q.kind == "settlement" and "single" in pos:
+        # peel's single deal: one card each, every seat dealt once, the turn-up apart.
+        assert pos["pool"] > 0 and pos["stake"] > 0
+        shown = [pos["turn_up"]] + [c for _, c in pos["single"]]
+        seats = [s for s, _ in pos["single"]]
+        assert len(set(seats)) == len(seats) >= pos["players"] - 1
+        assert all(0 <= s < pos["players"] for s in [*seats, pos["asked"]])
     elif q.kind == "settlement":
         assert pos["pool"] >= 0 and pos["stake"] > 0
         assert len(pos["tricks"]) in (0, HAND_SIZE[q.game])

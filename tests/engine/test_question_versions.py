@@ -28,13 +28,29 @@ def test_version_2_questions_are_made_again_exactly() -> None:
         assert _digest(*key.split("|"), version=2) == digest, key
 
 
-def test_the_current_version_changes_the_why_not_questions() -> None:
-    """Not a test of the old code's output alone: version 3 makes other ``why-not``
-    questions from the same inputs (its distractors), so the digests above would catch a
-    version 2 that was quietly made by the new code."""
+def test_later_versions_change_the_why_not_questions() -> None:
+    """Not a test of the old code's output alone: version 3 (and every version after it)
+    makes other ``why-not`` questions from the same inputs (its distractors), so the digests
+    above would catch a version 2 that was quietly made by the new code."""
     keys = [k for k in V2 if k.startswith("why-not|")]
-    changed = [k for k in keys if _digest(*k.split("|"), version=VERSION) != V2[k]]
-    assert VERSION == 3 and len(changed) == len(keys)
+    for version in VERSIONS[1:]:
+        changed = [k for k in keys if _digest(*k.split("|"), version=version) != V2[k]]
+        assert len(changed) == len(keys), version
+    assert VERSIONS[-1] == VERSION
+
+
+def test_version_4_plays_peel_without_the_must_and_version_3_keeps_it() -> None:
+    """Version 4 reads peel's recovered p. 18 (A39): no must, and the single asked about as a
+    deal of one card each; a version 3 question under peel is made as before, with the must
+    that was reconstructed then."""
+    v3 = question("declaration", "peel", game="three-card", rule="must", seed=1, version=3)
+    assert v3.topic == "must" and v3.position["must"]
+    with pytest.raises(QuestionError):
+        question("declaration", "peel", game="three-card", rule="must", seed=1, version=4)
+    single = question("settlement", "peel", game="three-card", rule="single", seed=1)
+    assert single.version == 4 and "single" in single.position
+    with pytest.raises(QuestionError):
+        question("settlement", "peel", game="three-card", rule="single", seed=1, version=3)
 
 
 def test_an_unknown_version_and_a_kind_newer_than_its_version_are_refused() -> None:

@@ -51,11 +51,19 @@ def stacked_table(
     laws: bool = False,
     opponents: str = "beginner",
     wait: bool = False,
+    prev_no_loo: bool = False,
 ) -> PracticeTable:
     """A table in ``client``'s session whose first deal is exactly these cards (by seat), with
     the computer players already played up to the human's first turn (``wait``: or, as a new
-    deal does, up to the start of the declarations while he could declare before his turn)."""
+    deal does, up to the start of the declarations while he could declare before his turn).
+    ``prev_no_loo``: the deal follows a hand nobody was looed in (a must under hoffmann).
+    Under peel, whose first deal is the single of one card each (A39), the cards are an
+    ordinary deal, as after a loo, with a miss of three spare cards if none is given."""
     config = TableConfig(game, RuleSet.preset(rules), players, deal_seed(0), laws=laws)
+    single = config.rules.single_deal == "one-card" and game == "three-card"
+    if single and miss is None:
+        used = {c for h in hands for c in h} | {turn_up}
+        miss = [c.code for c in PACK if c.code not in used][-3:]
     table = Table(config)
     table.dealer = dealer
     table.hand_number = 1
@@ -69,6 +77,8 @@ def stacked_table(
             seed=config.seed,
             balances=tuple(table.balances),
             pool=0,
+            first=not (single or prev_no_loo),
+            prev_no_loo=prev_no_loo,
             laws=laws,
             pack=stack_pack(game, config.rules, players, dealer, hands, turn_up, miss),
         )

@@ -26,7 +26,7 @@ from tests.games.test_tampering import _answer, unchanged
 pytestmark = pytest.mark.django_db
 
 #: hoffmann's first deal has a miss; peel's is a must, without one.
-MISS = {"hoffmann": ["KD", "9C", "2H"], "peel": None}
+MISS = {"hoffmann": ["KD", "9C", "2H"], "peel": ["KD", "9C", "2H"]}
 DECLARE = [(EAST, "play"), (YOU, "play"), (WEST, "play"), (NORTH, "play")]
 ALERT = re.compile(r'<p class="alert alert--(\w+)">(.*?)</p>', re.S)
 

@@ -18,8 +18,10 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
 
 #: Peel's first deal is a must; the human, elder hand, must lead the ace of trumps.
+#: After a hand with no loo under hoffmann: a must, and no miss (¶7). (Peel has no must.)
 MUST_DEAL: dict[str, Any] = {
     "game": "three-card",
+    "prev_no_loo": True,
     "players": 4,
     "dealer": 3,
     "hands": [["AH", "5C", "7D"], ["KH", "3C", "4D"], ["QS", "9C", "8D"], ["JS", "TC", "6D"]],
@@ -43,11 +45,12 @@ def _page(client: Client, table: PracticeTable) -> str:
 
 
 def _to_lead(client: Client, player: Any, rules: str, laws: bool = False) -> PracticeTable:
-    """Every three-card preset with a must on its first deal would do; under the others the
-    human declares first and play still begins with him (or the hand ends)."""
+    """Under hoffmann the deal after a hand with no loo is a must; under the others a miss is
+    dealt, the human declares first and play still begins with him (or the hand ends)."""
     deal = dict(MUST_DEAL)
-    if rules != "peel":  # no must on the first deal: a miss is dealt
+    if rules != "hoffmann":  # no must: a miss is dealt (and peel would deal its single)
         deal["miss"] = ["2C", "3D", "4S"]
+        deal["prev_no_loo"] = False
     table: PracticeTable = player.stacked_table(rules=rules, laws=laws, **deal)
     _act(client, table, kind="declare", choice="play")
     hand = player.current_hand(table.pk)
@@ -127,7 +130,7 @@ def test_in_laws_mode_rules_without_penalties_refuse_like_learning_mode(
 
 
 def test_a_forced_declaration_is_explained_with_its_rule(client: Client, player: Any) -> None:
-    table = player.stacked_table(rules="peel", **MUST_DEAL)
+    table = player.stacked_table(rules="hoffmann", **MUST_DEAL)
 
     text = _page(client, table)
 
@@ -138,7 +141,7 @@ def test_a_forced_declaration_is_explained_with_its_rule(client: Client, player:
 
 
 def test_the_log_names_the_seats_and_speaks_to_the_human(client: Client, player: Any) -> None:
-    table = player.stacked_table(rules="peel", **MUST_DEAL)
+    table = player.stacked_table(rules="hoffmann", **MUST_DEAL)
     _act(client, table, kind="declare", choice="play")
 
     text = _act(client, table, kind="play", card="AH")

@@ -22,7 +22,8 @@ HTMX = {"HX-Request": "true"}
 #: elder hand and, holding the ace of trumps, must lead it (lead-ace-of-trumps).
 MUST_DEAL: dict[str, Any] = {
     "game": "three-card",
-    "rules": "peel",
+    "rules": "hoffmann",
+    "prev_no_loo": True,
     "players": 4,
     "dealer": 3,
     "hands": [["AH", "5C", "7D"], ["KH", "3C", "4D"], ["QS", "9C", "8D"], ["JS", "TC", "6D"]],

@@ -222,10 +222,14 @@ def test_a_step_one_rule_set_refuses_is_shown_as_its_disagreement() -> None:
 
 def test_a_must_refuses_a_pass_and_deals_no_miss_where_the_source_says_so() -> None:
     example = hand(prev_no_loo=True, steps=["0 pass"])
-    for preset in ("hoffmann", "peel"):
-        row = example.row(preset)
-        assert row.refusal is not None and row.refusal.rule == "must"
-        assert row.dealt_miss is None  # hoffmann ¶7: "there is no miss"
+    row = example.row("hoffmann")
+    assert row.refusal is not None and row.refusal.rule == "must"
+    assert row.dealt_miss is None  # hoffmann ¶7: "there is no miss"
+    # peel has no must: its single is one card face up to each player (A39), the first card
+    # of each stacked hand; the step is not taken, the hand being over.
+    row = example.row("peel")
+    assert row.over and row.outcome == "single-deal" and row.refusal is None
+    assert [len(h) for h in row.dealt] == [1] * len(row.dealt) and row.unplayed == (1,)
     for preset in ("britannica", "whiteknuckle", "parlett"):
         row = example.row(preset)
         assert row.refusal is None

@@ -19,6 +19,7 @@ may do and carries it out. The rules of each phase are in a module of their own,
 the rule ids it applies:
 
 - :mod:`.deal`: the stake, single, double and must, the deal and the turn-up, club law;
+- :mod:`.single`: peel's single deal, one card face up to each player (A39);
 - :mod:`.declare`: three-card declarations, the dealer's choices against a lone player, all
   passing, a lone miss-holder (and the turns of every declaring);
 - :mod:`.exchange`: the five-card and Irish exchange;
@@ -47,6 +48,7 @@ from .laws import OFFENCE_RULE, Laws
 from .serial import FORMAT_VERSION, Serial, setup_from_dict, setup_to_dict
 from .settle import SettlePhase
 from .showing import FlushPhase
+from .single import SingleDealPhase
 from .state import (
     Action,
     Event,
@@ -94,6 +96,7 @@ _PLAY_ACTIONS: Final[dict[Card, tuple[Action, ...]]] = {
 
 class Hand(
     DealPhase,
+    SingleDealPhase,
     DeclarePhase,
     ExchangePhase,
     FlushPhase,

@@ -5,7 +5,8 @@
 - ``double``: the pool holds more than the fresh stake, carried from the last deal;
   ``single``: after a hand with no loo (and the first deal), or whenever the pool holds only
   the fresh stake, as the rule set defines it;
-- ``must``: a three-card hand nobody may pass (with a miss, or without one);
+- ``must``: a three-card hand nobody may pass (with a miss, or without one); peel's single, a
+  deal of one card face up to each player, is dealt by :mod:`.single`;
 - ``deal-order``: one card at a time from the dealer's left, the miss straight after the
   dealer's own card, five-card Loo in the batches the rule set names (or a stacked pack,
   :func:`stack_pack`); ``turn-up-trump``: the next card fixes trumps;
@@ -80,6 +81,12 @@ class DealPhase(HandState):
             # set says so.
             self.single = self.single or rules.flush_next_deal == "single"
         single = self.single
+        if self.single_deal_applies():
+            # Peel's single: one card face up to each player (A39; :mod:`.single`).
+            self._single_deal(
+                shuffled_pack(deal_rng(s.seed, s.hand_number)) if not s.pack else None
+            )
+            return
         # A must (RULES.md 1.10): a three-card device.
         must = rules.must
         self.must = self.game == "three-card" and (
@@ -87,6 +94,8 @@ class DealPhase(HandState):
             or (must == "first-deal+after-no-loo" and (s.first or s.prev_no_loo))
             or (must == "pool-is-single" and single)
             or (
+                # The reconstruction of peel's single withdrawn in 2026 (A39), kept for the
+                # questions of versions 2 and 3 (questions._rules_at).
                 must == "first-deal+after-no-loo+after-flush"
                 and (s.first or s.prev_no_loo or s.prev_flush)
             )

@@ -1,0 +1,50 @@
+"""Peel's single deal at the practice table (A39): the first deal shows the turned-up card,
+each player's card face up, who takes the pool and who is looed, each line cited; the next
+deal is an ordinary one with the miss."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+
+def _text(html: str) -> str:
+    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html)))
+
+
+def test_a_peel_table_opens_with_the_single_and_then_deals_the_miss(
+    client: Client, player: Any
+) -> None:
+    practice = player.new_table(rules="peel", players=4)
+    html = client.get(practice.get_absolute_url()).content.decode()
+    text = _text(html)
+    hand = player.current_hand(practice.pk)
+    assert hand.outcome == "single-deal"
+    assert "Deal 1, the single, is over" in text
+    assert "one card face up to each player" in text
+    for seat_cards in hand.hands:
+        assert seat_cards[0].display in text
+    assert ("takes the pool" in text) == bool(hand.in_play)
+    assert "looed a single loo" in text
+    assert 'href="/rules/single/"' in html
+    # The next deal: an ordinary one, with the miss, the loos of the single in its pool.
+    practice.refresh_from_db()
+    response = client.post(
+        reverse("games:table-next", args=[practice.pk]), {"version": practice.version}
+    )
+    assert response.status_code == 302
+    nxt = player.current_hand(practice.pk)
+    assert nxt.outcome != "single-deal" and nxt.setup.pool == hand.pool
+    assert nxt.miss is not None or nxt.miss_holder is not None or nxt.club_law
+
+
+def test_five_card_peel_has_no_single_deal(client: Client, player: Any) -> None:
+    practice = player.new_table(rules="peel", game="five-card", players=4)
+    assert player.current_hand(practice.pk).outcome != "single-deal"
