@@ -14,6 +14,9 @@ Inline:
   lesson of the course (/learn/<lesson>/), shown by default with the lesson's title.
 - ``{page:22}``: a page of the printed book begins here.
 - ``{note:28}``: the reference mark of footnote 28 (the passage ``fn-28`` of the same source).
+- ``[…missing: the rest of this sentence…]``: a gap in our copy of a text, with what is
+  missing said in our words. It is shown as a gap, never as words of the text: its plain text
+  is ``[…]``, so that no quotation can be found in it.
 - ``_words_``: italics (the convention of the Project Gutenberg texts).
 
 Rendering is pure: the caller passes a :class:`Resolver` that knows which terms, rules,
@@ -32,7 +35,10 @@ from django.utils.html import escape
 _REFERENCE = re.compile(r"\[\[([^\[\]|]+?)(?:\|([^\[\]]+?))?\]\]")
 _BRACE = re.compile(r"\{(page|note):(\d+)\}")
 _ITALIC = re.compile(r"_([^_\n]+)_")
-_TOKEN = re.compile(f"{_REFERENCE.pattern}|{_BRACE.pattern}")
+_GAP = re.compile(r"\[…missing:\s*([^\[\]…]+?)\s*…\]")
+_TOKEN = re.compile(f"{_REFERENCE.pattern}|{_BRACE.pattern}|{_GAP.pattern}")
+#: The plain text of a gap: no words, so a quotation cannot run across it unnoticed.
+GAP_PLAIN = "[…]"
 
 
 class MarkupError(ValueError):
@@ -123,6 +129,7 @@ def plain_text(text: str) -> str:
         line = " ".join(line.strip().removeprefix("- ") for line in para.splitlines())
         line = _REFERENCE.sub(lambda m: m.group(2) or _default_words(m.group(1)), line)
         line = _BRACE.sub("", line)
+        line = _GAP.sub(GAP_PLAIN, line)
         parts.append(" ".join(_ITALIC.sub(r"\1", line).split()))
     return "\n\n".join(parts)
 
@@ -131,6 +138,11 @@ def references(text: str) -> Iterator[tuple[str, str | None]]:
     """Every ``[[target|words]]`` reference in ``text``, as (target, words or None)."""
     for match in _REFERENCE.finditer(text):
         yield match.group(1).strip(), match.group(2)
+
+
+def gaps(text: str) -> list[str]:
+    """What each ``[…missing: …]`` gap of ``text`` says is missing, in order."""
+    return [match.group(1) for match in _GAP.finditer(text)]
 
 
 def braces(text: str) -> Iterator[tuple[str, int]]:
@@ -160,6 +172,11 @@ def _inline(
         html.append(_italics(escape(before)))
         plain.append(_ITALIC.sub(r"\1", before))
         position = match.end()
+        if match.group(5) is not None:  # […missing: …]
+            what = _italics(escape(match.group(5)))
+            html.append(f'<span class="gap">[…<em>missing:</em> {what}…]</span>')
+            plain.append(GAP_PLAIN)
+            continue
         if match.group(3):  # {page:n} or {note:n}
             kind, number = match.group(3), int(match.group(4))
             if kind == "page":

@@ -119,3 +119,21 @@ def test_plain_text_drops_the_markup() -> None:
     assert markup.plain_text("the [[miss|spare hand]] {page:20} is _dead_") == (
         "the spare hand is dead"
     )
+
+
+def test_a_gap_is_shown_as_missing_and_has_no_words_to_quote() -> None:
+    out = markup.render(
+        "The first hand should seldo[…missing: the rest of p. 29 and all of p. 30…]",
+        _resolver(),
+        slot_prefix="x",
+    )
+
+    assert out.html == (
+        '<p>The first hand should seldo<span class="gap">[…<em>missing:</em> the rest of '
+        "p. 29 and all of p. 30…]</span></p>"
+    )
+    assert out.plain == "The first hand should seldo[…]"
+    assert markup.gaps("a[…missing: one…] b […missing: two…]") == ["one", "two"]
+    assert markup.plain_text("seldo[…missing: the rest…]") == "seldo[…]"
+    # A quotation cannot take its words from what a gap says is missing.
+    assert markup.find_quotation("the rest of p. 29", out.plain) is None
