@@ -11,7 +11,15 @@ from django.db import models
 from django.utils.html import format_html_join
 from django.utils.safestring import SafeString
 
-from lessons.models import GlossaryTerm, Passage, Rule, Source
+from lessons.models import (
+    GlossaryTerm,
+    Passage,
+    Rule,
+    Source,
+    TimelineEntry,
+    TimelineQuote,
+    WitnessStatement,
+)
 
 _NOTE = (
     "The files in content/ are the master copy: the next loadcontent overwrites changes made "
@@ -21,12 +29,17 @@ _NOTE = (
 
 @admin.register(Source)
 class SourceAdmin(admin.ModelAdmin):
-    list_display = ["short_title", "title", "year", "licence"]
+    list_display = ["short_title", "title", "year", "licence", "role"]
+    list_filter = ["role"]
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
-    readonly_fields = ["slug", "about_html", "editorial_note_html", "corrections"]
+    readonly_fields = ["slug", "role", "about_html", "editorial_note_html", "corrections", "copies"]
     fieldsets = [
-        (None, {"description": _NOTE, "fields": ["slug", "short_title", "title", "author"]}),
+        (
+            None,
+            {"description": _NOTE, "fields": ["slug", "role", "short_title", "title", "author"]},
+        ),
         ("Record", {"fields": ["year", "edition", "publisher", "extent", "link"]}),
+        ("Our copy", {"fields": ["completeness", "copies"]}),
         ("Licence", {"fields": ["licence", "licence_note"]}),
         ("Texts", {"fields": ["about", "editorial_note", "corrections"]}),
     ]
@@ -90,3 +103,49 @@ class GlossaryTermAdmin(admin.ModelAdmin):
         (None, {"description": _NOTE, "fields": ["slug", "term", "also", "forms"]}),
         ("Definition", {"fields": ["definition", "quote_passage", "quote", "rules"]}),
     ]
+
+
+@admin.register(WitnessStatement)
+class WitnessStatementAdmin(admin.ModelAdmin):
+    """What a witness says of a rule (content/witnesses.txt); its quotations are checked
+    against the witness's text when the content is loaded, so only the words of ours are
+    edited here."""
+
+    list_display = ["__str__", "status", "says"]
+    list_filter = ["source", "status"]
+    search_fields = ["rule__id", "says", "note"]
+    readonly_fields = ["rule", "source", "status", "quoted"]
+    fieldsets = [
+        (None, {"description": _NOTE, "fields": ["rule", "source", "status"]}),
+        ("Ours", {"fields": ["says", "note"]}),
+        ("Quoted", {"fields": ["quoted"]}),
+    ]
+
+    @admin.display(description="Quotations")
+    def quoted(self, statement: WitnessStatement) -> SafeString:
+        return format_html_join(
+            "; ",
+            '<a href="{}">{}</a>: {}',
+            (
+                (c.passage.get_absolute_url(), c.passage.label, c.quote)
+                for c in statement.rule.citations.filter(
+                    origin="witness", passage__source=statement.source
+                ).select_related("passage")
+            ),
+        )
+
+
+class TimelineQuoteInline(admin.TabularInline):
+    model = TimelineQuote
+    fields = ["passage", "quote"]
+    readonly_fields = ["passage", "quote"]
+    extra = 0
+    can_delete = False
+
+
+@admin.register(TimelineEntry)
+class TimelineEntryAdmin(admin.ModelAdmin):
+    list_display = ["date", "title", "key"]
+    readonly_fields = ["key"]
+    fieldsets = [(None, {"description": _NOTE, "fields": ["key", "date", "title", "text"]})]
+    inlines = [TimelineQuoteInline]

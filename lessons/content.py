@@ -1,8 +1,10 @@
 """The content files: their format, their validation, and loading them into the database.
 
-``content/`` holds one file per source (``sources/<id>.txt``), the rule explanations
-(``rules.txt``) and the glossary (``glossary.txt``), all in one plain-text format that an
-editor can read and diff (README: "Reading the sources")::
+``content/`` holds one file per source (``sources/<id>.txt``: the five sources of the rule
+sets, and the witnesses, marked ``role: witness``), the rule explanations (``rules.txt``), the
+glossary (``glossary.txt``), what the witnesses say of each rule (``witnesses.txt``) and the
+timeline of the game (``timeline.txt``), all in one plain-text format that an editor can read
+and diff (README: "Reading the sources")::
 
     # A comment.
     [paragraph p2]
@@ -48,6 +50,11 @@ from lessons.models import (
     PassageKind,
     Rule,
     Source,
+    SourceRole,
+    TimelineEntry,
+    TimelineQuote,
+    WitnessStatement,
+    WitnessStatus,
     apply_corrections,
     make_resolver,
 )
@@ -76,6 +83,9 @@ _SOURCE_FIELDS = {
     "licence",
     "licence-note",
     "correct",
+    "role",
+    "completeness",
+    "copy",
 }
 _PASSAGE_FIELDS = {"label", "page", "editorial", "rules", "quote"}
 _KINDS: dict[str, dict[str, set[str]]] = {
@@ -83,6 +93,8 @@ _KINDS: dict[str, dict[str, set[str]]] = {
     | {kind: _PASSAGE_FIELDS for kind in _PASSAGE_KINDS},
     "rules": {"rule": {"example-title", "example", "no-example"}},
     "glossary": {"term": {"term", "also", "forms", "quote-from", "quote", "rules"}},
+    "witnesses": {"rule": {"witness", "status", "says", "quote"}},
+    "timeline": {"step": {"date", "title", "quote"}},
     "lessons": {
         "unit": {"title"},
         "lesson": {"unit", "title", "game", "teaches", "quotes", "presets", "differ"},
@@ -93,7 +105,14 @@ _KINDS: dict[str, dict[str, set[str]]] = {
         "check": {"rules", "kinds", "count"},
     },
 }
-_REPEATABLE = {"correct"}
+#: The fields that a block of a kind may give more than once, by (file type, kind).
+_REPEATABLE: dict[tuple[str, str], set[str]] = {
+    ("source", "source"): {"correct", "copy"},
+    ("witnesses", "rule"): {"quote"},
+    ("timeline", "step"): {"quote"},
+}
+#: Passages that hold no words of the text to quote.
+_UNQUOTABLE = {PassageKind.HEADING, PassageKind.GAP}
 
 
 class ContentError(Exception):
@@ -194,7 +213,8 @@ def parse(text: str, where: str, file_type: str) -> list[Block]:
                         f"malformed line: unknown field '{name}:' in a [{current.kind}] block "
                         f"(fields: {allowed})",
                     )
-                if name in current.fields and name not in _REPEATABLE:
+                repeatable = _REPEATABLE.get((file_type, current.kind), set())
+                if name in current.fields and name not in repeatable:
                     raise ContentError(where, number, f"'{name}:' is given twice")
                 current.fields.setdefault(name, []).append((value, number))
                 last_field = name
@@ -213,6 +233,7 @@ class SourceContent:
     note: Block
     passages: list[Block]
     corrections: list[tuple[str, str]]
+    copies: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def slug(self) -> str:
@@ -221,6 +242,19 @@ class SourceContent:
     @property
     def modern(self) -> bool:
         return self.block.get("licence") != Licence.PUBLIC_DOMAIN
+
+    @property
+    def witness(self) -> bool:
+        return self.block.get("role") == SourceRole.WITNESS
+
+
+@dataclass
+class WitnessQuote:
+    """A quotation of the witnesses' catalogue or the timeline, found in its passage."""
+
+    source: str
+    key: str
+    quote: str
 
 
 @dataclass
@@ -246,6 +280,10 @@ class Content:
     resolvers: dict[str, markup.Resolver] = field(repr=False)
     #: The lessons (``lessons.txt``: :mod:`lessons.course.loader`).
     course: Course | None = None
+    #: What the witnesses say of the rules (``witnesses.txt``), with their quotations.
+    witnesses: list[tuple[Block, list[WitnessQuote]]] = field(default_factory=list)
+    #: The steps of the timeline (``timeline.txt``), with their quotations.
+    timeline: list[tuple[Block, list[WitnessQuote]]] = field(default_factory=list)
 
     def save(self) -> dict[str, int]:
         """Write everything in one transaction; returns how many rows each model has."""
@@ -253,8 +291,10 @@ class Content:
             self._save_sources()
             passage_ids = self._save_passages()
             self._save_rules()
+            self._save_witness_statements()
             self._save_terms(passage_ids)
             self._save_citations(passage_ids)
+            self._save_timeline(passage_ids)
             if self.course is not None:
                 self.course.save(self.resolvers[""])
         content_loaded.send(sender=type(self))
@@ -264,6 +304,8 @@ class Content:
             "rules": Rule.objects.count(),
             "glossary terms": GlossaryTerm.objects.count(),
             "citations": Citation.objects.count(),
+            "witness statements": WitnessStatement.objects.count(),
+            "timeline entries": TimelineEntry.objects.count(),
             **(self.course.counts() if self.course is not None else {}),
         }
 
@@ -273,6 +315,7 @@ class Content:
             b = sc.block
             source = Source(
                 slug=sc.slug,
+                role=SourceRole.WITNESS if sc.witness else SourceRole.RULE_SET,
                 position=position,
                 short_title=b.get("short-title"),
                 title=b.get("title"),
@@ -284,6 +327,8 @@ class Content:
                 link=b.get("link"),
                 licence=b.get("licence"),
                 licence_note=b.get("licence-note"),
+                completeness=b.get("completeness"),
+                copies=[list(pair) for pair in sc.copies],
                 about=b.body,
                 editorial_note=sc.note.body,
                 corrections=[list(pair) for pair in sc.corrections],
@@ -306,7 +351,7 @@ class Content:
                     label=_label(b, (first, last)),
                     page=first,
                     last_page=last,
-                    editorial=b.get("editorial") == "yes",
+                    editorial=b.get("editorial") == "yes" or b.kind == PassageKind.GAP,
                     text=b.body,
                     quotation=b.get("quote"),
                 )
@@ -333,6 +378,43 @@ class Content:
             rule.render(self.resolvers[""])
             rows.append(rule)
         sync(Rule, rows, lambda r: r.id)
+
+    def _save_witness_statements(self) -> None:
+        rows = []
+        for position, (b, _) in enumerate(self.witnesses, 1):
+            statement = WitnessStatement(
+                rule_id=b.id,
+                source_id=b.get("witness"),
+                position=position,
+                status=b.get("status"),
+                says=b.get("says"),
+                note=b.body,
+            )
+            statement.render(self.resolvers[b.get("witness")])
+            rows.append(statement)
+        sync(WitnessStatement, rows, lambda w: (w.rule_id, w.source_id))
+
+    def _save_timeline(self, passage_ids: dict[tuple[str, str], int]) -> None:
+        rows = []
+        for position, (b, _) in enumerate(self.timeline, 1):
+            entry = TimelineEntry(
+                key=b.id, position=position, date=b.get("date"), title=b.get("title"), text=b.body
+            )
+            entry.render(self.resolvers[""])
+            rows.append(entry)
+        sync(TimelineEntry, rows, lambda e: e.key)
+        entry_ids = dict(TimelineEntry.objects.values_list("key", "pk"))
+        quotes = [
+            TimelineQuote(
+                entry_id=entry_ids[b.id],
+                passage_id=passage_ids[(q.source, q.key)],
+                position=n,
+                quote=q.quote,
+            )
+            for b, found in self.timeline
+            for n, q in enumerate(found)
+        ]
+        sync(TimelineQuote, quotes, lambda q: (q.entry_id, q.position))
 
     def _save_terms(self, passage_ids: dict[tuple[str, str], int]) -> None:
         rows = []
@@ -369,6 +451,22 @@ class Content:
                         primary=key == c.primary,
                         locator=c.locator,
                         quote=c.quote if key == c.primary else "",
+                    )
+                )
+        labels = dict(Passage.objects.values_list("pk", "label"))
+        for b, found in self.witnesses:
+            for n, q in enumerate(found):
+                passage_id = passage_ids[(q.source, q.key)]
+                attached.add((b.id, passage_id))
+                rows.append(
+                    Citation(
+                        rule_id=b.id,
+                        passage_id=passage_id,
+                        position=n,
+                        origin=CitationOrigin.WITNESS,
+                        primary=True,
+                        locator=labels[passage_id],
+                        quote=q.quote,
                     )
                 )
         for sc in self.sources:
@@ -462,8 +560,12 @@ def read(path: Path | None = None) -> Content:
         _check_term(b, resolvers[""], passage_keys, plains, sources)
 
     citations = list(_resolve_citations(sources, plains))
+    witnesses = _read_witnesses(root, sources, plains, resolvers)
+    timeline = _read_timeline(root, sources, plains, resolvers[""])
     course = _read_course(root, resolvers[""], passage_keys)
-    return Content(sources, rules, terms, citations, resolvers, course)
+    return Content(
+        sources, rules, terms, citations, resolvers, course, witnesses=witnesses, timeline=timeline
+    )
 
 
 def _lesson_titles(root: Path) -> dict[str, str]:
@@ -505,9 +607,20 @@ def _read_sources(root: Path) -> list[SourceContent]:
                 where, blocks[0].line if blocks else 1, "must begin with [source id]"
             )
         head = blocks[0]
-        if head.id not in catalogue.SOURCE_IDS:
+        role = head.get("role", SourceRole.RULE_SET)
+        if role not in SourceRole.values:
             raise head.error(
-                f"unknown source id {head.id!r} (the sources are {', '.join(catalogue.SOURCE_IDS)})"
+                f"role must be one of {', '.join(SourceRole.values)}", head.line_of("role")
+            )
+        if role == SourceRole.RULE_SET and head.id not in catalogue.SOURCE_IDS:
+            raise head.error(
+                f"unknown source id {head.id!r} (the sources of the rule sets are "
+                f"{', '.join(catalogue.SOURCE_IDS)}; a text that no rule set follows is a "
+                "witness: give it 'role: witness')"
+            )
+        if role == SourceRole.WITNESS and head.id in catalogue.SOURCE_IDS:
+            raise head.error(
+                f"{head.id!r} is a source of the rule sets, not a witness", head.line_of("role")
             )
         if head.id != stem:
             raise head.error(f"the source {head.id!r} belongs in sources/{head.id}.txt")
@@ -523,6 +636,10 @@ def _read_sources(root: Path) -> list[SourceContent]:
             if not arrow or not wrong:
                 raise ContentError(where, line, "malformed line: write 'correct: wrong => right'")
             corrections.append((wrong, right))
+        copies = []
+        for value, _line in head.fields.get("copy", []):
+            where, _, what = value.partition(" | ")
+            copies.append((where.strip(), what.strip()))
         notes = [b for b in blocks[1:] if b.kind == "editorial-note"]
         if len(notes) != 1:
             raise head.error("needs exactly one [editorial-note] block")
@@ -535,13 +652,24 @@ def _read_sources(root: Path) -> list[SourceContent]:
             if b.id in seen:
                 raise b.error(f"duplicate passage id {b.id!r} (first used on line {seen[b.id]})")
             seen[b.id] = b.line
-        found[head.id] = SourceContent(head, notes[0], passages, corrections)
+        found[head.id] = SourceContent(head, notes[0], passages, corrections, copies)
     missing = [s for s in catalogue.SOURCE_IDS if s not in found]
     if missing:
         raise ContentError(
             _display(folder, root), 0, f"no file for the source(s) {', '.join(missing)}"
         )
-    return [found[s] for s in catalogue.SOURCE_IDS]
+    # The five in the catalogue's order, then the witnesses from the oldest.
+    witnesses = sorted(
+        (sc for sc in found.values() if sc.witness),
+        key=lambda sc: (_first_year(sc.block.get("year")), sc.slug),
+    )
+    return [found[s] for s in catalogue.SOURCE_IDS] + witnesses
+
+
+def _first_year(text: str) -> int:
+    """The first year a ``year:`` line names (``c. 1800–1850`` → 1800), or 9999."""
+    found = re.search(r"\b(1[0-9]{3})\b", text)
+    return int(found.group(1)) if found else 9999
 
 
 def _read_rules(root: Path) -> dict[str, Block]:
@@ -607,6 +735,8 @@ def _read_glossary(root: Path) -> list[Block]:
 def _check_passage(sc: SourceContent, b: Block) -> None:
     if b.kind == PassageKind.QUOTATION and not sc.modern:
         raise b.error("[quotation] blocks are for modern texts; give the text itself")
+    if b.kind == PassageKind.GAP and markup.plain_text(b.body) == "":
+        raise b.error(f"the gap {b.id!r} must say what is missing")
     if sc.modern and b.kind not in (PassageKind.QUOTATION, PassageKind.HEADING):
         raise b.error(
             f"{sc.slug} is a modern text: only [quotation] and [heading] blocks, not [{b.kind}]"
@@ -645,7 +775,7 @@ def check_markup(b: Block, resolver: markup.Resolver, *, block: bool = True) -> 
             try:
                 markup.render(f"[[{target}|{words or target}]]", resolver, slot_prefix="x")
             except markup.MarkupError:
-                raise b.error(_unknown(target), line) from None
+                raise b.error(_unknown(target, resolver), line) from None
         for kind, number in markup.braces(text):
             if kind == "note" and not resolver.note_exists(number):
                 raise b.error(f"unknown passage id 'fn-{number}' (for {{note:{number}}})", line)
@@ -655,12 +785,12 @@ def check_markup(b: Block, resolver: markup.Resolver, *, block: bool = True) -> 
         raise b.error(str(error)) from None
 
 
-def _unknown(target: str) -> str:
+def _unknown(target: str, resolver: markup.Resolver) -> str:
     if target.startswith("rule:"):
         return f"unknown rule id {target.removeprefix('rule:')!r} in [[{target}]]"
     if target.startswith("source:"):
         source, _, key = target.removeprefix("source:").partition("#")
-        if source not in catalogue.SOURCE_IDS:
+        if resolver.passage(source, "") is None:
             return f"unknown source id {source!r} in [[{target}]]"
         return f"unknown passage id {key!r} of {source} in [[{target}]]"
     if target.startswith("lesson:"):
@@ -682,7 +812,7 @@ def _check_term(
     _check_rule_ids(b, b.listed("rules"), "rules")
     line = b.line_of("quote-from")
     source, hash_, key = b.get("quote-from").partition("#")
-    if source not in catalogue.SOURCE_IDS:
+    if source not in {sc.slug for sc in sources}:
         raise b.error(f"unknown source id {source!r} in 'quote-from:'", line)
     if not hash_ or (source, key) not in passages:
         raise b.error(f"unknown passage id {key!r} of {source} in 'quote-from:'", line)
@@ -705,6 +835,7 @@ def _check_term(
 _LABELS: list[tuple[str, str]] = [
     (r"p(\d+)", "¶{0}"),
     (r"p(\d+)-b(\d+)", "¶{0} b{1}"),
+    (r"p(\d+)-([ivx]+)", "¶{0}.{1}"),
     (r"law-(\d+)", "Law {0}"),
     (r"after-law-(\d+)", "after Law {0}"),
     (r"s(\d+)", "s. {0}"),
@@ -911,3 +1042,153 @@ def _overlaps(span: tuple[int | None, int | None], pages: set[int]) -> bool:
     if first is None:
         return False
     return any(first <= page <= (last or first) for page in pages)
+
+
+# -- the witnesses' catalogue and the timeline --------------------------------------------------
+
+
+def _read_witnesses(
+    root: Path,
+    sources: list[SourceContent],
+    plains: dict[tuple[str, str], str],
+    resolvers: dict[str, markup.Resolver],
+) -> list[tuple[Block, list[WitnessQuote]]]:
+    """``witnesses.txt``: for a rule a witness speaks to, its status, a few words for the
+    tables, its quotations (each ``<passage id>: <words>``, found word for word in that
+    passage of the witness) and our note."""
+    path = root / "witnesses.txt"
+    if not path.is_file():
+        return []
+    where = _display(path, root)
+    witnesses = {sc.slug: sc for sc in sources if sc.witness}
+    seen: dict[tuple[str, str], int] = {}
+    found = []
+    for b in parse(path.read_text(encoding="utf-8"), where, "witnesses"):
+        if b.id not in catalogue.rule_ids():
+            raise b.error(f"unknown rule id {b.id!r}: it is not in the engine's rule catalogue")
+        witness = b.require("witness")
+        if witness not in witnesses:
+            known = ", ".join(witnesses) or "none"
+            raise b.error(
+                f"unknown witness {witness!r} (the witnesses are {known}; the five sources of the "
+                "rule sets are in the rule catalogue)",
+                b.line_of("witness"),
+            )
+        if (b.id, witness) in seen:
+            raise b.error(
+                f"{witness} on {b.id!r} has a block already, on line {seen[(b.id, witness)]}"
+            )
+        seen[(b.id, witness)] = b.line
+        status = b.require("status")
+        if status not in WitnessStatus.values:
+            raise b.error(
+                f"status must be one of {', '.join(WitnessStatus.values)} (a witness that says "
+                "nothing of a rule has no block)",
+                b.line_of("status"),
+            )
+        if len(b.get("says")) > 200:
+            raise b.error("'says:' is for a few words (at most 200 characters)", b.line_of("says"))
+        quotes = b.fields.get("quote", [])
+        if not quotes:
+            raise b.error(f"{witness} on {b.id!r} needs a 'quote:' line: its own words")
+        found_quotes = []
+        for value, line in quotes:
+            key, colon, words = value.partition(": ")
+            found_quotes.append(
+                _find_quote(b, line, witnesses[witness], key.strip(), words, plains, bool(colon))
+            )
+        check_markup(b, resolvers[witness])
+        found.append((b, found_quotes))
+    return found
+
+
+def _read_timeline(
+    root: Path,
+    sources: list[SourceContent],
+    plains: dict[tuple[str, str], str],
+    resolver: markup.Resolver,
+) -> list[tuple[Block, list[WitnessQuote]]]:
+    """``timeline.txt``: the steps of the history of the game, each with a date, a title,
+    our account and its quotations (each ``<source>#<passage id>: <words>``, found word for
+    word in that passage)."""
+    path = root / "timeline.txt"
+    if not path.is_file():
+        return []
+    where = _display(path, root)
+    by_slug = {sc.slug: sc for sc in sources}
+    seen: dict[str, int] = {}
+    found = []
+    for b in parse(path.read_text(encoding="utf-8"), where, "timeline"):
+        if b.id in seen:
+            raise b.error(f"duplicate step {b.id!r} (first used on line {seen[b.id]})")
+        seen[b.id] = b.line
+        b.require("date")
+        b.require("title")
+        if not b.body:
+            raise b.error(f"the step {b.id!r} needs our account of it (its body)")
+        quotes = b.fields.get("quote", [])
+        if not quotes:
+            raise b.error(f"the step {b.id!r} needs a 'quote:' line: the words it rests on")
+        found_quotes = []
+        for value, line in quotes:
+            ref, colon, words = value.partition(": ")
+            source, hash_, key = ref.strip().partition("#")
+            if source not in by_slug:
+                raise ContentError(where, line, f"unknown source id {source!r} in 'quote:'")
+            if not hash_:
+                raise ContentError(where, line, "write 'quote: <source>#<passage id>: <words>'")
+            found_quotes.append(
+                _find_quote(b, line, by_slug[source], key, words, plains, bool(colon))
+            )
+        check_markup(b, resolver)
+        found.append((b, found_quotes))
+    return found
+
+
+def _find_quote(
+    b: Block,
+    line: int,
+    sc: SourceContent,
+    key: str,
+    words: str,
+    plains: dict[tuple[str, str], str],
+    well_formed: bool,
+) -> WitnessQuote:
+    """A quotation of a passage, checked word for word (after the source's corrections), as
+    the passage has it."""
+    if not well_formed or not words.strip():
+        raise ContentError(b.file, line, "write 'quote: <passage id>: <words of the passage>'")
+    blocks = {p.id: p for p in sc.passages}
+    if key not in blocks:
+        raise ContentError(b.file, line, f"unknown passage id {key!r} of {sc.slug} in 'quote:'")
+    if blocks[key].kind in _UNQUOTABLE:
+        raise ContentError(
+            b.file, line, f"{sc.slug}#{key} is a {blocks[key].kind}: it has no words to quote"
+        )
+    text = plains[(sc.slug, key)]
+    quote = apply_corrections(words.strip(), sc.corrections)
+    spans = markup.find_quotation(quote, text)
+    if spans is None:
+        raise ContentError(b.file, line, f"the quotation is not in {sc.slug}#{key}")
+    spans = _with_ends(spans, text, quote)
+    shown = " … ".join(" ".join(text[s:e].split()) for s, e in _with_marks(spans, text, quote))
+    return WitnessQuote(sc.slug, key, shown)
+
+
+def _with_ends(spans: list[tuple[int, int]], text: str, quote: str) -> list[tuple[int, int]]:
+    """The spans of a quotation widened to the marks that begin and end the quotation as
+    written, where the passage has them too: ``(that is, win never a trick).``, not
+    ``(that is, win never a trick``."""
+    first, last = spans[0][0], spans[-1][1]
+    head = re.match(r"[^\w\s…]*", quote.strip())
+    tail = re.search(r"[^\w\s…]*$", quote.strip())
+    start = first - len(head.group()) if head else first
+    if head and head.group() and start >= 0 and text[start:first] == head.group():
+        first -= len(head.group())
+    if tail and tail.group() and text[last : last + len(tail.group())] == tail.group():
+        last += len(tail.group())
+    return (
+        [(first, spans[0][1]), *spans[1:-1], (spans[-1][0], last)]
+        if len(spans) > 1
+        else [(first, last)]
+    )

@@ -1,17 +1,21 @@
-"""Sources, their passages, the rules they state, and the glossary.
+"""Sources, their passages, the rules they state, the glossary and the timeline.
 
 The rule catalogue of the engine (``games.loo.catalogue``) is the list of rules: a
 :class:`Rule` row holds what the reading side adds to a catalogue entry (our plain explanation
-and a worked example) and a copy of its name and statement for search. Everything here is
-loaded from the files in ``content/`` by ``manage.py loadcontent``; editors may also correct
-the texts in the admin, and the HTML of editor text is rendered on save (STYLE.md 5).
+and a worked example) and a copy of its name and statement for search. The five sources of
+the catalogue are each followed by a rule set of the engine; the other sources are
+*witnesses*, texts to read and compare that no rule set follows: what they say about a rule is
+a :class:`WitnessStatement` of our own witnesses' catalogue (``content/witnesses.txt``).
+Everything here is loaded from the files in ``content/`` by ``manage.py loadcontent``; editors
+may also correct the texts in the admin, and the HTML of editor text is rendered on save
+(STYLE.md 5).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -183,10 +187,31 @@ class Licence(models.TextChoices):
     COPYRIGHTED = "copyrighted", "Modern and copyrighted: short quotations only"
 
 
-class Source(EditorText):
-    """One of the five texts, with its bibliographic record and provenance."""
+class SourceRole(models.TextChoices):
+    RULE_SET = "rule-set", "A rule set follows it"
+    WITNESS = "witness", "A witness: read and compared, not a rule set"
 
-    slug = models.SlugField(primary_key=True, help_text="The preset id: hoffmann, peel, …")
+
+class SourceQuerySet(models.QuerySet["Source"]):
+    def rule_sets(self) -> SourceQuerySet:
+        """The five sources of the catalogue, each followed by a rule set of the engine."""
+        return self.filter(role=SourceRole.RULE_SET)
+
+    def witnesses(self) -> SourceQuerySet:
+        """The other texts: read and compared, followed by no rule set."""
+        return self.filter(role=SourceRole.WITNESS)
+
+
+class Source(EditorText):
+    """A text on Loo, with its bibliographic record and provenance: one of the five sources
+    of the rule catalogue (each followed by a rule set), or a witness."""
+
+    slug = models.SlugField(
+        primary_key=True, help_text="The preset id (hoffmann, peel, …), or a witness's id"
+    )
+    role = models.CharField(
+        max_length=10, choices=SourceRole.choices, default=SourceRole.RULE_SET, editable=False
+    )
     position = models.PositiveSmallIntegerField(default=0)
     short_title = models.CharField(max_length=80, help_text="As cited on the site: Peel (1891)")
     title = models.CharField(max_length=200)
@@ -198,6 +223,12 @@ class Source(EditorText):
     link = models.URLField()
     licence = models.CharField(max_length=20, choices=Licence.choices)
     licence_note = models.CharField(max_length=300, blank=True)
+    completeness = models.CharField(
+        max_length=400, blank=True, help_text="How much of the text our copy holds"
+    )
+    #: [where, what it gave] for each copy our text was taken from: where is an address
+    #: (shown as a link when it is a whole one) or a description.
+    copies = models.JSONField(default=list, blank=True)
     about = models.TextField(help_text="Our description (for modern texts: our summary).")
     about_html = models.TextField(editable=False, default="")
     editorial_note = models.TextField(help_text="What we corrected, restored or left out.")
@@ -205,6 +236,8 @@ class Source(EditorText):
     #: [wrong, right] pairs: the transcription faults corrected in the text, also applied to
     #: the catalogue's quotations (which keep the faults) before they are looked up.
     corrections = models.JSONField(default=list, blank=True)
+
+    objects = SourceQuerySet.as_manager()
 
     class Meta:
         ordering = ["position"]
@@ -223,6 +256,16 @@ class Source(EditorText):
     def modern(self) -> bool:
         return self.licence != Licence.PUBLIC_DOMAIN
 
+    @property
+    def witness(self) -> bool:
+        """A text to read and compare that no rule set follows."""
+        return self.role == SourceRole.WITNESS
+
+    @property
+    def copy_links(self) -> list[tuple[str, str, bool]]:
+        """(where, what it gave, whether ``where`` is a whole address to link to)."""
+        return [(where, what, is_address(where)) for where, what in self.copies]
+
     def render(self, resolver: markup.Resolver) -> None:
         self.about_html = markup.render(self.about, resolver, slot_prefix=f"{self.slug}-about").html
         self.editorial_note_html = markup.render(
@@ -232,6 +275,11 @@ class Source(EditorText):
     def correct(self, text: str) -> str:
         """``text`` with this source's known transcription faults corrected."""
         return apply_corrections(text, self.corrections)
+
+
+def is_address(text: str) -> bool:
+    """Whether ``text`` is a whole web address (not one shortened with "...")."""
+    return bool(re.fullmatch(r"https?://[^\s.]+\.[^\s]+", text)) and "..." not in text
 
 
 def apply_corrections(text: str, corrections: Iterable[Iterable[str]]) -> str:
@@ -247,6 +295,9 @@ class PassageKind(models.TextChoices):
     SENTENCE = "sentence", "Sentence"
     FOOTNOTE = "footnote", "Footnote"
     QUOTATION = "quotation", "Short quotation (modern text)"
+    FRAGMENT = "fragment", "Fragment of a lost text, as a later book quotes it"
+    DERIVED = "derived", "Later text derived from the source (not its words)"
+    GAP = "gap", "A gap in our copy (what is missing, in our words)"
 
 
 class PassageQuerySet(SearchQuerySet):
@@ -329,10 +380,14 @@ class Passage(EditorText):
     @property
     def stated_rules(self) -> list[Rule]:
         """The rules this passage states, once each (needs ``for_reading()``). A passage the
-        catalogue quotes for a rule on which its source is silent does not state it."""
+        catalogue quotes for a rule on which its source is silent does not state it; one an
+        editor marks for a rule (a ``rules:`` line), or a witness's passage quoted in the
+        witnesses' catalogue, does."""
         seen: dict[str, Rule] = {}
         for citation in self.citations.all():
-            if not citation.rule.entry.source(self.source_id).silent:
+            if citation.origin != CitationOrigin.CATALOGUE or not (
+                citation.rule.entry.source(self.source_id).silent
+            ):
                 seen.setdefault(citation.rule_id, citation.rule)
         return list(seen.values())
 
@@ -349,6 +404,15 @@ class RuleQuerySet(SearchQuerySet):
         if sources is not None:
             citations = citations.filter(passage__source__in=list(sources))
         return self.prefetch_related(models.Prefetch("citations", queryset=citations))
+
+    def with_witnesses(self) -> RuleQuerySet:
+        """With what the witnesses say of each rule (1 query)."""
+        return self.prefetch_related(
+            models.Prefetch(
+                "witness_statements",
+                queryset=WitnessStatement.objects.order_by("source__position", "position"),
+            )
+        )
 
 
 class Rule(EditorText):
@@ -427,30 +491,55 @@ class Rule(EditorText):
                 raise ValidationError({"example": str(error)}) from None
 
     def statements(self, sources: Iterable[Source]) -> list[Statement]:
-        """What each source says, with the passages cited (needs ``with_citations()``)."""
+        """What each source says, with the passages cited (needs ``with_citations()``, and
+        ``with_witnesses()`` for witnesses). A witness that the witnesses' catalogue does not
+        list for this rule is silent on it."""
         statements = []
         for source in sources:
             mine = [c for c in self.citations.all() if c.passage.source_id == source.slug]
+            said = self.witness_statement(source.slug) if source.witness else None
             statements.append(
                 Statement(
                     source,
-                    self.entry.source(source.slug),
+                    self.entry_of(source),
                     [c for c in mine if c.primary],
-                    [c for c in mine if not c.primary],
+                    [c for c in mine if not c.primary and c.origin != CitationOrigin.EDITOR],
+                    [c for c in mine if c.origin == CitationOrigin.EDITOR],
+                    said,
                 )
             )
         return statements
+
+    def witness_statement(self, source: str) -> WitnessStatement | None:
+        """What the witness ``source`` says of this rule (needs ``with_witnesses()``)."""
+        return next((w for w in self.witness_statements.all() if w.source_id == source), None)
+
+    def entry_of(self, source: Source) -> catalogue.SourceStatement:
+        """What ``source`` says of this rule, in the catalogue's terms: the catalogue's entry
+        for the five, the witnesses' catalogue for a witness (needs ``with_witnesses()``)."""
+        if not source.witness:
+            return self.entry.source(source.slug)
+        said = self.witness_statement(source.slug)
+        if said is None:
+            return catalogue.SourceStatement(source.slug, "silent", "silent.", ())
+        return catalogue.SourceStatement(source.slug, said.status, said.says, ())
 
     def readings(self) -> list[OptionReadings]:
         """The engine's options for this rule and how each preset sets them."""
         return option_readings(self.id)
 
-    def differs_between(self, a: str, b: str) -> bool:
+    def differs_between(self, a: Source, b: Source) -> bool:
         """Whether two sources differ on this rule: one states it and the other does not,
-        or the rule sets that follow them set one of its options differently."""
-        if self.entry.source(a).silent != self.entry.source(b).silent:
+        a witness says otherwise, or the rule sets that follow them set one of its options
+        differently (needs ``with_witnesses()`` for witnesses)."""
+        first, second = self.entry_of(a), self.entry_of(b)
+        if first.silent != second.silent:
             return True
-        return any(o.reading(a).value != o.reading(b).value for o in self.readings())
+        if WitnessStatus.DIFFERS in (first.status, second.status) and not first.silent:
+            return True
+        if a.witness or b.witness:
+            return False
+        return any(o.reading(a.slug).value != o.reading(b.slug).value for o in self.readings())
 
     def first_citation(self, source: str) -> Citation | None:
         """The first passage of ``source`` the catalogue quotes for this rule (needs
@@ -480,12 +569,22 @@ def _catalogue_word(match: re.Match[str]) -> str:
     return catalogue.rule(rule_id).name if rule_id else word
 
 
+class WitnessStatus(models.TextChoices):
+    """What a witness says of a rule (``content/witnesses.txt``); where it says nothing, it
+    has no statement and is silent."""
+
+    STATES = "states", "States it"
+    IMPLIED = "implied", "Implies it"
+    DIFFERS = "differs", "Says otherwise"
+
+
 STATUS_NAMES = {
     "states": "States it",
     "implied": "Implies it",
     "subsumed": "Covered by another of its rules",
     "silent": "Silent",
     "refers": "Silent: refers to a passage missing from our copy",
+    "differs": "Says otherwise",
 }
 
 
@@ -552,12 +651,16 @@ def option_readings(rule_id: str | None = None) -> list[OptionReadings]:
 
 @dataclass(frozen=True)
 class Statement:
-    """What one source says about one rule: the catalogue's account and our passages."""
+    """What one source says about one rule: the catalogue's account (for a witness, the
+    witnesses' catalogue's) and our passages: those quoted, the others the catalogue names,
+    and those an editor marks as speaking to the rule (``rules:`` lines)."""
 
     source: Source
     entry: catalogue.SourceStatement
     citations: list[Citation]
     see_also: list[Citation]
+    marked: list[Citation] = field(default_factory=list)
+    witness: WitnessStatement | None = None
 
     @property
     def status_name(self) -> str:
@@ -567,6 +670,7 @@ class Statement:
 class CitationOrigin(models.TextChoices):
     CATALOGUE = "catalogue", "The rule catalogue (RULES.md)"
     EDITOR = "editor", "An editor's annotation in the content files"
+    WITNESS = "witness", "The witnesses' catalogue (content/witnesses.txt)"
 
 
 class Citation(models.Model):
@@ -593,6 +697,93 @@ class Citation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.rule_id} ← {self.passage}"
+
+
+class WitnessStatement(EditorText):
+    """What a witness (a source no rule set follows) says of a rule, from our witnesses'
+    catalogue: a status, a few words for tables, and a note. The quotations are
+    :class:`Citation` rows of origin ``witness``, each checked word for word against the
+    witness's passage when the content is loaded."""
+
+    rule = models.ForeignKey(Rule, on_delete=models.CASCADE, related_name="witness_statements")
+    source = models.ForeignKey(Source, on_delete=models.CASCADE, related_name="+")
+    position = models.PositiveSmallIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=WitnessStatus.choices)
+    says = models.CharField(max_length=200, blank=True, help_text="In a few words, for tables")
+    note = models.TextField(blank=True, help_text="Our note, in content markup")
+    note_html = models.TextField(editable=False, default="")
+
+    class Meta:
+        ordering = ["rule__position", "source__position"]
+        constraints = [
+            models.UniqueConstraint(fields=["rule", "source"], name="unique_witness_statement"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.source_id} on {self.rule_id}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.render(resolver_from_database(self.source_id))
+        super().save(*args, **kwargs)
+
+    def render(self, resolver: markup.Resolver) -> None:
+        self.note_html = markup.render(
+            self.note, resolver, slot_prefix=f"witness-{self.source_id}-{self.rule_id}"
+        ).html
+
+    @property
+    def status_name(self) -> str:
+        return STATUS_NAMES[self.status]
+
+
+# -- the timeline ---------------------------------------------------------------------------
+
+
+class TimelineEntry(EditorText):
+    """One step of the history of the game (``content/timeline.txt``): a date, a title, our
+    account, and the passages it rests on, quoted word for word."""
+
+    key = models.SlugField(max_length=60, unique=True)
+    position = models.PositiveSmallIntegerField(default=0)
+    date = models.CharField(max_length=60, help_text="As shown: 1674–1680, c. 1800, 1894")
+    title = models.CharField(max_length=200)
+    text = models.TextField(help_text="Our account, in content markup")
+    html = models.TextField(editable=False, default="")
+
+    class Meta:
+        ordering = ["position"]
+        verbose_name_plural = "timeline entries"
+
+    def __str__(self) -> str:
+        return f"{self.date}: {self.title}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.render(resolver_from_database())
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self) -> str:
+        return f"{reverse('lessons:timeline')}#{self.key}"
+
+    def render(self, resolver: markup.Resolver) -> None:
+        self.html = markup.render(self.text, resolver, slot_prefix=f"timeline-{self.key}").html
+
+
+class TimelineQuote(models.Model):
+    """A passage a step of the timeline quotes, with the words quoted."""
+
+    entry = models.ForeignKey(TimelineEntry, on_delete=models.CASCADE, related_name="quotes")
+    passage = models.ForeignKey(Passage, on_delete=models.CASCADE, related_name="+")
+    position = models.PositiveSmallIntegerField(default=0)
+    quote = models.TextField()
+
+    class Meta:
+        ordering = ["entry__position", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["entry", "position"], name="unique_timeline_quote"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry.key} ← {self.passage}"
 
 
 # -- glossary -------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ urlpatterns = [
     path("rules/<slug:rule_id>/", views.show_rule, name="rule-detail"),
     path("compare/", views.compare_sources, name="source-compare"),
     path("disagreements/", views.list_disagreements, name="disagreement-list"),
+    path("timeline/", views.show_timeline, name="timeline"),
     path("glossary/", views.list_terms, name="term-list"),
     path("glossary/<slug:term>/", views.show_term, name="term-detail"),
     path("search/", views.search_content, name="search"),

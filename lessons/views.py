@@ -1,4 +1,9 @@
-"""The reading side: sources, rules, the comparison of sources, disagreements, glossary, search.
+"""The reading side: sources, rules, the comparison of sources, disagreements, glossary, search
+and the timeline of the game.
+
+The sources are the five of the rule catalogue, each followed by a rule set, and the
+witnesses, which no rule set follows: every page that lists sources shows the five first and
+the witnesses apart, and a witness's statements come from our witnesses' catalogue.
 
 Every page is server-rendered and works without JavaScript. The rule and glossary views also
 answer htmx requests with a fragment (an inline partial of their own template), which the
@@ -10,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.html import escape
@@ -26,16 +32,27 @@ from lessons.models import (
     Passage,
     Rule,
     Source,
+    Statement,
+    TimelineEntry,
+    TimelineQuote,
+    WitnessStatus,
     option_readings,
     search_words,
     stem,
 )
 
 
+def _split(sources: list[Source]) -> tuple[list[Source], list[Source]]:
+    """The five sources of the rule sets, and the witnesses."""
+    return [s for s in sources if not s.witness], [s for s in sources if s.witness]
+
+
 @require_safe
 def list_sources(request: HttpRequest) -> HttpResponse:
-    sources = Source.objects.all()
-    return render(request, "lessons/source_list.html", {"sources": sources})
+    rule_sets, witnesses = _split(list(Source.objects.all()))
+    return render(
+        request, "lessons/source_list.html", {"sources": rule_sets, "witnesses": witnesses}
+    )
 
 
 @require_safe
@@ -71,14 +88,19 @@ def show_rule(request: HttpRequest, rule_id: str) -> HttpResponse:
     if request.htmx:
         rule = get_object_or_404(Rule, pk=rule_id)
         return render(request, "lessons/rule.html#rule-summary", {"rule": rule})
-    rule = get_object_or_404(Rule.objects.with_citations(), pk=rule_id)
+    rule = get_object_or_404(Rule.objects.with_citations().with_witnesses(), pk=rule_id)
     readings = rule.readings()
+    rule_sets, witnesses = _split(list(Source.objects.all()))
+    testimony = rule.statements(witnesses)
     return render(
         request,
         "lessons/rule.html",
         {
             "rule": rule,
-            "statements": rule.statements(Source.objects.all()),
+            "statements": rule.statements(rule_sets),
+            "witnesses": [st for st in testimony if not st.entry.silent],
+            "differing": [st for st in testimony if st.entry.status == WitnessStatus.DIFFERS],
+            "silent_witnesses": [st.source for st in testimony if st.entry.silent],
             "readings": readings,
             "disputed": [o for o in readings if o.differs],
             "example": rule.worked_example(),
@@ -89,18 +111,31 @@ def show_rule(request: HttpRequest, rule_id: str) -> HttpResponse:
 
 @require_safe
 def compare_sources(request: HttpRequest) -> HttpResponse:
-    """Two sources aligned rule by rule: ``/compare/?a=hoffmann&b=peel``."""
+    """Two sources aligned rule by rule: ``/compare/?a=hoffmann&b=peel``. Either may be a
+    witness (``?a=hoffmann&b=enquire-within``)."""
     form = CompareForm(request.GET or {"a": "hoffmann", "b": "peel"})
+    sources = list(Source.objects.all())
+    rule_sets, witnesses = _split(sources)
+    # The five are offered as the form offers them; the witnesses are the loaded ones.
+    choices = [
+        ("Sources of the rule sets", list(form.fields["a"].choices)),
+        ("Witnesses, which no rule set follows", [(s.slug, s.short_title) for s in witnesses]),
+    ]
+    for name in ("a", "b"):
+        form.fields[name].choices = choices
     rows = []
     pair: list[Source] = []
     if form.is_valid():
         a, b = form.cleaned_data["a"], form.cleaned_data["b"]
-        by_slug = {s.slug: s for s in Source.objects.filter(slug__in=[a, b])}
+        by_slug = {s.slug: s for s in sources}
         # (Both are known sources; before the content is loaded neither has a row.)
-        pair = [by_slug[a], by_slug[b]] if len(by_slug) == 2 else []
-        for rule in Rule.objects.with_citations(sources=[a, b]) if pair else ():
+        pair = [by_slug[a], by_slug[b]] if a in by_slug and b in by_slug else []
+        found = Rule.objects.with_citations(sources=[a, b])
+        if any(s.witness for s in pair):
+            found = found.with_witnesses()
+        for rule in found if pair else ():
             statements = rule.statements(pair)
-            differs = rule.differs_between(a, b)
+            differs = rule.differs_between(*pair)
             if differs or not form.cleaned_data["differ"]:
                 rows.append((rule, statements, differs))
     return render(request, "lessons/compare.html", {"form": form, "pair": pair, "rows": rows})
@@ -113,11 +148,23 @@ class Cell:
     citation: Citation | None
 
 
+def _witness_cell(rules: dict[str, Rule], rule_ids: tuple[str, ...], witness: Source) -> Cell:
+    """What a witness says of the first of ``rule_ids`` it speaks to, linked to the passage it
+    is quoted from; or that it is silent."""
+    for rule_id in rule_ids:
+        said = rules[rule_id].witness_statement(witness.slug) if rule_id in rules else None
+        if said is not None:
+            text = said.says or said.status_name
+            return Cell(text, f"witness-{said.status}", rules[rule_id].first_citation(witness.slug))
+    return Cell("Silent", "witness-silent", None)
+
+
 @require_safe
 def list_disagreements(request: HttpRequest) -> HttpResponse:
-    """Every point where the sources differ, as a table (rule × source) linked to passages."""
-    sources = list(Source.objects.all())
-    rules = {rule.id: rule for rule in Rule.objects.with_citations()}
+    """Every point where the sources differ, as a table (rule × source) linked to passages,
+    with what the witnesses say beside the five; then where a witness gives another rule."""
+    sources, witnesses = _split(list(Source.objects.all()))
+    rules = {rule.id: rule for rule in Rule.objects.with_citations().with_witnesses()}
 
     def link(rule_ids: tuple[str, ...], source: str) -> Citation | None:
         """The passage an option's value rests on: the first of its rules the source is
@@ -138,6 +185,7 @@ def list_disagreements(request: HttpRequest) -> HttpResponse:
             )
             for s in sources
         ]
+        cells += [_witness_cell(rules, option.spec.rules, w) for w in witnesses]
         options.append((rules[option.spec.rule], option, cells))
     disputed = {rule.id for rule, _, _ in options}
     silences = []
@@ -154,12 +202,33 @@ def list_disagreements(request: HttpRequest) -> HttpResponse:
                     None if entry.silent else link((rule.id,), s.slug),
                 )
             )
+        cells += [_witness_cell(rules, (rule.id,), w) for w in witnesses]
         silences.append((rule, cells))
+    otherwise: list[tuple[Rule, Statement]] = [
+        (rule, statement)
+        for rule in rules.values()
+        for statement in rule.statements(witnesses)
+        if statement.entry.status == WitnessStatus.DIFFERS
+    ]
     return render(
         request,
         "lessons/disagreements.html",
-        {"sources": sources, "options": options, "silences": silences},
+        {
+            "sources": sources,
+            "witnesses": witnesses,
+            "options": options,
+            "silences": silences,
+            "otherwise": otherwise,
+        },
     )
+
+
+@require_safe
+def show_timeline(request: HttpRequest) -> HttpResponse:
+    """The history of the game, 1674 to 1911, step by step, each step quoting its passages."""
+    quotes = TimelineQuote.objects.select_related("passage__source").order_by("position")
+    entries = TimelineEntry.objects.prefetch_related(Prefetch("quotes", queryset=quotes))
+    return render(request, "lessons/timeline.html", {"entries": entries})
 
 
 @require_safe

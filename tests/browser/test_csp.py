@@ -122,6 +122,9 @@ def test_the_reading_pages(watched: Watched, content: None) -> None:
     page = watched.page
     for path in ["/", "/rules/", "/sources/", "/compare/", "/disagreements/", "/glossary/"]:
         watched.visit(path)
+    # The witnesses and the timeline (issue 23): a gap, derived text, grouped choices.
+    for path in ["/timeline/", "/sources/cotton/", "/compare/?a=hoffmann&b=enquire-within"]:
+        watched.visit(path)
     watched.visit("/glossary/miss/")
 
     # A rule, and a rule it cites opened in place and closed again (htmx and reading.js).

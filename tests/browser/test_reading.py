@@ -31,6 +31,19 @@ def test_a_quotation_on_a_rule_page_leads_to_its_passage(page: Page, content: No
     expect(passage).to_contain_text('he must "head the trick," i.e. play a higher card to it')
 
 
+def test_a_step_of_the_timeline_leads_to_its_passage(page: Page, content: None) -> None:
+    page.goto("/timeline/")
+    step = page.locator("#three-card")
+    expect(step).to_contain_text("whereas now the three-card game is in vogue")
+
+    step.get_by_role("link", name="Peel (1891), p. 16").click()
+
+    expect(page).to_have_url(re.compile(r"/sources/peel/#p16-1$"))
+    passage = page.locator("#p16-1")
+    expect(passage).to_be_in_viewport()
+    expect(passage).to_contain_text("then the five-card variation was the most popular")
+
+
 def test_a_glossary_term_in_a_passage_opens_in_place(
     page: Page, content: None, request: pytest.FixtureRequest
 ) -> None:
@@ -94,7 +107,10 @@ EXAMPLES = [
 ]
 
 
-@pytest.mark.parametrize("path", ["/rules/head-the-trick/", "/sources/hoffmann/", *EXAMPLES])
+@pytest.mark.parametrize(
+    "path",
+    ["/rules/head-the-trick/", "/sources/hoffmann/", "/timeline/", "/sources/cotton/", *EXAMPLES],
+)
 def test_axe_finds_no_serious_violations(js_page: Page, content: None, path: str) -> None:
     js_page.goto(path)
 
@@ -106,7 +122,16 @@ def test_axe_finds_no_serious_violations(js_page: Page, content: None, path: str
 
 @pytest.mark.parametrize(
     "path",
-    ["/rules/head-the-trick/", "/sources/hoffmann/", "/disagreements/", "/compare/", *EXAMPLES],
+    [
+        "/rules/head-the-trick/",
+        "/sources/hoffmann/",
+        "/disagreements/",
+        "/compare/",
+        "/timeline/",
+        "/sources/cotton/",
+        "/rules/limited-loo/",
+        *EXAMPLES,
+    ],
 )
 def test_a_phone_screen_reads_without_horizontal_scroll(
     phone_page: Page, content: None, path: str

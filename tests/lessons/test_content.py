@@ -45,8 +45,17 @@ def test_a_rule_may_link_a_lesson_of_the_course_shown_by_its_title() -> None:
     assert '<a href="/learn/trumped-trick/">Following a trick that has been trumped</a>' in html
 
 
-def test_the_five_sources_are_loaded_in_catalogue_order() -> None:
-    assert list(Source.objects.values_list("slug", flat=True)) == list(catalogue.SOURCE_IDS)
+def test_the_five_sources_are_loaded_in_catalogue_order_then_the_witnesses() -> None:
+    assert list(Source.objects.rule_sets().values_list("slug", flat=True)) == list(
+        catalogue.SOURCE_IDS
+    )
+    # The witnesses come after the five, the oldest first.
+    assert list(Source.objects.values_list("slug", flat=True)) == [
+        *catalogue.SOURCE_IDS,
+        "cotton",
+        "hoyle-improved",
+        "enquire-within",
+    ]
     for source in Source.objects.all():
         assert source.title and source.author and source.year and source.link
         assert source.editorial_note_html
@@ -144,7 +153,8 @@ def test_the_lost_heading_and_notes_of_hoffmann_are_restored_as_editorial() -> N
 def test_the_public_domain_texts_are_the_shared_texts_with_only_the_listed_corrections(
     shared_texts: dict[str, str],
 ) -> None:
-    for slug in ("hoffmann", "britannica", "peel"):
+    # Peel and the witnesses, recovered later, are checked in test_recovered_texts.py.
+    for slug in ("hoffmann", "britannica"):
         source = Source.objects.get(slug=slug)
         original = re.sub(r"\[\d\d\]", " ", shared_texts[slug])
         original = re.sub(r"©\s*2024\s*www\.topnovel\.cc", "", original)
@@ -206,7 +216,7 @@ def test_a_passage_removed_from_its_file_is_removed_with_its_citations(tmp_path:
     folder = _copy(tmp_path)
     _edit(folder / "sources" / "hoffmann.txt", "[footnote fn-30]\neditorial: yes\n", "")
     text = (folder / "sources" / "hoffmann.txt").read_text()
-    start = text.index("\n\n(Reported, not verbatim.) The words in brackets")
+    start = text.index("\n\nThe words between brackets apply")
     (folder / "sources" / "hoffmann.txt").write_text(text[:start] + "\n")
     _edit(folder / "sources" / "hoffmann.txt", "{note:30}", "")
     pk = Passage.objects.get(source="hoffmann", key="fn-30").pk
@@ -355,6 +365,64 @@ def _unresolvable_catalogue_citation(folder: Path) -> tuple[str, str, str]:
     return "sources/hoffmann.txt", str(_line_of(path, "[source hoffmann]")), "no passage 'law-13'"
 
 
+def _witness_quote_not_in_its_passage(folder: Path) -> tuple[str, str, str]:
+    path = folder / "witnesses.txt"
+    _edit(path, "as his five Cards amount to.\n", "as his five Cards are worth.\n")
+    return (
+        "witnesses.txt",
+        str(_line_of(path, "as his five Cards are worth.")),
+        "the quotation is not in cotton#fragment-2",
+    )
+
+
+def _witness_quote_of_an_unknown_passage(folder: Path) -> tuple[str, str, str]:
+    path = folder / "witnesses.txt"
+    _edit(path, "quote: p97-x: Each player", "quote: p97-xi: Each player")
+    return "witnesses.txt", str(_line_of(path, "p97-xi")), "unknown passage id 'p97-xi'"
+
+
+def _a_rule_set_source_as_a_witness(folder: Path) -> tuple[str, str, str]:
+    path = folder / "witnesses.txt"
+    _edit(
+        path,
+        "witness: enquire-within\nstatus: states\nsays: from left",
+        "witness: peel\nstatus: states\nsays: from left",
+    )
+    return "witnesses.txt", str(_line_of(path, "witness: peel")), "unknown witness 'peel'"
+
+
+def _a_preset_marked_as_a_witness(folder: Path) -> tuple[str, str, str]:
+    path = folder / "sources" / "peel.txt"
+    _edit(path, "[source peel]\n", "[source peel]\nrole: witness\n")
+    return (
+        "sources/peel.txt",
+        str(_line_of(path, "role: witness")),
+        "'peel' is a source of the rule sets, not a witness",
+    )
+
+
+def _timeline_quote_not_in_its_passage(folder: Path) -> tuple[str, str, str]:
+    path = folder / "timeline.txt"
+    _edit(
+        path, "whereas now the three-card game is in vogue.", "whereas now the five-card game is."
+    )
+    return (
+        "timeline.txt",
+        str(_line_of(path, "whereas now the five-card game is.")),
+        "the quotation is not in peel#p16-1",
+    )
+
+
+def _timeline_link_to_an_unknown_passage(folder: Path) -> tuple[str, str, str]:
+    path = folder / "timeline.txt"
+    _edit(path, "[[source:cotton#fragment-1|p. 102]]", "[[source:cotton#fragment-9|p. 102]]")
+    return (
+        "timeline.txt",
+        str(_line_of(path, "fragment-9")),
+        "unknown passage id 'fragment-9' of cotton",
+    )
+
+
 def _edit_rule(folder: Path, rule_id: str, old: str, new: str) -> int:
     """Change the [rule rule_id] block of rules.txt; returns the line of its 'example:'."""
     path = folder / "rules.txt"
@@ -445,6 +513,12 @@ def _rule_without_example_or_reason(folder: Path) -> tuple[str, str, str]:
         _step_refused_under_every_rule_set,
         _bad_json_on_a_continuation_line,
         _rule_without_example_or_reason,
+        _witness_quote_not_in_its_passage,
+        _witness_quote_of_an_unknown_passage,
+        _a_rule_set_source_as_a_witness,
+        _a_preset_marked_as_a_witness,
+        _timeline_quote_not_in_its_passage,
+        _timeline_link_to_an_unknown_passage,
     ],
     ids=lambda f: f.__name__.strip("_").replace("_", "-"),
 )
@@ -495,7 +569,8 @@ def test_the_command_says_what_it_loaded() -> None:
     out = StringIO()
     call_command("loadcontent", stdout=out)
     assert re.fullmatch(
-        r"Loaded 5 sources, \d+ passages, 70 rules, \d+ glossary terms, \d+ citations, "
+        r"Loaded 8 sources, \d+ passages, 70 rules, \d+ glossary terms, \d+ citations, "
+        r"\d+ witness statements, \d+ timeline entries, "
         r"\d+ units, \d+ lessons, \d+ lesson steps\.\n",
         out.getvalue(),
     )

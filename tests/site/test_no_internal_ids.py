@@ -166,6 +166,8 @@ def test_the_lists_and_comparisons_name_no_ids(pages: Pages) -> None:
         reverse("lessons:source-list"),
         reverse("lessons:source-compare"),
         reverse("lessons:disagreement-list"),
+        reverse("lessons:timeline"),
+        reverse("lessons:source-compare") + "?a=peel&b=enquire-within",
         reverse("lessons:term-list"),
         reverse("games:choose"),
         reverse("trainer:choose"),

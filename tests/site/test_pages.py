@@ -107,7 +107,17 @@ def test_the_health_check_answers_ok_without_touching_the_database(
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(
-    "url", ["/sources/", "/rules/", "/compare/", "/disagreements/", "/glossary/", "/search/?q=pam"]
+    "url",
+    [
+        "/sources/",
+        "/rules/",
+        "/compare/",
+        "/compare/?a=hoffmann&b=cotton",
+        "/disagreements/",
+        "/timeline/",
+        "/glossary/",
+        "/search/?q=pam",
+    ],
 )
 def test_the_reading_pages_answer_before_any_content_is_loaded(client: Client, url: str) -> None:
     """A database migrated but not yet loaded (``manage.py loadcontent`` not run): the lists
