@@ -521,7 +521,9 @@ class Rule(EditorText):
             return self.entry.source(source.slug)
         said = self.witness_statement(source.slug)
         if said is None:
-            return catalogue.SourceStatement(source.slug, "silent", "silent.", ())
+            return catalogue.SourceStatement(
+                source.slug, "silent", "Nothing on this rule in our copy of it.", ()
+            )
         return catalogue.SourceStatement(source.slug, said.status, said.says, ())
 
     def readings(self) -> list[OptionReadings]:

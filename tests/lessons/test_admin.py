@@ -6,7 +6,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from lessons.models import GlossaryTerm, Passage, Rule, Source
+from lessons.models import GlossaryTerm, Passage, Rule, Source, TimelineEntry, WitnessStatement
 
 pytestmark = pytest.mark.django_db
 
@@ -17,7 +17,9 @@ def editor(client: Client) -> Client:
     return client
 
 
-@pytest.mark.parametrize("model", ["source", "passage", "rule", "glossaryterm"])
+@pytest.mark.parametrize(
+    "model", ["source", "passage", "rule", "glossaryterm", "witnessstatement", "timelineentry"]
+)
 def test_every_model_has_a_list_in_the_admin(editor: Client, model: str) -> None:
     assert editor.get(f"/admin/lessons/{model}/").status_code == 200
 
@@ -29,6 +31,9 @@ def test_each_kind_of_text_opens_in_the_admin(editor: Client) -> None:
         f"/admin/lessons/passage/{passage.pk}/change/",
         "/admin/lessons/rule/must/change/",
         "/admin/lessons/glossaryterm/miss/change/",
+        f"/admin/lessons/witnessstatement/{WitnessStatement.objects.first().pk}/change/",
+        f"/admin/lessons/timelineentry/{TimelineEntry.objects.first().pk}/change/",
+        f"/admin/lessons/source/{Source.objects.get(slug='cotton').pk}/change/",
     ):
         response = editor.get(url)
         assert response.status_code == 200, url
