@@ -88,7 +88,7 @@ def test_the_table_is_on_the_screen_whenever_you_must_act(table_page: Page) -> N
 @pytest.mark.parametrize(
     ("game", "rules", "seed"),
     [
-        ("three-card", "peel", 12),  # a must: nine players in every trick
+        ("three-card", "peel", 12),  # the single's nine cards face up, then a deal
         ("five-card", "whiteknuckle", 13),  # the draw, with its rule explained under the cards
         ("five-card", "hoffmann", 11),
     ],
@@ -106,6 +106,15 @@ def test_nine_players_on_a_phone(
     page.goto(f"/play/seed/{game}/{rules}/9/{seed}/")
     page.locator("form.chooser").get_by_role("button", name="Deal these cards").click()
     expect(page.locator("#table-seats .seat")).to_have_count(8)
+    if "the single" in page.locator("#table-status").inner_text():
+        # peel's first deal is the single (A39): nine cards face up, then the next deal.
+        expect(page.locator(".single-cards li")).to_have_count(9)
+        for box in page.locator(".single-cards li").evaluate_all(
+            "items => items.map(e => e.getBoundingClientRect().right)"
+        ):
+            assert box <= PHONE["width"], box
+        page.get_by_role("button", name="Deal the next hand").click()
+        expect(page.locator("#table-status")).not_to_contain_text("the single")
     _play_on_one_screen(page)
     context.close()
 
