@@ -99,6 +99,55 @@ STATEMENTS_WRITTEN_HERE = {
     ),
 }
 
+# What peel says where part 1 of RULES.md was written before Peel's pp. 16-18 and 28-29 were
+# recovered (../shared/sources/more/peel-full-loo.txt, 2026-11-25). Part 3's A39 and A54, revised
+# that day, say what those pages say; part 1 still calls them "not in the text". Each entry
+# names words that part 1's bullet must still hold (so that the day part 1 is revised, the build
+# stops and the entry is dropped), and the bullet in RULES.md's own form, quoting the recovered
+# pages word for word (the content loader checks each quotation against content/sources/peel.txt).
+RECOVERED: dict[tuple[str, str], tuple[str, str]] = {
+    ("players", "peel"): (
+        "three-card: silent",
+        'three-card: "The number of players who can take part in it is practically unlimited '
+        'within the range of the pack played with" (p. 16); "the best game is played with five, '
+        'or not more than seven persons" (p. 16). Above five, "relief is sought by the dealer '
+        'standing out of the play, neither paying nor receiving on the tricks of that hand" '
+        '(p. 16), by agreement (A54). Five-card: "not suitable for more than six players, even '
+        'if five should not be regarded as the limit" (p. 27)',
+    ),
+    ("single", "peel"): (
+        "not in the text",
+        'the first dealer "proceeds to distribute the cards for what is termed a single, a term '
+        'denoting that merely the dealer\'s stake is to be played for" (p. 18): "the dealer turns '
+        "the top card face upwards in the middle of the table, and then distributes one card, "
+        'similarly exposed, to each player" (p. 18); "If two or more receive superior cards, the '
+        'higher takes the stake." (p. 18). After a hand with no loo "it becomes a single again, '
+        'and the cards are dealt as already described for that round (see p. 18)" (p. 21). '
+        'After a flush, at five-card Loo: "the next deal becomes a single" (p. 28), a pool of the '
+        "dealer's stake (A52).",
+    ),
+    ("must", "peel"): (
+        "not in the text",
+        "silent. Peel has no must: his single is a deal of one card face up to each player, in "
+        'which "the dealer turns the top card face upwards in the middle of the table, and then '
+        'distributes one card, similarly exposed, to each player" (p. 18) (A39).',
+    ),
+    ("irish-loo", "peel"): (
+        "not in the text",
+        '"This is virtually the same as the five-card variety, except that three cards only are '
+        'dealt to each player, and Pam is unknown." (p. 28). The peel rule set, fixed before the '
+        "page was recovered, does not play it.",
+    ),
+    ("round-continues-until-no-loo", "peel"): (
+        "silent",
+        'a finish "may be made at any moment, either by an equal division of the amount in the '
+        'pool among the players" (p. 17), or by releasing the looed, all standing on the last '
+        'round without a miss; "If, however, a finish is desired before a single occurs, it is '
+        "best to arrange it so as to fall immediately before the original dealer's turn to deal "
+        'comes round again" (p. 17) (A54).',
+    ),
+}
+
 _PART1_HEADING = re.compile(r"^## 1\. ")
 _PART_HEADING = re.compile(r"^## ")
 _SECTION_HEADING = re.compile(r"^### (1\.\d+) (.+?)\s*$")
@@ -246,6 +295,14 @@ def _rule_object(raw: _RawRule) -> dict[str, object]:
     notes: list[dict[str, str]] = []
     for bullet in raw.bullets:
         text = _plain(bullet.lines)
+        recovered = RECOVERED.get((raw.id, bullet.label))
+        if recovered is not None:
+            if recovered[0] not in text:
+                raise CatalogueError(
+                    f"{where}, {bullet.label}: RULES.md no longer says {recovered[0]!r}: it has "
+                    "been revised, so drop the entry of RECOVERED"
+                )
+            text = recovered[1]
         if bullet.label in SOURCE_IDS:
             if bullet.label in sources:
                 raise CatalogueError(f"{where}: two bullets for {bullet.label}")

@@ -15,6 +15,7 @@ import json
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import Final
 
 SOURCE_IDS: tuple[str, ...] = ("hoffmann", "britannica", "whiteknuckle", "parlett", "peel")
 
@@ -95,15 +96,22 @@ class Rule:
         return tuple(s.source for s in self.sources if s.status == "states")
 
 
-def rules() -> tuple[Rule, ...]:
-    """Every rule, in catalogue order."""
-    return _catalogue()[0]
+#: The catalogue's data file, and the one as it stood before Peel's pp. 16-18 were recovered
+#: (2026-11-25): the ``source`` questions of the question bank's versions 2 and 3 are made from
+#: that one, so that a stored question comes out as it was asked.
+CURRENT: Final = "catalogue.json"
+BEFORE_PEEL_RECOVERED: Final = "catalogue-v3.json"
 
 
-def rule(rule_id: str) -> Rule:
+def rules(data: str = CURRENT) -> tuple[Rule, ...]:
+    """Every rule, in catalogue order (``data``: which edition of the catalogue)."""
+    return _catalogue(data)[0]
+
+
+def rule(rule_id: str, data: str = CURRENT) -> Rule:
     """The rule with id `rule_id`; raises UnknownRule if there is none."""
     try:
-        return _catalogue()[1][rule_id]
+        return _catalogue(data)[1][rule_id]
     except KeyError:
         raise UnknownRule(rule_id) from None
 
@@ -114,8 +122,10 @@ def rule_ids() -> frozenset[str]:
 
 
 @cache
-def _catalogue() -> tuple[tuple[Rule, ...], dict[str, Rule]]:
-    text = (resources.files("games.loo") / "data" / "catalogue.json").read_text(encoding="utf-8")
+def _catalogue(name: str = CURRENT) -> tuple[tuple[Rule, ...], dict[str, Rule]]:
+    if name not in (CURRENT, BEFORE_PEEL_RECOVERED):
+        raise ValueError(f"no catalogue {name!r}")
+    text = (resources.files("games.loo") / "data" / name).read_text(encoding="utf-8")
     data = json.loads(text)
     if not isinstance(data, list):
         raise ValueError("catalogue.json: expected a list of rules")

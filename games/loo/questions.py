@@ -42,7 +42,7 @@ from importlib import resources
 from typing import Any, Final
 
 from .cards import BY_CODE, PACK, SUIT_NAMES, Card, parse_card, parse_cards, parse_suit
-from .catalogue import SOURCE_IDS, UnknownRule
+from .catalogue import BEFORE_PEEL_RECOVERED, CURRENT, SOURCE_IDS, UnknownRule
 from .catalogue import rule as catalogue_rule
 from .catalogue import rules as catalogue_rules
 from .errors import CardError, LooError, PositionError
@@ -1771,14 +1771,20 @@ def _amount_label(n: int) -> str:
     return "Neither receives nor pays"
 
 
-def _source_rules() -> tuple[str, ...]:
+def _source_rules(version: int = VERSION) -> tuple[str, ...]:
     """The rules a ``source`` question can ask about: those some sources state and others
     do not, or that a source words in a quotation."""
     return tuple(
         r.id
-        for r in catalogue_rules()
+        for r in catalogue_rules(_catalogue_of(version))
         if any(s.citations for s in r.sources) or 0 < len(r.stated_by) < len(SOURCE_IDS)
     )
+
+
+def _catalogue_of(version: int) -> str:
+    """The edition of the rule catalogue a ``source`` question of ``version`` is made from:
+    before version 4, the one written before Peel's pp. 16-18 were recovered."""
+    return CURRENT if version >= 4 else BEFORE_PEEL_RECOVERED
 
 
 #: Quotations of the modern pages stay short (../shared/sources/SOURCES.md).
@@ -1786,7 +1792,9 @@ MODERN_QUOTE_WORDS: Final = 30
 
 
 def _make_source(ask: _Ask, rng: random.Random, attempt: int) -> Question | None:
-    rule = catalogue_rule(ask.rule or rng.choice(_source_rules()))
+    rule = catalogue_rule(
+        ask.rule or rng.choice(_source_rules(ask.version)), _catalogue_of(ask.version)
+    )
     stating = rule.stated_by
     quoted = [(s.source, c) for s in rule.sources for c in s.citations]
     explanations = tuple(
