@@ -202,3 +202,56 @@ def test_a_peel_hand_stored_under_the_withdrawn_must_still_loads() -> None:
         Hand.from_dict(data)
     hand = Hand.from_dict(data, strict=False)
     assert hand.outcome == "single-deal" and hand.log == []
+
+
+def test_nothing_under_peel_is_a_must() -> None:
+    """No Peel table deals a must, and no question under Peel's rule set asks about one or
+    shows one (issue 23: the must was a reconstruction that p. 18 withdrew)."""
+    from games.loo.questions import KINDS, QuestionError, question
+
+    for seed in range(40):
+        table = Table(TableConfig("three-card", PEEL, 3 + seed % 5, seed=seed))
+        for _ in range(6):
+            hand = table.deal()
+            assert not hand.must
+            assert not any(e.kind == "must" or "must" in e.rules for e in hand.events)
+            while not hand.over:
+                offered = hand.choices()
+                hand.step(offered[seed % len(offered)])
+    for kind in KINDS:
+        for game in PEEL.games:
+            for seed in range(12):
+                try:
+                    q = question(kind, "peel", game=game, seed=seed)
+                except QuestionError:
+                    continue
+                assert "must" not in q.bound and q.topic != "must", (kind, seed)
+                assert not q.position.get("must"), (kind, seed)
+                said = " ".join(a.render(q.seat) for a in q.explanations)
+                assert "a must" not in said and "a must" not in q.prompt.render(q.seat)
+
+
+def test_no_lesson_offered_under_peel_teaches_a_must() -> None:
+    """The course (content/lessons.txt): a lesson offered under Peel's rule set (by its
+    presets:, or by default at three-card Loo) neither teaches the must nor exercises it."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "content" / "lessons.txt").read_text()
+    lessons = re.split(r"^\[lesson ", text, flags=re.M)[1:]
+    offered = 0
+    for block in lessons:
+        head = block.split("\n\n", 1)[0]
+        presets = re.search(r"^presets: (.+)$", head, re.M)
+        game = re.search(r"^game: (\S+)", head, re.M)
+        assert game is not None
+        if (presets and "peel" not in presets.group(1)) or (
+            not presets and game.group(1) not in PEEL.games
+        ):
+            continue
+        offered += 1
+        body = block.split("\n[lesson", 1)[0]
+        teaches = re.search(r"^teaches: (.+)$", head, re.M)
+        assert teaches is None or "must" not in [t.strip() for t in teaches.group(1).split(",")]
+        assert not re.search(r"^rules?: .*\bmust\b(?!-)", body, re.M), block[:40]
+    assert offered > 10
