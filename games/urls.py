@@ -17,6 +17,7 @@ urlpatterns = [
     path("<int:pk>/act/", views.take_turn, name="table-act"),
     path("<int:pk>/next/", views.deal_next_hand, name="table-next"),
     path("<int:pk>/takeback/", views.take_back_decision, name="table-takeback"),
+    path("<int:pk>/finish/", views.finish_game, name="table-finish"),
     path("<int:pk>/hand/<int:number>/", views.replay_hand, name="hand-replay"),
     path("shared/<str:token>/", views.show_shared_replay, name="shared-replay"),
 ]

@@ -289,6 +289,21 @@ def deal_next_hand(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
+def finish_game(request: HttpRequest, pk: int) -> HttpResponse:
+    """Finish the game one of Peel's ways (p. 17, A54), once the hand is over: the engine
+    refuses any other way, or any other moment, and nothing is stored."""
+    loaded = _load_for_post(request, pk)
+    if isinstance(loaded, HttpResponse):
+        return loaded
+    practice, table = loaded
+    try:
+        done = table.finish(str(request.POST.get("way", "")))
+    except LooError as error:
+        return _answer(request, practice, table, error=_sentence(str(error)))
+    return _store(request, practice, table, practice.notes, done=[say(done)])
+
+
+@require_POST
 def take_back_decision(request: HttpRequest, pk: int) -> HttpResponse:
     """Take back the human's last decision in this deal, and the computer players' replies."""
     loaded = _load_for_post(request, pk)
@@ -858,7 +873,13 @@ def _render_table(
             "act": reverse("games:table-act", args=[practice.pk]),
             "next": reverse("games:table-next", args=[practice.pk]),
             "takeback": reverse("games:table-takeback", args=[practice.pk]),
+            "finish": reverse("games:table-finish", args=[practice.pk]),
         },
+        # Peel's ways to finish the game (p. 17, A54), and what ending it now would leave.
+        "finishes": table.finishes(),
+        "deals_to_even": table.deals_to_even(),
+        "finished": table.finish_way if table.session_over else "",
+        "end_counters": table.balances[HUMAN],
         "can_take_back": any(a.seat == HUMAN for a in hand.log)
         and not _guided_hand_over(practice, hand),
         # A line marked with the lesson's rule is never folded away unseen.

@@ -763,6 +763,22 @@ TEMPLATES.update(
         "error.replay-answer": "Answer 'demand' or 'decline'.",
         "error.hand-not-over": "The hand in progress is not over.",
         "error.session-over": "The session is over.",
+        "error.no-finish": (
+            "The game cannot be finished that way ({way}) now: Peel's ways to finish are "
+            "offered under his rules, once the hand is over."
+        ),
+        "finish.divide": (
+            "The game is finished by an equal division of the pool: its {pool} counters give "
+            "each player {n}{extra:msg}."
+        ),
+        "finish.odd": (
+            ", and the odd {n:counter goes/counters go} to the first {n:player/players} from "
+            "the dealer's left{n:/, one each}"
+        ),
+        "finish.until-single": (
+            "The game goes on until a hand in which nobody is looed, and ends there."
+        ),
+        "finish.single-now": "Nobody was looed in the last hand, so the game ends now.",
         "error.no-hand": "No hand has been dealt.",
         # How the first dealer was chosen (RULES.md first-dealer).
         "dealer.first-knave": (

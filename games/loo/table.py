@@ -36,6 +36,15 @@ ACE_LOW: Final = "A23456789TJQK"
 STARTS: Final = ("fresh", "after-loo", "after-no-loo")
 
 
+#: Peel's ways to finish a game (p. 17; RULES.md A54), which a table under his rule set
+#: offers once a hand is over: ``divide``, "an equal division of the amount in the pool among
+#: the players" now; ``until-single``, "to play on until what is known as a 'single' occurs,
+#: i.e., when each of the players who declared to stand has secured a trick": the game ends
+#: after the next hand in which nobody is looed. (His third way, releasing the last hand's
+#: looed players and playing a last round in which all stand without a miss, is not offered.)
+FINISHES: Final = ("divide", "until-single")
+
+
 @dataclass(frozen=True)
 class TableConfig:
     game: str
@@ -150,6 +159,10 @@ class Table:
         # Finished hands, if the config keeps them: their setups and action logs (enough to
         # replay each).
         self._finished: list[tuple[HandSetup, list[Action]]] = []
+        #: How the players chose to finish the game (:data:`FINISHES`), or None.
+        self.finish_way: str | None = None
+        #: The seat that dealt first (A54: a game is best finished before his deal comes again).
+        self.first_dealer = self.dealer
 
     @property
     def history(self) -> list[dict[str, Any]]:
@@ -191,13 +204,63 @@ class Table:
     @property
     def session_over(self) -> bool:
         """RULES.md round-continues-until-no-loo: every player deals equally; under
-        britannica a loo in the last deal of a round carries the game on."""
+        britannica a loo in the last deal of a round carries the game on. Under peel, once the
+        players chose to finish (A54): at once when the pool is shared, else after a hand in
+        which nobody was looed."""
+        if self.finish_way == "divide":
+            return True
+        if self.finish_way == "until-single":
+            return self.hand is not None and self.hand.over and self.prev_no_loo
         rounds = self.config.rounds
         if rounds is None or self.hand_number < rounds * self.config.players:
             return False
         if self.rules.session_end == "equal-deals-then-until-no-loo":
             return self.prev_no_loo
         return True
+
+    # -- finishing the game (peel p. 17, A54) ----------------------------------------------------
+
+    def finishes(self) -> tuple[str, ...]:
+        """The ways to finish the game the players may choose now (:data:`FINISHES`): under
+        Peel's rule set, which states them, once the hand is over and no way is chosen yet."""
+        if (
+            self.rules.source != "peel"
+            or self.finish_way is not None
+            or self.session_over
+            or (self.hand is not None and not self.hand.over)
+        ):
+            return ()
+        return FINISHES
+
+    def deals_to_even(self) -> int:
+        """How many more deals bring the deal back to the first dealer, so that every player
+        has paid for as many deals (peel p. 17: a finish "is best" arranged so); 0: now."""
+        if self.hand is None:
+            return 0
+        next_dealer = (self.dealer + 1) % self.config.players
+        return (self.first_dealer - next_dealer) % self.config.players
+
+    def finish(self, way: str) -> Message:
+        """Finish the game ``way`` (one of :meth:`finishes`), and say what it did: ``divide``
+        shares the pool equally among the players now (the odd counters, fewer than the
+        players, go one each to the players from the dealer's left: a reading, for the text
+        says only "an equal division"); ``until-single`` ends the game after the next hand in
+        which nobody is looed (at once if the last hand had none)."""
+        if way not in self.finishes():
+            raise refuse("error.no-finish", way=way)
+        self.finish_way = way
+        if way == "until-single":
+            if self.session_over:
+                return msg("finish.single-now")
+            return msg("finish.until-single")
+        pool, players = self.pool, self.config.players
+        share, odd = divmod(pool, players)
+        order = [(self.dealer + 1 + k) % players for k in range(players)]
+        for i, seat in enumerate(order):
+            self.balances[seat] += share + (1 if i < odd else 0)
+        self.pool = 0
+        extra = msg("finish.odd", n=odd) if odd else msg("part.none")
+        return msg("finish.divide", pool=pool, n=share, extra=extra)
 
     def deal(self) -> Hand:
         """Start the next hand (the previous one must be over)."""
@@ -293,6 +356,8 @@ class Table:
             "prev_flush": self.prev_flush,
             "history": self.history,
             "hand": self.hand.to_dict() if self.hand is not None else None,
+            # Only when set: a table's dict reads as it did before (A54).
+            **({"finish": self.finish_way} if self.finish_way else {}),
         }
 
     @classmethod
@@ -313,7 +378,11 @@ class Table:
             for h in data["history"]
         ]
         table.hand = Hand.from_dict(data["hand"], strict=strict) if data.get("hand") else None
+        finish = data.get("finish")
+        if finish is not None and finish not in FINISHES:
+            raise LooError(f"unknown way to finish {finish!r}")
+        table.finish_way = finish
         return table
 
 
-__all__ = ["STARTS", "Table", "TableConfig", "choose_first_dealer"]
+__all__ = ["FINISHES", "STARTS", "Table", "TableConfig", "choose_first_dealer"]

@@ -48,3 +48,56 @@ def test_a_peel_table_opens_with_the_single_and_then_deals_the_miss(
 def test_five_card_peel_has_no_single_deal(client: Client, player: Any) -> None:
     practice = player.new_table(rules="peel", game="five-card", players=4)
     assert player.current_hand(practice.pk).outcome != "single-deal"
+
+
+def test_a_peel_game_is_finished_by_sharing_the_pool(client: Client, player: Any) -> None:
+    # p. 17 (A54): "a finish may be made at any moment, either by an equal division of the
+    # amount in the pool among the players".
+    practice = player.new_table(rules="peel", players=4)
+    text = _text(client.get(practice.get_absolute_url()).content.decode())
+    assert "End the game, as Peel describes (p. 17)" in text
+    table = practice.to_engine()
+    pool, mine = table.pool, table.balances[0]
+
+    practice.refresh_from_db()
+    version = practice.version
+    url = reverse("games:table-finish", args=[practice.pk])
+    bad = client.post(url, {"version": version, "way": "walk-out"})
+    assert bad.status_code == 302
+    practice.refresh_from_db()
+    assert practice.version == version  # nothing stored
+
+    response = client.post(url, {"version": version, "way": "divide"})
+    assert response.status_code == 302
+    page = _text(client.get(response["Location"]).content.decode())
+    assert "equal division of the pool" in page
+    assert "The game is over" in page and "Deal the next hand" not in page
+    assert "End the game" not in page
+    table = player.current_hand(practice.pk)  # the hand is unchanged
+    practice.refresh_from_db()
+    after = practice.to_engine()
+    assert after.pool == 0 and after.session_over
+    assert after.balances[0] - mine in (pool // 4, pool // 4 + 1)
+    # Nothing else may be dealt.
+    refused = client.post(
+        reverse("games:table-next", args=[practice.pk]), {"version": practice.version}
+    )
+    assert refused.status_code == 302
+    practice.refresh_from_db()
+    assert practice.to_engine().hand_number == 1
+
+
+def test_other_rule_sets_offer_no_such_finish(client: Client, player: Any) -> None:
+    practice = player.new_table(rules="hoffmann", players=4)
+    hand = player.play_out(practice.pk)
+    assert hand.over
+    text = _text(client.get(practice.get_absolute_url()).content.decode())
+    assert "End the game" not in text
+    practice.refresh_from_db()
+    response = client.post(
+        reverse("games:table-finish", args=[practice.pk]),
+        {"version": practice.version, "way": "divide"},
+    )
+    assert response.status_code == 302
+    page = _text(client.get(response["Location"]).content.decode())
+    assert "cannot be finished that way" in page
