@@ -1078,9 +1078,7 @@ def _make_settlement(ask: _Ask, rng: random.Random, attempt: int) -> Question | 
     loo = hand.loo_amount()
     candidates = {net + d for d in (hand.pool_at_start, -hand.pool_at_start, loo, -loo, 1, -1)}
     candidates |= {0, -loo, hand.pool_at_start, -hand.stake}
-    others = sorted(c for c in candidates if c != net)
-    picked = rng.sample(others, 3) + [net]
-    rng.shuffle(picked)
+    picked = _amounts(rng, net, candidates)
     position = {
         "game": ask.game,
         "rules": ask.preset,
@@ -1093,9 +1091,34 @@ def _make_settlement(ask: _Ask, rng: random.Random, attempt: int) -> Question | 
         "defender": None if hand.defender is None else seats(hand.defender),
         "asked": seats(asked),
     }
+    prompt = msg("question.settlement", p=asked)
+    return _counters(ask, hand, prompt, bound, seats, learner, position, picked, net, apps)
+
+
+def _amounts(rng: random.Random, net: int, candidates: set[int]) -> list[int]:
+    """Four amounts to choose from: ``net`` and three of the other ``candidates``."""
+    others = sorted(c for c in candidates if c != net)
+    picked = rng.sample(others, 3) + [net]
+    rng.shuffle(picked)
+    return picked
+
+
+def _counters(
+    ask: _Ask,
+    hand: Hand,
+    prompt: Message,
+    bound: list[str],
+    seats: Callable[[int], int],
+    learner: int,
+    position: dict[str, Any],
+    picked: list[int],
+    net: int,
+    apps: list[RuleApplication],
+) -> Question:
+    """A settlement question: "How many counters does East receive or pay?"."""
     return ask.question(
         "settlement",
-        msg("question.settlement", p=asked),
+        prompt,
         bound,
         seats,
         position=position,
@@ -1131,9 +1154,7 @@ def _single_settlement(ask: _Ask, rng: random.Random, hand: Hand) -> Question | 
     single, loo = hand.single_loo(), hand.loo_amount()
     candidates = {net + d for d in (hand.pool_at_start, -hand.pool_at_start, single, -single)}
     candidates |= {0, -loo, -single, hand.pool_at_start, hand.pool_at_start - single}
-    others = sorted(c for c in candidates if c != net)
-    picked = rng.sample(others, 3) + [net]
-    rng.shuffle(picked)
+    picked = _amounts(rng, net, candidates)
     position = {
         "game": ask.game,
         "rules": ask.preset,
@@ -1145,17 +1166,8 @@ def _single_settlement(ask: _Ask, rng: random.Random, hand: Hand) -> Question | 
         "single": [[seats(s), hand.hands[s][0].code] for s in hand.seat_order() if hand.hands[s]],
         "asked": seats(asked),
     }
-    return ask.question(
-        "settlement",
-        msg("question.settlement-single", p=asked),
-        bound,
-        seats,
-        position=position,
-        choices=tuple(Choice(_signed(n), _amount_label(n)) for n in picked),
-        answer=(_signed(net),),
-        explanations=tuple(apps),
-        origin=(hand.setup, tuple(hand.log), learner),
-    )
+    prompt = msg("question.settlement-single", p=asked)
+    return _counters(ask, hand, prompt, bound, seats, learner, position, picked, net, apps)
 
 
 # -- the laws of irregularity (version 3) ---------------------------------------------------------
