@@ -588,6 +588,7 @@ DECLARED = {
     "pass": "passed",
     "miss": "took miss",
     "defend": "plays for the pool",
+    "out": "stands out of this deal",
 }
 
 

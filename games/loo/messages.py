@@ -587,6 +587,19 @@ TEMPLATES.update(
         "deal.miss": (
             "{n} cards each and a miss; the {turn_up:card} is turned up: {suit:suit} are trumps."
         ),
+        "dealer.stands-out": (
+            "More than five are playing, so {d:S} {d:stands/stand} out of this deal, as agreed: "
+            "{d:he} {d:deals/deal} no cards to {d:himself} and neither {d:pays/pay} nor "
+            "{d:receives/receive} on the tricks."
+        ),
+        "all-pass.dealer-out": (
+            "Everyone has passed and the dealer stands out: nobody plays, and the pool stays "
+            "for the next deal."
+        ),
+        "lone-player.dealer-out": (
+            "{p:S} alone {p:is/are} in the play, and the dealer stands out: {p:he} "
+            "{p:takes/take} the pool without play."
+        ),
         "single.deal": (
             "This deal is the single: the dealer turns up the {turn_up:card} and deals one card "
             "face up to each player. The highest {suit:suit1} above it takes the pool; the "

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from games.loo import RuleSet
-from games.loo.hand import Hand, HandSetup
+from games.loo.hand import Action, Hand, HandSetup
 from games.loo.table import Table, TableConfig
 from games.loo.view import view_for
 
@@ -255,3 +255,62 @@ def test_no_lesson_offered_under_peel_teaches_a_must() -> None:
         assert teaches is None or "must" not in [t.strip() for t in teaches.group(1).split(",")]
         assert not re.search(r"^rules?: .*\bmust\b(?!-)", body, re.M), block[:40]
     assert offered > 10
+
+
+SITS_OUT = PEEL.with_options({"dealer-sits-out-over-five": "on"})
+
+
+def _ordinary(players: int, seed: int) -> Hand:
+    setup = HandSetup("three-card", SITS_OUT, players, 0, 2, seed, (100,) * players, 6, first=False)
+    return Hand.deal(setup)
+
+
+def test_above_five_the_dealer_stands_out_of_an_ordinary_deal() -> None:
+    # p. 16 (A54): "relief is sought by the dealer standing out of the play, neither paying
+    # nor receiving on the tricks of that hand", where the company agrees.
+    hand = _ordinary(6, 1)
+    assert hand.hands[0] == [] and all(len(h) == 3 for h in hand.hands[1:])
+    assert hand.miss is not None and len(hand.miss) == 3
+    assert hand.declared[0] == "out" and hand.to_act == 1
+    assert any(e.kind == "dealer-out" and "players" in e.rules for e in hand.events)
+    for seat in range(1, 6):
+        hand.apply(Action.declare(seat, "play"))
+    assert hand.phase == "play" and 0 not in hand.in_play
+    while not hand.over:
+        hand.step(hand.choices()[0])
+    assert all(len(t.plays) == 5 for t in hand.tricks)
+    assert 0 not in hand.looed
+    # The dealer paid his stake and nothing else.
+    assert hand.balances[0] == 100 - hand.stake
+    # Five players: he plays as usual.
+    five = Hand.deal(HandSetup("three-card", SITS_OUT, 5, 0, 2, 1, (100,) * 5, 6, first=False))
+    assert len(five.hands[0]) == 3 and five.declared[0] is None
+
+
+def test_with_the_dealer_out_all_passing_leaves_the_pool_and_one_player_takes_it() -> None:
+    hand = _ordinary(6, 2)
+    for seat in range(1, 6):
+        hand.apply(Action.declare(seat, "pass"))
+    assert hand.over and hand.outcome == "nobody-plays" and hand.no_loo
+    assert hand.pool == 6 + hand.stake and hand.balances[0] == 100 - hand.stake
+    hand = _ordinary(6, 3)
+    hand.apply(Action.declare(1, "play"))
+    for seat in range(2, 6):
+        hand.apply(Action.declare(seat, "pass"))
+    assert hand.over and hand.outcome == "lone-player" and hand.in_play == [1]
+    assert hand.balances[1] == 100 + 6 + hand.stake and hand.pool == 0
+
+
+def test_tables_with_the_dealer_standing_out_keep_their_counters() -> None:
+    rng = random.Random(9)
+    table = Table(TableConfig("three-card", SITS_OUT, 7, seed=9))
+    for _ in range(40):
+        hand = table.deal()
+        dealer = hand.dealer
+        assert hand.hands[dealer] == [] if hand.outcome != "single-deal" else True
+        while not hand.over:
+            offered = hand.choices()
+            table.step(offered[rng.randrange(len(offered))])
+        assert dealer not in hand.in_play and dealer not in hand.looed
+        assert table.chips() == 700
+        assert Hand.replay(hand.setup, hand.log).to_dict() == hand.to_dict()

@@ -113,7 +113,7 @@ class DealPhase(HandState):
             pack = [card(c) for c in s.pack]
         size = HAND_SIZE[self.game]
         seats, to_miss, i = _deal_plan(
-            self.game, rules.deal_5c, self.players, self.dealer, deal_miss
+            self.game, rules.deal_5c, self.players, self.dealer, deal_miss, _out(self)
         )
         if len(pack) > i:
             hands = [list(take(pack)) for take in seats]
@@ -147,6 +147,13 @@ class DealPhase(HandState):
             )
         if self.must and self._trace:
             self._event("must", msg("must.miss" if deal_miss else "must.no-miss"), None, ["must"])
+        if _out(self):
+            # A54: he deals, but takes no part in the declaring or the play.
+            self.declared[self.dealer] = "out"
+            if self._trace:
+                self._event(
+                    "dealer-out", msg("dealer.stands-out", d=self.dealer), None, ["players"]
+                )
         club_games = rules.club_law_games
         if (
             rules.club_law == "on"
@@ -173,20 +180,33 @@ _PAY_FRESH: Final = msg("pay.fresh-pool")
 _PAY_DEALER_STAKE: Final = msg("pay.dealer-stake")
 
 
+def dealer_out(game: str, rules: RuleSet, players: int) -> bool:
+    """A54: above five players the dealer stands out of his deal, where the table agrees
+    (``dealer-sits-out-over-five``; peel p. 16, a three-card description): he deals himself no
+    cards and neither pays nor receives on the tricks."""
+    return game == "three-card" and rules.dealer_sits_out_over_five == "on" and players > 5
+
+
+def _out(hand: HandState) -> bool:
+    return dealer_out(hand.game, hand.rules, hand.players)
+
+
 def deal_order(
     game: str, rules: RuleSet, players: int, dealer: int, with_miss: bool
 ) -> list[int | None]:
     """Who receives each card of the pack, top first (None: the miss), before the turn-up.
 
     One at a time from the dealer's left, the miss served straight after the dealer's own card
-    (peel p. 23; A37); five-card Loo in the batches the rule set names.
+    (peel p. 23; A37; where the dealer stands out, in its place); five-card Loo in the batches
+    the rule set names.
     """
-    return list(_deal_order(game, rules.deal_5c, players, dealer, with_miss))
+    out = dealer_out(game, rules, players)
+    return list(_deal_order(game, rules.deal_5c, players, dealer, with_miss, out))
 
 
 @cache
 def _deal_order(
-    game: str, deal_5c: str, players: int, dealer: int, with_miss: bool
+    game: str, deal_5c: str, players: int, dealer: int, with_miss: bool, out: bool = False
 ) -> tuple[int | None, ...]:
     size = HAND_SIZE[game]
     pattern = [1] * size
@@ -198,7 +218,8 @@ def _deal_order(
     receivers: list[int | None] = []
     for batch in pattern:
         for seat in order:
-            receivers.extend([seat] * batch)
+            if not (out and seat == dealer):
+                receivers.extend([seat] * batch)
             if seat == dealer and with_miss:
                 receivers.extend([None] * batch)
     return tuple(receivers)
@@ -206,14 +227,18 @@ def _deal_order(
 
 @cache
 def _deal_plan(
-    game: str, deal_5c: str, players: int, dealer: int, with_miss: bool
+    game: str, deal_5c: str, players: int, dealer: int, with_miss: bool, out: bool = False
 ) -> tuple[tuple[itemgetter[Any], ...], itemgetter[Any], int]:
     """:func:`deal_order` as one getter per seat (and one for the miss) of the places in the
     pack each receives, and how many cards are dealt before the turn-up. Every hand holds at
-    least three cards, so each getter returns a tuple."""
-    receivers = _deal_order(game, deal_5c, players, dealer, with_miss)
+    least three cards, so each getter returns a tuple (a dealer standing out: an empty one)."""
+    receivers = _deal_order(game, deal_5c, players, dealer, with_miss, out)
+    none = itemgetter(slice(0, 0))
     seats = tuple(
-        itemgetter(*[i for i, r in enumerate(receivers) if r == seat]) for seat in range(players)
+        itemgetter(*[i for i, r in enumerate(receivers) if r == seat])
+        if not (out and seat == dealer)
+        else none
+        for seat in range(players)
     )
     miss = [i for i, r in enumerate(receivers) if r is None]
     return seats, itemgetter(*miss) if len(miss) > 1 else itemgetter(slice(0, 0)), len(receivers)
@@ -231,7 +256,7 @@ def stack_pack(
 ) -> tuple[str, ...]:
     """A pack that deals exactly these hands (by seat), miss and turn-up; ``stock`` gives the
     top of the stock, and the rest of the pack follows in the usual order."""
-    per_seat = [list(h) for h in hands]
+    per_seat = [list(h) for h in hands]  # a dealer standing out (A54): no cards
     miss_cards = list(miss or ())
     pack: list[str] = []
     for seat in deal_order(game, rules, players, dealer, miss is not None):

@@ -206,6 +206,10 @@ class DeclarePhase(HandState):
             return
         seat = (seat + 1) % self.players
         self.to_act = seat
+        if seat == self.dealer and self.declared[seat] == "out":
+            # A54: the dealer stands out of his deal; the declaring ends before him.
+            self._end_declaring()
+            return
         if seat == self.dealer and not self._declared_before_dealer():
             # A flush always loos the board (A48): the dealer's own is shown at his turn, and
             # under peel a passer's counts too; only then may all pass.
@@ -232,10 +236,23 @@ class DeclarePhase(HandState):
             )
         self._settle_single_winner(self.dealer, "all-pass", "all-pass-dealer-wins")
 
+    def _nobody_plays(self) -> None:
+        """A54: everyone passed and the dealer stands out of his deal: nobody plays, nobody is
+        looed, and the pool stays for the next deal (a reading: the dealer, out of the play,
+        cannot take it as he does when all pass)."""
+        if self._trace:
+            self._event("all-pass", msg("all-pass.dealer-out", d=self.dealer), None, ["players"])
+        self.in_play = []
+        self.outcome = "nobody-plays"
+        self.no_loo = True
+        self._finish()
+
     def _end_declaring(self) -> None:
         declared = self.declared
         self.in_play = [
-            s for s in _seat_order(self.dealer, self.players) if declared[s] not in (None, "pass")
+            s
+            for s in _seat_order(self.dealer, self.players)
+            if declared[s] not in (None, "pass", "out")
         ]
         if (
             self.game == "five-card"
@@ -244,6 +261,10 @@ class DeclarePhase(HandState):
         ):
             self._show_flushes()
             return
+        out = declared[self.dealer] == "out"
+        if not self.in_play and out:
+            self._nobody_plays()
+            return
         if not self.in_play:
             # Nobody plays, the dealer included: whoever had declared threw up his cards once
             # the dealer's turn had come (laws mode), so all before him have passed.
@@ -251,6 +272,15 @@ class DeclarePhase(HandState):
             return
         if len(self.in_play) == 1:
             (alone,) = self.in_play
+            if out and self.miss_holder != alone:
+                # A54: the dealer stands out, so nobody faces the one player: he takes the
+                # pool, as a lone miss-holder does (a reading).
+                if self._trace:
+                    self._event(
+                        "lone-player", msg("lone-player.dealer-out", p=alone), alone, ["players"]
+                    )
+                self._settle_single_winner(alone, "lone-player", "players")
+                return
             if self.miss_holder == alone:
                 if self._trace:
                     self._event(

@@ -29,6 +29,7 @@ from typing import Final
 from ..cards import Card, card
 from ..messages import msg
 from ..play import Trumps
+from .deal import dealer_out
 from .state import HandState
 
 #: The rule every line of a single deal applies.
@@ -58,7 +59,7 @@ class SingleDealPhase(HandState):
 
     def dealer_stands_out(self) -> bool:
         """A54: above five players the dealer stands out of his deal, where agreed."""
-        return self.rules.dealer_sits_out_over_five == "on" and self.players > 5
+        return dealer_out(self.game, self.rules, self.players)
 
     def _single_deal(self, pack: list[Card] | None) -> None:
         s = self.setup
