@@ -33,7 +33,7 @@ from games.loo.errors import LooError
 from games.loo.hand import IRREGULARITIES, Event, Hand, IllegalAction, Payment
 from games.loo.play import trick_winner
 from games.loo.rulesets import GAME_NAMES, PRESETS
-from games.loo.table import Table
+from games.loo.table import WITHDRAW, Table
 from games.loo.view import PlayerView, TrickView, view_for
 from games.models import MAX_PLAYERS, PracticeHand, PracticeTable, new_seed
 from games.naming import HUMAN, say, seat_name, stored_message
@@ -290,14 +290,16 @@ def deal_next_hand(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def finish_game(request: HttpRequest, pk: int) -> HttpResponse:
-    """Finish the game one of Peel's ways (p. 17, A54), once the hand is over: the engine
-    refuses any other way, or any other moment, and nothing is stored."""
+    """Finish the game one of Peel's ways (p. 17, A54), once the hand is over, or withdraw
+    at one's turn to deal: the engine refuses any other way, or any other moment, and nothing
+    is stored."""
     loaded = _load_for_post(request, pk)
     if isinstance(loaded, HttpResponse):
         return loaded
     practice, table = loaded
+    way = str(request.POST.get("way", ""))
     try:
-        done = table.finish(str(request.POST.get("way", "")))
+        done = table.withdraw(HUMAN) if way == WITHDRAW else table.finish(way)
     except LooError as error:
         return _answer(request, practice, table, error=_sentence(str(error)))
     return _store(request, practice, table, practice.notes, done=[say(done)])
@@ -878,6 +880,7 @@ def _render_table(
         },
         # Peel's ways to finish the game (p. 17, A54), and what ending it now would leave.
         "finishes": table.finishes(),
+        "may_withdraw": table.may_withdraw(HUMAN),
         "deals_to_even": table.deals_to_even(),
         "finished": table.finish_way if table.session_over else "",
         "end_counters": table.balances[HUMAN],

@@ -792,6 +792,13 @@ TEMPLATES.update(
             "The game goes on until a hand in which nobody is looed, and ends there."
         ),
         "finish.single-now": "Nobody was looed in the last hand, so the game ends now.",
+        "finish.withdraw": (
+            "{p:S} {p:withdraws/withdraw} from the game at {p:his} turn to deal, paying {n} for "
+            "the deal into the pool."
+        ),
+        "error.no-withdraw": (
+            "{p:S} may withdraw only at {p:his} turn to deal, between hands, under Peel's rules."
+        ),
         "error.no-hand": "No hand has been dealt.",
         # How the first dealer was chosen (RULES.md first-dealer).
         "dealer.first-knave": (

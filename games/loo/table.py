@@ -44,6 +44,10 @@ STARTS: Final = ("fresh", "after-loo", "after-no-loo")
 #: looed players and playing a last round in which all stand without a miss, is not offered.)
 FINISHES: Final = ("divide", "until-single")
 
+#: How a game can end besides :data:`FINISHES`: a player withdraws at his turn to deal (peel
+#: p. 17), paying for his deal.
+WITHDRAW: Final = "withdraw"
+
 
 @dataclass(frozen=True)
 class TableConfig:
@@ -207,7 +211,7 @@ class Table:
         britannica a loo in the last deal of a round carries the game on. Under peel, once the
         players chose to finish (A54): at once when the pool is shared, else after a hand in
         which nobody was looed."""
-        if self.finish_way == "divide":
+        if self.finish_way in ("divide", WITHDRAW):
             return True
         if self.finish_way == "until-single":
             return self.hand is not None and self.hand.over and self.prev_no_loo
@@ -232,13 +236,38 @@ class Table:
             return ()
         return FINISHES
 
+    def may_withdraw(self, seat: int) -> bool:
+        """Whether ``seat`` may withdraw from the game now: under Peel's rule set, between
+        hands, when it is his turn to deal ("A player may withdraw from the game at any time
+        when it is his turn to deal", p. 17)."""
+        return bool(self.finishes()) and self.hand is not None and self.next_dealer == seat
+
+    @property
+    def next_dealer(self) -> int:
+        """Who deals the next hand."""
+        if self.hand is None:
+            return self.dealer
+        return (self.dealer + 1) % self.config.players
+
+    def withdraw(self, seat: int) -> Message:
+        """``seat`` withdraws at his turn to deal (peel p. 17, A54): "he pays for his deal …,
+        and also for his loo, if he was looed the previous hand" (his loo is already in the
+        pool: a loo is paid when the hand is settled). At a table of one person and computer
+        players, his game ends there."""
+        if not self.may_withdraw(seat):
+            raise refuse("error.no-withdraw", p=seat)
+        stake = self.rules.stake(self.config.game)
+        self.balances[seat] -= stake
+        self.pool += stake
+        self.finish_way = WITHDRAW
+        return msg("finish.withdraw", p=seat, n=stake)
+
     def deals_to_even(self) -> int:
         """How many more deals bring the deal back to the first dealer, so that every player
         has paid for as many deals (peel p. 17: a finish "is best" arranged so); 0: now."""
         if self.hand is None:
             return 0
-        next_dealer = (self.dealer + 1) % self.config.players
-        return (self.first_dealer - next_dealer) % self.config.players
+        return (self.first_dealer - self.next_dealer) % self.config.players
 
     def finish(self, way: str) -> Message:
         """Finish the game ``way`` (one of :meth:`finishes`), and say what it did: ``divide``
@@ -379,10 +408,10 @@ class Table:
         ]
         table.hand = Hand.from_dict(data["hand"], strict=strict) if data.get("hand") else None
         finish = data.get("finish")
-        if finish is not None and finish not in FINISHES:
+        if finish is not None and finish not in (*FINISHES, WITHDRAW):
             raise LooError(f"unknown way to finish {finish!r}")
         table.finish_way = finish
         return table
 
 
-__all__ = ["FINISHES", "STARTS", "Table", "TableConfig", "choose_first_dealer"]
+__all__ = ["FINISHES", "STARTS", "WITHDRAW", "Table", "TableConfig", "choose_first_dealer"]

@@ -102,3 +102,24 @@ def test_a_stored_table_without_a_finish_reads_as_before() -> None:
     data = table.to_dict() | {"finish": "walk-out"}
     with pytest.raises(LooError, match="unknown way to finish"):
         Table.from_dict(data)
+
+
+def test_a_player_withdraws_only_at_his_turn_to_deal_and_pays_for_it() -> None:
+    # p. 17: "A player may withdraw from the game at any time when it is his turn to deal. In
+    # that case he pays for his deal".
+    table = Table(TableConfig("three-card", PEEL, 4, seed=4))
+    table.deal()
+    nxt = table.next_dealer
+    other = (nxt + 1) % 4
+    assert table.may_withdraw(nxt) and not table.may_withdraw(other)
+    with pytest.raises(LooError, match="only at"):
+        table.withdraw(other)
+    before, pool, chips = table.balances[nxt], table.pool, table.chips()
+    said = render(table.withdraw(nxt), None)
+    assert table.balances[nxt] == before - 3 and table.pool == pool + 3
+    assert table.chips() == chips and table.session_over and "withdraws" in said
+    assert Table.from_dict(table.to_dict()).session_over
+    hoffmann = Table(TableConfig("three-card", RuleSet.preset("hoffmann"), 4, seed=4))
+    hoffmann.deal()
+    _play_out(hoffmann, random.Random(4))
+    assert not hoffmann.may_withdraw(hoffmann.next_dealer)

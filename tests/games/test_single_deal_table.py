@@ -101,3 +101,32 @@ def test_other_rule_sets_offer_no_such_finish(client: Client, player: Any) -> No
     assert response.status_code == 302
     page = _text(client.get(response["Location"]).content.decode())
     assert "cannot be finished that way" in page
+
+
+def test_you_withdraw_at_your_turn_to_deal(client: Client, player: Any) -> None:
+    # p. 17 (A54): "A player may withdraw from the game at any time when it is his turn to
+    # deal. In that case he pays for his deal".
+    practice = player.new_table(rules="peel", players=3)
+    for _ in range(6):
+        practice.refresh_from_db()
+        table = practice.to_engine()
+        if table.may_withdraw(0):
+            break
+        text = _text(client.get(practice.get_absolute_url()).content.decode())
+        assert "Withdraw at your deal" not in text
+        client.post(reverse("games:table-next", args=[practice.pk]), {"version": practice.version})
+        player.play_out(practice.pk)
+    else:
+        raise AssertionError("the deal never came round to you")
+    text = _text(client.get(practice.get_absolute_url()).content.decode())
+    assert "Withdraw at your deal: pay for it and leave" in text
+    mine = table.balances[0]
+    response = client.post(
+        reverse("games:table-finish", args=[practice.pk]),
+        {"version": practice.version, "way": "withdraw"},
+    )
+    page = _text(client.get(response["Location"]).content.decode())
+    assert "You withdraw from the game at your turn to deal, paying 3" in page
+    assert "you withdrew at your turn to deal" in page and "Deal the next hand" not in page
+    practice.refresh_from_db()
+    assert practice.to_engine().balances[0] == mine - 3
