@@ -792,6 +792,18 @@ TEMPLATES.update(
             "The game goes on until a hand in which nobody is looed, and ends there."
         ),
         "finish.single-now": "Nobody was looed in the last hand, so the game ends now.",
+        "finish.last-round": (
+            "The next deal is the last: everyone stands on his cards, there is no miss, and "
+            "whoever takes no trick is released from his loo."
+        ),
+        "last-round": (
+            "The last round: everyone stands and there is no miss; whoever takes no trick is "
+            "released from his loo."
+        ),
+        "option.last-round": "This is the last round: everyone stands on his cards.",
+        "settle.released": (
+            "{p:S} took no trick, but on the last round {p:is/are} released from the loo."
+        ),
         "finish.withdraw": (
             "{p:S} {p:withdraws/withdraw} from the game at {p:his} turn to deal, paying {n} for "
             "the deal into the pool."

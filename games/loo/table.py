@@ -40,9 +40,11 @@ STARTS: Final = ("fresh", "after-loo", "after-no-loo")
 #: offers once a hand is over: ``divide``, "an equal division of the amount in the pool among
 #: the players" now; ``until-single``, "to play on until what is known as a 'single' occurs,
 #: i.e., when each of the players who declared to stand has secured a trick": the game ends
-#: after the next hand in which nobody is looed. (His third way, releasing the last hand's
-#: looed players and playing a last round in which all stand without a miss, is not offered.)
-FINISHES: Final = ("divide", "until-single")
+#: after the next hand in which nobody is looed; ``last-round``, "releasing those who failed to
+#: win a trick in the previous deal from the penalty ... In this case all 'stand' on the last
+#: round, and there is no 'miss'": read as one last deal in which everyone stands, without a
+#: miss, and nobody who takes no trick pays a loo.
+FINISHES: Final = ("divide", "until-single", "last-round")
 
 #: How a game can end besides :data:`FINISHES`: a player withdraws at his turn to deal (peel
 #: p. 17), paying for his deal.
@@ -215,6 +217,9 @@ class Table:
             return True
         if self.finish_way == "until-single":
             return self.hand is not None and self.hand.over and self.prev_no_loo
+        if self.finish_way == "last-round":
+            hand = self.hand
+            return hand is not None and hand.over and hand.setup.last_round
         rounds = self.config.rounds
         if rounds is None or self.hand_number < rounds * self.config.players:
             return False
@@ -282,6 +287,8 @@ class Table:
             if self.session_over:
                 return msg("finish.single-now")
             return msg("finish.until-single")
+        if way == "last-round":
+            return msg("finish.last-round")
         pool, players = self.pool, self.config.players
         share, odd = divmod(pool, players)
         order = [(self.dealer + 1 + k) % players for k in range(players)]
@@ -317,6 +324,7 @@ class Table:
             laws=config.laws,
             trace=config.trace,
             pack=config.first_pack if self.hand_number == 1 else None,
+            last_round=self.finish_way == "last-round",
         )
         self.hand = Hand.deal(setup)
         # A hand over as soon as it is dealt (peel's single deal, A39) is settled at once.

@@ -123,3 +123,32 @@ def test_a_player_withdraws_only_at_his_turn_to_deal_and_pays_for_it() -> None:
     hoffmann.deal()
     _play_out(hoffmann, random.Random(4))
     assert not hoffmann.may_withdraw(hoffmann.next_dealer)
+
+
+def test_a_last_round_in_which_all_stand_without_a_miss_and_nobody_pays_a_loo() -> None:
+    # p. 17: "releasing those who failed to win a trick in the previous deal from the penalty
+    # ... In this case all 'stand' on the last round, and there is no 'miss.'"
+    table = Table(TableConfig("three-card", PEEL, 5, seed=8))
+    rng = random.Random(8)
+    table.deal()
+    said = render(table.finish("last-round"), None)
+    assert "everyone stands" in said and not table.session_over
+    hand = table.deal()
+    assert hand.miss is None and hand.outcome != "single-deal" and not hand.must
+    assert any(e.kind == "last-round" for e in hand.events)
+    options = hand.options()
+    assert "pass" not in options.choices
+    assert options.explanations[0].rule == "round-continues-until-no-loo"
+    pool, chips = hand.pool, table.chips()
+    _play_out(table, rng)
+    assert hand.over and hand.looed == [] and table.session_over
+    assert table.pool == 0 and table.chips() == chips
+    takers = {t.winner for t in hand.tricks}
+    assert sum(p.amount for p in hand.payments if p.payee in takers) == pool
+    released = [e for e in hand.events if e.message.key == "settle.released"]
+    assert len(released) == 5 - len(takers)
+    with pytest.raises(LooError, match="session is over"):
+        table.deal()
+    restored = Table.from_dict(table.to_dict())
+    assert restored.session_over and restored.hand is not None
+    assert restored.hand.setup.last_round

@@ -72,7 +72,7 @@ def test_a_peel_game_is_finished_by_sharing_the_pool(client: Client, player: Any
     page = _text(client.get(response["Location"]).content.decode())
     assert "equal division of the pool" in page
     assert "The game is over" in page and "Deal the next hand" not in page
-    assert "End the game" not in page
+    assert "End the game" not in page and "One last deal" not in page
     table = player.current_hand(practice.pk)  # the hand is unchanged
     practice.refresh_from_db()
     after = practice.to_engine()
@@ -130,3 +130,23 @@ def test_you_withdraw_at_your_turn_to_deal(client: Client, player: Any) -> None:
     assert "you withdrew at your turn to deal" in page and "Deal the next hand" not in page
     practice.refresh_from_db()
     assert practice.to_engine().balances[0] == mine - 3
+
+
+def test_one_last_deal_in_which_all_stand(client: Client, player: Any) -> None:
+    practice = player.new_table(rules="peel", players=4)
+    practice.refresh_from_db()
+    client.post(
+        reverse("games:table-finish", args=[practice.pk]),
+        {"version": practice.version, "way": "last-round"},
+    )
+    practice.refresh_from_db()
+    client.post(reverse("games:table-next", args=[practice.pk]), {"version": practice.version})
+    hand = player.current_hand(practice.pk)
+    assert hand.setup.last_round and hand.miss is None
+    text = _text(client.get(practice.get_absolute_url()).content.decode())
+    assert "The last round: everyone stands" in text
+    hand = player.play_out(practice.pk)
+    assert hand.over and hand.looed == []
+    page = _text(client.get(practice.get_absolute_url()).content.decode())
+    assert "The game is over" in page and "the last deal was played with everyone standing" in page
+    assert "Deal the next hand" not in page

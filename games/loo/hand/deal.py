@@ -107,7 +107,11 @@ class DealPhase(HandState):
         pack (None); then the turn-up, club law, and the first turn."""
         s = self.setup
         rules = self.rules
-        deal_miss = self.game == "three-card" and not (self.must and rules.must_miss == "none")
+        deal_miss = (
+            self.game == "three-card"
+            and not (self.must and rules.must_miss == "none")
+            and not s.last_round
+        )
         if pack is None:
             assert s.pack is not None
             pack = [card(c) for c in s.pack]
@@ -147,6 +151,9 @@ class DealPhase(HandState):
             )
         if self.must and self._trace:
             self._event("must", msg("must.miss" if deal_miss else "must.no-miss"), None, ["must"])
+        if s.last_round and self._trace:
+            # A54: "all 'stand' on the last round, and there is no 'miss'" (p. 17).
+            self._event("last-round", msg("last-round"), None, ["round-continues-until-no-loo"])
         if _out(self):
             # A54: he deals, but takes no part in the declaring or the play.
             self.declared[self.dealer] = "out"

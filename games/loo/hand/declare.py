@@ -54,6 +54,8 @@ class DeclarePhase(HandState):
 
     def forced_to_play(self, seat: int) -> RuleApplication | None:
         """Why ``seat`` may not pass, if it may not."""
+        if self.setup.last_round:
+            return RuleApplication("round-continues-until-no-loo", _LAST_ROUND)
         if self.must:
             return RuleApplication("must", _OPTION_MUST)
         if self.club_law:
@@ -103,7 +105,12 @@ class DeclarePhase(HandState):
         forced = self.forced_to_play(seat)
         choices: list[str] = ["play"]
         miss_free = self.miss is not None and self.miss_holder is None
-        if seat == self.dealer and self.must is False and self.club_law is False:
+        if (
+            seat == self.dealer
+            and self.must is False
+            and self.club_law is False
+            and not self.setup.last_round
+        ):
             before = self.declared_before_dealer()
             if len(before) == 1 and before[0] == self.miss_holder:
                 if self.rules.lone_miss_holder == "dealer-must-play-own-or-master":
@@ -326,6 +333,7 @@ def retiring_options(seat: int, rule: str) -> Options:
 
 
 _OPTION_MUST: Final = msg("option.must")
+_LAST_ROUND: Final = msg("option.last-round")
 _CLUB_LAW: Final = msg("club-law")
 
 

@@ -162,6 +162,8 @@ def setup_to_dict(setup: HandSetup) -> dict[str, Any]:
         "laws": setup.laws,
         "trace": setup.trace,
         "pack": list(setup.pack) if setup.pack else None,
+        # Only when set: a setup's dict reads as it did before (A54).
+        **({"last_round": True} if setup.last_round else {}),
     }
 
 
@@ -181,4 +183,5 @@ def setup_from_dict(data: dict[str, Any]) -> HandSetup:
         laws=bool(data.get("laws", False)),
         trace=bool(data.get("trace", True)),
         pack=tuple(data["pack"]) if data.get("pack") else None,
+        last_round=bool(data.get("last_round", False)),
     )

@@ -79,6 +79,10 @@ class SettlePhase(HandState):
                 won[trick.winner] += 1
         loo = self.loo_amount()
         looed = [s for s, n in won.items() if n == 0 and s != defender]
+        released: list[int] = []
+        if self.setup.last_round:
+            # A54: on Peel's last round those who take no trick are released from the loo.
+            released, looed = looed, []
         if offences:
             looed = self._apply_penalties(looed, loo)
         else:
@@ -97,6 +101,10 @@ class SettlePhase(HandState):
                     )
             if offences:
                 self._tell_penalties(loo)
+            for s in released:
+                self._event(
+                    "settle", msg("settle.released", p=s), s, ["round-continues-until-no-loo"]
+                )
         self._finish()
 
     def _settle_last_player(self, rule: str = "penalty-play-out-of-turn") -> None:

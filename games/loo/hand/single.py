@@ -48,6 +48,7 @@ class SingleDealPhase(HandState):
             self.rules.single_deal == "one-card"
             and self.game == "three-card"
             and (s.first or s.prev_no_loo)
+            and not s.last_round
         )
 
     def single_loo(self) -> int:

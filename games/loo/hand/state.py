@@ -187,6 +187,9 @@ class HandSetup(NamedTuple):
     #: A stacked pack (52 card codes, top first) instead of the seeded shuffle: for lessons,
     #: quizzes and tests that need a particular deal (see :func:`stack_pack`).
     pack: tuple[str, ...] | None = None
+    #: Peel's last round (p. 17, A54): everyone stands, there is no miss, and whoever takes no
+    #: trick is released from his loo.
+    last_round: bool = False
 
 
 @dataclass(slots=True)
