@@ -49,12 +49,14 @@
   function finish() {
     timers.forEach(clearTimeout);
     timers = [];
-    document.querySelectorAll("#table-trick .is-pending").forEach(function (el) {
-      el.classList.remove("is-pending");
-    });
-    document.querySelectorAll("#table-trick .was-winning").forEach(function (el) {
+    document.querySelectorAll("#table-trick .is-pending, .single-cards .is-pending").forEach(
+      function (el) { el.classList.remove("is-pending"); }
+    );
+    document.querySelectorAll("#table-trick .was-winning, .single-cards .was-winning").forEach(
+      function (el) {
       el.classList.replace("was-winning", "is-winning");
-    });
+      }
+    );
     var previous = document.querySelector("#table-trick .trick-previous");
     if (previous && !previous.hidden) {
       previous.hidden = true;
@@ -134,6 +136,11 @@
       if (trick) {
         queue(trick);
       }
+    }
+    // Peel's single deal: each player's card arrives face up, then who takes the pool.
+    var single = target.querySelector(".single-cards");
+    if (single) {
+      queue(single);
     }
     if (!steps.length) {
       return;
