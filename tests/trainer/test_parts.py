@@ -72,3 +72,18 @@ def test_the_learners_own_declaration_reads_in_the_second_person() -> None:
         "take the miss",
     )
     assert (declared(2, "play"), declared(2, "defend")) == ("plays", "plays for the pool")
+
+
+def test_peels_single_deal_is_drawn_as_its_cards_face_up() -> None:
+    """A settlement question on Peel's single deal (A39): the turn-up and each player's card,
+    with no table of tricks, since none is played."""
+    from games.loo.questions import question
+
+    q = question("settlement", "peel", game="three-card", rule="single", seed=3)
+    shown = presenting.shown(q)
+    html = render_to_string(shown.position_template, {"shown": shown})
+
+    assert shown.position_template == "trainer/parts.html#position-settlement"
+    assert "<dt>Turned up</dt>" in html and "Who took which trick" not in html
+    assert html.count("Face up") == len(q.position["single"])
+    assert html.count('class="pcard') >= 1 + len(q.position["single"])
