@@ -172,7 +172,8 @@ async def play_table(browser: Browser, rng: random.Random, deadline: float) -> N
         for _ in range(60):
             if time.perf_counter() >= deadline:
                 return
-            if f"Deal {hand + 1} is over" in page:
+            # Peel's single deal (one card each) is over as soon as it is dealt.
+            if re.search(rf"Deal {hand + 1}(?:, the single,)? is over", page):
                 break
             form = decide(page, rng)
             status, _, page = await browser.request("POST", f"{table}act/", form, htmx=True)

@@ -847,9 +847,9 @@ def _label(b: Block, pages: tuple[int | None, int | None]) -> str:
     """How a passage is cited, from its id unless a ``label:`` line says otherwise: ¶2,
     Law 13, s. 19, ¶11 b2; a paragraph of Peel by its pages (p. 21, pp. 21–22)."""
     if b.get("label"):
-        return b.get("label")
+        return _fits(b, b.get("label"))
     if b.kind == PassageKind.HEADING:
-        return markup.plain_text(b.body).rstrip(".")
+        return _fits(b, markup.plain_text(b.body).rstrip("."))
     first, last = pages
     if first is not None and re.fullmatch(r"p\d+-\d+", b.id):
         return f"p. {first}" if first == last else f"pp. {first}–{last}"
@@ -857,6 +857,18 @@ def _label(b: Block, pages: tuple[int | None, int | None]) -> str:
         if m := re.fullmatch(pattern, b.id):
             return label.format(*m.groups())
     return b.id
+
+
+def _fits(b: Block, label: str) -> str:
+    """A label the database can hold (PostgreSQL refuses a longer one; SQLite would not)."""
+    most = Passage._meta.get_field("label").max_length
+    assert most is not None
+    if len(label) > most:
+        raise b.error(
+            f"the passage's label {label!r} is {len(label)} characters long, more than {most}: "
+            "give it a shorter 'label:' line"
+        )
+    return label
 
 
 def _page_spans(sc: SourceContent) -> dict[str, tuple[int | None, int | None]]:

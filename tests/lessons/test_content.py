@@ -488,6 +488,16 @@ def _rule_without_example_or_reason(folder: Path) -> tuple[str, str, str]:
     )
 
 
+def _over_long_label(folder: Path) -> tuple[str, str, str]:
+    path = folder / "sources" / "cotton.txt"
+    _edit(path, "label: A later article derived from Cotton", "label: " + "A very long label " * 4)
+    return (
+        "sources/cotton.txt",
+        str(_line_of(path, "[heading derived-article]")),
+        "more than 60: give it a shorter 'label:' line",
+    )
+
+
 @pytest.mark.parametrize(
     "breakage",
     [
@@ -513,6 +523,7 @@ def _rule_without_example_or_reason(folder: Path) -> tuple[str, str, str]:
         _step_refused_under_every_rule_set,
         _bad_json_on_a_continuation_line,
         _rule_without_example_or_reason,
+        _over_long_label,
         _witness_quote_not_in_its_passage,
         _witness_quote_of_an_unknown_passage,
         _a_rule_set_source_as_a_witness,
