@@ -321,7 +321,10 @@ def take_back_decision(request: HttpRequest, pk: int) -> HttpResponse:
             request, practice, table, error="You have made no decision in this deal to take back."
         )
     keep = mine[-1]
-    table.takeback(len(hand.log) - keep)
+    try:
+        table.takeback(len(hand.log) - keep)
+    except LooError as error:  # the game is finished (peel p. 17): nothing is undone
+        return _answer(request, practice, table, error=_sentence(str(error)))
     notes = [n for n in practice.notes if n["action"] < keep]
     return _store(request, practice, table, notes)
 
@@ -885,7 +888,8 @@ def _render_table(
         "finished": table.finish_way if table.session_over else "",
         "end_counters": table.balances[HUMAN],
         "can_take_back": any(a.seat == HUMAN for a in hand.log)
-        and not _guided_hand_over(practice, hand),
+        and not _guided_hand_over(practice, hand)
+        and table.finish_way is None,
         # A line marked with the lesson's rule is never folded away unseen.
         "earlier_marked": bool(practice.guide)
         and any(practice.guide["rule"] in line.event.rules for line in log_earlier),

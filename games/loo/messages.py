@@ -776,6 +776,7 @@ TEMPLATES.update(
         "error.replay-answer": "Answer 'demand' or 'decline'.",
         "error.hand-not-over": "The hand in progress is not over.",
         "error.session-over": "The session is over.",
+        "error.finished": "The game is finished: nothing in it can be taken back now.",
         "error.no-finish": (
             "The game cannot be finished that way ({way}) now: Peel's ways to finish are "
             "offered under his rules, once the hand is over."

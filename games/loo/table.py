@@ -371,6 +371,9 @@ class Table:
         hand = self.hand
         if hand is None:
             raise refuse("error.no-hand")
+        if self.finish_way is not None:
+            # The pool shared, a player withdrawn, the last round agreed: not undone.
+            raise refuse("error.finished")
         self.hand = hand.takeback(count)
         self.balances = list(hand.setup.balances)
         self.pool = hand.setup.pool

@@ -152,3 +152,20 @@ def test_a_last_round_in_which_all_stand_without_a_miss_and_nobody_pays_a_loo() 
     restored = Table.from_dict(table.to_dict())
     assert restored.session_over and restored.hand is not None
     assert restored.hand.setup.last_round
+
+
+@pytest.mark.parametrize("way", ["divide", "last-round", "withdraw"])
+def test_a_finish_is_not_taken_back(way: str) -> None:
+    """Sharing the pool, agreeing the last round or withdrawing changes the counters or what
+    follows: a take-back of the hand before it would undo it, so none is allowed."""
+    table = Table(TableConfig("three-card", PEEL, 4, seed=12, start="after-loo"))
+    table.deal()
+    _play_out(table, random.Random(12))
+    if way == "withdraw":
+        table.withdraw(table.next_dealer)
+    else:
+        table.finish(way)
+    state = table.to_dict()
+    with pytest.raises(LooError, match="nothing in it can be taken back"):
+        table.takeback(1)
+    assert table.to_dict() == state

@@ -150,3 +150,26 @@ def test_one_last_deal_in_which_all_stand(client: Client, player: Any) -> None:
     page = _text(client.get(practice.get_absolute_url()).content.decode())
     assert "The game is over" in page and "the last deal was played with everyone standing" in page
     assert "Deal the next hand" not in page
+
+
+def test_a_finished_game_offers_no_take_back_and_refuses_one(client: Client, player: Any) -> None:
+    practice = player.new_table(rules="peel", players=4)
+    practice.refresh_from_db()
+    client.post(reverse("games:table-next", args=[practice.pk]), {"version": practice.version})
+    hand = player.play_out(practice.pk)
+    assert any(a.seat == 0 for a in hand.log)  # a decision a take-back could undo
+    practice.refresh_from_db()
+    client.post(
+        reverse("games:table-finish", args=[practice.pk]),
+        {"version": practice.version, "way": "divide"},
+    )
+    practice.refresh_from_db()
+    state = practice.state
+    page = _text(client.get(practice.get_absolute_url()).content.decode())
+    assert "Take back your last decision" not in page
+    response = client.post(
+        reverse("games:table-takeback", args=[practice.pk]), {"version": practice.version}
+    )
+    assert response.status_code == 302
+    practice.refresh_from_db()
+    assert practice.state == state
