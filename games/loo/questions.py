@@ -1079,18 +1079,17 @@ def _make_settlement(ask: _Ask, rng: random.Random, attempt: int) -> Question | 
     candidates = {net + d for d in (hand.pool_at_start, -hand.pool_at_start, loo, -loo, 1, -1)}
     candidates |= {0, -loo, hand.pool_at_start, -hand.stake}
     picked = _amounts(rng, net, candidates)
-    position = {
-        "game": ask.game,
-        "rules": ask.preset,
-        "players": players,
-        "dealer": seats(hand.dealer),
-        "stake": hand.stake,
-        "pool": hand.pool_at_start,
-        "played": sorted(seats(s) for s in in_play),
-        "tricks": [seats(w) for w in won if w is not None],
-        "defender": None if hand.defender is None else seats(hand.defender),
-        "asked": seats(asked),
-    }
+    position = _table(
+        ask,
+        hand,
+        seats,
+        stake=hand.stake,
+        pool=hand.pool_at_start,
+        played=sorted(seats(s) for s in in_play),
+        tricks=[seats(w) for w in won if w is not None],
+        defender=None if hand.defender is None else seats(hand.defender),
+        asked=seats(asked),
+    )
     prompt = msg("question.settlement", p=asked)
     return _counters(ask, hand, prompt, bound, seats, learner, position, picked, net, apps)
 
@@ -1155,17 +1154,16 @@ def _single_settlement(ask: _Ask, rng: random.Random, hand: Hand) -> Question | 
     candidates = {net + d for d in (hand.pool_at_start, -hand.pool_at_start, single, -single)}
     candidates |= {0, -loo, -single, hand.pool_at_start, hand.pool_at_start - single}
     picked = _amounts(rng, net, candidates)
-    position = {
-        "game": ask.game,
-        "rules": ask.preset,
-        "players": players,
-        "dealer": seats(hand.dealer),
-        "stake": hand.stake,
-        "pool": hand.pool_at_start,
-        "turn_up": hand.turn_up.code,
-        "single": [[seats(s), hand.hands[s][0].code] for s in hand.seat_order() if hand.hands[s]],
-        "asked": seats(asked),
-    }
+    position = _table(
+        ask,
+        hand,
+        seats,
+        stake=hand.stake,
+        pool=hand.pool_at_start,
+        turn_up=hand.turn_up.code,
+        single=[[seats(s), hand.hands[s][0].code] for s in hand.seat_order() if hand.hands[s]],
+        asked=seats(asked),
+    )
     prompt = msg("question.settlement-single", p=asked)
     return _counters(ask, hand, prompt, bound, seats, learner, position, picked, net, apps)
 
@@ -1350,7 +1348,7 @@ def _make_penalty(ask: _Ask, rng: random.Random, attempt: int) -> Question | Non
 
 
 def _table(ask: _Ask, hand: Hand, seats: Callable[[int], int], **shown: Any) -> dict[str, Any]:
-    """A procedure question's position: the table (its rule set, players and dealer, seats
+    """A question's position about a hand: the table (its rule set, players and dealer, seats
     counted from the learner), and what else it shows."""
     return {
         "game": ask.game,

@@ -84,7 +84,9 @@ class DealPhase(HandState):
         if self.single_deal_applies():
             # Peel's single: one card face up to each player (A39; :mod:`.single`).
             self._single_deal(
-                shuffled_pack(deal_rng(s.seed, s.hand_number)) if not s.pack else None
+                shuffled_pack(deal_rng(s.seed, s.hand_number))
+                if not s.pack
+                else [card(c) for c in s.pack]
             )
             return
         # A must (RULES.md 1.10): a three-card device.
@@ -116,8 +118,9 @@ class DealPhase(HandState):
             assert s.pack is not None
             pack = [card(c) for c in s.pack]
         size = HAND_SIZE[self.game]
+        out = dealer_out(self.game, rules, self.players)
         seats, to_miss, i = _deal_plan(
-            self.game, rules.deal_5c, self.players, self.dealer, deal_miss, _out(self)
+            self.game, rules.deal_5c, self.players, self.dealer, deal_miss, out
         )
         if len(pack) > i:
             hands = [list(take(pack)) for take in seats]
@@ -154,7 +157,7 @@ class DealPhase(HandState):
         if s.last_round and self._trace:
             # A54: "all 'stand' on the last round, and there is no 'miss'" (p. 17).
             self._event("last-round", msg("last-round"), None, ["round-continues-until-no-loo"])
-        if _out(self):
+        if out:
             # A54: he deals, but takes no part in the declaring or the play.
             self.declared[self.dealer] = "out"
             if self._trace:
@@ -192,10 +195,6 @@ def dealer_out(game: str, rules: RuleSet, players: int) -> bool:
     (``dealer-sits-out-over-five``; peel p. 16, a three-card description): he deals himself no
     cards and neither pays nor receives on the tricks."""
     return game == "three-card" and rules.dealer_sits_out_over_five == "on" and players > 5
-
-
-def _out(hand: HandState) -> bool:
-    return dealer_out(hand.game, hand.rules, hand.players)
 
 
 def deal_order(

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ..cards import Card, card
+from ..cards import Card
 from ..messages import msg
 from ..play import Trumps
 from .deal import dealer_out
@@ -58,17 +58,9 @@ class SingleDealPhase(HandState):
             return self.stake
         return self.loo_amount() // 2
 
-    def dealer_stands_out(self) -> bool:
-        """A54: above five players the dealer stands out of his deal, where agreed."""
-        return dealer_out(self.game, self.rules, self.players)
-
-    def _single_deal(self, pack: list[Card] | None) -> None:
-        s = self.setup
-        if pack is None:
-            assert s.pack is not None
-            pack = [card(c) for c in s.pack]
-        receivers = [seat for seat in self.seat_order()]
-        if self.dealer_stands_out():
+    def _single_deal(self, pack: list[Card]) -> None:
+        receivers = self.seat_order()
+        if dealer_out(self.game, self.rules, self.players):
             receivers.remove(self.dealer)
         self.turn_up = turn_up = pack[0]
         trump = turn_up.suit
