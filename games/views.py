@@ -11,6 +11,7 @@ that reaches a template: no other hand, the miss, the stock or the discards.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -825,6 +826,10 @@ def _render_table(
 ) -> HttpResponse:
     hand = _current_hand(table)
     view = view_for(hand, HUMAN)
+    if table.finish_way is not None and hand.over:
+        # Peel's finish (the pool shared, a withdrawal) moved counters after the hand: the
+        # table shows where they stand now.
+        view = dataclasses.replace(view, balances=tuple(table.balances), pool=table.pool)
     if form is None or form.is_bound and not form.errors:
         form = ActionForm(view, initial={"version": practice.version})
     # The computer players' reasons once the hand is over (during it they tell of hidden cards).

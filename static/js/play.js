@@ -98,7 +98,9 @@
           added.push(li);
         }
       });
-      var marks = root.querySelectorAll(".trick-lead, .trick-cards__mark, .trick-taker");
+      var marks = root.querySelectorAll(
+        ".trick-lead, .trick-cards__mark, .trick-taker, .single-cards__mark"
+      );
       if (!added.length) {
         return false;
       }

@@ -173,3 +173,19 @@ def test_a_finished_game_offers_no_take_back_and_refuses_one(client: Client, pla
     assert response.status_code == 302
     practice.refresh_from_db()
     assert practice.state == state
+
+
+def test_after_sharing_the_pool_the_table_shows_the_counters_as_they_now_stand(
+    client: Client, player: Any
+) -> None:
+    practice = player.new_table(rules="peel", players=4)
+    practice.refresh_from_db()
+    client.post(
+        reverse("games:table-finish", args=[practice.pk]),
+        {"version": practice.version, "way": "divide"},
+    )
+    practice.refresh_from_db()
+    table = practice.to_engine()
+    page = _text(client.get(practice.get_absolute_url()).content.decode())
+    assert f"You now hold {table.balances[0]} counters" in page
+    assert "0 counters carry to the next pool" in page
