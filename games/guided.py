@@ -10,6 +10,11 @@ for.
 A guided hand may be dealt from a stacked pack and begin as if a hand had been played before
 (:class:`Guided`): the table deals that first hand, and the seed then only chooses the first
 dealer and seeds the computer players.
+
+A guided hand deals from :func:`guided_deal_seed`, made of its seed alone: unlike a practice
+table's (:func:`~games.models.deal_seed`), it does not depend on the site's secret key, so the
+deal found for a lesson is found once and stored with the content, and is the same on every
+site.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from games.loo.bots import SensibleBot
 from games.loo.rulesets import RuleSet
 from games.loo.table import Table, TableConfig
 from games.loo.view import public_events, view_for
-from games.models import SENSIBLE_PLAYOUTS, Opponents, PracticeTable, deal_seed
+from games.models import SENSIBLE_PLAYOUTS, Opponents, PracticeTable
 from games.naming import HUMAN
 
 
@@ -60,6 +65,11 @@ class Guided:
 PLAIN = Guided()
 
 
+def guided_deal_seed(seed: int) -> str:
+    """The engine's seed of a guided hand dealt from ``seed``: the same on every site."""
+    return f"guided:{seed}"
+
+
 def rule_comes_up(
     game: str,
     preset: str,
@@ -78,7 +88,7 @@ def rule_comes_up(
         game,
         guided.rules(preset),
         players,
-        deal_seed(seed),
+        guided_deal_seed(seed),
         laws=guided.laws,
         first_pack=guided.pack,
         start=guided.start,

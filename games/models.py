@@ -185,18 +185,20 @@ class PracticeTable(RulesAndGameNames, models.Model):
         first_pack: tuple[str, ...] | None = None,
         start: str = "fresh",
         options: dict[str, Any] | None = None,
+        engine_seed: str | None = None,
     ) -> PracticeTable:
         """A new table with its first hand dealt and played up to the human's first turn
         (``guide``: a lesson's, see :attr:`guide`). A lesson's guided hand may stack the first
         deal (``first_pack``), begin as after a hand (``start``) and agree variations on the
         rule set (``options``): :class:`~games.loo.table.TableConfig`. The stacked pack stays
-        in :attr:`state`, which never leaves the server."""
+        in :attr:`state`, which never leaves the server. ``engine_seed`` deals in place of
+        ``deal_seed(seed)`` (a guided hand's, which is the same on every site)."""
         preset = RuleSet.preset(rules)
         config = TableConfig(
             game,
             preset.with_options(options) if options else preset,
             players,
-            deal_seed(seed),
+            engine_seed if engine_seed is not None else deal_seed(seed),
             laws=laws,
             first_pack=first_pack,
             start=start,

@@ -36,7 +36,7 @@ from games.loo.play import trick_winner
 from games.loo.rulesets import GAME_NAMES, PRESETS
 from games.loo.table import WITHDRAW, Table
 from games.loo.view import PlayerView, TrickView, view_for
-from games.models import MAX_PLAYERS, PracticeHand, PracticeTable, new_seed
+from games.models import MAX_PLAYERS, PracticeHand, PracticeTable, deal_seed, new_seed
 from games.naming import HUMAN, say, seat_name, stored_message
 from games.throttle import Limit, client_ip, hit, limit, retry_after, too_many
 
@@ -443,11 +443,12 @@ def _guided_hand_over(practice: PracticeTable, hand: Hand) -> bool:
 
 
 def _plain(table: Table, practice: PracticeTable) -> bool:
-    """Whether ``table`` is what its seed link deals: the preset's rules, shuffled from the
-    first hand, a fresh start."""
+    """Whether ``table`` is what its seed link deals: dealt from the seed under this site's key
+    (a guided hand's is not), the preset's rules, shuffled from the first hand, a fresh start."""
     config = table.config
     return (
-        config.first_pack is None
+        config.seed == deal_seed(practice.seed)
+        and config.first_pack is None
         and config.start == "fresh"
         and config.rules == PRESETS[practice.rules].rules
     )

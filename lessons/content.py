@@ -586,7 +586,13 @@ def _read_course(
         return None
     from lessons.course.loader import read_course
 
-    return read_course(path.read_text(encoding="utf-8"), _display(path, root), resolver, passages)
+    return read_course(
+        path.read_text(encoding="utf-8"),
+        _display(path, root),
+        resolver,
+        passages,
+        root / "guided.json",
+    )
 
 
 def _display(path: Path, root: Path) -> str:

@@ -9,10 +9,11 @@ is wrong:
 - an unknown unit, rule, glossary term, passage, rule set, game or question kind;
 - an exercise whose rule does not bind under a rule set the lesson is offered for (in its
   authored position; or, generated, a rule its kind cannot ask about there);
-- a guided hand in which the rule never comes up when the hand is played sensibly
-  (:func:`games.guided.rule_comes_up`, under each rule set: the seeds found are stored), or
-  whose stacked deal (``deal:``) is not a deal: an unknown or repeated card, a hand of the
-  wrong size, a seat missing or named twice;
+- a guided hand with no stored deal (``content/guided.json``, :mod:`lessons.course.deals`)
+  under a rule set, or whose stored deal no longer brings the rule up when the hand is played
+  sensibly (:func:`games.guided.rule_comes_up`, one play each: ``manage.py findguided``
+  searches, the loader never does), or whose stacked deal (``deal:``) is not a deal: an
+  unknown or repeated card, a hand of the wrong size, a seat missing or named twice;
 - a check about rules no question can ask about there.
 
 The engine answers every exercise; the file never holds an answer.
@@ -20,16 +21,14 @@ The engine answers every exercise; the file never holds an answer.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass
-from functools import cache
-from itertools import count, islice
+from pathlib import Path
 from typing import Any
 
 from django.db.models import ProtectedError
 
-from games.guided import PLAIN, Guided, rule_comes_up
+from games.guided import Guided
 from games.loo import catalogue
 from games.loo.cards import PACK, CardError, card
 from games.loo.catalogue import UnknownRule
@@ -38,19 +37,12 @@ from games.loo.hand import stack_pack
 from games.loo.questions import AUTHORED_KINDS, KINDS, QuestionError, coverage, question_at
 from games.loo.rng import rng_for
 from games.loo.rulesets import GAMES, HAND_SIZE, PRESETS, RuleSet
-from games.loo.table import STARTS, Table, TableConfig, choose_first_dealer
-from games.models import deal_seed
+from games.loo.table import STARTS, Table, TableConfig
 from games.naming import SEAT_NAMES
 from lessons import markup
 from lessons.content import Block, ContentError, check_markup, parse, sync
+from lessons.course.deals import FILE, Deals, DealsError, Setup
 from lessons.course.models import Lesson, Step, StepKind, Unit
-
-#: How many seeds a guided hand may try under each rule set before the loader gives up.
-GUIDED_TRIES = 200
-#: With a stacked deal the cards are fixed and a seed only moves the computer players: a rule
-#: that needs them to choose one way (the dealer's lone opponent, say) may come up in one
-#: seed in a hundred, and the seeds found depend on the site's secret key, so it tries more.
-GUIDED_TRIES_STACKED = 800
 
 #: The kinds a check asks when it names none: all but ``source`` (as the trainer does).
 PLAY_KINDS = tuple(k for k in KINDS if k != "source")
@@ -123,9 +115,18 @@ class Course:
 
 
 def read_course(
-    text: str, where: str, resolver: markup.Resolver, passages: set[tuple[str, str]]
+    text: str,
+    where: str,
+    resolver: markup.Resolver,
+    passages: set[tuple[str, str]],
+    deals_path: Path,
 ) -> Course:
-    """Parse and check ``lessons.txt``; raises ContentError at the first problem."""
+    """Parse and check ``lessons.txt``, its guided hands' deals read from ``deals_path``
+    (``guided.json`` in the content folder); raises ContentError at the first problem."""
+    try:
+        deals = Deals.read(deals_path)
+    except DealsError as error:
+        raise ContentError(str(Path(where).parent / FILE), 0, str(error)) from None
     blocks = parse(text, where, "lessons")
     units: dict[str, Block] = {}
     lessons: list[LessonContent] = []
@@ -144,7 +145,7 @@ def read_course(
             if not lessons:
                 raise b.error(f"[{b.kind} {b.id}] must follow the [lesson] it belongs to")
             lesson = lessons[-1]
-            lesson.steps.append((b, _step(b, lesson)))
+            lesson.steps.append((b, _step(b, lesson, deals)))
     for lesson in lessons:
         _check_steps(lesson)
     empty = [u for u in units if not any(lc.unit == u for lc in lessons)]
@@ -166,15 +167,7 @@ def _lesson(
     game = b.get("game")
     if game not in GAMES:
         raise b.error(f"unknown game {game!r} (games: {', '.join(GAMES)})", b.line_of("game"))
-    presets = b.listed("presets") or [p for p in PRESETS if RuleSet.preset(p).supports(game)]
-    for preset in presets:
-        if preset not in PRESETS:
-            raise b.error(
-                f"unknown rule set {preset!r} (rule sets: {', '.join(PRESETS)})",
-                b.line_of("presets"),
-            )
-        if not RuleSet.preset(preset).supports(game):
-            raise b.error(f"the {preset} rules describe no {game} Loo", b.line_of("presets"))
+    presets = _presets(b, game)
     teaches = b.listed("teaches")
     _check_rules(b, teaches, "teaches")
     rendered = check_markup(b, resolver)
@@ -211,6 +204,20 @@ def _lesson(
     return LessonContent(b, unit, presets, quotes, [])
 
 
+def _presets(b: Block, game: str) -> list[str]:
+    """The rule sets a lesson is offered for: its ``presets:``, else every one with the game."""
+    presets = b.listed("presets") or [p for p in PRESETS if RuleSet.preset(p).supports(game)]
+    for preset in presets:
+        if preset not in PRESETS:
+            raise b.error(
+                f"unknown rule set {preset!r} (rule sets: {', '.join(PRESETS)})",
+                b.line_of("presets"),
+            )
+        if not RuleSet.preset(preset).supports(game):
+            raise b.error(f"the {preset} rules describe no {game} Loo", b.line_of("presets"))
+    return presets
+
+
 def _check_rules(b: Block, ids: list[str], name: str) -> None:
     if not ids:
         raise b.error(f"'{name}:' names no rule", b.line_of(name))
@@ -222,12 +229,12 @@ def _check_rules(b: Block, ids: list[str], name: str) -> None:
             )
 
 
-def _step(b: Block, lesson: LessonContent) -> dict[str, Any]:
+def _step(b: Block, lesson: LessonContent, deals: Deals) -> dict[str, Any]:
     game = lesson.block.get("game")
     if b.kind == StepKind.EXERCISE:
         return _exercise(b, game, lesson.presets)
     if b.kind == StepKind.GUIDED_HAND:
-        return _guided_hand(b, game, lesson.presets)
+        return _guided_hand(b, game, lesson.presets, deals)
     return _check(b, game, lesson.presets)
 
 
@@ -284,7 +291,20 @@ def _coverage(preset: str, game: str, kind: str) -> tuple[str, ...]:
         return ()
 
 
-def _guided_hand(b: Block, game: str, presets: list[str]) -> dict[str, Any]:
+def _guided_hand(b: Block, game: str, presets: list[str], deals: Deals) -> dict[str, Any]:
+    setups, data = _guided_setups(b, game, presets)
+    seeds = {}
+    for setup in setups:
+        try:
+            seeds[setup.preset] = deals.checked(setup)
+        except DealsError as error:
+            raise b.error(f"under {setup.preset}: {error}", b.line_of("rule")) from None
+    return {**data, "seeds": seeds}
+
+
+def _guided_setups(b: Block, game: str, presets: list[str]) -> tuple[list[Setup], dict[str, Any]]:
+    """A guided hand's table under each rule set offered (what its deal is found for), and
+    the step's data but its seeds."""
     rule = b.require("rule")
     _check_rules(b, [rule], "rule")
     b.require("banner")
@@ -300,7 +320,7 @@ def _guided_hand(b: Block, game: str, presets: list[str]) -> dict[str, Any]:
         raise b.error("'laws:' must be yes or no", b.line_of("laws"))
     options = _options(b)
     deal = _deal(b, game, players) if b.get("deal") else None
-    seeds, packs, starts = {}, {}, {}
+    setups, packs, starts = [], {}, {}
     for preset in presets:
         low, high = RuleSet.preset(preset).players(game)
         if not low <= players <= high:
@@ -323,22 +343,11 @@ def _guided_hand(b: Block, game: str, presets: list[str]) -> dict[str, Any]:
             pack = _stack(b, game, rules, players, guided, deal, b.id)
             guided = Guided(pack, own_start, guided.options, guided.laws)
             packs[preset] = list(pack)
-        seed = _find_seed(game, preset, players, rule, b.id, guided, dealer)
-        if seed is None:
-            raise b.error(
-                f"under {preset}, {rule!r} never comes up when the hand is played sensibly (in "
-                f"{GUIDED_TRIES_STACKED if deal else GUIDED_TRIES} deals"
-                f"{' from this stacked deal' if deal else ''}): choose "
-                f"another rule{' or deal' if deal else ''}, or leave {preset} out of the "
-                "lesson's 'presets:'",
-                b.line_of("rule"),
-            )
-        seeds[preset] = seed
+        setups.append(Setup(b.id, game, preset, players, rule, guided, dealer))
     data: dict[str, Any] = {
         "rule": rule,
         "players": players,
         "banner": b.get("banner"),
-        "seeds": seeds,
     }
     # Only what the block sets: a plain guided hand's data reads as before.
     if packs:
@@ -351,7 +360,25 @@ def _guided_hand(b: Block, game: str, presets: list[str]) -> dict[str, Any]:
         data["options"] = options
     if laws == "yes":
         data["laws"] = True
-    return data
+    return setups, data
+
+
+def guided_setups(text: str, where: str) -> list[tuple[Block, Setup]]:
+    """Every guided hand of ``lessons.txt`` under each rule set its lesson offers, for the
+    search of their deals (``manage.py findguided``). Checks only what the setups need: the
+    full check is the loader's (:func:`read_course`), which runs after a search."""
+    found = []
+    game, presets = "", []
+    for b in parse(text, where, "lessons"):
+        if b.kind == "lesson":
+            game = b.get("game")
+            if game not in GAMES:
+                raise b.error(f"unknown game {game!r}", b.line_of("game"))
+            presets = _presets(b, game)
+        elif b.kind == StepKind.GUIDED_HAND:
+            setups, _ = _guided_setups(b, game, presets)
+            found.extend((b, setup) for setup in setups)
+    return found
 
 
 def _start_for(game: str, rules: RuleSet, players: int, start: str, rule: str) -> str:
@@ -486,51 +513,6 @@ def _stack(
         )
     except LooError as error:  # pragma: no cover: _deal has refused what it could refuse
         raise b.error(f"'deal:': {error}", b.line_of("deal")) from None
-
-
-@cache
-def _find_seed(
-    game: str,
-    preset: str,
-    players: int,
-    rule: str,
-    prefix: str,
-    guided: Guided = PLAIN,
-    dealer: int | None = None,
-) -> int | None:
-    """The public seed of a practice table (``PracticeTable.seed``) whose first hand brings
-    ``rule`` up, searched from a number made of ``prefix``. The practice table deals from
-    ``deal_seed(seed)``, keyed by the site's secret: the deal cannot be worked out from the
-    content files, and a site with another key finds its own seeds when it loads them.
-    Remembered for the process: the engine's answer does not change while it runs.
-
-    A stacked deal (``guided.pack``) deals the same cards whatever the seed: the seed then
-    chooses the first dealer (it must be ``dealer``, the seat the deal was stacked for) and
-    seeds the computer players.
-
-    A deal where the rule comes up during the hand, on a line the learner sees (his own
-    card, a trick, a declaration), is searched first; failing one, a deal where it binds
-    another player, which the marked trick log shows when the hand is over."""
-    base = int(hashlib.sha256(prefix.encode()).hexdigest()[:8], 16) * 1000
-    rules = guided.rules(preset)
-    seeds = [base + n for n in range(1, GUIDED_TRIES + 1)]
-    if dealer is not None:
-        # GUIDED_TRIES_STACKED seeds whose first dealer is the stacked deal's.
-        seeds = list(
-            islice(
-                (
-                    seed
-                    for seed in count(base + 1)
-                    if choose_first_dealer(rules, players, deal_seed(seed))[0] == dealer
-                ),
-                GUIDED_TRIES_STACKED,
-            )
-        )
-    for during in (True, False):
-        for seed in seeds:
-            if rule_comes_up(game, preset, players, seed, rule, during=during, guided=guided):
-                return seed
-    return None
 
 
 def _check(b: Block, game: str, presets: list[str]) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
+from games.guided import guided_deal_seed
 from games.links import RuleLinks, rule_url
 from games.loo.rulesets import PRESETS
 from games.models import PracticeTable
@@ -327,11 +328,13 @@ def _deal_guided_hand(
     if table is None or table.rules != preset:
         data = step.data
         guided = step.guided(preset)
+        seed = int(data["seeds"][preset])
         table = PracticeTable.deal_new(
             game=lesson.game,
             rules=preset,
             players=data["players"],
-            seed=int(data["seeds"][preset]),
+            seed=seed,
+            engine_seed=guided_deal_seed(seed),
             opponents=guided.opponents,
             laws=guided.laws,
             owner=owner,

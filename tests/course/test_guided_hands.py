@@ -167,3 +167,29 @@ def test_a_guided_hand_set_for_its_rule_is_dealt_so_and_done_when_finished(
     # stacked, the table begun as after a hand, or a variation agreed. Then it offers none.
     plain = not ("packs" in data or step.guided(preset).start != "fresh" or data.get("options"))
     assert (table.seed_url in client.get(table.get_absolute_url()).content.decode()) == plain
+
+
+def test_a_guided_hand_deals_the_same_cards_whatever_the_site_s_secret_key() -> None:
+    """Its deal is stored with the content (content/guided.json): it cannot depend on a key
+    each site has of its own, or the stored deal would be another site's."""
+    from django.test import override_settings
+
+    hands = []
+    for secret in ("one site's key " * 4, "another site's key " * 4):
+        with override_settings(SECRET_KEY=secret):
+            _, table = _open_guided_hand(Client(), "looed-hand", "hoffmann")
+            hands.append(_hand(table).to_dict())
+            Progress.objects.all().delete()
+    assert hands[0] == hands[1]
+
+
+def test_a_guided_hand_offers_no_seed_link_that_would_deal_other_cards(client: Client) -> None:
+    """A plain practice table's finished hand offers a link that deals the same cards at a new
+    table (from the seed, under the site's key); a guided hand deals from its stored seed alone,
+    so that link would deal other cards, and none is offered."""
+    _, table = _open_guided_hand(client, "looed-hand", "hoffmann")
+    _play_out(client, table, htmx=False)
+    body = client.get(table.get_absolute_url()).content.decode()
+    assert "is over" in body
+    assert table.seed_url not in body
+    assert "Share this deal" not in body

@@ -3,6 +3,7 @@ wrong, the database left as it was)."""
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 from collections.abc import Callable
@@ -12,14 +13,13 @@ import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
 
-from games.guided import rule_comes_up
+from games.guided import guided_deal_seed, rule_comes_up
 from games.loo import RuleSet
 from games.loo.catalogue import rules as catalogue_rules
 from games.loo.hand import Action, Hand, HandSetup, IllegalAction
 from games.loo.questions import KINDS, coverage, question, question_at
 from games.loo.rulesets import PRESET_IDS
 from games.loo.table import Table, TableConfig
-from games.models import deal_seed
 from lessons.course.models import Lesson, Step, StepKind, Unit
 
 CONTENT = Path(settings.BASE_DIR) / "content"
@@ -129,7 +129,7 @@ def test_a_guided_hand_set_for_its_rule_brings_it_up_where_a_plain_deal_would_no
                     step.lesson.game,
                     guided.rules(preset),
                     step.data["players"],
-                    deal_seed(seed),
+                    guided_deal_seed(seed),
                     first_pack=guided.pack,
                     start=guided.start,
                 )
@@ -265,9 +265,12 @@ def _edit(folder: Path, old: str, new: str) -> Path:
     return path
 
 
-def _line_of(path: Path, needle: str) -> int:
+def _line_of(path: Path, needle: str, after: str = "") -> int:
+    """The number of the first line holding ``needle`` (after the first holding ``after``)."""
+    seen = not after
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if needle in line:
+        seen = seen or after in line
+        if seen and needle in line:
             return number
     raise AssertionError(f"{needle!r} not in {path}")
 
@@ -349,9 +352,50 @@ def _in_block(folder: Path, header: str, field: str, value: str) -> Path:
     return _edit(folder, block, block.replace(old, f"{field}: {value}", 1))
 
 
-def _guided_hand_whose_rule_never_comes_up(folder: Path) -> tuple[int, str]:
+def _guided_hand_changed_since_its_deal_was_found(folder: Path) -> tuple[int, str]:
     path = _in_block(folder, "[guided-hand follow-suit-hand]", "rule", "club-law")
-    return _line_of(path, "rule: club-law"), "'club-law' never comes up when the hand is played"
+    return _line_of(path, "rule: club-law"), (
+        "the guided hand changed since its deal under hoffmann was found: run `manage.py "
+        "findguided follow-suit-hand`"
+    )
+
+
+def _guided_hand_whose_stored_deal_no_longer_brings_the_rule_up(folder: Path) -> tuple[int, str]:
+    """The stored seed replaced by one whose hand does not bring the rule up, as when the
+    engine or the computer players change beneath a stored deal."""
+    deals = json.loads((folder / "guided.json").read_text(encoding="utf-8"))
+    stored = deals["deals"]["follow-suit-hand"]["hoffmann"]
+    step = Step.objects.get(key="follow-suit-hand")
+    guided = step.guided("hoffmann")
+    stored["seed"] = next(
+        seed
+        for seed in range(1, 1000)
+        if not rule_comes_up(
+            "three-card",
+            "hoffmann",
+            step.data["players"],
+            seed,
+            step.data["rule"],
+            during=stored["during"],
+            guided=guided,
+        )
+    )
+    (folder / "guided.json").write_text(json.dumps(deals), encoding="utf-8")
+    path = folder / "lessons.txt"
+    return _line_of(path, f"rule: {step.data['rule']}", after="[guided-hand follow-suit-hand]"), (
+        f"the stored deal (seed {stored['seed']}) no longer brings 'follow-suit' up under hoffmann"
+    )
+
+
+def _guided_hand_with_no_stored_deal(folder: Path) -> tuple[int, str]:
+    deals = json.loads((folder / "guided.json").read_text(encoding="utf-8"))
+    del deals["deals"]["follow-suit-hand"]["peel"]
+    (folder / "guided.json").write_text(json.dumps(deals), encoding="utf-8")
+    path = folder / "lessons.txt"
+    return _line_of(path, "rule: follow-suit", after="[guided-hand follow-suit-hand]"), (
+        "under peel: guided.json has no deal for it under peel: run `manage.py findguided "
+        "follow-suit-hand`"
+    )
 
 
 def _stacked_deal(folder: Path, deal: str) -> Path:
@@ -400,12 +444,13 @@ def _stacked_deal_with_two_turn_ups(folder: Path) -> tuple[int, str]:
     return _line_of(path, "turn-up 2H 3H"), "the turn-up is one card"
 
 
-def _stacked_deal_in_which_the_rule_never_comes_up(folder: Path) -> tuple[int, str]:
-    # Everyone holds trumps: someone besides the one player plays, and the dealer is free.
+def _stacked_deal_changed_since_its_deal_was_found(folder: Path) -> tuple[int, str]:
     path = _stacked_deal(
         folder, "you (dealer) AH KH QH; west JH TH 9H; north 8H 7H 6H; miss 5H 4H 3H; turn-up 2H"
     )
-    return _line_of(path, "[guided-hand the-dealer-hand]") + 1, "from this stacked deal"
+    return _line_of(path, "rule:", after="[guided-hand the-dealer-hand]"), (
+        "the guided hand changed since its deal"
+    )
 
 
 def _unknown_start(folder: Path) -> tuple[int, str]:
@@ -483,14 +528,16 @@ BREAKAGES = [
     _rule_taught_but_not_linked,
     _exercise_whose_rule_does_not_bind,
     _exercise_its_kind_cannot_ask,
-    _guided_hand_whose_rule_never_comes_up,
+    _guided_hand_changed_since_its_deal_was_found,
+    _guided_hand_whose_stored_deal_no_longer_brings_the_rule_up,
+    _guided_hand_with_no_stored_deal,
     _stacked_deal_with_a_card_twice,
     _stacked_deal_with_an_unknown_card,
     _stacked_deal_with_a_hand_too_short,
     _stacked_deal_without_a_seat,
     _stacked_deal_without_a_dealer,
     _stacked_deal_with_two_turn_ups,
-    _stacked_deal_in_which_the_rule_never_comes_up,
+    _stacked_deal_changed_since_its_deal_was_found,
     _unknown_start,
     _unknown_option,
     _check_about_rules_no_question_asks,
@@ -519,6 +566,66 @@ def test_a_broken_lessons_file_is_refused_with_its_line_and_changes_nothing(
     assert problem in message, message
     assert "\n" not in message
     assert _snapshot() == before
+
+
+def test_findguided_refuses_a_guided_hand_whose_rule_never_comes_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("lessons.course.deals.GUIDED_TRIES", 10)  # a search that fails, quickly
+    folder = _copy(tmp_path)
+    path = _in_block(folder, "[guided-hand follow-suit-hand]", "rule", "club-law")
+    stored = (folder / "guided.json").read_text(encoding="utf-8")
+
+    with pytest.raises(CommandError) as refused:
+        call_command("findguided", "follow-suit-hand", path=folder, verbosity=0)
+
+    message = str(refused.value)
+    line = _line_of(path, "rule: club-law")
+    assert message.startswith(
+        f"content/lessons.txt:{line}: under hoffmann, 'club-law' never "
+        "comes up when the hand is played sensibly (in 10 deals)"
+    ), message
+    # What was found for the other hands stays; the refused hand's old deals are kept too.
+    kept = json.loads((folder / "guided.json").read_text(encoding="utf-8"))
+    assert kept["deals"].keys() == json.loads(stored)["deals"].keys()
+
+
+def test_findguided_finds_a_changed_guided_hand_and_the_loader_then_takes_it(
+    tmp_path: Path,
+) -> None:
+    folder = _copy(tmp_path)
+    _in_block(folder, "[guided-hand follow-suit-hand]", "players", "5")
+    with pytest.raises(CommandError, match="changed since its deal"):
+        call_command("loadcontent", path=folder, verbosity=0)
+    before = json.loads((folder / "guided.json").read_text(encoding="utf-8"))
+
+    call_command("findguided", path=folder, verbosity=0)  # the stale ones only
+
+    after = json.loads((folder / "guided.json").read_text(encoding="utf-8"))
+    changed = {
+        (key, preset)
+        for key, presets in after["deals"].items()
+        for preset, deal in presets.items()
+        if before["deals"][key][preset] != deal
+    }
+    assert {key for key, _ in changed} == {"follow-suit-hand"}
+    call_command("loadcontent", path=folder, verbosity=0)
+    step = Step.objects.get(key="follow-suit-hand")
+    assert step.data["players"] == 5
+    assert step.data["seeds"] == {
+        preset: deal["seed"] for preset, deal in after["deals"]["follow-suit-hand"].items()
+    }
+
+
+def test_the_stored_deals_are_the_course_s_own() -> None:
+    """Every guided hand of the course has a deal under each of its rule sets, and the file
+    holds nothing else (``findguided`` forgets what the course no longer has)."""
+    stored = json.loads((CONTENT / "guided.json").read_text(encoding="utf-8"))["deals"]
+    hands = {
+        step.key: set(step.lesson.presets)
+        for step in Step.objects.filter(kind=StepKind.GUIDED_HAND).select_related("lesson")
+    }
+    assert {key: set(presets) for key, presets in stored.items()} == hands
 
 
 def test_a_lesson_a_class_has_as_an_assignment_is_not_removed(tmp_path: Path) -> None:

@@ -1,0 +1,69 @@
+"""Find the deals of the course's guided hands and store them in ``content/guided.json``."""
+
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from lessons.content import ContentError, default_path
+from lessons.course.deals import FILE, Deal, Deals, DealsError, Setup, search_all
+from lessons.course.loader import guided_setups
+
+
+class Command(BaseCommand):
+    help = (
+        "Find a deal for each guided hand of content/lessons.txt, under each rule set its lesson "
+        "offers, in which the lesson's rule comes up when the hand is played sensibly, and store "
+        "it in content/guided.json (the loader checks the stored deals and never searches). "
+        "Without arguments: the guided hands with no stored deal, or whose deal no longer "
+        "brings the rule up. Run it after changing a guided hand, or when loadcontent names one."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("keys", nargs="*", help="guided hands to search again, by their id")
+        parser.add_argument("--all", action="store_true", help="search every guided hand again")
+        parser.add_argument(
+            "--path",
+            type=Path,
+            default=None,
+            help="The content folder (default: content/ at the top of the repository).",
+        )
+
+    def handle(self, *args: Any, keys: list[str], all: bool, path: Path | None, **_: Any) -> None:
+        root = path if path is not None else default_path()
+        lessons = root / "lessons.txt"
+        where = str(Path(root.name) / "lessons.txt")
+        try:
+            found = guided_setups(lessons.read_text(encoding="utf-8"), where)
+            deals = Deals.read(root / FILE)
+        except (ContentError, DealsError) as error:
+            raise CommandError(str(error)) from None
+        lines = {setup.key: b.line_of("rule") for b, setup in found}
+        unknown = sorted(set(keys) - set(lines))
+        if unknown:
+            raise CommandError(f"no guided hand {', '.join(repr(k) for k in unknown)} in {where}")
+        setups = [setup for _, setup in found]
+        wanted = set(lines) if all else set(keys) if keys else None
+
+        def report(setup: Setup, deal: Deal) -> None:
+            told = "during the hand" if deal.during else "when the hand is over"
+            self.stdout.write(
+                f"{where}:{lines[setup.key]}: {setup.key} under {setup.preset}: seed "
+                f"{deal.seed} ({setup.rule} comes up {told})"
+            )
+
+        failed = search_all(deals, setups, wanted, report)
+        deals.keep_only(setups)
+        deals.write()
+        if failed:
+            raise CommandError(
+                "\n".join(
+                    f"{where}:{lines[s.key]}: under {s.preset}, {s.rule!r} never comes up when the "
+                    f"hand is played sensibly (in {s.tries} deals"
+                    f"{' from this stacked deal' if s.dealer is not None else ''}): choose "
+                    f"another rule{' or deal' if s.dealer is not None else ''}, or leave "
+                    f"{s.preset} out of the lesson's 'presets:'"
+                    for s in failed
+                )
+            )
+        self.stdout.write(f"{root.name}/{FILE}: {len(setups)} deals stored.")
