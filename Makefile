@@ -72,8 +72,10 @@ run: $(INSTALLED) .secret_key
 	@$(RUN_ENV) exec $(BIN)/gunicorn loo_site.wsgi --bind $(HOST):$(PORT) --workers 2 \
 		--access-logfile -
 
-test: $(INSTALLED) system-packages node-packages
-	$(MAKE) --no-print-directory lint typecheck migrations-check deploy-check pytest-both
+# Each phase's wall time is printed at the end (scripts/phases.sh), the two test lanes' too.
+test:
+	@scripts/phases.sh venv system-packages node-packages lint typecheck migrations-check \
+		deploy-check pytest-both
 
 # Debian packages the tests need; installed only when missing, and only as root.
 system-packages:
@@ -113,35 +115,49 @@ deploy-check: $(INSTALLED)
 	$(PROD_ENV) $(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	$(PROD_ENV) $(BIN)/python manage.py check --deploy --fail-level WARNING
 
-# pytest turns DEBUG on itself (pytest-env, in pyproject.toml). tests/deploy/ needs PostgreSQL
-# (servers in other processes share the test database): it runs in the PostgreSQL phase below.
-pytest: $(INSTALLED) $(NODE_INSTALLED)
-	$(BIN)/pytest --ignore=tests/deploy
+# The tests run in two lanes at once, one a core (pytest-both):
+# - the SQLite lane: the pure engine (tests/engine), the benchmarks' smoke tests (tests/bench:
+#   the scripts serve from SQLite files of their own whatever the database), and every test
+#   that uses the database;
+# - the PostgreSQL lane, on a throwaway cluster: every test that uses the database again, the
+#   browser tests (tests/browser: a person's clicks; the database under the live server does
+#   not change what they check) and the deploy tests (tests/deploy: two gunicorn servers that
+#   share the PostgreSQL database and a Redis server).
+# pytest turns DEBUG on itself (pytest-env, in pyproject.toml).
+ONLY_SQLITE := tests/engine tests/bench
+ONLY_POSTGRES := tests/browser tests/deploy
+SQLITE_PYTEST = $(BIN)/pytest $(addprefix --ignore=,$(ONLY_POSTGRES))
+PG_PYTEST = $(BIN)/pytest $(addprefix --ignore=,$(ONLY_SQLITE))
 
-# The database tests again on a throwaway PostgreSQL cluster (tests/engine/ is pure: skipped),
-# with tests/deploy/: two gunicorn servers sharing that database and a Redis server.
-# The PostgreSQL run leaves out the pure engine tests and the benchmarks' tests (the
-# benchmarks serve from SQLite files of their own whatever the database).
-PG_PYTEST = $(BIN)/pytest --ignore=tests/engine --ignore=tests/bench
+pytest: $(INSTALLED) $(NODE_INSTALLED)
+	$(SQLITE_PYTEST)
 
 pytest-postgres: $(INSTALLED) $(NODE_INSTALLED)
 	@if [ -z "$(PG_INITDB)" ]; then \
-		echo "PostgreSQL server not installed: the PostgreSQL run is SKIPPED."; \
+		echo "PostgreSQL server not installed: the PostgreSQL lane is SKIPPED;"; \
+		echo "the browser tests run on SQLite instead (the deploy tests need PostgreSQL)."; \
+		$(BIN)/pytest tests/browser; \
 	else \
 		echo "scripts/with_postgres.sh $(PG_PYTEST)"; \
 		scripts/with_postgres.sh $(PG_PYTEST); \
 	fi
 
-# Both runs at once, one a core: the PostgreSQL run's output is kept in a file and shown
-# after the SQLite run's; the target fails if either run failed.
+# Both lanes at once, one a core: the PostgreSQL lane's output is kept in a file and shown
+# after the SQLite lane's; the target fails if either failed. Each lane's wall time goes to
+# $(PHASE_TIMES) when scripts/phases.sh runs it.
 PG_LOG := .pytest-postgres.log
 pytest-both: $(INSTALLED) $(NODE_INSTALLED)
-	@$(MAKE) --no-print-directory pytest-postgres > $(PG_LOG) 2>&1 & pg=$$!; \
+	@times=$${PHASE_TIMES:-/dev/null}; \
+	( start=$$(date +%s); postgres=0; \
+	  $(MAKE) --no-print-directory pytest-postgres > $(PG_LOG) 2>&1 || postgres=$$?; \
+	  printf '%-32s %5ss\n' "  pytest, PostgreSQL lane" $$(($$(date +%s) - start)) >> $$times; \
+	  exit $$postgres ) & pg=$$!; \
 	trap 'kill $$pg 2>/dev/null' INT TERM; \
-	sqlite=0; $(MAKE) --no-print-directory pytest || sqlite=$$?; \
+	start=$$(date +%s); sqlite=0; $(MAKE) --no-print-directory pytest || sqlite=$$?; \
+	printf '%-32s %5ss\n' "  pytest, SQLite lane" $$(($$(date +%s) - start)) >> $$times; \
 	postgres=0; wait $$pg || postgres=$$?; \
-	echo; echo "==== The PostgreSQL run ===="; cat $(PG_LOG); \
-	echo "SQLite run: exit $$sqlite; PostgreSQL run: exit $$postgres"; \
+	echo; echo "==== The PostgreSQL lane ===="; cat $(PG_LOG); \
+	echo "SQLite lane: exit $$sqlite; PostgreSQL lane: exit $$postgres"; \
 	test $$sqlite = 0 && test $$postgres = 0
 
 clean:

@@ -1,6 +1,6 @@
 """Serve Lanterloo as `make run` does and measure practice hands over HTTP; prints figures.
 
-    .venv/bin/python bench/http.py [--clients 32] [--seconds 20] [--workers 2]
+    .venv/bin/python bench/http.py [--clients 32] [--seconds 20] [--workers 2] [--tables N]
 
 1. Starts gunicorn like `make run`: DEBUG off, a secret key, SQLite (a throwaway database
    file, migrated and loaded with the site's content, with the settings' own SQLite options),
@@ -143,10 +143,15 @@ class Browser:
         return status, headers, content.decode("utf-8", "replace")
 
 
-async def play(port: int, stats: Stats, deadline: float, seed: int, record: bool) -> None:
-    """Visit the practice page, deal a table and play its hands; again until the deadline."""
+async def play(
+    port: int, stats: Stats, deadline: float, seed: int, record: bool, tables: int | None = None
+) -> None:
+    """Visit the practice page, deal a table and play its hands; again until the deadline (or
+    ``tables`` times)."""
     rng = random.Random(seed)
-    while time.perf_counter() < deadline:
+    dealt = 0
+    while time.perf_counter() < deadline and (tables is None or dealt < tables):
+        dealt += 1
         browser = Browser(port, stats, record)  # a new visitor, with a new session
         try:
             await browser.request("GET", "/play/")
@@ -217,9 +222,13 @@ def decide(page: str, rng: random.Random) -> list[tuple[str, str]]:
     return form
 
 
-async def hammer(port: int, stats: Stats, deadline: float, record: bool) -> None:
+async def hammer(
+    port: int, stats: Stats, deadline: float, record: bool, requests: int | None = None
+) -> None:
     browser = Browser(port, stats, record)
-    while time.perf_counter() < deadline:
+    made = 0
+    while time.perf_counter() < deadline and (requests is None or made < requests):
+        made += 1
         try:
             status, _, body = await browser.request("GET", "/healthz/")
         except OSError as error:
@@ -230,15 +239,22 @@ async def hammer(port: int, stats: Stats, deadline: float, record: bool) -> None
             stats.fail("healthz body")
 
 
-async def phase(kind: str, port: int, clients: int, seconds: float, warmup: float) -> Stats:
+async def phase(
+    kind: str, port: int, clients: int, seconds: float, warmup: float, count: int | None = None
+) -> Stats:
+    """``clients`` at once for ``seconds`` (after ``warmup``); or, given ``count``, until each
+    has played ``count`` tables or made ten times as many bare requests, however long that
+    takes (no warmup)."""
     stats = Stats()
-    for record, duration in ((False, warmup), (True, seconds)):
+    runs = ((False, warmup), (True, seconds)) if count is None else ((True, float("inf")),)
+    for record, duration in runs:
         deadline = time.perf_counter() + duration
         if kind == "play":
             base = 1000 * record
-            tasks = [play(port, stats, deadline, base + i, record) for i in range(clients)]
+            tasks = [play(port, stats, deadline, base + i, record, count) for i in range(clients)]
         else:
-            tasks = [hammer(port, stats, deadline, record) for _ in range(clients)]
+            requests = None if count is None else 10 * count
+            tasks = [hammer(port, stats, deadline, record, requests) for _ in range(clients)]
         start = time.perf_counter()
         await asyncio.gather(*tasks)
         if record:
@@ -319,6 +335,14 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--solo-seconds", type=float, default=5.0)
+    parser.add_argument(
+        "--tables",
+        type=int,
+        default=None,
+        help="each client plays this many tables (and makes ten times as many bare requests), "
+        "however long it takes, in place of the timed phases: what is played then does not "
+        "depend on the machine's speed (the smoke test's way)",
+    )
     args = parser.parse_args()
     if not GUNICORN.exists():
         raise SystemExit(f"{GUNICORN} is missing: run `make venv` first")
@@ -327,10 +351,11 @@ def main() -> None:
     try:
         server, port, _ = serve(args.workers, folder / "db.sqlite3")
         print(f"gunicorn: {args.workers} sync workers on 127.0.0.1:{port}, DEBUG off, SQLite")
-        played = asyncio.run(phase("play", port, args.clients, args.seconds, args.warmup))
-        bare = asyncio.run(phase("bare", port, args.clients, args.seconds, args.warmup))
+        n = args.tables
+        played = asyncio.run(phase("play", port, args.clients, args.seconds, args.warmup, n))
+        bare = asyncio.run(phase("bare", port, args.clients, args.seconds, args.warmup, n))
         solo = {
-            kind: asyncio.run(phase(kind, port, 1, args.solo_seconds, 1.0))
+            kind: asyncio.run(phase(kind, port, 1, args.solo_seconds, 1.0, n))
             for kind in ("play", "bare")
         }
     finally:

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from games.loo import PACK, PRESET_IDS, RuleSet, legal
@@ -119,7 +119,6 @@ def assert_view_hides(hand: Hand, seat: int) -> None:
         assert not hidden_words.search(text), (seat, text)
 
 
-@settings(max_examples=max(60, settings().max_examples), deadline=None)
 @given(
     st.sampled_from(COMBOS),
     st.integers(2, 9),
@@ -158,7 +157,6 @@ def test_sessions_of_random_hands_keep_every_invariant(
                 assert_view_hides(hand, seat)
 
 
-@settings(max_examples=max(40, settings().max_examples), deadline=None)
 @given(
     st.sampled_from(COMBOS),
     st.integers(2, 9),
@@ -229,7 +227,6 @@ def assert_offences_told(hand: Hand) -> None:
         assert len(loos) <= 1, loos
 
 
-@settings(max_examples=max(40, settings().max_examples), deadline=None)
 @given(st.sampled_from(LAWS_COMBOS), st.integers(3, 7), st.integers(0, 2**32))
 def test_laws_mode_sessions_of_careless_players_keep_every_invariant(
     combo: tuple[str, str], players: int, seed: int

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from games.loo import PACK, PRESET_IDS, Card, Position, RuleSet, legal, rule, trick_winner
@@ -11,9 +11,6 @@ from games.loo.play import IllegalPlay
 from games.loo.rulesets import HAND_SIZE
 
 RANK_ORDER = "23456789TJQKA"  # low to high, written out independently of the engine
-
-# Positions are cheap: many more examples than the suite's default profile.
-many = settings(max_examples=max(300, settings().max_examples))
 
 COMBOS = [(game, preset) for preset in PRESET_IDS for game in RuleSet.preset(preset).games]
 
@@ -63,7 +60,6 @@ def suit_for_play(c: Card, p: Position) -> str:
     return p.trump if c.code == pam_of(p) else c.suit
 
 
-@many
 @given(positions())
 def test_the_legal_set_is_never_empty_and_lies_within_the_hand(p: Position) -> None:
     moves = legal(p)
@@ -76,7 +72,6 @@ def test_the_legal_set_is_never_empty_and_lies_within_the_hand(p: Position) -> N
     assert quiet.explanations == quiet.notes == ()
 
 
-@many
 @given(positions())
 def test_a_card_is_excluded_only_by_an_explanation_naming_a_rule(p: Position) -> None:
     moves = legal(p)
@@ -101,7 +96,6 @@ def test_a_card_is_excluded_only_by_an_explanation_naming_a_rule(p: Position) ->
                 raise AssertionError(f"{c.code} is illegal but check() let it through")
 
 
-@many
 @given(positions())
 def test_a_player_who_can_follow_suit_plays_only_cards_that_follow(p: Position) -> None:
     if not p.trick:
@@ -111,7 +105,6 @@ def test_a_player_who_can_follow_suit_plays_only_cards_that_follow(p: Position) 
         assert all(suit_for_play(c, p) == led for c in legal(p).legal)
 
 
-@many
 @given(positions())
 def test_a_card_that_can_win_the_trick_is_not_passed_over(p: Position) -> None:
     """Heading and trumping: if some card would take the trick, only such cards are legal
@@ -129,7 +122,6 @@ def test_a_card_that_can_win_the_trick_is_not_passed_over(p: Position) -> None:
         assert set(moves.legal) <= set(winners), (moves.legal, winners)
 
 
-@many
 @given(positions())
 def test_the_ace_of_trumps_is_led_whenever_a_lead_rule_binds(p: Position) -> None:
     if p.trick:
@@ -161,7 +153,6 @@ def oracle_winner(trick: list[Card], trump: str, pam: str | None) -> int:
     return best
 
 
-@many
 @given(positions(), st.data())
 def test_the_trick_winner_agrees_with_a_brute_force_oracle(
     p: Position, data: st.DataObject

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from games.loo import PACK, PRESET_IDS, RuleSet, legal
@@ -114,7 +114,6 @@ def try_something_not_offered(hand: Hand, rng: random.Random) -> None:
         refused_leaves_unchanged(hand, "pass", held[:1])
 
 
-@settings(max_examples=max(40, settings().max_examples), deadline=None)
 @given(
     st.sampled_from(COMBOS),
     st.integers(2, 9),
