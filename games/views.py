@@ -237,7 +237,6 @@ def take_turn(request: HttpRequest, pk: int) -> HttpResponse:
     form = ActionForm(view_for(hand, HUMAN), request.POST)
     if not form.is_valid():
         return _answer(request, practice, table, form=form)
-    options = form.options
     action = form.action()
     notes = list(practice.notes)
     if action is None:
@@ -256,20 +255,8 @@ def take_turn(request: HttpRequest, pk: int) -> HttpResponse:
     # An irregularity of his: what it costs him, in the engine's words, said at once.
     done = [say(e.message) for e in hand.events[first_event:] if e.kind == "irregular"]
     # The rules that bound the human's decision, for the trick log: they name only his cards.
-    bound = [
-        {"rule": a.rule, "message": a.message.to_dict()}
-        for a in (options.explanations if options is not None else ())
-        if a.excluded or options is None or options.kind != "play"
-    ]
-    if bound and action.kind != "irregular":
-        notes.append(
-            {
-                "action": len(hand.log) - 1,
-                "seat": HUMAN,
-                "event": first_event,
-                "explanations": bound,
-            }
-        )
+    if bound := practice.autoplay.rules_note(hand, action, form.options, first_event):
+        notes.append(bound)
     notes = practice.run_bots(table, notes)
     return _store(request, practice, table, notes, done=done)
 
