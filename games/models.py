@@ -254,6 +254,11 @@ class PracticeTable(RulesAndGameNames, models.Model):
         hand = self.state.get("hand") if self.state else None
         return bool(hand) and hand["state"]["phase"] == "over"
 
+    def guided_hand_over(self, hand: Hand) -> bool:
+        """Whether ``hand`` is a lesson's guided hand (a guided table's first), finished: it
+        is not taken back (the lesson counts it done once it is over)."""
+        return bool(self.guide) and hand.over and hand.setup.hand_number == 1
+
     @property
     def autoplay(self) -> Autoplay:
         """The table's computer players, as the engine runs them (``games.loo.autoplay``)."""
