@@ -101,6 +101,7 @@ $(NODE_INSTALLED): package.json package-lock.json
 lint: $(INSTALLED)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 typecheck: $(INSTALLED)
 	@if compgen -G 'games/loo/*.py' >/dev/null; then \

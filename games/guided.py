@@ -21,13 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
+from games.loo.autoplay import SENSIBLE_PLAYOUTS, Autoplay, Note
 from games.loo.bots import SensibleBot
 from games.loo.rulesets import RuleSet
 from games.loo.table import Table, TableConfig
 from games.loo.view import public_events, view_for
-from games.models import SENSIBLE_PLAYOUTS, Opponents, PracticeTable
+from games.models import Opponents
 from games.naming import HUMAN
 
 
@@ -95,11 +95,11 @@ def rule_comes_up(
     )
     table = Table(config)
     hand = table.deal()
-    # The table's own computer players, as PracticeTable.run_bots lets them act (unsaved).
-    practice = PracticeTable(opponents=guided.opponents, laws=guided.laws)
+    # The table's own computer players, as a practice table lets them act.
+    others = Autoplay(guided.opponents, human=HUMAN)
     learner = SensibleBot(f"guided:{seed}", playouts=SENSIBLE_PLAYOUTS)
-    notes: list[dict[str, Any]] = []
-    practice.run_bots(table, notes, wait=True)
+    notes: list[Note] = []
+    others.run(table, notes, wait=True)
     # Each line as the learner saw it when it was told (``during``): a rule that bound another
     # player and is told only at the end does not count.
     told = 0
@@ -114,4 +114,4 @@ def rule_comes_up(
         told = len(events)
         if hand.to_act == HUMAN:
             table.apply(learner.decide(view_for(hand, HUMAN)).action)
-        practice.run_bots(table, notes)
+        others.run(table, notes)

@@ -27,11 +27,11 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from games.loo.bots import BeginnerBot, CarelessBot, Decision, SensibleBot
+from games.loo import autoplay
+from games.loo.autoplay import Autoplay, Note
 from games.loo.hand import Action, Hand, setup_from_dict
 from games.loo.rulesets import GAME_NAMES, GAMES, PRESETS, RuleSet
 from games.loo.table import Table, TableConfig
-from games.loo.view import view_for
 from games.naming import HUMAN
 from games.owners import OwnedQuerySet
 
@@ -41,16 +41,12 @@ RULES_CHOICES = [(p.id, p.title) for p in PRESETS.values()]
 #: The largest practice table (the engine allows more at three-card Loo).
 MAX_PLAYERS = 9
 MIN_PLAYERS = 3
-#: Cheap enough for a web request (about 5 ms a decision), still better than chance.
-SENSIBLE_PLAYOUTS = 16
-#: A hand has at most a few dozen actions; this only stops a runaway loop.
-MAX_BOT_ACTIONS = 400
 
 
 class Opponents(models.TextChoices):
-    BEGINNER = "beginner", "Beginners: random legal choices"
-    SENSIBLE = "sensible", "Sensible players: they try out their choices before deciding"
-    CARELESS = "careless", "Careless beginners: in laws mode they sometimes break a rule"
+    BEGINNER = autoplay.BEGINNER, "Beginners: random legal choices"
+    SENSIBLE = autoplay.SENSIBLE, "Sensible players: they try out their choices before deciding"
+    CARELESS = autoplay.CARELESS, "Careless beginners: in laws mode they sometimes break a rule"
 
 
 #: The computer players as the table's heading names them.
@@ -131,6 +127,7 @@ class PracticeTable(RulesAndGameNames, models.Model):
     #: the human: ``{"action": index in the log, "seat", "event": index of the first line of
     #: the trace it produced, "reason" (a message) or "explanations" (``{"rule",
     #: "message"}``)}``; messages in their JSON form (``games.loo.messages``).
+    #: Their types: ``games.loo.autoplay.Note``.
     notes = models.JSONField(default=list)
     version = models.PositiveIntegerField(default=1)
     #: A lesson's guided hand (set by whoever deals it; games knows nothing of lessons):
@@ -230,7 +227,7 @@ class PracticeTable(RulesAndGameNames, models.Model):
         (nothing the player did is lost; the table stores the new state at its next action)."""
         return Table.from_dict(self.state, strict=False)
 
-    def update_from_engine(self, table: Table, notes: list[dict[str, Any]]) -> bool:
+    def update_from_engine(self, table: Table, notes: list[Note]) -> bool:
         """Store ``table`` and bump the version; False (nothing stored) if the table changed
         since this object was loaded: another tab or a double submission got there first."""
         state = stored_state(table)
@@ -259,46 +256,20 @@ class PracticeTable(RulesAndGameNames, models.Model):
         hand = self.state.get("hand") if self.state else None
         return bool(hand) and hand["state"]["phase"] == "over"
 
-    def bot(self, table: Table, seat: int) -> BeginnerBot | SensibleBot:
-        """The computer player at ``seat`` for its next decision, seeded by the deal and the
-        point of the hand, so the same play by the human meets the same replies."""
-        seed = bot_seed(table, seat)
-        if self.opponents == Opponents.SENSIBLE:
-            return SensibleBot(seed, playouts=SENSIBLE_PLAYOUTS)
-        if self.opponents == Opponents.CARELESS:
-            return CarelessBot(seed)
-        return BeginnerBot(seed)
+    def guided_hand_over(self, hand: Hand) -> bool:
+        """Whether ``hand`` is a lesson's guided hand (a guided table's first), finished: it
+        is not taken back (the lesson counts it done once it is over)."""
+        return bool(self.guide) and hand.over and hand.setup.hand_number == 1
 
-    def run_bots(
-        self, table: Table, notes: list[dict[str, Any]], *, wait: bool = False
-    ) -> list[dict[str, Any]]:
-        """Let the computer players act until it is the human's turn or the hand is over;
-        each one's reason is added to ``notes``.
+    @property
+    def autoplay(self) -> Autoplay:
+        """The table's computer players, as the engine runs them (``games.loo.autoplay``)."""
+        return Autoplay(self.opponents, human=HUMAN)
 
-        Careless players, where the laws let irregularities stand, are asked at every point of
-        the hand, before whoever acts next (the human too), whether one of them lapses
-        (:meth:`CarelessBot.lapse`): at most one lapse a point, each seeded by the point, so
-        the same play meets the same lapses. ``wait`` (a new deal): stop at the start of the
-        declarations while the human could declare before his turn (:func:`human_waits`),
-        so that he may; he lets the others declare with the next request."""
-        hand = table.hand
-        assert hand is not None
-        careless = self.opponents == Opponents.CARELESS
-        lapsed = False
-        for _ in range(MAX_BOT_ACTIONS):
-            if hand.over:
-                break
-            if careless and not lapsed and hand.laws_apply():
-                lapsed = _lapse(table, notes)
-                if lapsed:
-                    # A misdeal deals afresh and the declarations start again: look again.
-                    continue
-            seat = hand.to_act
-            if seat is None or seat == HUMAN or wait and human_waits(hand):
-                break
-            _apply(table, seat, self.bot(table, seat).decide(view_for(hand, seat)), notes)
-            lapsed = False
-        return notes
+    def run_bots(self, table: Table, notes: list[Note], *, wait: bool = False) -> list[Note]:
+        """Let the computer players act until it is the human's turn or the hand is over
+        (:meth:`Autoplay.run`); each one's reason is added to ``notes``, as stored."""
+        return self.autoplay.run(table, notes, wait=wait)
 
     def _record_hand(self, table: Table) -> None:
         """Keep the finished hand (its setup and actions) for the history and its replay."""
@@ -333,55 +304,6 @@ class PracticeTable(RulesAndGameNames, models.Model):
                 "finished",
             ],
         )
-
-
-def bot_seed(table: Table, seat: int) -> str:
-    """A computer player's seed at this point of the hand: the deal, the actions so far, the
-    seat."""
-    hand = table.hand
-    assert hand is not None
-    return f"{table.config.seed}:{hand.setup.hand_number}:{len(hand.log)}:{seat}"
-
-
-def _apply(table: Table, seat: int, decision: Decision, notes: list[dict[str, Any]]) -> None:
-    """Carry out a computer player's decision, its reason noted beside the first line of the
-    trace it produced."""
-    hand = table.hand
-    assert hand is not None
-    first_event = len(hand.events)
-    table.apply(decision.action)
-    notes.append(
-        {
-            "action": len(hand.log) - 1,
-            "seat": seat,
-            "event": first_event,
-            "reason": decision.reason.to_dict(),
-        }
-    )
-
-
-def _lapse(table: Table, notes: list[dict[str, Any]]) -> bool:
-    """Ask each careless computer player in turn whether he lapses now; carry out the first
-    lapse (whether any was committed)."""
-    hand = table.hand
-    assert hand is not None
-    for seat in range(1, hand.players):
-        decision = CarelessBot(bot_seed(table, seat)).lapse(view_for(hand, seat))
-        if decision is not None:
-            _apply(table, seat, decision, notes)
-            return True
-    return False
-
-
-def human_waits(hand: Hand) -> bool:
-    """Whether the human waits while the others declare, and could declare before his turn:
-    laws mode under a source that punishes it, nobody has declared yet, and he is not the
-    first to declare. The table stops there when it deals (``PracticeTable.run_bots``)."""
-    return (
-        hand.to_act != HUMAN
-        and not any(hand.declared)
-        and "declare-early" in hand.irregularities(HUMAN)
-    )
 
 
 class PracticeHandQuerySet(models.QuerySet["PracticeHand"]):

@@ -1,4 +1,5 @@
-"""Views for playing practice hands. The rules live in games.loo; views only adapt them.
+"""Views for playing practice hands. The rules live in games.loo and what a page shows is built
+in games.presenting: views parse, authorize, call the engine and render.
 
 Each table page is one template with inline partials: an htmx request gets the ``hand-table``
 fragment, anything else the whole page. Every POST carries the version of the table its page
@@ -6,15 +7,12 @@ showed: a stale one is not applied. Without JavaScript every POST redirects (POS
 and its outcome is a message on the table page.
 
 The human's view of the hand (``view_for(hand, HUMAN)``) is the only thing about the cards
-that reaches a template: no other hand, the miss, the stock or the discards.
+that reaches a template (games.presenting builds every page from it).
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any, Final
 
 from django.conf import settings
 from django.contrib import messages
@@ -26,25 +24,19 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from games.forms import CHOICE_HELP, ActionForm, NewTableForm, ReplayStepForm, VersionForm
-from games.links import RuleLink, RuleLinks, source_url
-from games.loo import catalogue
-from games.loo.cards import Card, card
+from games import presenting
+from games.forms import ActionForm, NewTableForm, ReplayStepForm, VersionForm
+from games.loo.autoplay import Note
 from games.loo.errors import LooError
-from games.loo.hand import IRREGULARITIES, Event, Hand, IllegalAction, Payment
-from games.loo.play import trick_winner
+from games.loo.hand import Hand, IllegalAction
 from games.loo.rulesets import GAME_NAMES, PRESETS
 from games.loo.table import WITHDRAW, Table
-from games.loo.view import PlayerView, TrickView, view_for
-from games.models import MAX_PLAYERS, PracticeHand, PracticeTable, deal_seed, new_seed
-from games.naming import HUMAN, say, seat_name, stored_message
+from games.loo.view import view_for
+from games.models import PracticeHand, PracticeTable, new_seed
+from games.naming import HUMAN, say
 from games.throttle import Limit, client_ip, hit, limit, retry_after, too_many
 
 TABLE_TEMPLATE = "games/table.html"
-STALE = (
-    "This page was out of date (another tab, or a second click?), so nothing was done. "
-    "Here is the table as it stands now."
-)
 
 
 # -- access ---------------------------------------------------------------------------------
@@ -75,14 +67,7 @@ def choose_table(request: HttpRequest) -> HttpResponse:
 def _render_chooser(
     request: HttpRequest, form: NewTableForm, status: int = 200, refusal: str = ""
 ) -> HttpResponse:
-    presets = [
-        {
-            "preset": p,
-            "url": source_url(p.id),
-            "games": [(GAME_NAMES[g], *_player_range(p.rules.players(g))) for g in p.rules.games],
-        }
-        for p in PRESETS.values()
-    ]
+    presets = presenting.chooser_presets()
     tables = list(PracticeTable.objects.for_request(request).defer("state", "notes")[:10])
     return render(
         request,
@@ -96,10 +81,6 @@ def _render_chooser(
         },
         status=status,
     )
-
-
-def _player_range(limits: tuple[int, int]) -> tuple[int, int]:
-    return limits[0], min(limits[1], MAX_PLAYERS)
 
 
 @require_POST
@@ -116,12 +97,9 @@ def create_table(request: HttpRequest) -> HttpResponse:
     counted = _dealing_limits(request)
     for rule, who in counted:
         if wait := retry_after(rule, who):
-            return too_many(request, wait, "Too many practice tables have been dealt.")
+            return too_many(request, wait, presenting.TOO_MANY_TABLES)
     if owner is None and not _make_room(request.session.session_key or ""):
-        refusal = (
-            f"This browser already has {settings.SESSION_TABLES} tables with a hand in "
-            "progress: finish one of them (or log in, and keep them all) before dealing another."
-        )
+        refusal = presenting.session_full(settings.SESSION_TABLES)
         return _render_chooser(request, form, status=409, refusal=refusal)
     for rule, who in counted:
         hit(rule, who)
@@ -222,7 +200,7 @@ def _load_for_post(request: HttpRequest, pk: int) -> tuple[PracticeTable, Table]
         return _bad_request()
     table = practice.to_engine()
     if version != practice.version:
-        return _answer(request, practice, table, notice=STALE)
+        return _answer(request, practice, table, notice=presenting.STALE)
     return practice, table
 
 
@@ -237,7 +215,6 @@ def take_turn(request: HttpRequest, pk: int) -> HttpResponse:
     form = ActionForm(view_for(hand, HUMAN), request.POST)
     if not form.is_valid():
         return _answer(request, practice, table, form=form)
-    options = form.options
     action = form.action()
     notes = list(practice.notes)
     if action is None:
@@ -250,26 +227,14 @@ def take_turn(request: HttpRequest, pk: int) -> HttpResponse:
         form.add_error(None, say(refusal.message))
         return _answer(request, practice, table, form=form, refusal=refusal)
     except LooError as error:
-        form.add_error(None, _sentence(str(error)))
+        form.add_error(None, presenting.sentence(str(error)))
         return _answer(request, practice, table, form=form)
     hand = _current_hand(table)
     # An irregularity of his: what it costs him, in the engine's words, said at once.
     done = [say(e.message) for e in hand.events[first_event:] if e.kind == "irregular"]
     # The rules that bound the human's decision, for the trick log: they name only his cards.
-    bound = [
-        {"rule": a.rule, "message": a.message.to_dict()}
-        for a in (options.explanations if options is not None else ())
-        if a.excluded or options is None or options.kind != "play"
-    ]
-    if bound and action.kind != "irregular":
-        notes.append(
-            {
-                "action": len(hand.log) - 1,
-                "seat": HUMAN,
-                "event": first_event,
-                "explanations": bound,
-            }
-        )
+    if bound := practice.autoplay.rules_note(hand, action, form.options, first_event):
+        notes.append(bound)
     notes = practice.run_bots(table, notes)
     return _store(request, practice, table, notes, done=done)
 
@@ -284,7 +249,7 @@ def deal_next_hand(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         table.deal()
     except LooError as error:
-        return _answer(request, practice, table, error=_sentence(str(error)))
+        return _answer(request, practice, table, error=presenting.sentence(str(error)))
     notes = practice.run_bots(table, [], wait=True)
     return _store(request, practice, table, notes)
 
@@ -302,7 +267,7 @@ def finish_game(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         done = table.withdraw(HUMAN) if way == WITHDRAW else table.finish(way)
     except LooError as error:
-        return _answer(request, practice, table, error=_sentence(str(error)))
+        return _answer(request, practice, table, error=presenting.sentence(str(error)))
     return _store(request, practice, table, practice.notes, done=[say(done)])
 
 
@@ -314,18 +279,16 @@ def take_back_decision(request: HttpRequest, pk: int) -> HttpResponse:
         return loaded
     practice, table = loaded
     hand = _current_hand(table)
-    if _guided_hand_over(practice, hand):
-        return _answer(request, practice, table, error=GUIDED_HAND_OVER)
+    if practice.guided_hand_over(hand):
+        return _answer(request, practice, table, error=presenting.GUIDED_HAND_OVER)
     mine = [i for i, action in enumerate(hand.log) if action.seat == HUMAN]
     if not mine:
-        return _answer(
-            request, practice, table, error="You have made no decision in this deal to take back."
-        )
+        return _answer(request, practice, table, error=presenting.NOTHING_TO_TAKE_BACK)
     keep = mine[-1]
     try:
         table.takeback(len(hand.log) - keep)
     except LooError as error:  # the game is finished (peel p. 17): nothing is undone
-        return _answer(request, practice, table, error=_sentence(str(error)))
+        return _answer(request, practice, table, error=presenting.sentence(str(error)))
     notes = [n for n in practice.notes if n["action"] < keep]
     return _store(request, practice, table, notes)
 
@@ -362,7 +325,7 @@ def show_shared_replay(request: HttpRequest, token: str) -> HttpResponse:
         pk, number = signing.loads(token, salt=SHARE_SALT)
         record = PracticeHand.objects.select_related("table").get(table_id=pk, number=number)
     except (signing.BadSignature, ValueError, TypeError, PracticeHand.DoesNotExist):
-        raise Http404("No shared hand has this address.") from None
+        raise Http404(presenting.NO_SHARED_HAND) from None
     return _render_replay(request, record, reverse("games:shared-replay", args=[token]), "")
 
 
@@ -371,35 +334,11 @@ def _render_replay(
 ) -> HttpResponse:
     form = ReplayStepForm(request.GET)
     if not form.is_valid():
-        return HttpResponseBadRequest(
-            "The step must be a whole number from 0 to the number of actions in the hand.",
-            content_type="text/plain; charset=utf-8",
-        )
-    steps = record.steps
+        return HttpResponseBadRequest(presenting.BAD_STEP, content_type="text/plain; charset=utf-8")
     step = form.cleaned_data["step"]
-    step = 0 if step is None else min(step, steps)
-    hand = record.replay(step)
-    view = view_for(hand, HUMAN)
-    log = _log_lines(view, [n for n in record.notes if n["action"] < step])
-    # The lines this step added to the trace.
-    first_new = len(record.replay(step - 1).events) if step else len(log)
-    links = RuleLinks.of(record.table.rules, record.table.game)
-    context = {
-        "record": record,
-        "practice": record.table,
-        "view": view,
-        "step": step,
-        "steps": steps,
-        "log": _linked(log, links),
-        "flush_lines": [line for line in log if line.event.kind == "flush"],
-        "first_new": first_new,
-        "in_replay": True,
-        "here": here,
-        "share_url": request.build_absolute_uri(share) if share else "",
-        "shared": not share,
-        "links": links,
-        **_table_context(view, hand, links),
-    }
+    step = 0 if step is None else min(step, record.steps)
+    share_url = request.build_absolute_uri(share) if share else ""
+    context = presenting.replay_context(record, step, here=here, share_url=share_url)
     template = "games/replay.html#replay-step" if request.htmx else "games/replay.html"
     return render(request, template, context)
 
@@ -423,59 +362,27 @@ def _posted_version(request: HttpRequest) -> int | None:
 
 
 def _bad_request() -> HttpResponse:
-    return HttpResponseBadRequest(
-        "This request could not be read: it lacks the table's version. Reload the page.",
-        content_type="text/plain; charset=utf-8",
-    )
-
-
-#: Why a finished guided hand is not taken back.
-GUIDED_HAND_OVER = (
-    "The lesson's guided hand is over and stays as it was played: go back to the lesson, or "
-    "deal the next hand."
-)
-
-
-def _guided_hand_over(practice: PracticeTable, hand: Hand) -> bool:
-    """Whether ``hand`` is a lesson's guided hand (a guided table's first), finished: it is
-    not taken back (the lesson counts it done once it is over)."""
-    return bool(practice.guide) and hand.over and hand.setup.hand_number == 1
-
-
-def _plain(table: Table, practice: PracticeTable) -> bool:
-    """Whether ``table`` is what its seed link deals: dealt from the seed under this site's key
-    (a guided hand's is not), the preset's rules, shuffled from the first hand, a fresh start."""
-    config = table.config
-    return (
-        config.seed == deal_seed(practice.seed)
-        and config.first_pack is None
-        and config.start == "fresh"
-        and config.rules == PRESETS[practice.rules].rules
-    )
+    return HttpResponseBadRequest(presenting.NO_VERSION, content_type="text/plain; charset=utf-8")
 
 
 def _current_hand(table: Table) -> Hand:
     if table.hand is None:  # every stored table has been dealt
-        raise Http404("This table has no hand.")
+        raise Http404(presenting.NO_HAND)
     return table.hand
-
-
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
 def _store(
     request: HttpRequest,
     practice: PracticeTable,
     table: Table,
-    notes: list[dict[str, Any]],
+    notes: list[Note],
     done: Sequence[str] = (),
 ) -> HttpResponse:
     """Save the table; if another request changed it meanwhile, nothing is saved. ``done``:
     sentences saying what the human's decision did, shown above the table."""
     if not practice.update_from_engine(table, notes):
         practice.refresh_from_db()
-        return _answer(request, practice, practice.to_engine(), notice=STALE)
+        return _answer(request, practice, practice.to_engine(), notice=presenting.STALE)
     if request.htmx:
         return _render_table(request, practice, table, done=done)
     for text in done:
@@ -514,306 +421,6 @@ def _answer(
     return redirect(practice)
 
 
-@dataclass
-class LogLine:
-    """One line of the trick log: an event of the public trace, named for this table, and
-    what a computer player said about its decision or the rules that bound the human."""
-
-    event: Event
-    text: str
-    cards: list[Card]
-    reason: str = ""
-    explanations: list[dict[str, str]] = field(default_factory=list)
-    rules: list[RuleLink] = field(default_factory=list)
-
-
-#: Computer players' reasons that tell nothing of the cards: a careless lapse the table saw (a
-#: card faced in dealing, a look at the miss). The others tell of cards the human cannot see,
-#: and wait for the replay: "a hand like this is looed in 83% of 8 sampled deals"; "the only
-#: choice", and even "a random legal card" (he had more than one); a card played against the
-#: rules, which the table finds only when the hand is over.
-PUBLIC_REASONS: Final = ("bot.lapse",)
-
-
-def _log_lines(
-    view: PlayerView, notes: list[dict[str, Any]], *, reasons: bool = True
-) -> list[LogLine]:
-    """The trick log, each line with what its action's note says; ``reasons``: the computer
-    players' reasons too (in the replay of a finished hand; at the table only those that tell
-    nothing of a hidden card)."""
-    lines = [LogLine(e, say(e.message), [card(c) for c in e.cards]) for e in view.events]
-    # A note belongs to the first line of the trace its action produced.
-    for note in notes:
-        if not 0 <= note["event"] < len(lines):
-            continue
-        line = lines[note["event"]]
-        if "reason" in note and (reasons or _public(note["reason"])):
-            line.reason = say(stored_message(note["reason"]))
-        if "explanations" in note:
-            line.explanations = [
-                {"rule": e["rule"], "text": say(stored_message(e.get("message", e.get("text"))))}
-                for e in note["explanations"]
-            ]
-    return lines
-
-
-def _public(reason: Any) -> bool:
-    return isinstance(reason, dict) and str(reason.get("key", "")).startswith(PUBLIC_REASONS)
-
-
-def _linked(log: list[LogLine], links: RuleLinks) -> list[LogLine]:
-    for line in log:
-        line.rules = [links.link(r) for r in line.event.rules]
-    return log
-
-
-@dataclass(frozen=True)
-class SeatRow:
-    seat: int
-    name: str
-    counters: int
-    dealer: bool
-    to_act: bool
-    declared: str
-    cards: int
-    tricks: int
-    looed: bool
-
-
-@dataclass(frozen=True)
-class PaymentRow:
-    payer: str
-    payee: str
-    amount: int
-    reason: str
-    rule: RuleLink
-
-
-DECLARED = {
-    None: "",
-    "play": "plays",
-    "pass": "passed",
-    "miss": "took miss",
-    "defend": "plays for the pool",
-    "out": "stands out of this deal",
-}
-
-
-def _table_context(view: PlayerView, hand: Hand, links: RuleLinks) -> dict[str, Any]:
-    """What the table shows besides the log, all from the human's view."""
-    tricks_won = {s: 0 for s in range(view.players)}
-    for t in view.tricks:
-        if t.winner is not None:
-            tricks_won[t.winner] += 1
-    seats = [
-        SeatRow(
-            seat=s,
-            name=seat_name(s),
-            counters=view.balances[s],
-            dealer=s == view.dealer,
-            to_act=s == view.to_act,
-            declared=DECLARED.get(view.declared[s], view.declared[s] or ""),
-            cards=view.hand_sizes[s],
-            tricks=tricks_won[s],
-            looed=s in view.looed,
-        )
-        for s in [(view.dealer + 1 + k) % view.players for k in range(view.players)]
-    ]
-    payments = [_payment_row(p, links) for p in view.payments if p.rule != "ante"]
-    # The rule that prices a loo under these rules: the engine's own answer.
-    loo_rule = hand.loo_rule()
-    return {
-        "seats": seats,
-        "payments": payments,
-        "ante_rule": links.link("ante"),
-        "single_rule": links.link("single"),
-        "loo_cost": hand.loo_amount(),
-        "loo_rule": links.link(loo_rule),
-        "deal_rule": links.link("single" if view.single else "double"),
-        "must_rule": links.link("must"),
-        "club_law_rule": links.link("club-law"),
-        "civil_rule": links.link("pam-be-civil"),
-        "flush_cards": [list(f.cards) for f in view.flush.flushes] if view.flush else [],
-        "tricks": [
-            {
-                "number": i + 1,
-                "plays": [(seat_name(s), c) for s, c in t.plays],
-                "winner": seat_name(t.winner),
-            }
-            for i, t in enumerate(view.tricks)
-        ],
-        "trick": [(seat_name(s), c) for s, c in view.trick.plays] if view.trick else [],
-        "trick_lead": _trick_lead(view, view.trick, links) if view.trick else None,
-        "last_trick": _last_trick(view, links),
-        "opponents": [s for s in seats if s.seat != HUMAN],
-        "me": next(s for s in seats if s.seat == HUMAN),
-        "looed_line": _looed_line(view.looed),
-        "my_tricks_line": _my_tricks_line(view, tricks_won[HUMAN]),
-        "single_cards": _single_cards(view, seats),
-    }
-
-
-def _single_cards(view: PlayerView, seats: list[SeatRow]) -> list[tuple[str, Card, bool]]:
-    """peel's single deal (A39): each player's card, dealt face up, in the order dealt, and
-    whether it took the pool."""
-    if view.outcome != "single-deal":
-        return []
-    return [
-        (row.name, view.shown_held[row.seat][0], row.seat in view.in_play)
-        for row in seats
-        if view.shown_held[row.seat]
-    ]
-
-
-@dataclass(frozen=True)
-class TrickLead:
-    """The card that wins a trick so far (or took it), and why, in the engine's words."""
-
-    index: int
-    name: str
-    card: Card
-    why: list[tuple[str, RuleLink]]
-
-
-def _trick_lead(view: PlayerView, trick: TrickView, links: RuleLinks) -> TrickLead | None:
-    """Who holds the trick with the cards laid so far: the engine's ``trick_winner``, which
-    says why ("the highest trump", "Pam"). A lone card leads it, with nothing to explain."""
-    cards = [c for _, c in trick.plays]
-    if not cards:
-        return None
-    if len(cards) == 1:
-        return TrickLead(0, seat_name(trick.plays[0][0]), cards[0], [])
-    result = trick_winner(view.game, view.rules, view.trump, cards)
-    why = [(say(a.message), links.link(a.rule)) for a in result.explanations]
-    return TrickLead(result.winner, seat_name(trick.plays[result.winner][0]), result.card, why)
-
-
-def _last_trick(view: PlayerView, links: RuleLinks) -> dict[str, Any] | None:
-    """The trick taken last, with who took it and why: shown while the next is not yet led, and
-    when the hand is over (with JavaScript, played out before the next one when the computer
-    players took it)."""
-    if not view.tricks:
-        return None
-    done = view.tricks[-1]
-    lead = _trick_lead(view, done, links)
-    if lead is None or done.winner is None:
-        return None
-    if done.plays[lead.index][0] != done.winner:  # taken otherwise (a law): say only who took it
-        lead = TrickLead(lead.index, seat_name(done.winner), lead.card, [])
-    return {
-        "number": len(view.tricks),
-        "plays": [(seat_name(s), c) for s, c in done.plays],
-        "lead": lead,
-    }
-
-
-def _split_log(log: list[LogLine]) -> tuple[list[LogLine], list[LogLine]]:
-    """The trick log as (earlier, current): the current trick's lines (the last trick's, until
-    the next is led), or the whole log before the play."""
-    ends = [i for i, line in enumerate(log) if line.event.kind == "trick"]
-    if not ends:
-        return [], log
-    start = ends[-1] + 1 if ends[-1] + 1 < len(log) else (ends[-2] + 1 if len(ends) > 1 else 0)
-    return log[:start], log[start:]
-
-
-def _looed_line(looed: tuple[int, ...]) -> str:
-    """Who was looed, in the order of the play ("You, West and East were looed."): whoever
-    paid a loo, for taking no trick or, under peel, for an offence."""
-    if not looed:
-        return ""
-    names = ["you" if s == HUMAN else seat_name(s) for s in looed]
-    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    plural = len(looed) > 1 or looed[0] == HUMAN
-    return f"{listed[:1].upper()}{listed[1:]} {'were' if plural else 'was'} looed."
-
-
-#: The settlement's lines that say what became of a player's tricks when they did not simply
-#: win their shares: played for the pool, forfeited by an offender, or the pool taken alone.
-_OWN_TRICKS_LINES = frozenset(
-    {
-        "settle.took-for-pool",
-        "settle.took-forfeit",
-        "settle.took-retired",
-        "settle.last-player",
-        "settle.last-player-offender",
-    }
-)
-
-
-def _my_tricks_line(view: PlayerView, tricks: int) -> str:
-    """What the human's tricks won him: the engine's own settlement line when their shares
-    stayed in the pool (or he took the pool alone), else their count."""
-    for event in view.events:
-        if event.seat == HUMAN and event.message.key in _OWN_TRICKS_LINES:
-            return say(event.message)
-    if not tricks:
-        return "You took no trick."
-    return f"You won {tricks} trick{'' if tricks == 1 else 's'}."
-
-
-def _first_dealer(table: Table) -> str:
-    """How the first dealer was chosen, without the cards of the cut: those came from another
-    shuffle, and naming them beside this deal's cards would only confuse."""
-    return say(table.first_dealer_brief)
-
-
-def _status(view: PlayerView) -> str:
-    """The heading of the table: whose turn it is and what to do."""
-    if view.phase == "over":
-        if view.outcome == "single-deal":
-            return f"Deal {view.hand_number}, the single, is over"
-        return f"Deal {view.hand_number} is over"
-    options = view.options
-    if options is None:
-        if view.phase in ("declare", "exchange"):
-            return f"Waiting for {seat_name(view.to_act)} to declare"
-        return f"Waiting for {seat_name(view.to_act)}"
-    if options.kind == "play":
-        return (
-            "Your turn: lead a card"
-            if view.trick is None or not view.trick.plays
-            else ("Your turn: play a card")
-        )
-    if options.kind == "replay":
-        return "Your turn: a revoke was made. Play the hand again?"
-    if view.phase == "exchange":
-        return "Your turn: play (drawing new cards if you like) or pass"
-    words = {"play": "play", "pass": "pass", "take-miss": "take miss"}
-    said = [words[c] for c in options.choices if c in words]
-    if len(said) > 1:
-        said = [", ".join(said[:-1]), said[-1]]
-    return "Your turn to declare: " + (" or ".join(said) if said else "choose")
-
-
-def _law(rule_id: str, source: str, links: RuleLinks) -> tuple[str, RuleLink]:
-    """What the table's source says of a law (its words, from the rule catalogue), and the
-    rule's links: shown beside the control that breaks it, before it is broken."""
-    said = [s.text for s in catalogue.rule(rule_id).sources if s.source == source]
-    return (said[0] if said else ""), links.link(rule_id)
-
-
-def _declare_before(view: PlayerView) -> str:
-    """Who declares before the human, in order, as a sentence ("West and North declare before
-    you, in turn; then it is your turn.")."""
-    assert view.to_act is not None
-    first = view.to_act
-    names = [seat_name((first + k) % view.players) for k in range((HUMAN - first) % view.players)]
-    who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    verb = "declares" if len(names) == 1 else "declare"
-    return f"{who} {verb} before you, in turn; then it is your turn."
-
-
-def _payment_row(payment: Payment, links: RuleLinks) -> PaymentRow:
-    return PaymentRow(
-        payer=seat_name(payment.payer),
-        payee=seat_name(payment.payee),
-        amount=payment.amount,
-        reason=say(payment.reason),
-        rule=links.link(payment.rule),
-    )
-
-
 def _render_table(
     request: HttpRequest,
     practice: PracticeTable,
@@ -825,94 +432,16 @@ def _render_table(
     error: str = "",
     done: Sequence[str] = (),
 ) -> HttpResponse:
-    hand = _current_hand(table)
-    view = view_for(hand, HUMAN)
-    if table.finish_way is not None and hand.over:
-        # Peel's finish (the pool shared, a withdrawal) moved counters after the hand: the
-        # table shows where they stand now.
-        view = dataclasses.replace(view, balances=tuple(table.balances), pool=table.pool)
-    if form is None or form.is_bound and not form.errors:
-        form = ActionForm(view, initial={"version": practice.version})
-    # The computer players' reasons once the hand is over (during it they tell of hidden cards).
-    log = _log_lines(view, practice.notes, reasons=hand.over)
-    refusal_rule = refusal.application.rule if refusal and refusal.application else ""
-    # Messages left by a redirect (no JavaScript): a refusal carries its rule in its tags.
-    flashed = [
-        (m.message, m.level_tag, next((t[5:] for t in m.tags.split() if t[:5] == "rule:"), ""))
-        for m in messages.get_messages(request)
-    ]
-    flashed += [(text, "info", "") for text in done]
-    links = RuleLinks.of(practice.rules, practice.game)
-    options = view.options
-    explanations = [
-        (say(a.message), links.link(a.rule)) for a in (options.explanations if options else ())
-    ]
-    card_rows = [(c, links.link(c.why.rule) if c.why else None) for c in form.card_choices]
-    # The rules that forbid cards now, each said once beside the cards.
-    binding: list[tuple[str, RuleLink | None]] = []
-    for choice, rule in card_rows:
-        if not choice.legal and choice.why and (say(choice.why.message), rule) not in binding:
-            binding.append((say(choice.why.message), rule))
-    log_earlier, log_current = _split_log(_linked(log, links))
-    notes = [
-        (say(a.message), links.link(a.rule))
-        for a in (options.legal.notes if options and options.legal else ())
-    ]
-    context = {
-        "practice": practice,
-        "view": view,
-        "status": _status(view),
-        "form": form,
-        "choice_help": [
-            (value, label, CHOICE_HELP.get(value, "")) for value, label in form.choice_buttons
-        ],
-        "log": log,
-        "log_earlier": log_earlier,
-        "log_current": log_current,
-        "flush_lines": [line for line in log if line.event.kind == "flush"],
-        "explanations": explanations,
-        "card_rows": card_rows,
-        "binding": binding,
-        "legal_notes": notes,
-        "refusal_rule": links.link(refusal_rule) if refusal_rule else None,
-        "flashed": [
-            (text, level, links.link(rule) if rule else None) for text, level, rule in flashed
-        ],
-        "notice": notice,
-        "error": error,
-        "version": practice.version,
-        "urls": {
-            "act": reverse("games:table-act", args=[practice.pk]),
-            "next": reverse("games:table-next", args=[practice.pk]),
-            "takeback": reverse("games:table-takeback", args=[practice.pk]),
-            "finish": reverse("games:table-finish", args=[practice.pk]),
-        },
-        # Peel's ways to finish the game (p. 17, A54), and what ending it now would leave.
-        "finishes": table.finishes(),
-        "may_withdraw": table.may_withdraw(HUMAN),
-        "deals_to_even": table.deals_to_even(),
-        "finished": table.finish_way if table.session_over else "",
-        "end_counters": table.balances[HUMAN],
-        "can_take_back": any(a.seat == HUMAN for a in hand.log)
-        and not _guided_hand_over(practice, hand)
-        and table.finish_way is None,
-        # A line marked with the lesson's rule is never folded away unseen.
-        "earlier_marked": bool(practice.guide)
-        and any(practice.guide["rule"] in line.event.rules for line in log_earlier),
-        "can_deal": hand.over and not table.session_over,
-        # The seed link deals a plain table from the seed: not a lesson's stacked deal, a
-        # table begun as after a hand, or agreed variations.
-        "shareable": _plain(table, practice),
-        "laws_stand": practice.laws and hand.rules.penalties != "none",
-        "irregular_laws": {
-            what.replace("-", "_"): _law(IRREGULARITIES[what], practice.rules, links)
-            for what in form.irregularities
-        },
-        "declare_before": _declare_before(view) if form.waiting else "",
-        "first_dealer": _first_dealer(table) if hand.setup.hand_number == 1 else "",
-        "links": links,
-        "guide_rule": links.link(practice.guide["rule"]) if practice.guide else None,
-        **_table_context(view, hand, links),
-    }
+    context = presenting.table_context(
+        practice,
+        table,
+        _current_hand(table),
+        form=form,
+        refusal=refusal,
+        notice=notice,
+        error=error,
+        done=done,
+        stored=messages.get_messages(request),
+    )
     template = f"{TABLE_TEMPLATE}#hand-table" if request.htmx else TABLE_TEMPLATE
     return render(request, template, context)

@@ -32,7 +32,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from django.conf import settings
 from django.db import models, transaction
@@ -59,9 +59,6 @@ from lessons.models import (
     make_resolver,
 )
 from lessons.signals import content_loaded
-
-if TYPE_CHECKING:
-    from lessons.course.loader import Course
 
 #: A modern text may be quoted only in short passages: fewer words than this.
 MAX_MODERN_QUOTE_WORDS = 50
@@ -268,9 +265,20 @@ class ResolvedCitation:
     passages: list[str]
 
 
+class ContentPart(Protocol):
+    """A part of ``content/`` that an app built on the reading side reads itself (the course's
+    ``lessons.txt``: ``lessons.course.loader.Course``): the reading side knows nothing of it,
+    and only saves it in its own transaction, after its own rows, and counts its rows."""
+
+    def save(self, resolver: markup.Resolver) -> None: ...
+
+    def counts(self) -> dict[str, int]: ...
+
+
 @dataclass
 class Content:
-    """Everything in ``content/``, validated, ready to save."""
+    """Everything in ``content/`` that the reading side reads, validated, ready to save; with
+    the parts that the apps built on it read (:attr:`parts`), saved with it."""
 
     sources: list[SourceContent]
     rules: dict[str, Block]
@@ -278,8 +286,10 @@ class Content:
     citations: list[ResolvedCitation]
     #: One resolver per source (its notes are its own), and "" for the rest.
     resolvers: dict[str, markup.Resolver] = field(repr=False)
-    #: The lessons (``lessons.txt``: :mod:`lessons.course.loader`).
-    course: Course | None = None
+    #: The folder read, and what the apps built on this one read from it (the lessons:
+    #: ``manage.py loadcontent`` adds them), saved in the same transaction.
+    root: Path = field(default_factory=Path)
+    parts: list[ContentPart] = field(default_factory=list)
     #: What the witnesses say of the rules (``witnesses.txt``), with their quotations.
     witnesses: list[tuple[Block, list[WitnessQuote]]] = field(default_factory=list)
     #: The steps of the timeline (``timeline.txt``), with their quotations.
@@ -295,10 +305,10 @@ class Content:
             self._save_terms(passage_ids)
             self._save_citations(passage_ids)
             self._save_timeline(passage_ids)
-            if self.course is not None:
-                self.course.save(self.resolvers[""])
+            for part in self.parts:
+                part.save(self.resolvers[""])
         content_loaded.send(sender=type(self))
-        return {
+        counts = {
             "sources": Source.objects.count(),
             "passages": Passage.objects.count(),
             "rules": Rule.objects.count(),
@@ -306,8 +316,19 @@ class Content:
             "citations": Citation.objects.count(),
             "witness statements": WitnessStatement.objects.count(),
             "timeline entries": TimelineEntry.objects.count(),
-            **(self.course.counts() if self.course is not None else {}),
         }
+        for part in self.parts:
+            counts.update(part.counts())
+        return counts
+
+    @property
+    def passage_keys(self) -> set[tuple[str, str]]:
+        """(source, passage key) of every passage."""
+        return {(sc.slug, b.id) for sc in self.sources for b in sc.passages}
+
+    def display(self, path: Path) -> str:
+        """How a file of the folder read is named in messages (``content/lessons.txt``)."""
+        return _display(path, self.root)
 
     def _save_sources(self) -> None:
         rows = []
@@ -562,37 +583,26 @@ def read(path: Path | None = None) -> Content:
     citations = list(_resolve_citations(sources, plains))
     witnesses = _read_witnesses(root, sources, plains, resolvers)
     timeline = _read_timeline(root, sources, plains, resolvers[""])
-    course = _read_course(root, resolvers[""], passage_keys)
     return Content(
-        sources, rules, terms, citations, resolvers, course, witnesses=witnesses, timeline=timeline
+        sources,
+        rules,
+        terms,
+        citations,
+        resolvers,
+        witnesses=witnesses,
+        timeline=timeline,
+        root=root,
     )
 
 
 def _lesson_titles(root: Path) -> dict[str, str]:
     """The lessons of ``lessons.txt`` (id → title), read first so that every file may link
-    one with ``[[lesson:id]]``; the course itself is checked later (:func:`_read_course`)."""
+    one with ``[[lesson:id]]``; the course itself is read and checked by the course's loader."""
     path = root / "lessons.txt"
     if not path.is_file():
         return {}
     blocks = parse(path.read_text(encoding="utf-8"), _display(path, root), "lessons")
     return {b.id: b.get("title") or b.id for b in blocks if b.kind == "lesson"}
-
-
-def _read_course(
-    root: Path, resolver: markup.Resolver, passages: set[tuple[str, str]]
-) -> Course | None:
-    path = root / "lessons.txt"
-    if not path.is_file():
-        return None
-    from lessons.course.loader import read_course
-
-    return read_course(
-        path.read_text(encoding="utf-8"),
-        _display(path, root),
-        resolver,
-        passages,
-        root / "guided.json",
-    )
 
 
 def _display(path: Path, root: Path) -> str:

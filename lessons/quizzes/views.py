@@ -9,13 +9,10 @@ yet (the right answers, whether an answer was right) is never put in a page's co
 
 from __future__ import annotations
 
-import csv
-import functools
-import io
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.contrib import messages
@@ -29,14 +26,12 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from games.links import rule_name, rule_url
+from games.links import rule_name
 from games.loo.questions import Question
-from games.loo.rulesets import GAME_NAMES, PRESETS
 from games.models import new_seed
 from lessons.classes.access import class_for_teacher, classes_joined, classes_taught
 from lessons.classes.models import Membership, SchoolClass
-from lessons.classes.progress import course_lessons, marks_in_order, progress_of
-from lessons.course.models import Lesson
+from lessons.quizzes import charts, csvexport, reports
 from lessons.quizzes.forms import AssignmentForm, QuizForm, ReportForm
 from lessons.quizzes.models import (
     Answer,
@@ -49,10 +44,8 @@ from lessons.quizzes.models import (
     StaleAnswer,
     teacher_zone,
 )
-from lessons.trainer import bank
 from lessons.trainer.forms import AnswerForm
 from lessons.trainer.presenting import asking_context, graded_context, shown
-from lessons.trainer.views import practise_url
 
 STALE = "This question can no longer be made: the question bank has changed since."
 
@@ -311,7 +304,9 @@ def list_my_assignments(request: HttpRequest) -> HttpResponse:
     attempts = defaultdict(list)
     for a in Attempt.objects.filter(assignment__in=assignments, student=request.user):
         attempts[a.assignment_id].append(a)
-    done_lessons = _lessons_done([request.user.pk], [a.lesson for a in assignments if a.lesson])
+    done_lessons = reports.lessons_done(
+        [request.user.pk], [a.lesson for a in assignments if a.lesson]
+    )
     now = timezone.now()
     rows = []
     for a in assignments:
@@ -327,21 +322,6 @@ def list_my_assignments(request: HttpRequest) -> HttpResponse:
         # Dates in the teacher's time zone.
         rows.append({"assignment": a, "state": state, "zone": a.time_zone()})
     return render(request, "quizzes/my_assignments.html", {"rows": rows})
-
-
-def _lessons_done(students: Sequence[int], lessons: Iterable[Lesson]) -> set[tuple[int, str]]:
-    """(student pk, lesson slug) for each of ``lessons`` every step of which the student has
-    done (two queries)."""
-    slugs = {lesson.slug for lesson in lessons}
-    if not slugs:
-        return set()
-    steps = {lesson.slug: lesson.steps_count for lesson in course_lessons() if lesson.slug in slugs}
-    return {
-        (student, slug)
-        for student, progress in progress_of(students).items()
-        for slug, mark in progress.marks.items()
-        if slug in steps and mark.done >= steps[slug]
-    }
 
 
 @login_required
@@ -370,10 +350,10 @@ def show_assignment(request: HttpRequest, pk: int) -> HttpResponse:
     ]
     kept = None
     if assignment.shows_score(True, now) and finished:
-        kept = assignment.kept([_percent(a.right, a.total) for a in finished])
+        kept = assignment.kept([reports.percent(a.right, a.total) for a in finished])
     lesson_done = False
     if assignment.lesson_id:
-        lesson_done = bool(_lessons_done([request.user.pk], [assignment.lesson]))
+        lesson_done = bool(reports.lessons_done([request.user.pk], [assignment.lesson]))
     context = {
         "assignment": assignment,
         "current": current,
@@ -384,14 +364,6 @@ def show_assignment(request: HttpRequest, pk: int) -> HttpResponse:
         "now": now,
     }
     return _in_zone(request, assignment.time_zone(), "quizzes/assignment.html", context)
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def _percent(right: int, total: int) -> float:
-    return 100 * right / total if total else 0.0
 
 
 @login_required
@@ -575,102 +547,6 @@ def report_problem(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 # -- results (the teacher) ----------------------------------------------------------------------
 
 
-@dataclass
-class StudentRow:
-    membership: Membership
-    state: str = "not started"
-    attempts: int = 0
-    kept: float | None = None
-    seconds: float = 0.0
-    last: datetime | None = None
-    percents: list[float] = field(default_factory=list)
-
-    @property
-    def time(self) -> str:
-        minutes, seconds = divmod(round(self.seconds), 60)
-        return f"{minutes} min {seconds:02d} s" if self.attempts else ""
-
-
-@dataclass
-class Share:
-    label: str
-    right: int = 0
-    asked: int = 0
-    url: str = ""
-
-    @property
-    def percent(self) -> int:
-        return round(100 * self.right / self.asked) if self.asked else 0
-
-
-def _results(assignment: Assignment, now: datetime) -> dict[str, Any]:
-    """Every student's state, grade, attempts and time; per question and per rule, the share
-    answered right (a fixed number of queries, whatever the class's size)."""
-    memberships = list(
-        Membership.objects.filter(school_class=assignment.school_class).select_related("student")
-    )
-    rows = {m.student_id: StudentRow(m) for m in memberships}
-    attempts = list(
-        Attempt.objects.filter(assignment=assignment, student__in=rows)
-        .with_scores()
-        .order_by("student", "number")
-    )
-    for a in attempts:
-        row = rows[a.student_id]
-        row.attempts += 1
-        end = a.ended() if a.is_over(now) else (a.last_answer or now)
-        row.seconds += max(0.0, (min(end, now) - a.started).total_seconds())
-        if a.is_over(now):
-            row.percents.append(_percent(a.right, a.total))
-            if row.state != "in progress":
-                row.state = "submitted"
-        else:
-            row.state = "in progress"
-    for row in rows.values():
-        row.kept = assignment.kept(row.percents)
-    by_question: dict[int, Share] = {}
-    by_rule: dict[str, Share] = {}
-    answered = Answer.objects.filter(
-        attempt__assignment=assignment, attempt__student__in=rows, answered__isnull=False
-    ).values_list("position", "topic", "correct")
-    for position, topic, correct in answered:
-        share = by_question.setdefault(position, Share(f"Question {position + 1}"))
-        share.asked += 1
-        share.right += bool(correct)
-        share = by_rule.setdefault(topic, Share(_capital(rule_name(topic)), url=rule_url(topic)))
-        share.asked += 1
-        share.right += bool(correct)
-    return {
-        "rows": list(rows.values()),
-        "by_question": [by_question[k] for k in sorted(by_question)],
-        "by_rule": sorted(by_rule.values(), key=lambda s: (s.percent, s.label)),
-    }
-
-
-def chart(shares: Sequence[Share], title: str) -> dict[str, Any]:
-    """A horizontal bar chart of the shares, drawn as SVG by the template."""
-    bar, gap, label_width, width = 22, 8, 170, 300
-    bars = [
-        {
-            "label": s.label,
-            "y": i * (bar + gap),
-            "text_y": i * (bar + gap) + bar * 0.7,
-            "width": round(width * s.percent / 100, 1),
-            "percent": s.percent,
-            "value_x": label_width + round(width * s.percent / 100, 1) + 6,
-        }
-        for i, s in enumerate(shares)
-    ]
-    return {
-        "title": title,
-        "bars": bars,
-        "bar": bar,
-        "label_width": label_width,
-        "height": max(1, len(bars)) * (bar + gap),
-        "total_width": label_width + width + 50,
-    }
-
-
 @login_required
 @require_safe
 def show_results(request: HttpRequest, pk: int) -> HttpResponse:
@@ -678,32 +554,15 @@ def show_results(request: HttpRequest, pk: int) -> HttpResponse:
     now = timezone.now()
     context: dict[str, Any] = {"assignment": assignment, "now": now}
     if assignment.lesson_id:
-        memberships = list(
-            Membership.objects.filter(school_class=assignment.school_class).select_related(
-                "student"
-            )
-        )
-        done = _lessons_done([m.student_id for m in memberships], [assignment.lesson])
-        context["lesson_rows"] = [
-            (m, (m.student_id, assignment.lesson_id) in done) for m in memberships
-        ]
+        context["lesson_rows"] = reports.lesson_rows(assignment)
     else:
-        results = _results(assignment, now)
+        results = reports.results(assignment, now)
         context.update(results)
-        context["question_chart"] = chart(
+        context["question_chart"] = charts.chart(
             results["by_question"], "Share answered right, by question"
         )
-        context["rule_chart"] = chart(results["by_rule"], "Share answered right, by rule")
-        context["reports"] = [
-            {
-                "report": r,
-                "kind": bank.kind_name(r.kind),
-                "rules": PRESETS[r.rules].title if r.rules in PRESETS else r.rules,
-                "game": GAME_NAMES.get(r.game, r.game),
-                "rule": (_capital(rule_name(r.rule)), rule_url(r.rule)) if r.rule else None,
-            }
-            for r in assignment.reports.select_related("reporter")[:50]
-        ]
+        context["rule_chart"] = charts.chart(results["by_rule"], "Share answered right, by rule")
+        context["reports"] = reports.problem_reports(assignment)
     return _in_zone(request, assignment.time_zone(), "quizzes/results.html", context)
 
 
@@ -744,173 +603,23 @@ def regrade(request: HttpRequest, pk: int) -> HttpResponse:
 # -- CSV ----------------------------------------------------------------------------------------
 
 
-def safe_cell(value: Any) -> str:
-    """A cell as text, one that a spreadsheet will not read as a formula."""
-    text = "" if value is None else str(value)
-    if text[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + text
-    return text
-
-
-def csv_response(
-    filename: str, header: Sequence[str], rows: Iterable[Sequence[Any]]
-) -> HttpResponse:
-    """UTF-8 with a byte-order mark, which spreadsheets need to read it as UTF-8."""
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow([safe_cell(h) for h in header])
-    for row in rows:
-        writer.writerow([safe_cell(c) for c in row])
-    response = HttpResponse("\ufeff" + out.getvalue(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
-
-
-def _response_words(answer: Answer) -> str:
-    """The choices given, as the question's page labels them (their ids if it cannot be made
-    again)."""
-    if answer.response is None:
-        return ""
-    try:
-        labels = _labels(*answer.identity_fields().values())
-    except StaleAnswer:
-        labels = {}
-    return "; ".join(labels.get(r, r) for r in answer.response)
-
-
-@functools.lru_cache(maxsize=256)
-def _labels(kind: str, rules: str, game: str, rule: str, seed: int, version: int) -> dict[str, str]:
-    """A question's choices by id (the same question is asked of many students)."""
-    q = Answer(kind=kind, rules=rules, game=game, rule=rule, seed=seed, version=version)
-    return {c.id: c.text for c in shown(q.to_engine()).choices}
-
-
 @login_required
 @require_safe
 def download_answers(request: HttpRequest, pk: int) -> HttpResponse:
     """One row per answer: student, attempt, question, rule, response, correct, time."""
     assignment = _assignment_for_teacher(request, pk)
-    zone = assignment.time_zone()
-    students = Membership.objects.filter(school_class=assignment.school_class).values("student")
-    answers = (
-        Answer.objects.filter(attempt__assignment=assignment, attempt__student__in=students)
-        .select_related("attempt__student")
-        .order_by("attempt__student__username", "attempt__number", "position")
-    )
-    rows = (
-        (
-            a.attempt.student.get_username(),
-            a.attempt.number,
-            a.number,
-            a.kind,
-            a.topic,
-            _response_words(a),
-            "" if a.correct is None else ("yes" if a.correct else "no"),
-            timezone.localtime(a.answered, zone).isoformat() if a.answered else "",
-        )
-        for a in answers
-    )
-    header = ("student", "attempt", "question", "kind", "rule", "response", "correct", "time")
-    return csv_response(f"assignment-{assignment.pk}-answers.csv", header, rows)
+    header, rows = reports.answer_rows(assignment)
+    return csvexport.csv_response(f"assignment-{assignment.pk}-answers.csv", header, rows)
 
 
 # -- the gradebook --------------------------------------------------------------------------------
-
-
-def _gradebook(school_class: SchoolClass, now: datetime) -> dict[str, Any]:
-    memberships = list(
-        Membership.objects.filter(school_class=school_class).select_related("student")
-    )
-    students = [m.student_id for m in memberships]
-    assignments = list(
-        Assignment.objects.filter(school_class=school_class)
-        .select_related("quiz__current", "lesson")
-        .order_by("opens", "pk")
-    )
-    percents: dict[tuple[int, int], list[float]] = defaultdict(list)
-    last: dict[int, datetime] = {}
-    started: set[tuple[int, int]] = set()
-    for a in (
-        Attempt.objects.filter(assignment__in=assignments, student__in=students)
-        .with_scores()
-        .order_by("number")
-    ):
-        started.add((a.student_id, a.assignment_id))
-        if a.is_over(now):
-            percents[(a.student_id, a.assignment_id)].append(_percent(a.right, a.total))
-        if a.last_answer and (a.student_id not in last or a.last_answer > last[a.student_id]):
-            last[a.student_id] = a.last_answer
-    lessons = course_lessons()
-    progress = progress_of(students)
-    steps = {lesson.slug: lesson.steps_count for lesson in lessons}
-    done = {
-        (student, slug)
-        for student, p in progress.items()
-        for slug, mark in p.marks.items()
-        if mark.done >= steps.get(slug, 0)
-    }
-    for student, p in progress.items():
-        if p.last_step and (student not in last or p.last_step > last[student]):
-            last[student] = p.last_step
-    rows = []
-    for m in memberships:
-        cells = []
-        for a in assignments:
-            key = (m.student_id, a.pk)
-            if a.lesson_id:
-                cells.append("done" if (m.student_id, a.lesson_id) in done else "")
-            else:
-                kept = a.kept(percents.get(key, []))
-                cells.append(
-                    f"{kept:.0f}%"
-                    if kept is not None
-                    else ("in progress" if key in started else "")
-                )
-        marks = marks_in_order(progress.get(m.student_id), lessons)
-        rows.append(
-            {
-                "membership": m,
-                "cells": cells,
-                "lessons": [
-                    (lesson, mark) for lesson, mark in zip(lessons, marks, strict=True) if mark.done
-                ],
-                "last": last.get(m.student_id),
-            }
-        )
-    # The rules the class most often gets wrong.
-    wrong = (
-        Answer.objects.filter(
-            attempt__assignment__in=assignments, attempt__student__in=students, correct=False
-        )
-        .values_list("topic", "rules", "game")
-        .annotate(n=Count("pk"))
-        .order_by("-n", "topic")
-    )
-    teaching: dict[str, Lesson] = {}
-    for lesson in lessons:
-        for rule_id in lesson.teaches:
-            teaching.setdefault(rule_id, lesson)
-    missed: dict[str, dict[str, Any]] = {}
-    for topic, preset, game, n in wrong:
-        if topic in missed:
-            missed[topic]["n"] += n
-            continue
-        missed[topic] = {
-            "name": _capital(rule_name(topic)),
-            "n": n,
-            "url": rule_url(topic),
-            "lesson": teaching.get(topic),
-            "trainer": practise_url(f"rule:{topic}", preset, game),
-        }
-    worst = sorted(missed.values(), key=lambda r: -r["n"])[:10]
-    return {"assignments": assignments, "rows": rows, "worst": worst}
 
 
 @login_required
 @require_safe
 def show_gradebook(request: HttpRequest, pk: int) -> HttpResponse:
     school_class = class_for_teacher(request.user, pk)
-    context = {"school_class": school_class, **_gradebook(school_class, timezone.now())}
+    context = {"school_class": school_class, **reports.gradebook(school_class, timezone.now())}
     return _in_zone(request, teacher_zone(request.user), "quizzes/gradebook.html", context)
 
 
@@ -918,10 +627,5 @@ def show_gradebook(request: HttpRequest, pk: int) -> HttpResponse:
 @require_safe
 def download_gradebook(request: HttpRequest, pk: int) -> HttpResponse:
     school_class = class_for_teacher(request.user, pk)
-    book = _gradebook(school_class, timezone.now())
-    header = ["student", "name", *(a.title for a in book["assignments"])]
-    rows = (
-        [r["membership"].student.get_username(), r["membership"].real_name, *r["cells"]]
-        for r in book["rows"]
-    )
-    return csv_response(f"class-{school_class.pk}-gradebook.csv", header, rows)
+    header, rows = reports.gradebook_rows(reports.gradebook(school_class, timezone.now()))
+    return csvexport.csv_response(f"class-{school_class.pk}-gradebook.csv", header, rows)

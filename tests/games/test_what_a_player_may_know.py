@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from games.models import PracticeTable
 from games.naming import say, stored_message
-from games.views import PUBLIC_REASONS
+from games.presenting import PUBLIC_REASONS
 
 pytestmark = pytest.mark.django_db
 

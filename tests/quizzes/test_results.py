@@ -10,8 +10,8 @@ import pytest
 from django.urls import reverse
 
 from lessons.classes.models import Membership
+from lessons.quizzes.csvexport import safe_cell
 from lessons.quizzes.models import Attempt
-from lessons.quizzes.views import safe_cell
 
 from .conftest import (
     client_for,

@@ -1,4 +1,10 @@
-"""Load content/ (sources, rule explanations, glossary) into the database, in one transaction."""
+"""Load content/ (sources, rule explanations, glossary, lessons) into the database, in one
+transaction.
+
+The command stands above the apps it loads: the reading side (lessons.content) reads its files,
+then the course (lessons.course.loader) reads lessons.txt against them, and the reading side
+saves both. The reading side never calls the course, which is built on it.
+"""
 
 from pathlib import Path
 from typing import Any
@@ -6,6 +12,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from lessons import content
+from lessons.course.deals import FILE
+from lessons.course.loader import read_course
 
 
 class Command(BaseCommand):
@@ -26,7 +34,26 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, path: Path | None, **options: Any) -> None:
         try:
-            counts = content.read(path).save()
+            counts = read_all(path).save()
         except content.ContentError as error:
             raise CommandError(str(error)) from None
         self.stdout.write("Loaded " + ", ".join(f"{n} {what}" for what, n in counts.items()) + ".")
+
+
+def read_all(path: Path | None) -> content.Content:
+    """``content/`` (:func:`lessons.content.read`) with its lessons, all checked before anything
+    is saved; raises ContentError at the first problem."""
+    found = content.read(path)
+    lessons = found.root / "lessons.txt"
+    if lessons.is_file():
+        text = lessons.read_text(encoding="utf-8")
+        found.parts.append(
+            read_course(
+                text,
+                found.display(lessons),
+                found.resolvers[""],
+                found.passage_keys,
+                found.root / FILE,
+            )
+        )
+    return found

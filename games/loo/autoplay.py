@@ -1,0 +1,181 @@
+"""The computer players' turn at a table with one human: they act until he is to act.
+
+A practice table (and a lesson's check of its guided hand) lets the others play between the
+human's decisions. Which computer players sit there, how each is seeded and when they lapse
+are rules of the table, not of the database, so they live here, beside the bots, where they
+run without Django: the site's table only stores what this returns.
+
+Every decision is seeded by the deal and the point of the hand (:func:`bot_seed`), so the same
+play by the human meets the same replies, today and in any stored table replayed tomorrow.
+
+What each one did is kept as a :data:`Note`, one per action, in the JSON a practice table
+stores (``PracticeTable.notes``): the keys and their meaning are fixed, since stored tables
+are read back with them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final, TypedDict
+
+from .bots import BeginnerBot, CarelessBot, Decision, SensibleBot
+from .hand import Action, Hand, Options
+from .table import Table
+from .view import view_for
+
+#: Cheap enough for a web request (about 5 ms a decision), still better than chance.
+SENSIBLE_PLAYOUTS: Final = 16
+#: A hand has at most a few dozen actions; this only stops a runaway loop.
+MAX_BOT_ACTIONS: Final = 400
+#: The opponents a table may have (the bots' kinds, ``games.loo.bots.BOT_KINDS``).
+BEGINNER: Final = "beginner"
+SENSIBLE: Final = "sensible"
+CARELESS: Final = "careless"
+
+
+class BotNote(TypedDict):
+    """Why a computer player did what it did: ``reason`` is a message in its JSON form
+    (``Message.to_dict()``), ``event`` the first line of the trace its action produced."""
+
+    action: int
+    seat: int
+    event: int
+    reason: dict[str, Any]
+
+
+class BoundRule(TypedDict):
+    """A rule that bound the human's decision, and its sentence (a message's JSON form)."""
+
+    rule: str
+    message: dict[str, Any]
+
+
+class RulesNote(TypedDict):
+    """The rules that bound the human's decision, beside the first line it produced."""
+
+    action: int
+    seat: int
+    event: int
+    explanations: list[BoundRule]
+
+
+#: One note of a table's current hand, as stored.
+Note = BotNote | RulesNote
+
+
+def bot_seed(table: Table, seat: int) -> str:
+    """A computer player's seed at this point of the hand: the deal, the actions so far, the
+    seat."""
+    hand = table.hand
+    assert hand is not None
+    return f"{table.config.seed}:{hand.setup.hand_number}:{len(hand.log)}:{seat}"
+
+
+@dataclass(frozen=True)
+class Autoplay:
+    """The computer players of a table: their kind (:data:`BEGINNER`, :data:`SENSIBLE` or
+    :data:`CARELESS`) in every seat but the human's."""
+
+    opponents: str
+    human: int = 0
+
+    def bot(self, table: Table, seat: int) -> BeginnerBot | SensibleBot:
+        """The computer player at ``seat`` for its next decision, seeded by the deal and the
+        point of the hand, so the same play by the human meets the same replies."""
+        seed = bot_seed(table, seat)
+        if self.opponents == SENSIBLE:
+            return SensibleBot(seed, playouts=SENSIBLE_PLAYOUTS)
+        if self.opponents == CARELESS:
+            return CarelessBot(seed)
+        return BeginnerBot(seed)
+
+    def run(self, table: Table, notes: list[Note], *, wait: bool = False) -> list[Note]:
+        """Let the computer players act until it is the human's turn or the hand is over;
+        each one's reason is added to ``notes`` (and ``notes`` returned).
+
+        Careless players, where the laws let irregularities stand, are asked at every point of
+        the hand, before whoever acts next (the human too), whether one of them lapses
+        (:meth:`CarelessBot.lapse`): at most one lapse a point, each seeded by the point, so
+        the same play meets the same lapses. ``wait`` (a new deal): stop at the start of the
+        declarations while the human could declare before his turn (:meth:`human_waits`),
+        so that he may; he lets the others declare with the next request."""
+        hand = table.hand
+        assert hand is not None
+        careless = self.opponents == CARELESS
+        lapsed = False
+        for _ in range(MAX_BOT_ACTIONS):
+            if hand.over:
+                break
+            if careless and not lapsed and hand.laws_apply():
+                lapsed = self._lapse(table, notes)
+                if lapsed:
+                    # A misdeal deals afresh and the declarations start again: look again.
+                    continue
+            seat = hand.to_act
+            if seat is None or seat == self.human or wait and self.human_waits(hand):
+                break
+            _apply(table, seat, self.bot(table, seat).decide(view_for(hand, seat)), notes)
+            lapsed = False
+        return notes
+
+    def human_waits(self, hand: Hand) -> bool:
+        """Whether the human waits while the others declare, and could declare before his
+        turn: laws mode under a source that punishes it, nobody has declared yet, and he is
+        not the first to declare. The table stops there when it deals (:meth:`run`)."""
+        return (
+            hand.to_act != self.human
+            and not any(hand.declared)
+            and "declare-early" in hand.irregularities(self.human)
+        )
+
+    def _lapse(self, table: Table, notes: list[Note]) -> bool:
+        """Ask each careless computer player in turn whether he lapses now; carry out the
+        first lapse (whether any was committed)."""
+        hand = table.hand
+        assert hand is not None
+        for seat in range(hand.players):
+            if seat == self.human:
+                continue
+            decision = CarelessBot(bot_seed(table, seat)).lapse(view_for(hand, seat))
+            if decision is not None:
+                _apply(table, seat, decision, notes)
+                return True
+        return False
+
+    def rules_note(
+        self, hand: Hand, action: Action, options: Options | None, first_event: int
+    ) -> RulesNote | None:
+        """The note of the rules that bound the human's ``action`` (just applied to ``hand``;
+        ``options``: what he was offered, ``first_event``: the trace's length before it), for
+        the trick log: they name only his cards. At the play only the rules that excluded a
+        card count; an irregular action, or one no rule bound, gets no note."""
+        bound: list[BoundRule] = [
+            {"rule": a.rule, "message": a.message.to_dict()}
+            for a in (options.explanations if options is not None else ())
+            if a.excluded or options is None or options.kind != "play"
+        ]
+        if not bound or action.kind == "irregular":
+            return None
+        return {
+            "action": len(hand.log) - 1,
+            "seat": self.human,
+            "event": first_event,
+            "explanations": bound,
+        }
+
+
+def _apply(table: Table, seat: int, decision: Decision, notes: list[Note]) -> None:
+    """Carry out a computer player's decision, its reason noted beside the first line of the
+    trace it produced."""
+    hand = table.hand
+    assert hand is not None
+    first_event = len(hand.events)
+    table.apply(decision.action)
+    notes.append(
+        {
+            "action": len(hand.log) - 1,
+            "seat": seat,
+            "event": first_event,
+            "reason": decision.reason.to_dict(),
+        }
+    )
