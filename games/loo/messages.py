@@ -47,6 +47,7 @@ from typing import Any, Final, NamedTuple
 
 from . import catalogue
 from .cards import BY_CODE, SUIT_NAMES, SUIT_SINGULAR, Card, card, displays
+from .errors import LooError
 
 #: The seat of "the player" to move in a bare position (:func:`~games.loo.play.legal` of a
 #: Position, which has no seat): the default viewer, so that a position's reasons read "You
@@ -129,6 +130,23 @@ def message_from_dict(data: Mapping[str, Any]) -> Message:
 def text(text: str) -> Message:
     """A sentence the engine did not write (an old stored one): shown as it is."""
     return Message("text", {"text": text})
+
+
+class MessageError(LooError):
+    """A refusal told as a :class:`Message`, so that it can be shown from any point of view
+    (:meth:`render`); ``str()`` gives it as the player to move reads it. It lives here, not
+    in :mod:`.errors`, so that the errors import nothing and no import goes round in a circle
+    (cards → errors → messages → cards)."""
+
+    def __init__(self, message: Message | str) -> None:
+        self.message: Message = message if isinstance(message, Message) else text(message)
+        super().__init__(self.message)
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def render(self, viewer: int | None = PLAYER, names: Names = None) -> str:
+        return render(self.message, viewer, names)
 
 
 # -- rendering --------------------------------------------------------------------------------
