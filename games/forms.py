@@ -14,7 +14,7 @@ from django.core.exceptions import ValidationError
 from games.loo.cards import Card
 from games.loo.hand import Action
 from games.loo.play import RuleApplication
-from games.loo.rulesets import GAME_NAMES, PRESETS, RuleSet
+from games.loo.rulesets import DEFAULT_PRESET, GAME_NAMES, PRESETS, RuleSet
 from games.loo.view import PlayerView
 from games.models import (
     GAME_CHOICES,
@@ -83,7 +83,7 @@ class NewTableForm(forms.Form):
     """A new table: the game, the rule set, how many play, the opponents and the mode."""
 
     game = forms.ChoiceField(choices=GAME_CHOICES, initial="three-card")
-    rules = forms.ChoiceField(choices=RULES_CHOICES, initial="hoffmann", label="Rule set")
+    rules = forms.ChoiceField(choices=RULES_CHOICES, initial=DEFAULT_PRESET, label="Rule set")
     players = forms.IntegerField(
         min_value=MIN_PLAYERS, max_value=MAX_PLAYERS, initial=5, label="Players, you included"
     )

@@ -24,7 +24,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.loo.cards import PACK, Card, parse_card, parse_cards, parse_suit
+from games.loo.authored import authored_position, cards_field, flag_field
+from games.loo.cards import PACK, Card, parse_card, parse_suit
 from games.loo.errors import LooError
 from games.loo.flushes import FlushResult, compare_flushes
 from games.loo.hand import Action, Event, Hand, HandSetup, IllegalAction, Payment, stack_pack
@@ -237,22 +238,14 @@ def _trump(data: dict[str, Any]) -> tuple[str, Card | None]:
 
 
 def _cards(value: object, what: str) -> tuple[Card, ...]:
-    """A list of card codes, or the codes in one string separated by spaces."""
-    if isinstance(value, str):
-        value = value.split()
-    return parse_cards(value if isinstance(value, list) else [value], what=what)
+    """A list of card codes, or the codes in one string separated by spaces (as the engine
+    reads every authored list of cards)."""
+    return cards_field({what: value}, what)
 
 
 def _whole(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise ExampleError(f"{what} must be a whole number, not {value!r}")
-    return value
-
-
-def _flag(data: dict[str, Any], name: str) -> bool:
-    value = data.get(name, False)
-    if not isinstance(value, bool):
-        raise ExampleError(f'"{name}" must be true or false, not {value!r}')
     return value
 
 
@@ -301,25 +294,10 @@ class LegalExample(WorkedExample):
 
     @classmethod
     def work_out(cls, data: dict[str, Any], rulesets: list[Ruleset]) -> LegalExample:
-        hand = _cards(data["hand"], "hand")
-        trick = _cards(data.get("trick", []), "trick")
-        played = _cards(data.get("played", []), "played cards")
-        turn_up = parse_card(data["turn_up"]) if data.get("turn_up") else None
         rows = []
         for ruleset in rulesets:
-            position = Position(
-                game=str(data["game"]),
-                rules=ruleset.rules,
-                trump=parse_suit(data["trump"]),
-                hand=hand,
-                trick=trick,
-                turn_up=turn_up,
-                declared=_whole(data["declared"], '"declared"'),
-                trick_number=_whole(data.get("trick_number", 1), '"trick_number"'),
-                pam_be_civil=_flag(data, "pam_be_civil"),
-                played=played,
-            )
-            rows.append(ExampleRow(ruleset, hand, legal(position)))
+            position = authored_position(data, game=str(data["game"]), rules=ruleset.rules)
+            rows.append(ExampleRow(ruleset, position.hand, legal(position)))
         return cls(rows[0].moves.position, tuple(rows), data.get("options") or {})
 
 
@@ -796,10 +774,10 @@ class HandExample(WorkedExample):
         setup |= {
             "game": game,
             "pool": _whole(data.get("pool", 0), '"pool"'),
-            "first": _flag(data, "first"),
-            "prev_no_loo": _flag(data, "prev_no_loo"),
-            "prev_flush": _flag(data, "prev_flush"),
-            "laws": _flag(data, "laws"),
+            "first": flag_field(data, "first"),
+            "prev_no_loo": flag_field(data, "prev_no_loo"),
+            "prev_flush": flag_field(data, "prev_flush"),
+            "laws": flag_field(data, "laws"),
             "steps": steps,
         }
         rows = tuple(_replay(ruleset, setup) for ruleset in rulesets)

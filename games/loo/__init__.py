@@ -20,9 +20,19 @@ from .play import (
     legal,
     trick_winner,
 )
-from .rulesets import GAMES, OPTIONS, PRESET_IDS, PRESETS, Preset, RuleSet, preset
+from .rulesets import (
+    DEFAULT_PRESET,
+    GAMES,
+    OPTIONS,
+    PRESET_IDS,
+    PRESETS,
+    Preset,
+    RuleSet,
+    preset,
+)
 
 __all__ = [
+    "DEFAULT_PRESET",
     "GAMES",
     "OPTIONS",
     "PACK",

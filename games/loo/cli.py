@@ -12,10 +12,10 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO, NoReturn
 
-from .cards import Card, parse_card, parse_cards, parse_suit
+from .authored import authored_position, cards_field, hands_field, trump_field
 from .errors import LooError
 from .flushes import compare_flushes
-from .play import Position, legal, trick_winner
+from .play import legal, trick_winner
 from .questions import KINDS, VERSIONS, grade, question
 from .rulesets import GAMES, OPTIONS, PRESETS, RuleSet, preset
 from .simulate import simulate
@@ -59,20 +59,6 @@ def _fields(data: Mapping[str, object], required: Sequence[str], optional: Seque
             raise InputError(f"missing field {name!r}")
 
 
-def _int(data: Mapping[str, object], name: str, default: int | None = None) -> int:
-    value = data.get(name, default)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(f"field {name!r} must be a whole number, not {value!r}")
-    return value
-
-
-def _cards(data: Mapping[str, object], name: str) -> tuple[Card, ...]:
-    value = data.get(name, [])
-    if not isinstance(value, list):
-        raise InputError(f'field {name!r} must be a list of cards such as ["QH", "3S"]')
-    return parse_cards(value, what=name.replace("_", " "))
-
-
 def _rules(data: Mapping[str, object], flag: str | None) -> RuleSet:
     name = flag if flag is not None else data.get("rules")
     if name is None:
@@ -93,10 +79,6 @@ def _game(data: Mapping[str, object]) -> str:
     return game
 
 
-def _trump(data: Mapping[str, object]) -> str:
-    return parse_suit(data.get("trump"))
-
-
 def cmd_legal(data: Mapping[str, object], rules_flag: str | None) -> dict[str, object]:
     _fields(
         data,
@@ -112,39 +94,22 @@ def cmd_legal(data: Mapping[str, object], rules_flag: str | None) -> dict[str, o
             "played",
         ],
     )
-    civil = data.get("pam_be_civil", False)
-    if not isinstance(civil, bool):
-        raise InputError(f"field 'pam_be_civil' must be true or false, not {civil!r}")
-    turn_up = data.get("turn_up")
-    position = Position(
-        game=_game(data),
-        rules=_rules(data, rules_flag),
-        trump=_trump(data),
-        hand=_cards(data, "hand"),
-        trick=_cards(data, "trick"),
-        turn_up=None if turn_up is None else parse_card(turn_up),
-        declared=_int(data, "declared", 2),
-        trick_number=_int(data, "trick_number", 1),
-        pam_be_civil=civil,
-        played=_cards(data, "played"),
-    )
+    position = authored_position(data, game=_game(data), rules=_rules(data, rules_flag))
     return legal(position).to_dict()
 
 
 def cmd_winner(data: Mapping[str, object], rules_flag: str | None) -> dict[str, object]:
     _fields(data, ["game", "trump", "trick"], ["rules", "options"])
     return trick_winner(
-        _game(data), _rules(data, rules_flag), _trump(data), _cards(data, "trick")
+        _game(data), _rules(data, rules_flag), trump_field(data), cards_field(data, "trick")
     ).to_dict()
 
 
 def cmd_flush(data: Mapping[str, object], rules_flag: str | None) -> dict[str, object]:
     _fields(data, ["game", "trump", "hands"], ["rules", "options"])
-    hands = data.get("hands")
-    if not isinstance(hands, list) or not all(isinstance(h, list) for h in hands):
-        raise InputError("field 'hands' must be a list of hands, each a list of five cards")
-    parsed = [parse_cards(h, what=f"hand {i + 1}") for i, h in enumerate(hands)]
-    return compare_flushes(_game(data), _rules(data, rules_flag), _trump(data), parsed).to_dict()
+    hands = hands_field(data)
+    rules = _rules(data, rules_flag)
+    return compare_flushes(_game(data), rules, trump_field(data), hands).to_dict()
 
 
 def _seed(text: str) -> int | str:

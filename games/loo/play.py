@@ -21,8 +21,8 @@ from typing import Any, Final, NamedTuple
 
 from .cards import PACK, SUIT_NAMES, Card, card
 from .catalogue import rule as catalogue_rule
-from .errors import MessageError, PositionError
-from .messages import PLAYER, Message, Names, message_from_dict, msg, render
+from .errors import PositionError
+from .messages import PLAYER, Message, MessageError, Names, message_from_dict, msg, render
 from .messages import text as plain
 from .rulesets import GAMES, HAND_SIZE, RuleSet
 

@@ -26,22 +26,11 @@ GROUP = "group:"
 RULE = "rule:"
 
 
-#: Each kind of question in a few words.
-KIND_NAMES = {
-    "legal-cards": "Which cards may be played",
-    "why-not": "Why not this card",
-    "trick-winner": "Who takes the trick",
-    "flush": "Whose flush wins",
-    "declaration": "What may be declared",
-    "settlement": "Who wins or pays what",
-    "source": "Which source says so",
-    "penalty": "What an irregularity costs",
-    "procedure": "The deal, the stake and the turn",
-}
-
-
 def kind_name(kind: str) -> str:
-    return KIND_NAMES.get(kind, kind.replace("-", " ").capitalize())
+    """The kind in a few words (its title in the engine's registry); a kind the engine no
+    longer makes, from its name."""
+    found = questions.KIND_BY_NAME.get(kind)
+    return found.title if found is not None else kind.replace("-", " ").capitalize()
 
 
 def kinds() -> tuple[str, ...]:
@@ -52,7 +41,7 @@ def kinds() -> tuple[str, ...]:
 def play_kinds() -> tuple[str, ...]:
     """The kinds asked when the learner names none: all but ``source``, which asks about the
     texts rather than the play (as ``question_for`` does)."""
-    return tuple(k for k in kinds() if k != "source")
+    return tuple(k.name for k in questions.REGISTRY if k.about_play)
 
 
 def topic(q: Question) -> str:

@@ -13,7 +13,7 @@ from django.utils.html import format_html
 from games.loo import catalogue
 from games.loo.catalogue import UnknownRule
 from games.loo.questions import Question
-from games.loo.rulesets import GAME_NAMES, GAMES, PRESETS
+from games.loo.rulesets import DEFAULT_PRESET, GAME_NAMES, GAMES, PRESETS
 from lessons.trainer import bank
 
 RULES_CHOICES = [(p.id, p.title) for p in PRESETS.values()]
@@ -78,7 +78,7 @@ class DrillForm(forms.Form):
     rules = forms.ChoiceField(
         label="Rule set",
         choices=RULES_CHOICES,
-        initial="hoffmann",
+        initial=DEFAULT_PRESET,
         error_messages={"invalid_choice": "There is no rule set called “%(value)s”."},
     )
     game = forms.ChoiceField(
@@ -192,4 +192,4 @@ class CoverageForm(forms.Form):
     )
 
     def preset(self) -> str:
-        return (self.is_valid() and self.cleaned_data["rules"]) or "hoffmann"
+        return (self.is_valid() and self.cleaned_data["rules"]) or DEFAULT_PRESET

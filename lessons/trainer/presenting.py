@@ -23,7 +23,7 @@ from typing import Any
 from games.links import RuleLink, RuleLinks
 from games.loo.cards import SUIT_NAMES, Card, card
 from games.loo.errors import LooError
-from games.loo.questions import Grade, Question
+from games.loo.questions import KIND_BY_NAME, REGISTRY, Grade, Question
 from games.loo.rulesets import GAME_NAMES, PRESETS
 from games.naming import say, seat_name
 from lessons.trainer.forms import AnswerForm
@@ -324,17 +324,20 @@ def _maybe_cards(values: list[Any]) -> tuple[Card, ...] | None:
         return None
 
 
-#: The partial that draws each kind's position and what prepares its data.
-POSITIONS: dict[str, tuple[str, Callable[[Question], dict[str, Any]]]] = {
-    "legal-cards": ("position-cards", _cards_position),
-    "why-not": ("position-cards", _cards_position),
-    "trick-winner": ("position-trick", _trick_position),
+#: The partial that draws each shape of position a kind shows (its ``Kind.shows``: kinds may
+#: share one), and what prepares its data.
+SHAPES: dict[str, tuple[str, Callable[[Question], dict[str, Any]]]] = {
+    "cards": ("position-cards", _cards_position),
+    "trick": ("position-trick", _trick_position),
     "flush": ("position-flush", _flush_position),
     "declaration": ("position-declaration", _declaration_position),
     "settlement": ("position-settlement", _settlement_position),
     "source": ("position-source", _source_position),
-    "penalty": ("position-settlement", _penalty_position),
     "procedure": ("position-procedure", _procedure_position),
+}
+#: Each kind's partial, read from the engine's registry of kinds.
+POSITIONS: dict[str, tuple[str, Callable[[Question], dict[str, Any]]]] = {
+    k.name: SHAPES[k.shows] for k in REGISTRY if k.shows in SHAPES
 }
 GENERIC = ("position-generic", _generic_position)
 
@@ -352,15 +355,17 @@ def _choice(q: Question, choice_id: str, label: str) -> ShownChoice:
     """A choice with the cards it stands for: a card of the learner's hand, a card of the
     trick (by its index), or a hand of the flushes shown (by its index)."""
     position = q.position
+    found = KIND_BY_NAME.get(q.kind)
+    shape = found.shows if found is not None else ""
     try:
-        if q.kind == "trick-winner":
+        if shape == "trick":
             i = int(choice_id)
             c = card(position["trick"][i])
             who = "Led" if i == 0 else _ordinal(i + 1)
             return ShownChoice(
                 choice_id, f"{c.label[:1].upper()}{c.label[1:]} ({who.lower()})", (c,)
             )
-        if q.kind == "flush":
+        if shape == "flush":
             i = int(choice_id)
             hand = _cards(position["hands"][i])
             return ShownChoice(
@@ -368,7 +373,7 @@ def _choice(q: Question, choice_id: str, label: str) -> ShownChoice:
             )
         if choice_id.startswith("seat:"):
             return ShownChoice(choice_id, seat_name(int(choice_id.removeprefix("seat:"))))
-        if q.kind == "procedure" and len(choice_id) == 2:
+        if shape == "procedure" and len(choice_id) == 2:
             c = card(choice_id)
             return ShownChoice(choice_id, c.label[:1].upper() + c.label[1:], (c,))
         if choice_id in (position.get("hand") or ()):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
@@ -31,3 +32,57 @@ def test_no_engine_module_imports_from_django_or_the_project() -> None:
             "import lessons",
         ):
             assert forbidden not in text, f"{path.name}: {forbidden}"
+
+
+def _engine_imports() -> dict[str, set[str]]:
+    """Each engine module and the engine modules it imports, inside functions too (an import
+    put in a function to dodge a cycle still goes round it), but not under TYPE_CHECKING."""
+    base = ROOT / "games" / "loo"
+    modules: dict[str, Path] = {}
+    for path in base.rglob("*.py"):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        modules[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    edges: dict[str, set[str]] = {m: set() for m in modules}
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        typing_only = {
+            id(n)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+            for n in ast.walk(node)
+        }
+        package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        for node in ast.walk(tree):
+            if id(node) in typing_only:
+                continue
+            if isinstance(node, ast.ImportFrom):
+                parent = package[: len(package) - node.level + 1] if node.level else []
+                target = ".".join(parent + ([node.module] if node.module else []))
+                found = [target] + [f"{target}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                found = [a.name for a in node.names]
+            else:
+                continue
+            # A module's own packages are imported before it: no edge back to them.
+            edges[name] |= {
+                f for f in found if f in modules and not (name + ".").startswith(f + ".")
+            }
+    return edges
+
+
+def test_no_import_cycle_in_the_engine() -> None:
+    edges = _engine_imports()
+
+    def reaches(start: str, goal: str) -> bool:
+        seen, todo = set(), list(edges[start])
+        while todo:
+            m = todo.pop()
+            if m == goal:
+                return True
+            if m not in seen:
+                seen.add(m)
+                todo.extend(edges[m])
+        return False
+
+    cycles = sorted(m for m in edges if reaches(m, m))
+    assert not cycles, f"modules on an import cycle: {', '.join(cycles)}"

@@ -38,8 +38,9 @@ from collections.abc import Sequence
 from typing import Final
 
 from ..cards import PACK, Card
-from ..messages import HAD_TO, msg
+from ..messages import msg
 from ..play import RuleApplication, follow_cards, lead_cards
+from ..sentences import HAD_TO
 from .deal import DealPhase, deal_order, stack_pack
 from .declare import DeclarePhase
 from .exchange import ExchangePhase

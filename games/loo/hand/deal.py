@@ -97,7 +97,7 @@ class DealPhase(HandState):
             or (must == "pool-is-single" and single)
             or (
                 # The reconstruction of peel's single withdrawn in 2026 (A39), kept for the
-                # questions of versions 2 and 3 (questions._rules_at).
+                # questions of versions 2 and 3 (questions.base.rules_at).
                 must == "first-deal+after-no-loo+after-flush"
                 and (s.first or s.prev_no_loo or s.prev_flush)
             )

@@ -20,9 +20,8 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, Self
 
 from ..cards import Card
-from ..errors import MessageError
 from ..flushes import FlushResult
-from ..messages import Message, Names, msg, render
+from ..messages import Message, MessageError, Names, msg, render
 from ..play import LegalMoves, RuleApplication, Trumps
 from ..rulesets import RuleSet
 

@@ -17,7 +17,7 @@ from operator import itemgetter
 from typing import Final, NoReturn
 
 from ..cards import BY_CODE, Card, card
-from ..messages import HAD_TO, msg
+from ..messages import msg
 from ..play import (
     LegalMoves,
     Position,
@@ -29,6 +29,7 @@ from ..play import (
     winning_index,
 )
 from ..rulesets import HAND_SIZE
+from ..sentences import HAD_TO
 from .state import Action, HandState, IllegalAction, Trick, _new_tuple, refuse
 
 #: The card of a ``(seat, card)`` play.

@@ -1,0 +1,149 @@
+"""``declaration``: a moment of the declarations, "What may you do now?" (select all); the
+answer is :meth:`Hand.options() <games.loo.hand.Hand.options>`'s choices."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Final
+
+from ..hand import Hand
+from ..messages import msg
+from ..play import RuleApplication
+from ..rulesets import RuleSet
+from .base import (
+    Ask,
+    Choice,
+    Kind,
+    Question,
+    seats_from,
+)
+from .deals import deal_hand, random_step
+
+DECLARATION_RULES: Final = (
+    "take-miss",
+    "miss-only-once",
+    "dealer-must-play-against-one",
+    "master",
+    "miss-holder-alone-wins",
+    "must",
+    "club-law",
+    "five-card-exchange",
+    "irish-loo",
+    "miss-holder-must-play",
+)
+
+
+#: Everything a three-card player may declare, and a five-card or Irish one.
+DECLARATIONS: Final = {
+    "three-card": ("play", "pass", "take-miss", "defend-miss", "defend-master"),
+    "five-card": ("play", "pass"),
+    "irish": ("play", "pass"),
+}
+
+
+#: How each declaration reads as a choice.
+DECLARATION_LABELS: Final = {
+    "play": "Play",
+    "pass": "Pass (throw up the cards)",
+    "take-miss": "Take the miss",
+    "defend-miss": "Take the miss and play for the pool",
+    "defend-master": "Play for the pool (master)",
+}
+
+
+def _may_offer(rules: RuleSet, game: str) -> tuple[str, ...]:
+    """The declarations the rule set ever offers at ``game`` (a question's choices)."""
+    offered = []
+    for choice in DECLARATIONS[game]:
+        if choice == "defend-miss" and "miss-for-pool" not in rules.dealer_vs_one:
+            continue
+        if choice == "defend-master" and rules.lone_miss_holder != "dealer-must-play-own-or-master":
+            continue
+        offered.append(choice)
+    return tuple(offered)
+
+
+def _make_declaration(ask: Ask, rng: random.Random, attempt: int) -> Question | None:
+    hand = deal_hand(ask.rules, ask.game, rng, attempt)
+    while hand.phase in ("declare", "exchange"):
+        options = hand.options()
+        seat = options.seat
+        apps = list(options.explanations)
+        if "take-miss" in options.choices:
+            apps.append(RuleApplication("take-miss", msg("question.may-take-miss", p=seat)))
+            if ask.version >= 3:
+                apps.append(
+                    RuleApplication("miss-holder-must-play", msg("question.miss-must-play", p=seat))
+                )
+        before = hand.declared_before_dealer() if seat == hand.dealer else []
+        if hand.phase == "exchange" and len(before) == 1 and "pass" in options.choices:
+            # Five-card or Irish Loo under a rule set that lets the dealer drop out (A47).
+            apps.append(
+                RuleApplication(
+                    "dealer-must-play-against-one",
+                    msg("question.dealer-may-pass", one=before[0], d=seat),
+                )
+            )
+        if hand.phase == "exchange" and not apps:
+            rule = "irish-loo" if ask.game == "irish" else "five-card-exchange"
+            apps.append(
+                RuleApplication(rule, msg("question.may-exchange", p=seat, n=options.max_discards))
+            )
+        bound = [a.rule for a in apps]
+        if bound and ask.wants(bound) and (ask.rule is not None or rng.random() < 0.5):
+            return _declaration(ask, rng, hand, seat, options.choices, apps, bound)
+        random_step(hand, rng)
+    return None
+
+
+def _declaration(
+    ask: Ask,
+    rng: random.Random,
+    hand: Hand,
+    seat: int,
+    answer: Sequence[str],
+    apps: list[RuleApplication],
+    bound: list[str],
+) -> Question:
+    seats = seats_from(seat, hand.players)
+    choices = [c for c in _may_offer(ask.rules, ask.game) if c not in answer] + list(answer)
+    rng.shuffle(choices)
+    holder = hand.miss_holder
+    position = {
+        "game": ask.game,
+        "rules": ask.preset,
+        "players": hand.players,
+        "dealer": seats(hand.dealer),
+        "seat": 0,
+        "trump": hand.trump,
+        "turn_up": hand.turn_up.code if hand.turn_up is not None else None,
+        "hand": [c.code for c in hand.hands[seat]],
+        "declarations": [[seats(a.seat), a.choice] for a in hand.log if a.kind == "declare"],
+        "miss": hand.miss is not None and holder is None,
+        "miss_holder": None if holder is None else seats(holder),
+        "must": hand.must,
+        "club_law": hand.club_law,
+        "pool": hand.pool,
+    }
+    return ask.question(
+        "declaration",
+        msg("question.declaration", p=seat),
+        bound,
+        seats,
+        position=position,
+        choices=tuple(Choice(c, DECLARATION_LABELS[c]) for c in choices),
+        answer=tuple(c for c in choices if c in answer),
+        explanations=tuple(apps),
+        multiple=True,
+        origin=(hand.setup, tuple(hand.log), seat),
+    )
+
+
+DECLARATION: Final = Kind(
+    name="declaration",
+    title="What may be declared",
+    make=_make_declaration,
+    rules=DECLARATION_RULES,
+    shows="declaration",
+)

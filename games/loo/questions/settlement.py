@@ -1,0 +1,222 @@
+"""``settlement``: a finished hand, "How many counters does East receive or pay?"; the answer
+is what the hand's settlement paid."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any, Final
+
+from ..hand import Hand, Payment
+from ..messages import Message, msg
+from ..play import RuleApplication
+from .base import (
+    Ask,
+    Choice,
+    Kind,
+    Question,
+    seats_from,
+    table_position,
+)
+from .deals import deal_hand, random_step
+
+SETTLEMENT_RULES: Final = (
+    "single",
+    "pool-division",
+    "indivisible-pool-rounding",
+    "looed",
+    "limited-loo",
+    "unlimited-loo",
+    "mixed-loo",
+    "dealer-defends-miss",
+    "all-pass-dealer-wins",
+    "miss-holder-alone-wins",
+)
+
+
+def _make_settlement(ask: Ask, rng: random.Random, attempt: int) -> Question | None:
+    hand = deal_hand(ask.rules, ask.game, rng, attempt)
+    while not hand.over:
+        random_step(hand, rng)
+    if hand.outcome == "flush":
+        return None  # a flush question's business
+    if hand.outcome == "single-deal":
+        return _single_settlement(ask, rng, hand)
+    players = hand.players
+    in_play = hand.in_play
+    if hand.defender is not None and rng.random() < 0.5:
+        asked = hand.defender
+    elif in_play and rng.random() < 0.85:
+        asked = rng.choice(in_play)
+    else:
+        asked = rng.randrange(players)
+    net, paid, apps = settled_payments(hand, asked)
+    won = [t.winner for t in hand.tricks]
+    tricks = len(won)
+    if asked in won and hand.outcome == "played":
+        share, odd = divmod(hand.pool_at_start, tricks)
+        rule = "indivisible-pool-rounding" if odd else "pool-division"
+        key = "question.pool-shares-odd" if odd else "question.pool-shares"
+        apps.insert(
+            0, RuleApplication(rule, msg(key, pool=hand.pool_at_start, k=tricks, n=share, odd=odd))
+        )
+    if asked == hand.defender:
+        apps.append(RuleApplication("dealer-defends-miss", msg("question.defender", p=asked)))
+    if asked in hand.looed:
+        price = hand.rules.loo_payment if hand.rules.loo_payment in ("fixed", "pool") else "mixed"
+        apps.append(
+            RuleApplication(
+                hand.loo_rule(), msg(f"question.loo-price.{price}", n=hand.loo_amount())
+            )
+        )
+    if not paid and asked not in hand.looed and asked != hand.defender:
+        takers = [p.payee for p in hand.payments if p.payee is not None and p.rule != "ante"]
+        if hand.outcome != "played" and takers:
+            why = [p.rule for p in hand.payments if p.payee == takers[0]][0]
+            apps.append(
+                RuleApplication(why, msg("question.settle-without-play", p=asked, w=takers[0]))
+            )
+        elif asked not in in_play:
+            apps.append(RuleApplication("looed", msg("question.settle-passed", p=asked)))
+        else:
+            return None  # neither paid nor received, for a reason no rule here explains
+    bound = [a.rule for a in apps]
+    if not ask.wants(bound):
+        return None
+    learner = rng.randrange(players)
+    seats = seats_from(learner, players)
+    loo = hand.loo_amount()
+    candidates = {net + d for d in (hand.pool_at_start, -hand.pool_at_start, loo, -loo, 1, -1)}
+    candidates |= {0, -loo, hand.pool_at_start, -hand.stake}
+    picked = amounts(rng, net, candidates)
+    position = table_position(
+        ask,
+        hand,
+        seats,
+        stake=hand.stake,
+        pool=hand.pool_at_start,
+        played=sorted(seats(s) for s in in_play),
+        tricks=[seats(w) for w in won if w is not None],
+        defender=None if hand.defender is None else seats(hand.defender),
+        asked=seats(asked),
+    )
+    prompt = msg("question.settlement", p=asked)
+    return counters(ask, hand, prompt, bound, seats, learner, position, picked, net, apps)
+
+
+def amounts(rng: random.Random, net: int, candidates: set[int]) -> list[int]:
+    """Four amounts to choose from: ``net`` and three of the other ``candidates``."""
+    others = sorted(c for c in candidates if c != net)
+    picked = rng.sample(others, 3) + [net]
+    rng.shuffle(picked)
+    return picked
+
+
+def counters(
+    ask: Ask,
+    hand: Hand,
+    prompt: Message,
+    bound: list[str],
+    seats: Callable[[int], int],
+    learner: int,
+    position: dict[str, Any],
+    picked: list[int],
+    net: int,
+    apps: list[RuleApplication],
+    *,
+    kind: str = "settlement",
+) -> Question:
+    """A settlement question: "How many counters does East receive or pay?" (a ``penalty``
+    question asks it of an offender)."""
+    return ask.question(
+        kind,
+        prompt,
+        bound,
+        seats,
+        position=position,
+        choices=tuple(Choice(signed(n), amount_label(n)) for n in picked),
+        answer=(signed(net),),
+        explanations=tuple(apps),
+        origin=(hand.setup, tuple(hand.log), learner),
+    )
+
+
+def _single_settlement(ask: Ask, rng: random.Random, hand: Hand) -> Question | None:
+    """settlement of peel's single deal (A39): the turn-up and every player's card face up;
+    what does one player receive or pay?"""
+    players = hand.players
+    asked = rng.randrange(players)
+    net, _, apps = settled_payments(hand, asked)
+    told = next(e for e in hand.events if e.kind == "settle")
+    apps.insert(0, RuleApplication("single", told.message))
+    if asked in hand.looed:
+        apps.append(
+            RuleApplication(
+                "single",
+                msg("question.single-loo-price", n=hand.single_loo(), loo=hand.loo_amount()),
+            )
+        )
+    elif not net:
+        return None  # a dealer standing out (A54): nothing to work out
+    bound = [a.rule for a in apps]
+    if not ask.wants(bound):
+        return None
+    learner = rng.randrange(players)
+    seats = seats_from(learner, players)
+    single, loo = hand.single_loo(), hand.loo_amount()
+    candidates = {net + d for d in (hand.pool_at_start, -hand.pool_at_start, single, -single)}
+    candidates |= {0, -loo, -single, hand.pool_at_start, hand.pool_at_start - single}
+    picked = amounts(rng, net, candidates)
+    position = table_position(
+        ask,
+        hand,
+        seats,
+        stake=hand.stake,
+        pool=hand.pool_at_start,
+        turn_up=hand.turn_up.code,
+        single=[[seats(s), hand.hands[s][0].code] for s in hand.seat_order() if hand.hands[s]],
+        asked=seats(asked),
+    )
+    prompt = msg("question.settlement-single", p=asked)
+    return counters(ask, hand, prompt, bound, seats, learner, position, picked, net, apps)
+
+
+def settled_payments(hand: Hand, seat: int) -> tuple[int, list[Payment], list[RuleApplication]]:
+    """What ``seat`` received or paid when ``hand`` was settled, the stake aside: the net,
+    the payments, and each told as a rule applied."""
+    paid = [p for p in hand.payments if p.rule != "ante" and seat in (p.payer, p.payee)]
+    net = sum(p.amount if p.payee == seat else -p.amount for p in paid)
+    apps = [
+        RuleApplication(
+            p.rule,
+            msg(
+                "question.settle-receives" if p.payee == seat else "question.settle-pays",
+                p=seat,
+                n=p.amount,
+                why=p.reason,
+            ),
+        )
+        for p in paid
+    ]
+    return net, paid, apps
+
+
+def signed(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n)
+
+
+def amount_label(n: int) -> str:
+    if n > 0:
+        return f"Receives {n}"
+    if n < 0:
+        return f"Pays {-n}"
+    return "Neither receives nor pays"
+
+
+SETTLEMENT: Final = Kind(
+    name="settlement",
+    title="Who wins or pays what",
+    make=_make_settlement,
+    rules=SETTLEMENT_RULES,
+    shows="settlement",
+)
