@@ -24,10 +24,10 @@ from ..play import (
     RuleApplication,
     _legal_follow,
     _legal_lead,
-    _quiet,
     trick_winner,
     winning_index,
 )
+from ..play.core import quiet_moves
 from ..rulesets import HAND_SIZE
 from ..sentences import HAD_TO
 from .state import Action, HandState, IllegalAction, Trick, _new_tuple, refuse
@@ -112,7 +112,7 @@ class PlayPhase(HandState):
         position = self.position(seat)
         if not explain and seat == self.to_act and self.phase == "play":
             # The quiet answer Hand.choices remembers too (the bots ask for it, then step).
-            moves = _quiet(position, self._offered(seat))
+            moves = quiet_moves(position, self._offered(seat))
         else:
             # legal(position, explain=explain): its dispatch, without the extra call.
             moves = (_legal_follow if position.trick else _legal_lead)(position, explain, seat)

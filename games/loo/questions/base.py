@@ -1,4 +1,4 @@
-r"""What every kind of question shares: a :class:`Question` and its :class:`Choice`\ s, a
+"""What every kind of question shares: a :class:`Question` and its :class:`Choice`\\ s, a
 :class:`Grade`, what a maker is asked (:class:`Ask`), the :class:`Kind` each kind module
 defines, and the helpers that tell a position from the learner's seat.
 
@@ -240,6 +240,8 @@ def rule_label(rule_id: str) -> str:
 
 @cache
 def stored_coverage() -> dict[str, dict[str, dict[str, tuple[str, ...]]]]:
+    """``data/coverage.json``: which rules each kind can ask about, by preset and game, as the
+    generators found (``python -m games.loo.questions``); read once."""
     path = resources.files("games.loo") / "data" / "coverage.json"
     data = json.loads(path.read_text(encoding="utf-8"))
     return {
