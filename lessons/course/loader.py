@@ -36,7 +36,7 @@ from games.loo.errors import LooError
 from games.loo.hand import stack_pack
 from games.loo.questions import AUTHORED_KINDS, KINDS, QuestionError, coverage, question_at
 from games.loo.rng import rng_for
-from games.loo.rulesets import GAMES, HAND_SIZE, PRESETS, RuleSet
+from games.loo.rulesets import DEFAULT_PRESET, GAMES, HAND_SIZE, PRESETS, RuleSet
 from games.loo.table import STARTS, Table, TableConfig
 from games.naming import SEAT_NAMES
 from lessons import markup
@@ -406,7 +406,7 @@ def _options(b: Block) -> dict[str, str]:
         options[name.strip()] = value.strip()
     if options:
         try:
-            RuleSet.preset("hoffmann").with_options(options)
+            RuleSet.preset(DEFAULT_PRESET).with_options(options)
         except LooError as error:
             raise b.error(f"'options:': {error}", b.line_of("options")) from None
     return options

@@ -9,7 +9,7 @@ from django import forms
 
 from games.loo import catalogue
 from games.loo.questions import QuestionError
-from games.loo.rulesets import GAME_NAMES, PRESETS
+from games.loo.rulesets import DEFAULT_PRESET, GAME_NAMES, PRESETS
 from lessons.course.models import Lesson
 from lessons.quizzes.models import (
     MAX_ATTEMPTS,
@@ -57,7 +57,7 @@ def topics_of(scope: str) -> tuple[list[str], str]:
 
 class QuizForm(forms.Form):
     title = forms.CharField(max_length=120)
-    rules = forms.ChoiceField(label="Rule set", choices=RULES_CHOICES, initial="hoffmann")
+    rules = forms.ChoiceField(label="Rule set", choices=RULES_CHOICES, initial=DEFAULT_PRESET)
     game = forms.ChoiceField(choices=GAME_CHOICES, initial="three-card")
     scope = forms.ChoiceField(label="Rules the questions are about", initial=ANY)
     kinds = forms.MultipleChoiceField(
