@@ -118,9 +118,10 @@ deploy-check: $(INSTALLED)
 
 # The tests run in two lanes at once, one a core (pytest-both):
 # - the SQLite lane: the pure engine (tests/engine), the benchmarks' smoke tests (tests/bench:
-#   the scripts serve from SQLite files of their own whatever the database), and every test
-#   that uses the database;
-# - the PostgreSQL lane, on a throwaway cluster: every test that uses the database again, the
+#   the scripts serve from SQLite files of their own whatever the database), the sweeps marked
+#   db_agnostic (they use the database, but check what the engine and the templates show),
+#   and every other test that uses the database;
+# - the PostgreSQL lane, on a throwaway cluster: those other database tests again, the
 #   browser tests (tests/browser: a person's clicks; the database under the live server does
 #   not change what they check) and the deploy tests (tests/deploy: two gunicorn servers that
 #   share the PostgreSQL database and a Redis server).
@@ -128,7 +129,7 @@ deploy-check: $(INSTALLED)
 ONLY_SQLITE := tests/engine tests/bench
 ONLY_POSTGRES := tests/browser tests/deploy
 SQLITE_PYTEST = $(BIN)/pytest $(addprefix --ignore=,$(ONLY_POSTGRES))
-PG_PYTEST = $(BIN)/pytest $(addprefix --ignore=,$(ONLY_SQLITE))
+PG_PYTEST = $(BIN)/pytest $(addprefix --ignore=,$(ONLY_SQLITE)) -m "not db_agnostic"
 
 pytest: $(INSTALLED) $(NODE_INSTALLED)
 	$(SQLITE_PYTEST)

@@ -35,6 +35,9 @@ from lessons.models import Rule, Source
 from lessons.trainer import bank
 from lessons.trainer.models import AskedQuestion
 
+# The words a page uses are the templates' and the engine's, whichever database holds the
+# content: these sweeps run in one lane (the SQLite one; README, Set-up).
+pytestmark = pytest.mark.db_agnostic
 
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> None:
