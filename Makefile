@@ -107,6 +107,8 @@ typecheck: $(INSTALLED)
 	@if compgen -G 'games/loo/*.py' >/dev/null; then \
 		echo "mypy --strict games/loo"; $(BIN)/mypy --strict games/loo; \
 	else echo "games/loo has no Python files yet: nothing to type-check."; fi
+	@# The Django layer, with django-stubs (mypy-django.ini; its settings need DEBUG or a key).
+	DJANGO_DEBUG=1 $(BIN)/mypy --config-file mypy-django.ini
 
 # A development check: DEBUG on, so no secret key is needed (the settings default to off).
 migrations-check: $(INSTALLED)

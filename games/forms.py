@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -93,7 +93,8 @@ class NewTableForm(forms.Form):
     seed = forms.IntegerField(min_value=0, max_value=10**12, required=False)
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         game, rules, players = data.get("game"), data.get("rules"), data.get("players")
         if game and rules:
             ruleset = RuleSet.preset(rules)
@@ -169,18 +170,26 @@ class ActionForm(VersionForm):
         self.irregularities = [w for w in IRREGULAR_LABELS if human and w in view.irregularities]
         held = [(c.code, c.label) for c in view.hand or ()]
         if options is not None and options.kind in ("declare", "replay"):
-            self.fields["choice"].choices = [(c, CHOICE_LABELS.get(c, c)) for c in options.choices]
+            self._choice_field("choice").choices = [
+                (c, CHOICE_LABELS.get(c, c)) for c in options.choices
+            ]
         if options is not None and options.kind == "play" or self.data.get("kind") == "irregular":
-            self.fields["card"].choices = held
+            self._choice_field("card").choices = held
         if options is not None and view.phase == "exchange":
-            self.fields["discards"].choices = held
-        self.fields["irregularity"].choices = list(IRREGULAR_LABELS.items())
+            self._choice_field("discards").choices = held
+        self._choice_field("irregularity").choices = list(IRREGULAR_LABELS.items())
+
+    def _choice_field(self, name: str) -> forms.ChoiceField:
+        field = self.fields[name]
+        assert isinstance(field, forms.ChoiceField)
+        return field
 
     # -- what the template shows ----------------------------------------------------------------
 
     @property
     def choice_buttons(self) -> list[tuple[str, str]]:
-        return list(self.fields["choice"].choices)  # type: ignore[attr-defined]
+        # Set in __init__ to a list of pairs (django-stubs types choices more loosely).
+        return list(cast(list[tuple[str, str]], self._choice_field("choice").choices))
 
     @cached_property
     def card_choices(self) -> list[CardChoice]:
@@ -198,7 +207,8 @@ class ActionForm(VersionForm):
     # -- validation -----------------------------------------------------------------------------
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         options = self.options
         kind = data.get("kind")
         if kind == "wait" and not self.waiting:

@@ -94,7 +94,7 @@ def rule_comes_up(
         start=guided.start,
     )
     table = Table(config)
-    hand = table.deal()
+    table.deal()
     # The table's own computer players, as a practice table lets them act.
     others = Autoplay(guided.opponents, human=HUMAN)
     learner = SensibleBot(f"guided:{seed}", playouts=SENSIBLE_PLAYOUTS)

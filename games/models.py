@@ -50,7 +50,7 @@ class Opponents(models.TextChoices):
 
 
 #: The computer players as the table's heading names them.
-OPPONENT_NAMES = {
+OPPONENT_NAMES: dict[str, str] = {
     Opponents.BEGINNER: "beginners",
     Opponents.SENSIBLE: "sensible players",
     Opponents.CARELESS: "careless beginners",
@@ -254,7 +254,7 @@ class PracticeTable(RulesAndGameNames, models.Model):
     @property
     def hand_over(self) -> bool:
         hand = self.state.get("hand") if self.state else None
-        return bool(hand) and hand["state"]["phase"] == "over"
+        return bool(hand and hand["state"]["phase"] == "over")
 
     def guided_hand_over(self, hand: Hand) -> bool:
         """Whether ``hand`` is a lesson's guided hand (a guided table's first), finished: it

@@ -142,8 +142,10 @@ def table_context(
         and not practice.guided_hand_over(hand)
         and table.finish_way is None,
         # A line marked with the lesson's rule is never folded away unseen.
-        "earlier_marked": bool(practice.guide)
-        and any(practice.guide["rule"] in line.event.rules for line in log_earlier),
+        "earlier_marked": bool(
+            practice.guide
+            and any(practice.guide["rule"] in line.event.rules for line in log_earlier)
+        ),
         "can_deal": hand.over and not table.session_over,
         # The seed link deals a plain table from the seed: not a lesson's stacked deal, a
         # table begun as after a hand, or agreed variations.

@@ -18,7 +18,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.core import signing
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
@@ -26,6 +26,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from games import presenting
 from games.forms import ActionForm, NewTableForm, ReplayStepForm, VersionForm
+from games.http import HtmxHttpRequest
 from games.loo.autoplay import Note
 from games.loo.errors import LooError
 from games.loo.hand import Hand, IllegalAction
@@ -42,12 +43,12 @@ TABLE_TEMPLATE = "games/table.html"
 # -- access ---------------------------------------------------------------------------------
 
 
-def _get_table_for_player(request: HttpRequest, pk: int) -> PracticeTable:
+def _get_table_for_player(request: HtmxHttpRequest, pk: int) -> PracticeTable:
     """The table ``pk`` if it belongs to this user or browser session; 404 otherwise."""
     return get_object_or_404(PracticeTable.objects.for_request(request), pk=pk)
 
 
-def _get_hand_for_player(request: HttpRequest, pk: int, number: int) -> PracticeHand:
+def _get_hand_for_player(request: HtmxHttpRequest, pk: int, number: int) -> PracticeHand:
     return get_object_or_404(
         PracticeHand.objects.for_request(request).select_related("table"),
         table_id=pk,
@@ -59,13 +60,13 @@ def _get_hand_for_player(request: HttpRequest, pk: int, number: int) -> Practice
 
 
 @require_safe
-def choose_table(request: HttpRequest) -> HttpResponse:
+def choose_table(request: HtmxHttpRequest) -> HttpResponse:
     """Choose the game, the rule set, the players and the opponents, or just deal."""
     return _render_chooser(request, NewTableForm())
 
 
 def _render_chooser(
-    request: HttpRequest, form: NewTableForm, status: int = 200, refusal: str = ""
+    request: HtmxHttpRequest, form: NewTableForm, status: int = 200, refusal: str = ""
 ) -> HttpResponse:
     presets = presenting.chooser_presets()
     tables = list(PracticeTable.objects.for_request(request).defer("state", "notes")[:10])
@@ -84,7 +85,7 @@ def _render_chooser(
 
 
 @require_POST
-def create_table(request: HttpRequest) -> HttpResponse:
+def create_table(request: HtmxHttpRequest) -> HttpResponse:
     """Deal a new table and go to it."""
     form = NewTableForm(request.POST)
     if not form.is_valid():
@@ -116,7 +117,7 @@ def create_table(request: HttpRequest) -> HttpResponse:
     return redirect(table)
 
 
-def _dealing_limits(request: HttpRequest) -> list[tuple[Limit, str]]:
+def _dealing_limits(request: HtmxHttpRequest) -> list[tuple[Limit, str]]:
     """The limits a new table counts against: this account's or session's, this address's."""
     mine = (
         f"user:{request.user.pk}"
@@ -149,7 +150,7 @@ def _make_room(session_key: str) -> bool:
 
 @require_safe
 def show_seeded_deal(
-    request: HttpRequest, game: str, rules: str, players: int, seed: int
+    request: HtmxHttpRequest, game: str, rules: str, players: int, seed: int
 ) -> HttpResponse:
     """The shareable link of a deal: a new table dealt from the same seed gets the same cards."""
     form = NewTableForm(
@@ -186,12 +187,12 @@ def show_seeded_deal(
 
 @require_safe
 @vary_on_headers("HX-Request")
-def show_table(request: HttpRequest, pk: int) -> HttpResponse:
+def show_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     practice = _get_table_for_player(request, pk)
     return _render_table(request, practice, practice.to_engine())
 
 
-def _load_for_post(request: HttpRequest, pk: int) -> tuple[PracticeTable, Table] | HttpResponse:
+def _load_for_post(request: HtmxHttpRequest, pk: int) -> tuple[PracticeTable, Table] | HttpResponse:
     """The player's table and its engine state for a POST, or the answer to give instead: 400
     without a readable version, the current state with a notice when the page was stale."""
     practice = _get_table_for_player(request, pk)
@@ -205,7 +206,7 @@ def _load_for_post(request: HttpRequest, pk: int) -> tuple[PracticeTable, Table]
 
 
 @require_POST
-def take_turn(request: HttpRequest, pk: int) -> HttpResponse:
+def take_turn(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """One decision of the human; then the computer players act until it is his turn again."""
     loaded = _load_for_post(request, pk)
     if isinstance(loaded, HttpResponse):
@@ -240,7 +241,7 @@ def take_turn(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def deal_next_hand(request: HttpRequest, pk: int) -> HttpResponse:
+def deal_next_hand(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The next deal at the same table, once the hand is over."""
     loaded = _load_for_post(request, pk)
     if isinstance(loaded, HttpResponse):
@@ -255,7 +256,7 @@ def deal_next_hand(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def finish_game(request: HttpRequest, pk: int) -> HttpResponse:
+def finish_game(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Finish the game one of Peel's ways (p. 17, A54), once the hand is over, or withdraw
     at one's turn to deal: the engine refuses any other way, or any other moment, and nothing
     is stored."""
@@ -272,7 +273,7 @@ def finish_game(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def take_back_decision(request: HttpRequest, pk: int) -> HttpResponse:
+def take_back_decision(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Take back the human's last decision in this deal, and the computer players' replies."""
     loaded = _load_for_post(request, pk)
     if isinstance(loaded, HttpResponse):
@@ -298,7 +299,7 @@ def take_back_decision(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_safe
 @vary_on_headers("HX-Request")
-def replay_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def replay_hand(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     """A finished hand step by step, as the human saw it, with its rule trace."""
     record = _get_hand_for_player(request, pk, number)
     here = reverse("games:hand-replay", args=[pk, number])
@@ -318,7 +319,7 @@ def share_token(record: PracticeHand) -> str:
 
 @require_safe
 @vary_on_headers("HX-Request")
-def show_shared_replay(request: HttpRequest, token: str) -> HttpResponse:
+def show_shared_replay(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """A finished hand's replay that its owner shared: read-only, and never more than the
     owner saw (the same page as his own replay, without the way to his table)."""
     try:
@@ -330,7 +331,7 @@ def show_shared_replay(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _render_replay(
-    request: HttpRequest, record: PracticeHand, here: str, share: str
+    request: HtmxHttpRequest, record: PracticeHand, here: str, share: str
 ) -> HttpResponse:
     form = ReplayStepForm(request.GET)
     if not form.is_valid():
@@ -344,7 +345,7 @@ def _render_replay(
 
 
 @require_safe
-def list_hands(request: HttpRequest) -> HttpResponse:
+def list_hands(request: HtmxHttpRequest) -> HttpResponse:
     """A logged-in player's finished hands, newest first."""
     page = None
     if request.user.is_authenticated:
@@ -356,7 +357,7 @@ def list_hands(request: HttpRequest) -> HttpResponse:
 # -- helpers --------------------------------------------------------------------------------
 
 
-def _posted_version(request: HttpRequest) -> int | None:
+def _posted_version(request: HtmxHttpRequest) -> int | None:
     form = VersionForm(request.POST)
     return form.cleaned_data["version"] if form.is_valid() else None
 
@@ -372,7 +373,7 @@ def _current_hand(table: Table) -> Hand:
 
 
 def _store(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     practice: PracticeTable,
     table: Table,
     notes: list[Note],
@@ -391,7 +392,7 @@ def _store(
 
 
 def _answer(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     practice: PracticeTable,
     table: Table,
     *,
@@ -413,16 +414,16 @@ def _answer(
     if form is not None:
         rule = refusal.application.rule if refusal and refusal.application else ""
         for text in form.non_field_errors():
-            messages.error(request, text, extra_tags=f"refusal rule:{rule}" if rule else "")
+            messages.error(request, text, extra_tags=f"refusal rule:{rule}" if rule else "")  # type: ignore[arg-type]
         for name, errors in form.errors.items():
             if name != "__all__":
                 for text in errors:
-                    messages.error(request, text)
+                    messages.error(request, text)  # type: ignore[arg-type]
     return redirect(practice)
 
 
 def _render_table(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     practice: PracticeTable,
     table: Table,
     *,

@@ -16,13 +16,14 @@ import re
 from dataclasses import dataclass
 
 from django.db.models import Prefetch
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
+from games.http import HtmxHttpRequest
 from games.loo.catalogue import GROUPS
 from lessons.forms import CompareForm, SearchForm, SourceViewForm
 from lessons.models import (
@@ -48,7 +49,7 @@ def _split(sources: list[Source]) -> tuple[list[Source], list[Source]]:
 
 
 @require_safe
-def list_sources(request: HttpRequest) -> HttpResponse:
+def list_sources(request: HtmxHttpRequest) -> HttpResponse:
     rule_sets, witnesses = _split(list(Source.objects.all()))
     return render(
         request, "lessons/source_list.html", {"sources": rule_sets, "witnesses": witnesses}
@@ -56,7 +57,7 @@ def list_sources(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
-def show_source(request: HttpRequest, source: str) -> HttpResponse:
+def show_source(request: HtmxHttpRequest, source: str) -> HttpResponse:
     """One source: the text (or, for a modern text, the places we cite) with margin notes."""
     found = get_object_or_404(Source, slug=source)
     form = SourceViewForm(request.GET)
@@ -74,7 +75,7 @@ def show_source(request: HttpRequest, source: str) -> HttpResponse:
 
 
 @require_safe
-def list_rules(request: HttpRequest) -> HttpResponse:
+def list_rules(request: HtmxHttpRequest) -> HttpResponse:
     rules = list(Rule.objects.all())
     groups = [(slug, label, [r for r in rules if r.group == slug]) for slug, label in GROUPS]
     return render(request, "lessons/rule_list.html", {"groups": groups})
@@ -82,7 +83,7 @@ def list_rules(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 @vary_on_headers("HX-Request")
-def show_rule(request: HttpRequest, rule_id: str) -> HttpResponse:
+def show_rule(request: HtmxHttpRequest, rule_id: str) -> HttpResponse:
     """A rule: our explanation, the lessons that teach it, a worked example, and each source's
     statement side by side."""
     if request.htmx:
@@ -110,7 +111,7 @@ def show_rule(request: HttpRequest, rule_id: str) -> HttpResponse:
 
 
 @require_safe
-def compare_sources(request: HttpRequest) -> HttpResponse:
+def compare_sources(request: HtmxHttpRequest) -> HttpResponse:
     """Two sources aligned rule by rule: ``/compare/?a=hoffmann&b=peel``. Either may be a
     witness (``?a=hoffmann&b=enquire-within``)."""
     form = CompareForm(request.GET or {"a": "hoffmann", "b": "peel"})
@@ -118,11 +119,11 @@ def compare_sources(request: HttpRequest) -> HttpResponse:
     rule_sets, witnesses = _split(sources)
     # The five are offered as the form offers them; the witnesses are the loaded ones.
     choices = [
-        ("Sources of the rule sets", list(form.fields["a"].choices)),
+        ("Sources of the rule sets", list(form.fields["a"].choices)),  # type: ignore[attr-defined]
         ("Witnesses, which no rule set follows", [(s.slug, s.short_title) for s in witnesses]),
     ]
     for name in ("a", "b"):
-        form.fields[name].choices = choices
+        form.fields[name].choices = choices  # type: ignore[attr-defined]
     rows = []
     pair: list[Source] = []
     if form.is_valid():
@@ -160,7 +161,7 @@ def _witness_cell(rules: dict[str, Rule], rule_ids: tuple[str, ...], witness: So
 
 
 @require_safe
-def list_disagreements(request: HttpRequest) -> HttpResponse:
+def list_disagreements(request: HtmxHttpRequest) -> HttpResponse:
     """Every point where the sources differ, as a table (rule × source) linked to passages,
     with what the witnesses say beside the five; then where a witness gives another rule."""
     sources, witnesses = _split(list(Source.objects.all()))
@@ -224,7 +225,7 @@ def list_disagreements(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
-def show_timeline(request: HttpRequest) -> HttpResponse:
+def show_timeline(request: HtmxHttpRequest) -> HttpResponse:
     """The history of the game, 1674 to 1911, step by step, each step quoting its passages."""
     quotes = TimelineQuote.objects.select_related("passage__source").order_by("position")
     entries = TimelineEntry.objects.prefetch_related(Prefetch("quotes", queryset=quotes))
@@ -232,13 +233,13 @@ def show_timeline(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
-def list_terms(request: HttpRequest) -> HttpResponse:
+def list_terms(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "lessons/glossary.html", {"terms": GlossaryTerm.objects.all()})
 
 
 @require_safe
 @vary_on_headers("HX-Request")
-def show_term(request: HttpRequest, term: str) -> HttpResponse:
+def show_term(request: HtmxHttpRequest, term: str) -> HttpResponse:
     found = get_object_or_404(
         GlossaryTerm.objects.select_related("quote_passage__source"), slug=term
     )
@@ -257,7 +258,7 @@ class Hit:
 
 @require_safe
 @vary_on_headers("HX-Request")
-def search_content(request: HttpRequest) -> HttpResponse:
+def search_content(request: HtmxHttpRequest) -> HttpResponse:
     """``/search/?q=``: the sources' passages, the rules and the glossary."""
     form = SearchForm(request.GET if "q" in request.GET else None)
     results: dict[str, list[Hit]] = {}
@@ -303,7 +304,8 @@ def _snippet(text: str, words: list[str], width: int = 90) -> SafeString:
         piece = "…" + piece[piece.find(" ") + 1 :]
     if end < len(flat):
         piece = piece[: piece.rfind(" ")] + "…"
-    parts, position = [], 0
+    parts: list[str] = []
+    position = 0
     for found in pattern.finditer(piece):
         parts.append(escape(piece[position : found.start()]))
         parts.append(f"<mark>{escape(found.group())}</mark>")

@@ -8,6 +8,7 @@ variables are listed in README.md ("Configuration").
 import os
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from csp.constants import NONE, SELF
@@ -139,6 +140,8 @@ TEMPLATES = [
 
 # SQLite by default so a fresh checkout just runs; PostgreSQL (or any database dj-database-url
 # understands) when DATABASE_URL is set.
+DATABASES: dict[str, Any]
+CACHES: dict[str, dict[str, Any]]
 if DATABASE_URL := os.environ.get("DATABASE_URL", ""):
     DATABASES = {
         "default": dj_database_url.parse(

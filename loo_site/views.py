@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_safe
 
+from games.http import AuthenticatedHttpRequest
 from games.models import PracticeHand, PracticeTable
 from lessons.classes.forms import JoinForm, TeachForm
 from lessons.classes.middleware import password_chosen
@@ -133,11 +134,11 @@ def sign_up(request: HttpRequest) -> HttpResponseBase:
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def show_account(request: HttpRequest) -> HttpResponseBase:
+def show_account(request: AuthenticatedHttpRequest) -> HttpResponseBase:
     """The account page: "I teach" (and the teacher's time zone), the password, deleting."""
     user = request.user
     teacher = Teacher.objects.filter(user=user).first()
-    initial = {"teaches": teacher is not None}
+    initial: dict[str, Any] = {"teaches": teacher is not None}
     if teacher:
         initial["time_zone"] = teacher.time_zone
     form = TeachForm(user, request.POST if request.method == "POST" else None, initial=initial)

@@ -44,12 +44,12 @@ def note_one_time_password(
 ) -> None:
     """At login, remember in the session whether the password was a one-time one (so that the
     middleware asks the database only then)."""
-    if ManagedStudent.objects.filter(user=user, one_time_password=True).exists():
+    if ManagedStudent.objects.filter(user=user, one_time_password=True).exists():  # type: ignore[misc]
         request.session["one-time-password"] = True
 
 
 def password_chosen(user: object) -> None:
-    ManagedStudent.objects.filter(user=user).update(one_time_password=False)
+    ManagedStudent.objects.filter(user=user).update(one_time_password=False)  # type: ignore[misc]
 
 
 __all__ = ["OneTimePasswordMiddleware", "note_one_time_password", "password_chosen"]

@@ -39,7 +39,7 @@ class StudentProgress:
 def course_lessons() -> list[Lesson]:
     """The course's lessons in order, each with ``steps_count`` and ``exercises_count``."""
     return list(
-        Lesson.objects.order_by("position").annotate(
+        Lesson.objects.order_by("position").annotate(  # type: ignore[no-redef]
             steps_count=Count("steps"),
             exercises_count=Count("steps", filter=Q(steps__kind=StepKind.EXERCISE)),
         )

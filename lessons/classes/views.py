@@ -70,7 +70,7 @@ def _join_url(request: HttpRequest, school_class: SchoolClass) -> str:
 def list_classes(request: HttpRequest) -> HttpResponse:
     """A teacher's classes (in use, or archived), a student's classes, and the way in."""
     archived_tab = request.GET.get("tab") == "archived"
-    taught = classes_taught(request.user).annotate_size() if is_teacher(request.user) else None
+    taught = classes_taught(request.user).annotate_size() if is_teacher(request.user) else None  # type: ignore[attr-defined]
     joined = None
     if request.user.is_authenticated:
         joined = SchoolClass.objects.filter(memberships__student=request.user).select_related(
@@ -119,7 +119,7 @@ def show_class(request: HttpRequest, pk: int) -> HttpResponse:
     roster = list(school_class.memberships.select_related("student", "student__managed"))
     progress = progress_of(m.student_id for m in roster)
     lessons = course_lessons()
-    rows = []
+    rows: list[dict[str, Any]] = []
     for membership in roster:
         mine = progress.get(membership.student_id)
         last = [t for t in (membership.student.last_login, mine and mine.last_step) if t]
@@ -294,8 +294,8 @@ def add_students(request: HttpRequest, pk: int) -> HttpResponseBase:
             return response
     form.initial["token"] = forms.issue_token(request)
     if form.is_bound:
-        form.data = form.data.copy()
-        form.data["token"] = form.initial["token"]
+        form.data = form.data.copy()  # type: ignore[attr-defined]
+        form.data["token"] = form.initial["token"]  # type: ignore[index]
     context = {
         "form": form,
         "school_class": school_class,
@@ -400,7 +400,7 @@ def act_on_roster(request: HttpRequest, pk: int) -> HttpResponseBase:
     if not form.is_valid():
         for errors in form.errors.values():
             for error in errors:
-                messages.error(request, error)
+                messages.error(request, error)  # type: ignore[arg-type]
         return redirect(school_class)
     chosen = form.cleaned_data["students"]
     picked = Membership.objects.filter(pk__in=[m.pk for m in chosen])

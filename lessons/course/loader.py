@@ -367,7 +367,7 @@ def guided_setups(text: str, where: str) -> list[tuple[Block, Setup]]:
     """Every guided hand of ``lessons.txt`` under each rule set its lesson offers, for the
     search of their deals (``manage.py findguided``). Checks only what the setups need: the
     full check is the loader's (:func:`read_course`), which runs after a search."""
-    found = []
+    found: list[tuple[Block, Setup]] = []
     game, presets = "", []
     for b in parse(text, where, "lessons"):
         if b.kind == "lesson":

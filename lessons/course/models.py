@@ -39,6 +39,10 @@ class Unit(models.Model):
 
 
 class Lesson(models.Model):
+    #: Only on lessons from ``lessons.classes.progress.course_lessons()``.
+    steps_count: int
+    exercises_count: int
+
     slug = models.SlugField(primary_key=True, max_length=60)
     unit = models.ForeignKey(Unit, on_delete=models.CASCADE, related_name="lessons")
     position = models.PositiveSmallIntegerField(default=0)

@@ -15,13 +15,14 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from games.guided import guided_deal_seed
+from games.http import HtmxHttpRequest
 from games.links import RuleLinks, rule_url
 from games.loo.rulesets import PRESETS
 from games.models import PracticeTable
@@ -49,7 +50,7 @@ STALE = (
 
 
 @require_safe
-def show_course(request: HttpRequest) -> HttpResponse:
+def show_course(request: HtmxHttpRequest) -> HttpResponse:
     """The units and lessons in order, each lesson with the learner's progress; where to
     resume; the rules most often missed."""
     units = list(Unit.objects.prefetch_related("lessons__steps"))
@@ -76,7 +77,7 @@ def show_course(request: HttpRequest) -> HttpResponse:
             lessons.append(state)
         rows.append((unit, lessons))
     resume = _resume([state for _, lessons in rows for state in lessons])
-    record = AskedQuestion.objects.for_request(request).record()
+    record = AskedQuestion.objects.for_request(request).record()  # type: ignore[attr-defined]
     review = [
         (r, rule_url(r.rule), practise_url(f"rule:{r.rule}", *r.last[:2]))
         for r in record.to_review()
@@ -102,7 +103,7 @@ def _resume(lessons: list[dict[str, Any]]) -> Lesson | None:
 # -- a lesson -----------------------------------------------------------------------------------
 
 
-def _preset(request: HttpRequest, lesson: Lesson) -> str:
+def _preset(request: HtmxHttpRequest, lesson: Lesson) -> str:
     """The rule set chosen (``?rules=``, or as last chosen in this session), if the lesson is
     offered under it; else the lesson's first."""
     wanted = request.GET.get("rules") or request.session.get("course-rules", "")
@@ -120,7 +121,7 @@ def _lesson_url(lesson: Lesson, preset: str, step: Step | None = None) -> str:
 
 @require_safe
 @vary_on_headers("HX-Request")
-def show_lesson(request: HttpRequest, slug: str) -> HttpResponse:
+def show_lesson(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     lesson = get_object_or_404(Lesson.objects.select_related("unit"), slug=slug)
     preset = _preset(request, lesson)
     if request.GET.get("rules") in lesson.presets:
@@ -153,7 +154,7 @@ def _finish_guided_hands(states: list[StepState]) -> None:
 
 
 def _render_lesson(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     lesson: Lesson,
     preset: str,
     states: list[StepState],
@@ -230,7 +231,7 @@ def _quotes(lesson: Lesson) -> list[Passage]:
 
 
 def _step_context(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     lesson: Lesson,
     preset: str,
     state: StepState,
@@ -269,14 +270,16 @@ def _step_context(
     return context
 
 
-def _load(request: HttpRequest, slug: str, key: str) -> tuple[Lesson, Step, str, list[StepState]]:
+def _load(
+    request: HtmxHttpRequest, slug: str, key: str
+) -> tuple[Lesson, Step, str, list[StepState]]:
     lesson = get_object_or_404(Lesson, slug=slug)
     step = get_object_or_404(Step, lesson=lesson, key=key)
     return lesson, step, _preset(request, lesson), lesson_states(request, lesson)
 
 
 def _after_post(
-    request: HttpRequest, lesson: Lesson, step: Step, preset: str, said: list[tuple[str, int]]
+    request: HtmxHttpRequest, lesson: Lesson, step: Step, preset: str, said: list[tuple[str, int]]
 ) -> HttpResponse:
     """With htmx the lesson's step fragment, as it now stands; without, a redirect to the
     lesson's page at the step, with what happened as messages."""
@@ -292,7 +295,7 @@ def _after_post(
 
 
 @require_POST
-def start_step(request: HttpRequest, slug: str, key: str) -> HttpResponse:
+def start_step(request: HtmxHttpRequest, slug: str, key: str) -> HttpResponse:
     """Ask the step's (next) question: the first of an exercise or a check, another try at an
     exercise answered wrong, the check's next question. Asked once: a second click finds the
     question the first one asked."""
@@ -316,7 +319,7 @@ def start_step(request: HttpRequest, slug: str, key: str) -> HttpResponse:
 
 
 def _deal_guided_hand(
-    request: HttpRequest, lesson: Lesson, step: Step, preset: str, state: StepState
+    request: HtmxHttpRequest, lesson: Lesson, step: Step, preset: str, state: StepState
 ) -> HttpResponse:
     """The guided hand's practice table, dealt from the seed found for the rule set (and the
     stacked deal, the start, the agreed variations and the laws mode the hand names: the
@@ -324,7 +327,7 @@ def _deal_guided_hand(
     rule set."""
     owner, session_key = owner_for(request)
     progress = progress_for(request, step, owner, session_key)
-    table = PracticeTable.objects.for_request(request).filter(pk=progress.table_id).first()
+    table = PracticeTable.objects.for_request(request).filter(pk=progress.table_id).first()  # type: ignore[misc]
     if table is None or table.rules != preset:
         data = step.data
         guided = step.guided(preset)
@@ -354,7 +357,7 @@ def _deal_guided_hand(
 
 
 @require_POST
-def answer(request: HttpRequest, slug: str, key: str, pk: int) -> HttpResponse:
+def answer(request: HtmxHttpRequest, slug: str, key: str, pk: int) -> HttpResponse:
     """Grade the answer to the step's question and store it once; an exercise right is done
     (a star if at the first try), a check is done when its questions are all answered."""
     lesson, step, preset, states = _load(request, slug, key)
@@ -375,7 +378,7 @@ def answer(request: HttpRequest, slug: str, key: str, pk: int) -> HttpResponse:
             return _render_lesson(request, lesson, preset, states, current, form=form)
         for errors in form.errors.values():
             for text in errors:
-                messages.error(request, text)
+                messages.error(request, text)  # type: ignore[arg-type]
         return redirect(_lesson_url(lesson, preset, step))
     graded = asked.record_answer(q, form.response())
     if graded is None:

@@ -78,9 +78,9 @@ class QuizForm(forms.Form):
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, label_suffix="", **kwargs)
-        self.fields["scope"].choices = topic_choices()
-        self.fields["kinds"].choices = [(k, bank.kind_name(k)) for k in bank.kinds()]
+        super().__init__(*args, label_suffix="", **kwargs)  # type: ignore[misc]
+        self.fields["scope"].choices = topic_choices()  # type: ignore[attr-defined]
+        self.fields["kinds"].choices = [(k, bank.kind_name(k)) for k in bank.kinds()]  # type: ignore[attr-defined]
 
     @classmethod
     def for_version(cls, version: QuizVersion) -> QuizForm:
@@ -178,15 +178,15 @@ class AssignmentForm(forms.ModelForm):
         help_texts = {"time_limit": "Leave empty for none."}
 
     def __init__(self, quizzes: list[Quiz], *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, label_suffix="", **kwargs)
+        super().__init__(*args, label_suffix="", **kwargs)  # type: ignore[misc]
         self.quizzes = {str(q.pk): q for q in quizzes}
         lessons = list(Lesson.objects.values_list("slug", "title"))
-        self.fields["what"].choices = [
+        self.fields["what"].choices = [  # type: ignore[attr-defined]
             ("Your quizzes", [(f"quiz:{q.pk}", str(q)) for q in quizzes]),
             ("Lessons of the course", [(f"lesson:{s}", t) for s, t in lessons]),
         ]
-        self.fields["grading"].choices = Grading.choices
-        self.fields["feedback"].choices = Feedback.choices
+        self.fields["grading"].choices = Grading.choices  # type: ignore[attr-defined]
+        self.fields["feedback"].choices = Feedback.choices  # type: ignore[attr-defined]
         instance = self.instance
         if instance.pk:
             self.initial["what"] = (
@@ -194,7 +194,7 @@ class AssignmentForm(forms.ModelForm):
             )
             self.initial["attempts"] = instance.attempts_allowed or 0
         for name in ("opens", "closes"):
-            self.fields[name].input_formats = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"]
+            self.fields[name].input_formats = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"]  # type: ignore[attr-defined]
 
     def clean_time_limit(self) -> int | None:
         value: int | None = self.cleaned_data.get("time_limit")

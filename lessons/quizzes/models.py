@@ -230,6 +230,7 @@ class Assignment(models.Model):
     @property
     def title(self) -> str:
         if self.lesson_id:
+            assert self.lesson is not None
             return f"Lesson: {self.lesson.title}"
         return self.quiz.title if self.quiz else f"Assignment {self.pk}"
 
@@ -364,6 +365,11 @@ class AttemptQuerySet(models.QuerySet["Attempt"]):
 
 class Attempt(models.Model):
     """A student's attempt at an assignment's quiz, in the quiz version it started with."""
+
+    #: Only on attempts from ``with_scores()``: its answers right, its answers, the last answer.
+    right: int
+    total: int
+    last_answer: datetime | None
 
     assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="attempts")
     student = models.ForeignKey(

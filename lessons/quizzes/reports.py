@@ -130,7 +130,7 @@ def lesson_rows(assignment: Assignment) -> list[tuple[Membership, bool]]:
     memberships = list(
         Membership.objects.filter(school_class=assignment.school_class).select_related("student")
     )
-    done = lessons_done([m.student_id for m in memberships], [assignment.lesson])
+    done = lessons_done([m.student_id for m in memberships], [assignment.lesson])  # type: ignore[list-item]
     return [(m, (m.student_id, assignment.lesson_id) in done) for m in memberships]
 
 

@@ -19,13 +19,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
+from games.http import AuthenticatedHttpRequest
 from games.links import rule_name
 from games.loo.questions import Question
 from games.models import new_seed
@@ -52,12 +53,12 @@ STALE = "This question can no longer be made: the question bank has changed sinc
 # -- access -------------------------------------------------------------------------------------
 
 
-def _require_teacher(request: HttpRequest) -> None:
+def _require_teacher(request: AuthenticatedHttpRequest) -> None:
     if not hasattr(request.user, "teacher"):
         raise PermissionDenied("Only teachers make quizzes.")
 
 
-def _quiz_for_teacher(request: HttpRequest, pk: int) -> Quiz:
+def _quiz_for_teacher(request: AuthenticatedHttpRequest, pk: int) -> Quiz:
     quiz = Quiz.objects.filter(pk=pk, teacher=request.user).select_related("current").first()
     if quiz is None or quiz.current is None:
         raise Http404("No such quiz.")
@@ -76,15 +77,15 @@ def _assignment_in(classes: Any, pk: int) -> Assignment:
     return found
 
 
-def _assignment_for_teacher(request: HttpRequest, pk: int) -> Assignment:
+def _assignment_for_teacher(request: AuthenticatedHttpRequest, pk: int) -> Assignment:
     return _assignment_in(classes_taught(request.user), pk)
 
 
-def _assignment_for_student(request: HttpRequest, pk: int) -> Assignment:
+def _assignment_for_student(request: AuthenticatedHttpRequest, pk: int) -> Assignment:
     return _assignment_in(classes_joined(request.user), pk)
 
 
-def _attempt_for_student(request: HttpRequest, pk: int) -> Attempt:
+def _attempt_for_student(request: AuthenticatedHttpRequest, pk: int) -> Attempt:
     """The student's own attempt ``pk``, in a class he is still in, with its answers (two
     queries: every answer of the attempt is read from the one list)."""
     found = (
@@ -110,7 +111,9 @@ def _answer_of(attempt: Attempt, number: int) -> Answer:
     raise Http404("No such question.")
 
 
-def _in_zone(request: HttpRequest, zone: Any, template: str, context: dict[str, Any]) -> Any:
+def _in_zone(
+    request: AuthenticatedHttpRequest, zone: Any, template: str, context: dict[str, Any]
+) -> Any:
     """Render with dates in the teacher's time zone (forms read them in it too)."""
     with timezone.override(zone):
         context.setdefault("zone", str(zone))
@@ -122,7 +125,7 @@ def _in_zone(request: HttpRequest, zone: Any, template: str, context: dict[str, 
 
 @login_required
 @require_safe
-def list_quizzes(request: HttpRequest) -> HttpResponse:
+def list_quizzes(request: AuthenticatedHttpRequest) -> HttpResponse:
     _require_teacher(request)
     quizzes = Quiz.objects.filter(teacher=request.user).select_related("current")
     return render(request, "quizzes/quiz_list.html", {"quizzes": quizzes})
@@ -130,7 +133,7 @@ def list_quizzes(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def new_quiz(request: HttpRequest) -> HttpResponse:
+def new_quiz(request: AuthenticatedHttpRequest) -> HttpResponse:
     _require_teacher(request)
     form = QuizForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -143,7 +146,7 @@ def new_quiz(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def edit_quiz(request: HttpRequest, pk: int) -> HttpResponse:
+def edit_quiz(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     quiz = _quiz_for_teacher(request, pk)
     assert quiz.current is not None
     form = (
@@ -166,7 +169,7 @@ def edit_quiz(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_safe
-def show_quiz(request: HttpRequest, pk: int) -> HttpResponse:
+def show_quiz(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The quiz and a sample of its questions, answers included (the teacher's preview)."""
     quiz = _quiz_for_teacher(request, pk)
     version = quiz.current
@@ -205,7 +208,7 @@ def _teacher_view(q: Question, index: int) -> TeacherQuestion:
 
 @login_required
 @require_safe
-def list_class_assignments(request: HttpRequest, pk: int) -> HttpResponse:
+def list_class_assignments(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     school_class = class_for_teacher(request.user, pk)
     zone = teacher_zone(request.user)
     with timezone.override(zone):
@@ -213,7 +216,7 @@ def list_class_assignments(request: HttpRequest, pk: int) -> HttpResponse:
     return _render_class_assignments(request, school_class, form)
 
 
-def _quizzes_of(request: HttpRequest) -> list[Quiz]:
+def _quizzes_of(request: AuthenticatedHttpRequest) -> list[Quiz]:
     return list(
         Quiz.objects.filter(teacher=request.user, current__isnull=False).select_related("current")
     )
@@ -225,7 +228,7 @@ def _default_dates() -> dict[str, Any]:
 
 
 def _render_class_assignments(
-    request: HttpRequest, school_class: SchoolClass, form: AssignmentForm
+    request: AuthenticatedHttpRequest, school_class: SchoolClass, form: AssignmentForm
 ) -> HttpResponse:
     assignments = (
         Assignment.objects.filter(school_class=school_class)
@@ -238,7 +241,7 @@ def _render_class_assignments(
 
 @login_required
 @require_POST
-def assign(request: HttpRequest, pk: int) -> HttpResponse:
+def assign(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     school_class = class_for_teacher(request.user, pk)
     if school_class.archived is not None:
         messages.error(request, "This class is archived: bring it back to set it new work.")
@@ -257,7 +260,7 @@ def assign(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def edit_assignment(request: HttpRequest, pk: int) -> HttpResponse:
+def edit_assignment(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Change an assignment's dates, limits, grading or feedback (what it is, once students
     have started it, stays); attempts in progress get their deadlines again."""
     assignment = _assignment_for_teacher(request, pk)
@@ -278,7 +281,7 @@ def edit_assignment(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def delete_assignment(request: HttpRequest, pk: int) -> HttpResponse:
+def delete_assignment(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Delete an assignment with its attempts and answers (the form asks to confirm)."""
     assignment = _assignment_for_teacher(request, pk)
     if request.POST.get("confirm") != "yes":
@@ -295,7 +298,7 @@ def delete_assignment(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_safe
-def list_my_assignments(request: HttpRequest) -> HttpResponse:
+def list_my_assignments(request: AuthenticatedHttpRequest) -> HttpResponse:
     assignments = list(
         Assignment.objects.filter(school_class__in=classes_joined(request.user))
         .select_related("school_class__teacher__teacher", "quiz__current", "lesson")
@@ -326,7 +329,7 @@ def list_my_assignments(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_safe
-def show_assignment(request: HttpRequest, pk: int) -> HttpResponse:
+def show_assignment(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """A student's assignment: its dates and rules, his attempts, and the button to start."""
     assignment = _assignment_for_student(request, pk)
     now = timezone.now()
@@ -353,7 +356,7 @@ def show_assignment(request: HttpRequest, pk: int) -> HttpResponse:
         kept = assignment.kept([reports.percent(a.right, a.total) for a in finished])
     lesson_done = False
     if assignment.lesson_id:
-        lesson_done = bool(reports.lessons_done([request.user.pk], [assignment.lesson]))
+        lesson_done = bool(reports.lessons_done([request.user.pk], [assignment.lesson]))  # type: ignore[list-item]
     context = {
         "assignment": assignment,
         "current": current,
@@ -368,7 +371,7 @@ def show_assignment(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def start_attempt(request: HttpRequest, pk: int) -> HttpResponse:
+def start_attempt(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     assignment = _assignment_for_student(request, pk)
     try:
         attempt = Attempt.start(assignment, request.user)
@@ -381,7 +384,7 @@ def start_attempt(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_safe
 @vary_on_headers("HX-Request")
-def show_attempt(request: HttpRequest, pk: int) -> HttpResponse:
+def show_attempt(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     attempt = _attempt_for_student(request, pk)
     try:
         number = int(request.GET.get("q", "0"))
@@ -391,7 +394,7 @@ def show_attempt(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _render_attempt(
-    request: HttpRequest,
+    request: AuthenticatedHttpRequest,
     attempt: Attempt,
     number: int = 0,
     *,
@@ -460,7 +463,7 @@ def _graded(answer: Answer) -> dict[str, Any]:
     except StaleAnswer:
         return {"asked": answer, "stale": STALE}
     return (
-        graded_context(answer, q, answer.grade(q))
+        graded_context(answer, q, answer.grade(q))  # type: ignore[arg-type]
         if answer.is_answered
         else {
             "asked": answer,
@@ -472,7 +475,7 @@ def _graded(answer: Answer) -> dict[str, Any]:
 
 @login_required
 @require_POST
-def answer_question(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def answer_question(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
     """Grade the student's answer and store it once, while the attempt is open."""
     attempt = _attempt_for_student(request, pk)
     answer = _answer_of(attempt, number)
@@ -495,7 +498,7 @@ def answer_question(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 
 def _after_answer(
-    request: HttpRequest,
+    request: AuthenticatedHttpRequest,
     attempt: Attempt,
     number: int,
     *,
@@ -508,14 +511,14 @@ def _after_answer(
         messages.add_message(request, messages.ERROR if level == "error" else messages.INFO, text)
     for errors in form.errors.values() if form is not None else ():
         for text in errors:
-            messages.error(request, text)
+            messages.error(request, text)  # type: ignore[arg-type]
     url = attempt.get_absolute_url()
     return redirect(f"{url}?q={number}" if number else url)
 
 
 @login_required
 @require_POST
-def submit_attempt(request: HttpRequest, pk: int) -> HttpResponse:
+def submit_attempt(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     attempt = _attempt_for_student(request, pk)
     if attempt.submit():
         messages.success(request, "Your attempt is submitted.")
@@ -526,7 +529,7 @@ def submit_attempt(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def report_problem(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def report_problem(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
     """Record a problem with a question, by the question's identity."""
     attempt = _attempt_for_student(request, pk)
     answer = _answer_of(attempt, number)
@@ -549,7 +552,7 @@ def report_problem(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @login_required
 @require_safe
-def show_results(request: HttpRequest, pk: int) -> HttpResponse:
+def show_results(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     assignment = _assignment_for_teacher(request, pk)
     now = timezone.now()
     context: dict[str, Any] = {"assignment": assignment, "now": now}
@@ -568,7 +571,7 @@ def show_results(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_safe
-def show_student_results(request: HttpRequest, pk: int, student: int) -> HttpResponse:
+def show_student_results(request: AuthenticatedHttpRequest, pk: int, student: int) -> HttpResponse:
     """One student's attempts at an assignment: his answers, the right ones, and why."""
     assignment = _assignment_for_teacher(request, pk)
     membership = (
@@ -590,7 +593,7 @@ def show_student_results(request: HttpRequest, pk: int, student: int) -> HttpRes
 
 @login_required
 @require_POST
-def regrade(request: HttpRequest, pk: int) -> HttpResponse:
+def regrade(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     assignment = _assignment_for_teacher(request, pk)
     graded, changed, failed = assignment.regrade()
     text = f"Regraded {graded} answers: {changed} changed."
@@ -605,7 +608,7 @@ def regrade(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_safe
-def download_answers(request: HttpRequest, pk: int) -> HttpResponse:
+def download_answers(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """One row per answer: student, attempt, question, rule, response, correct, time."""
     assignment = _assignment_for_teacher(request, pk)
     header, rows = reports.answer_rows(assignment)
@@ -617,7 +620,7 @@ def download_answers(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_safe
-def show_gradebook(request: HttpRequest, pk: int) -> HttpResponse:
+def show_gradebook(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     school_class = class_for_teacher(request.user, pk)
     context = {"school_class": school_class, **reports.gradebook(school_class, timezone.now())}
     return _in_zone(request, teacher_zone(request.user), "quizzes/gradebook.html", context)
@@ -625,7 +628,7 @@ def show_gradebook(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_safe
-def download_gradebook(request: HttpRequest, pk: int) -> HttpResponse:
+def download_gradebook(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     school_class = class_for_teacher(request.user, pk)
     header, rows = reports.gradebook_rows(reports.gradebook(school_class, timezone.now()))
     return csvexport.csv_response(f"class-{school_class.pk}-gradebook.csv", header, rows)

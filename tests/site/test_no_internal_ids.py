@@ -39,6 +39,7 @@ from lessons.trainer.models import AskedQuestion
 # content: these sweeps run in one lane (the SQLite one; README, Set-up).
 pytestmark = pytest.mark.db_agnostic
 
+
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> None:
     """The site's content (sources, rules, lessons), loaded once, as the other page tests do."""
