@@ -7,7 +7,7 @@ session had comes along to the account.
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 from django.db import models
 from django.http import HttpRequest
@@ -18,7 +18,7 @@ _M = TypeVar("_M", bound=models.Model)
 class OwnedQuerySet(models.QuerySet[_M]):
     """For a model with ``owner`` (a user, or null) and ``session_key`` (blank once owned)."""
 
-    def for_request(self, request: HttpRequest) -> OwnedQuerySet[_M]:
+    def for_request(self, request: HttpRequest) -> Self:
         """The rows of whoever made ``request``: a user's own, or those of this browser
         session for someone not logged in."""
         if request.user.is_authenticated:

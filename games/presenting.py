@@ -25,6 +25,7 @@ from games.links import RuleLink, RuleLinks, source_url
 from games.loo import catalogue
 from games.loo.cards import Card, card
 from games.loo.hand import IRREGULARITIES, Event, Hand, IllegalAction, Payment
+from games.loo.messages import Message, msg
 from games.loo.play import trick_winner
 from games.loo.rulesets import GAME_NAMES, PRESETS
 from games.loo.table import Table
@@ -418,10 +419,9 @@ def _looed_line(looed: tuple[int, ...]) -> str:
     paid a loo, for taking no trick or, under peel, for an offence."""
     if not looed:
         return ""
-    names = ["you" if s == HUMAN else seat_name(s) for s in looed]
-    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    plural = len(looed) > 1 or looed[0] == HUMAN
-    return f"{listed[:1].upper()}{listed[1:]} {'were' if plural else 'was'} looed."
+    if len(looed) == 1:
+        return say(msg("table.looed-one", p=looed[0]))
+    return say(msg("table.looed-many", ps=list(looed)))
 
 
 #: The settlement's lines that say what became of a player's tricks when they did not simply
@@ -444,8 +444,8 @@ def _my_tricks_line(view: PlayerView, tricks: int) -> str:
         if event.seat == HUMAN and event.message.key in _OWN_TRICKS_LINES:
             return say(event.message)
     if not tricks:
-        return "You took no trick."
-    return f"You won {tricks} trick{'' if tricks == 1 else 's'}."
+        return say(msg("table.no-trick", p=HUMAN))
+    return say(msg("table.tricks-won", p=HUMAN, n=tricks))
 
 
 def _first_dealer(table: Table) -> str:
@@ -456,30 +456,32 @@ def _first_dealer(table: Table) -> str:
 
 def _status(view: PlayerView) -> str:
     """The heading of the table: whose turn it is and what to do."""
+    return say(_status_message(view))
+
+
+def _status_message(view: PlayerView) -> Message:
     if view.phase == "over":
-        if view.outcome == "single-deal":
-            return f"Deal {view.hand_number}, the single, is over"
-        return f"Deal {view.hand_number} is over"
+        single = view.outcome == "single-deal"
+        return msg("table.single-over" if single else "table.over", n=view.hand_number)
     options = view.options
     if options is None:
-        if view.phase in ("declare", "exchange"):
-            return f"Waiting for {seat_name(view.to_act)} to declare"
-        return f"Waiting for {seat_name(view.to_act)}"
+        declaring = view.phase in ("declare", "exchange")
+        return msg("table.waiting-to-declare" if declaring else "table.waiting", p=view.to_act)
     if options.kind == "play":
-        return (
-            "Your turn: lead a card"
-            if view.trick is None or not view.trick.plays
-            else ("Your turn: play a card")
-        )
+        lead = view.trick is None or not view.trick.plays
+        return msg("table.lead" if lead else "table.play", p=HUMAN)
     if options.kind == "replay":
-        return "Your turn: a revoke was made. Play the hand again?"
+        return msg("table.replay", p=HUMAN)
     if view.phase == "exchange":
-        return "Your turn: play (drawing new cards if you like) or pass"
-    words = {"play": "play", "pass": "pass", "take-miss": "take miss"}
-    said = [words[c] for c in options.choices if c in words]
-    if len(said) > 1:
-        said = [", ".join(said[:-1]), said[-1]]
-    return "Your turn to declare: " + (" or ".join(said) if said else "choose")
+        return msg("table.exchange", p=HUMAN)
+    said = [msg(f"table.choice.{c}") for c in options.choices if c in _SAID_CHOICES]
+    if not said:
+        return msg("table.declare-any", p=HUMAN)
+    return msg("table.declare", p=HUMAN, choices=said)
+
+
+#: The declarations the heading names ("Your turn to declare: play, pass or take miss").
+_SAID_CHOICES: Final = ("play", "pass", "take-miss")
 
 
 def _law(rule_id: str, source: str, links: RuleLinks) -> tuple[str, RuleLink]:
@@ -494,10 +496,8 @@ def _declare_before(view: PlayerView) -> str:
     you, in turn; then it is your turn.")."""
     assert view.to_act is not None
     first = view.to_act
-    names = [seat_name((first + k) % view.players) for k in range((HUMAN - first) % view.players)]
-    who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    verb = "declares" if len(names) == 1 else "declare"
-    return f"{who} {verb} before you, in turn; then it is your turn."
+    before = [(first + k) % view.players for k in range((HUMAN - first) % view.players)]
+    return say(msg("table.declare-before", ps=before, p=HUMAN))
 
 
 def _payment_row(payment: Payment, links: RuleLinks) -> PaymentRow:

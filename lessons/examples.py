@@ -133,7 +133,7 @@ class WorkedExample:
     kind = ""
     game: str
     rows: tuple[Any, ...]
-    options: dict[str, object]
+    options: dict[str, str | int]
 
     @property
     def game_name(self) -> str:
@@ -285,7 +285,7 @@ class LegalExample(WorkedExample):
     kind = "legal"
 
     def __init__(
-        self, position: Position, rows: tuple[ExampleRow, ...], options: dict[str, object]
+        self, position: Position, rows: tuple[ExampleRow, ...], options: dict[str, str | int]
     ) -> None:
         self.position = position
         self.game = position.game
@@ -327,7 +327,7 @@ class TrickExample(WorkedExample):
         turn_up: Card | None,
         trick: tuple[Card, ...],
         rows: tuple[TrickRow, ...],
-        options: dict[str, object],
+        options: dict[str, str | int],
     ) -> None:
         self.game, self.trump, self.turn_up, self.trick = game, trump, turn_up, trick
         self.rows = rows
@@ -387,7 +387,7 @@ class FlushExample(WorkedExample):
         turn_up: Card | None,
         hands: tuple[tuple[Card, ...], ...],
         rows: tuple[FlushRow, ...],
-        options: dict[str, object],
+        options: dict[str, str | int],
     ) -> None:
         self.game, self.trump, self.turn_up, self.hands = game, trump, turn_up, hands
         self.rows = rows

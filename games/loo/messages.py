@@ -16,7 +16,7 @@ argument is, and so how it is written:
   ``{p:yours}``: "yours", "West's"), ``{p:he}``, ``{p:him}``,
   ``{p:his}``, ``{p:himself}`` its pronouns, and ``{p:plays/play}`` a verb that agrees with it
   (the first form for a third person, the second for "you"); a list of seats, ``{ps:Ss}``
-  ("you, West, North");
+  ("you, West, North") or ``{ps:Ss-and}`` ("you, West and North");
 - a **card** (a code, ``"QH"``): ``{c:card}`` → "Q♥"; ``{c:tname}`` → "Pam (J♣)" when the
   message's ``pam`` argument is that card, else "Q♥"; **cards** (a list of codes):
   ``{cs:cards}`` → "Q♥, 3♥ and K♠", ``{cs:tcards}`` → "Pam (J♣), Q♥ and 3♥",
@@ -26,7 +26,7 @@ argument is, and so how it is written:
   one id, ``{rule:rulename}`` → the rule's name in the catalogue ("follow suit if you can"):
   a reader is never shown an id;
 - a **message** nested in another: ``{m:msg}``; a list of them, ``{ms:and}`` (joined by
-  "and") or ``{ms:semi}`` (by semicolons);
+  "and"), ``{ms:semi}`` (by semicolons) or ``{ms:or}`` (a list: "play, pass or take miss");
 - anything else is written as it is (a count, a rule id, a game); ``{n:card/cards}`` after a
   count (or a list) agrees with it: the first form for one, the second otherwise.
 
@@ -196,9 +196,9 @@ def arg_kinds(key: str) -> dict[str, str]:
             kind = "rules"
         elif form == "msg":
             kind = "msg"
-        elif form in _LIST_JOINS:
+        elif form in _LIST_JOINS or form == "or":
             kind = "msgs"
-        elif form == "Ss":
+        elif form in ("Ss", "Ss-and"):
             kind = "seats"
         else:
             kind = "value"
@@ -303,13 +303,26 @@ def _word(
         return _LIST_JOINS[form].join(
             render(m, viewer, names, begins=start and i == 0) for i, m in enumerate(value)
         )
+    if form == "or":
+        return _listed(
+            [render(m, viewer, names, begins=start and i == 0) for i, m in enumerate(value)], "or"
+        )
     if form == "Ss":
         return ", ".join("you" if s == viewer else seat_word(s, names) for s in value)
+    if form == "Ss-and":
+        return _listed(["you" if s == viewer else seat_word(s, names) for s in value], "and")
     if "/" in form:
         one, many = form.split("/")
         count = len(value) if isinstance(value, (list, tuple)) else value
         return one if count == 1 else many
     return str(value)
+
+
+def _listed(words: Sequence[str], last: str) -> str:
+    """Words as a list in a sentence: "a", "a and b", "a, b and c" (``last``: and, or)."""
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + f" {last} " + words[-1]
 
 
 def rule_name(rule_id: str) -> str:

@@ -77,7 +77,7 @@ def show_course(request: HtmxHttpRequest) -> HttpResponse:
             lessons.append(state)
         rows.append((unit, lessons))
     resume = _resume([state for _, lessons in rows for state in lessons])
-    record = AskedQuestion.objects.for_request(request).record()  # type: ignore[attr-defined]
+    record = AskedQuestion.objects.for_request(request).record()
     review = [
         (r, rule_url(r.rule), practise_url(f"rule:{r.rule}", *r.last[:2]))
         for r in record.to_review()

@@ -91,7 +91,9 @@ class DrillForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["scope"].widget = forms.Select(choices=scope_choices())
-        self.fields["kind"].choices = [("", "Any kind about the play")] + [
+        kind = self.fields["kind"]
+        assert isinstance(kind, forms.ChoiceField)
+        kind.choices = [("", "Any kind about the play")] + [
             (k, bank.kind_name(k)) for k in bank.kinds()
         ]
 

@@ -102,8 +102,12 @@ class AskedQuestionQuerySet(OwnedQuerySet["AskedQuestion"]):
         for rule_id, correct, *where in rows.values_list(
             "topic", "correct", "rules", "game", "kind"
         ):
-            record.add(correct)
-            record.rules.setdefault(rule_id, RuleRecord(rule_id)).add(correct, tuple(where))
+            # answered(): the verdict is never null here.
+            rules, game, kind = where
+            record.add(bool(correct))
+            record.rules.setdefault(rule_id, RuleRecord(rule_id)).add(
+                bool(correct), (rules, game, kind)
+            )
         return record
 
 

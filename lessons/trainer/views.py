@@ -18,13 +18,14 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import push_url
 
+from games.http import HtmxHttpRequest
 from games.links import RuleLinks, rule_url
 from games.loo import catalogue
 from games.loo.questions import Question, QuestionError
@@ -71,12 +72,12 @@ def practise_url(scope: str, preset: str, game: str, kind: str = "") -> str:
 # -- access -------------------------------------------------------------------------------------
 
 
-def _get_question_for_learner(request: HttpRequest, pk: int) -> AskedQuestion | None:
+def _get_question_for_learner(request: HtmxHttpRequest, pk: int) -> AskedQuestion | None:
     """The question ``pk`` if it was asked of this user or browser session."""
     return AskedQuestion.objects.for_request(request).filter(pk=pk).first()
 
 
-def _not_found(request: HttpRequest) -> HttpResponse:
+def _not_found(request: HtmxHttpRequest) -> HttpResponse:
     if request.htmx:
         return HttpResponse(NOT_FOUND, status=404, content_type="text/plain; charset=utf-8")
     return render(request, "trainer/missing.html", {"message": NOT_FOUND}, status=404)
@@ -86,7 +87,7 @@ def _not_found(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
-def show_trainer(request: HttpRequest) -> HttpResponse:
+def show_trainer(request: HtmxHttpRequest) -> HttpResponse:
     """Choose a rule, a group or any rule, a rule set and a game; the learner's record."""
     if request.GET:
         form = DrillForm(request.GET)
@@ -96,7 +97,7 @@ def show_trainer(request: HttpRequest) -> HttpResponse:
     return _render_trainer(request, form)
 
 
-def _last_drill(request: HttpRequest) -> dict[str, str]:
+def _last_drill(request: HtmxHttpRequest) -> dict[str, str]:
     """The chooser starts where the learner last was."""
     last = AskedQuestion.objects.for_request(request).first()
     if last is None or not last.scope:
@@ -104,7 +105,7 @@ def _last_drill(request: HttpRequest) -> dict[str, str]:
     return {"scope": last.scope, "rules": last.rules, "game": last.game, "kind": last.wanted_kind}
 
 
-def _render_trainer(request: HttpRequest, form: DrillForm) -> HttpResponse:
+def _render_trainer(request: HtmxHttpRequest, form: DrillForm) -> HttpResponse:
     record = AskedQuestion.objects.for_request(request).record()
     review = [(r, rule_url(r.rule), _practise_again(r)) for r in record.to_review()]
     latest = AskedQuestion.objects.for_request(request).filter(answered__isnull=True).first()
@@ -127,7 +128,7 @@ def _drill_url(rule_id: str, preset: str, game: str, kind: str) -> str:
 
 
 @require_POST
-def ask_question(request: HttpRequest) -> HttpResponse:
+def ask_question(request: HtmxHttpRequest) -> HttpResponse:
     """A first question for what the learner chose; then its page."""
     form = DrillForm(request.POST)
     if not form.is_valid():
@@ -149,7 +150,7 @@ def ask_question(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
-def ask_next_question(request: HttpRequest, pk: int) -> HttpResponse:
+def ask_next_question(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The question after ``pk``, for the same drill. Asked once: a second click (or a
     replayed POST) finds the question the first one asked."""
     previous = _get_question_for_learner(request, pk)
@@ -191,7 +192,7 @@ def _ask(drill: bank.Drill) -> Question | None:
 
 @require_safe
 @vary_on_headers("HX-Request")
-def show_question(request: HttpRequest, pk: int) -> HttpResponse:
+def show_question(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     asked = _get_question_for_learner(request, pk)
     if asked is None:
         return _not_found(request)
@@ -199,7 +200,7 @@ def show_question(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
-def answer_question(request: HttpRequest, pk: int) -> HttpResponse:
+def answer_question(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Grade the learner's answer and store it, once."""
     asked = _get_question_for_learner(request, pk)
     if asked is None:
@@ -219,7 +220,11 @@ def answer_question(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _after_post(
-    request: HttpRequest, asked: AskedQuestion, *, form: AnswerForm | None = None, said: Said = ()
+    request: HtmxHttpRequest,
+    asked: AskedQuestion,
+    *,
+    form: AnswerForm | None = None,
+    said: Said = (),
 ) -> HttpResponse:
     """With htmx, the question's fragment (status 200, so that htmx swaps it) with what
     happened; without, a redirect to its page with the same as messages."""
@@ -229,12 +234,16 @@ def _after_post(
         messages.add_message(request, level, text)
     for errors in form.errors.values() if form is not None else ():
         for text in errors:
-            messages.error(request, text)
+            messages.error(request, str(text))
     return redirect(asked)
 
 
 def _render_question(
-    request: HttpRequest, asked: AskedQuestion, *, form: AnswerForm | None = None, said: Said = ()
+    request: HtmxHttpRequest,
+    asked: AskedQuestion,
+    *,
+    form: AnswerForm | None = None,
+    said: Said = (),
 ) -> HttpResponse:
     said = [*((m.message, m.level) for m in messages.get_messages(request)), *said]
     flashed = [(text, messages.DEFAULT_TAGS[level]) for text, level in said]
@@ -264,7 +273,7 @@ def _render_question(
     return render(request, template, context)
 
 
-def _record_context(request: HttpRequest, asked: AskedQuestion) -> dict[str, Any]:
+def _record_context(request: HtmxHttpRequest, asked: AskedQuestion) -> dict[str, Any]:
     """The learner's record; on the question's rule only once it is answered (before, the
     rule would give the answer away)."""
     record: Record = AskedQuestion.objects.for_request(request).record()
@@ -276,7 +285,7 @@ def _record_context(request: HttpRequest, asked: AskedQuestion) -> dict[str, Any
 
 
 @require_safe
-def show_coverage(request: HttpRequest) -> HttpResponse:
+def show_coverage(request: HtmxHttpRequest) -> HttpResponse:
     """For a rule set (``?rules=``) at each of its games, the rules each kind of question
     can ask about, each linked to its page and to the trainer set to practise it there."""
     form = CoverageForm(request.GET)

@@ -109,7 +109,12 @@ def test_templates_say_you_only_through_a_seat() -> None:
 
 
 def test_every_template_is_used_by_the_engine() -> None:
-    source = "\n".join(p.read_text() for p in ENGINE.rglob("*.py") if p.name != "messages.py")
+    """... or, for the practice table page's own sentences (sentences/table.py), by the page's
+    presenter."""
+    presenter = ENGINE.parent / "presenting.py"
+    source = "\n".join(
+        p.read_text() for p in [*ENGINE.rglob("*.py"), presenter] if p.name != "messages.py"
+    )
     # Families whose key the engine builds from an option's value.
     built = (
         "part.dealer-vs-one.",
@@ -119,6 +124,7 @@ def test_every_template_is_used_by_the_engine() -> None:
         "part.game.",
         "question.loo-price.",
         "question.source-says.",
+        "table.choice.",
     )
     for key in TEMPLATES:
         if key == "text" or key.startswith(built):

@@ -1,4 +1,6 @@
-"""The engine is pure Python: importing it loads no Django (STYLE.md, rule 1)."""
+"""The engine is pure Python: importing it loads no Django (STYLE.md, rule 1). That no engine
+module imports Django or the rest of the project is an import-linter contract (``make lint``,
+pyproject.toml); here, what a process really loads, and that no engine import goes round."""
 
 from __future__ import annotations
 
@@ -19,19 +21,6 @@ def test_importing_the_engine_loads_no_django() -> None:
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == "[]"
-
-
-def test_no_engine_module_imports_from_django_or_the_project() -> None:
-    for path in (ROOT / "games" / "loo").rglob("*.py"):
-        text = path.read_text(encoding="utf-8")
-        for forbidden in (
-            "import django",
-            "from django",
-            "from games.",
-            "from lessons",
-            "import lessons",
-        ):
-            assert forbidden not in text, f"{path.name}: {forbidden}"
 
 
 def _engine_imports() -> dict[str, set[str]]:

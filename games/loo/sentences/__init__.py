@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from . import bots, hand, laws, play, questions
+from . import bots, hand, laws, play, questions, table
 from .play import HAD_TO
 
 #: Every sentence the engine can say, by key.
@@ -28,6 +28,7 @@ TEMPLATES: Final[dict[str, str]] = {
     **laws.LAWS,
     **bots.LAPSES,
     **questions.QUESTIONS,
+    **table.TABLE,
 }
 
 __all__ = ["HAD_TO", "TEMPLATES"]

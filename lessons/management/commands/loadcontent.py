@@ -6,6 +6,7 @@ then the course (lessons.course.loader) reads lessons.txt against them, and the 
 saves both. The reading side never calls the course, which is built on it.
 """
 
+import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -40,9 +41,36 @@ class Command(BaseCommand):
         self.stdout.write("Loaded " + ", ".join(f"{n} {what}" for what, n in counts.items()) + ".")
 
 
+#: The folders read in this process, by the digest of their files: loading the same files again
+#: (a test session loads content/ into a fresh database hundreds of times) only saves them.
+_READ: dict[str, content.Content] = {}
+
+
 def read_all(path: Path | None) -> content.Content:
     """``content/`` (:func:`lessons.content.read`) with its lessons, all checked before anything
-    is saved; raises ContentError at the first problem."""
+    is saved; raises ContentError at the first problem. The same files, read before by this
+    process, are not read and checked again: nothing the check reads but the files changes
+    while a process runs."""
+    root = Path(path) if path is not None else content.default_path()
+    digest = _digest(root)
+    if digest in _READ:
+        return _READ[digest]
+    found = _read_all(path)
+    if len(_READ) >= 4:
+        _READ.clear()
+    _READ[digest] = found
+    return found
+
+
+def _digest(root: Path) -> str:
+    """A digest of every file under ``root``, their names and their bytes."""
+    hashed = hashlib.sha256(str(root.resolve()).encode())
+    for file in sorted(p for p in root.rglob("*") if p.is_file()):
+        hashed.update(str(file.relative_to(root)).encode() + b"\0" + file.read_bytes() + b"\0")
+    return hashed.hexdigest()
+
+
+def _read_all(path: Path | None) -> content.Content:
     found = content.read(path)
     lessons = found.root / "lessons.txt"
     if lessons.is_file():
