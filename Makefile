@@ -130,8 +130,9 @@ deploy-check: $(INSTALLED)
 # pytest turns DEBUG on itself (pytest-env, in pyproject.toml).
 ONLY_SQLITE := tests/engine tests/bench
 ONLY_POSTGRES := tests/browser tests/deploy
-SQLITE_PYTEST = $(BIN)/pytest $(addprefix --ignore=,$(ONLY_POSTGRES))
-PG_PYTEST = $(BIN)/pytest $(addprefix --ignore=,$(ONLY_SQLITE)) -m "not db_agnostic"
+# Each lane ends with its 25 slowest tests: where the next minute of CI is to be found.
+SQLITE_PYTEST = $(BIN)/pytest --durations=25 $(addprefix --ignore=,$(ONLY_POSTGRES))
+PG_PYTEST = $(BIN)/pytest --durations=25 $(addprefix --ignore=,$(ONLY_SQLITE)) -m "not db_agnostic"
 
 pytest: $(INSTALLED) $(NODE_INSTALLED)
 	$(SQLITE_PYTEST)
