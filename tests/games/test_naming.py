@@ -19,6 +19,10 @@ from games.loo.table import Table, TableConfig
 from games.loo.view import view_for
 from games.naming import HUMAN, SEAT_NAMES, say, seat_name, stored_message
 
+# The table's sentences are the engine's and the presenter's, whichever database holds the
+# table (one lane: README, Set-up).
+pytestmark = pytest.mark.db_agnostic
+
 
 def test_the_human_is_you_and_the_others_have_fixed_names() -> None:
     assert [seat_name(s) for s in range(5)] == ["You", "West", "North", "East", "Abe"]

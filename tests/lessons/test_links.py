@@ -39,6 +39,9 @@ def _read(html: str) -> _Links:
     return parser
 
 
+# A crawl of every page for broken links: the links are the templates' and the content's,
+# whichever database holds the content (one lane: README, Set-up).
+@pytest.mark.db_agnostic
 @pytest.mark.parametrize("signed_in", [False, True])
 def test_every_link_from_the_start_page_opens_a_page_with_its_fragment(
     client: Client, django_user_model: Any, signed_in: bool
