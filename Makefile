@@ -132,11 +132,7 @@ ONLY_SQLITE := tests/engine tests/bench
 ONLY_POSTGRES := tests/browser tests/deploy
 # Each lane ends with its 25 slowest tests: where the next minute of CI is to be found.
 SQLITE_PYTEST = $(BIN)/pytest --durations=25 $(addprefix --ignore=,$(ONLY_POSTGRES))
-# The PostgreSQL lane runs in two processes (pytest-xdist; each has a test database of its own,
-# a file's tests stay together): its browser tests spend much of their time waiting for a page,
-# a second process fills that time.
-PG_PYTEST = $(BIN)/pytest --durations=25 -n 2 --dist loadfile $(addprefix --ignore=,$(ONLY_SQLITE)) \
-	-m "not db_agnostic"
+PG_PYTEST = $(BIN)/pytest --durations=25 $(addprefix --ignore=,$(ONLY_SQLITE)) -m "not db_agnostic"
 
 pytest: $(INSTALLED) $(NODE_INSTALLED)
 	$(SQLITE_PYTEST)

@@ -1,6 +1,6 @@
 """Failed logins as a lever: serve Lanterloo as `make run` does and measure a reading page.
 
-    .venv/bin/python bench/abuse.py [--seconds 20] [--attackers 4] [--workers 2]
+    .venv/bin/python bench/abuse.py [--seconds 20] [--attackers 4] [--workers 2] [--reads N]
 
 1. Starts gunicorn as ``bench/http.py`` does (DEBUG off, the production password hasher,
    SQLite in a throwaway file, migrated and loaded with the site's content, two workers).
@@ -46,10 +46,14 @@ TIMEOUT = 30
 _CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 
-async def read(port: int, stats: bench_http.Stats, deadline: float) -> None:
-    """One reader, one request after another."""
+async def read(
+    port: int, stats: bench_http.Stats, deadline: float, reads: int | None = None
+) -> None:
+    """One reader, one request after another (``reads`` of them, if given)."""
     browser = bench_http.Browser(port, stats, record=True)
-    while time.perf_counter() < deadline:
+    made = 0
+    while time.perf_counter() < deadline and (reads is None or made < reads):
+        made += 1
         try:
             status, _, _ = await asyncio.wait_for(browser.request("GET", PAGE), TIMEOUT)
         except (OSError, TimeoutError):
@@ -59,14 +63,17 @@ async def read(port: int, stats: bench_http.Stats, deadline: float) -> None:
             stats.fail(f"status {status}")
 
 
-async def attack(port: int, deadline: float, number: int, counts: dict[int, int]) -> None:
-    """Failed logins under fresh names, as fast as the server answers."""
+async def attack(
+    port: int, deadline: float, number: int, counts: dict[int, int], done: asyncio.Event
+) -> None:
+    """Failed logins under fresh names, as fast as the server answers, until the deadline or
+    the reader is ``done`` (at least one)."""
     browser = bench_http.Browser(port, bench_http.Stats(), record=False)
     _, _, page = await asyncio.wait_for(browser.request("GET", "/accounts/log-in/"), TIMEOUT)
     match = _CSRF.search(page)
     token = match.group(1) if match else ""
     tried = 0
-    while time.perf_counter() < deadline:
+    while not tried or (time.perf_counter() < deadline and not done.is_set()):
         tried += 1
         form = [
             ("csrfmiddlewaretoken", token),
@@ -83,12 +90,22 @@ async def attack(port: int, deadline: float, number: int, counts: dict[int, int]
         counts[status] = counts.get(status, 0) + 1
 
 
-async def phase(port: int, seconds: float, attackers: int) -> tuple[bench_http.Stats, dict]:
+async def phase(
+    port: int, seconds: float, attackers: int, reads: int | None = None
+) -> tuple[bench_http.Stats, dict]:
+    """The reader for ``seconds`` (or for ``reads`` requests, however long they take), with
+    ``attackers`` at work while he reads."""
     stats = bench_http.Stats()
     counts: dict[int, int] = {}
-    deadline = time.perf_counter() + seconds
-    tasks = [read(port, stats, deadline)]
-    tasks += [attack(port, deadline, n, counts) for n in range(attackers)]
+    deadline = time.perf_counter() + seconds if reads is None else float("inf")
+    done = asyncio.Event()
+
+    async def reader() -> None:
+        await read(port, stats, deadline, reads)
+        done.set()
+
+    tasks = [reader()]
+    tasks += [attack(port, deadline, n, counts, done) for n in range(attackers)]
     await asyncio.gather(*tasks)
     return stats, counts
 
@@ -98,6 +115,14 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--attackers", type=int, default=4)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--reads",
+        type=int,
+        default=None,
+        help="the reader makes this many reads in each phase, however long they take, in place "
+        "of --seconds: what is done then does not depend on the machine's speed (the smoke "
+        "test's way)",
+    )
     args = parser.parse_args()
     if not bench_http.GUNICORN.exists():
         raise SystemExit(f"{bench_http.GUNICORN} is missing: run `make venv` first")
@@ -106,9 +131,9 @@ def main() -> None:
     try:
         server, port, _ = bench_http.serve(args.workers, folder / "db.sqlite3")
         print(f"gunicorn: {args.workers} sync workers on 127.0.0.1:{port}, DEBUG off, SQLite")
-        asyncio.run(phase(port, 2, 0))  # warm up the workers
-        quiet, _ = asyncio.run(phase(port, args.seconds, 0))
-        attacked, counts = asyncio.run(phase(port, args.seconds, args.attackers))
+        asyncio.run(phase(port, 2, 0, None if args.reads is None else 5))  # warm up the workers
+        quiet, _ = asyncio.run(phase(port, args.seconds, 0, args.reads))
+        attacked, counts = asyncio.run(phase(port, args.seconds, args.attackers, args.reads))
     finally:
         if server is not None:
             server.send_signal(signal.SIGTERM)
