@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import count, islice
@@ -216,25 +216,24 @@ def _comes_up(setup: Setup, seed: int, during: bool) -> bool:
     )
 
 
-_ENGINE: list[str] = []
-
-
+@cache
 def engine_fingerprint() -> str:
     """A digest of the engine's code and of the guided-hand check (``games/loo``,
     ``games/guided.py``): a stored deal found under another engine is told as such when it
     fails. Computed once a process."""
-    if not _ENGINE:
-        games = Path(__file__).resolve().parents[2] / "games"
-        digest = hashlib.sha256()
-        for path in sorted([*games.joinpath("loo").rglob("*.py"), games / "guided.py"]):
-            digest.update(str(path.relative_to(games)).encode())
-            digest.update(path.read_bytes())
-        _ENGINE.append(digest.hexdigest()[:16])
-    return _ENGINE[0]
+    games = Path(__file__).resolve().parents[2] / "games"
+    digest = hashlib.sha256()
+    for path in sorted([*games.joinpath("loo").rglob("*.py"), games / "guided.py"]):
+        digest.update(str(path.relative_to(games)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def search_all(
-    deals: Deals, setups: list[Setup], keys: set[str] | None, report: Any = None
+    deals: Deals,
+    setups: list[Setup],
+    keys: set[str] | None,
+    report: Callable[[Setup, Deal], None] | None = None,
 ) -> list[Setup]:
     """Find and store the deals of ``setups`` (only those of the hands ``keys``, if given;
     else those with no stored deal or whose deal fails its check). Returns the setups for

@@ -661,3 +661,13 @@ def test_a_lesson_a_class_has_as_an_assignment_is_not_removed(tmp_path: Path) ->
         "has it as an assignment: keep the lesson, or delete the assignment first"
     )
     assert _snapshot() == before
+
+
+def test_findguided_refuses_a_folder_without_lessons_and_an_unknown_hand(tmp_path: Path) -> None:
+    with pytest.raises(CommandError, match=r"content/lessons.txt: no such file"):
+        call_command("findguided", path=tmp_path / "content", verbosity=0)
+    folder = _copy(tmp_path)
+    stored = (folder / "guided.json").read_bytes()
+    with pytest.raises(CommandError, match=r"no guided hand 'no-such-hand' in content/lessons.txt"):
+        call_command("findguided", "no-such-hand", path=folder, verbosity=0)
+    assert (folder / "guided.json").read_bytes() == stored

@@ -21,7 +21,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("keys", nargs="*", help="guided hands to search again, by their id")
-        parser.add_argument("--all", action="store_true", help="search every guided hand again")
+        parser.add_argument(
+            "--all", dest="everything", action="store_true", help="search every guided hand again"
+        )
         parser.add_argument(
             "--path",
             type=Path,
@@ -29,10 +31,14 @@ class Command(BaseCommand):
             help="The content folder (default: content/ at the top of the repository).",
         )
 
-    def handle(self, *args: Any, keys: list[str], all: bool, path: Path | None, **_: Any) -> None:
+    def handle(
+        self, *args: Any, keys: list[str], everything: bool, path: Path | None, **_: Any
+    ) -> None:
         root = path if path is not None else default_path()
         lessons = root / "lessons.txt"
         where = str(Path(root.name) / "lessons.txt")
+        if not lessons.is_file():
+            raise CommandError(f"{where}: no such file (a content folder holds lessons.txt)")
         try:
             found = guided_setups(lessons.read_text(encoding="utf-8"), where)
             deals = Deals.read(root / FILE)
@@ -43,7 +49,7 @@ class Command(BaseCommand):
         if unknown:
             raise CommandError(f"no guided hand {', '.join(repr(k) for k in unknown)} in {where}")
         setups = [setup for _, setup in found]
-        wanted = set(lines) if all else set(keys) if keys else None
+        wanted = set(lines) if everything else set(keys) if keys else None
 
         def report(setup: Setup, deal: Deal) -> None:
             told = "during the hand" if deal.during else "when the hand is over"
