@@ -280,15 +280,12 @@ def _word(
     if form == "tcards":
         pam = args.get("pam")
         pam_card = _card(pam) if pam is not None else None
-        shown = [_tname(_card(c), pam_card) for c in value]
-        return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+        return _listed([_tname(_card(c), pam_card) for c in value], "and")
     if form in ("tname", "tnames"):
         pam = args.get("pam")
         pam_card = _card(pam) if pam is not None else None
         names_ = [_tname(_card(c), pam_card) for c in (value if form == "tnames" else [value])]
-        if len(names_) == 1:
-            return names_[0]
-        return ", ".join(names_[:-1]) + " or " + names_[-1]
+        return _listed(names_, "or")
     if form == "suit":
         return SUIT_NAMES[value]
     if form == "suit1":

@@ -184,6 +184,12 @@ def seats_from(seat: int, players: int) -> Callable[[int], int]:
     return lambda s: (s - seat) % players
 
 
+def declarations(hand: Hand, seats: Callable[[int], int]) -> list[list[Any]]:
+    """The declarations made so far in ``hand``, as a position shows them: [seat, choice],
+    each seat as the question numbers it (``seats``)."""
+    return [[seats(a.seat), a.choice] for a in hand.log if a.kind == "declare"]
+
+
 def _turned(
     apps: Iterable[RuleApplication], seats: Callable[[int], int]
 ) -> tuple[RuleApplication, ...]:

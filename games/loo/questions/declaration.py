@@ -16,6 +16,7 @@ from .base import (
     Choice,
     Kind,
     Question,
+    declarations,
     seats_from,
 )
 from .deals import deal_hand, random_step
@@ -119,7 +120,7 @@ def _declaration(
         "trump": hand.trump,
         "turn_up": hand.turn_up.code if hand.turn_up is not None else None,
         "hand": [c.code for c in hand.hands[seat]],
-        "declarations": [[seats(a.seat), a.choice] for a in hand.log if a.kind == "declare"],
+        "declarations": declarations(hand, seats),
         "miss": hand.miss is not None and holder is None,
         "miss_holder": None if holder is None else seats(holder),
         "must": hand.must,
