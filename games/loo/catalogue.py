@@ -101,6 +101,9 @@ class Rule:
 #: that one, so that a stored question comes out as it was asked.
 CURRENT: Final = "catalogue.json"
 BEFORE_PEEL_RECOVERED: Final = "catalogue-v3.json"
+#: The catalogue as the question bank's version 4 made its ``source`` questions from it
+#: (before the quotations were checked against the texts, issue 25).
+BEFORE_QUOTES_CHECKED: Final = "catalogue-v4.json"
 
 
 def rules(data: str = CURRENT) -> tuple[Rule, ...]:
@@ -123,7 +126,7 @@ def rule_ids() -> frozenset[str]:
 
 @cache
 def _catalogue(name: str = CURRENT) -> tuple[tuple[Rule, ...], dict[str, Rule]]:
-    if name not in (CURRENT, BEFORE_PEEL_RECOVERED):
+    if name not in (CURRENT, BEFORE_PEEL_RECOVERED, BEFORE_QUOTES_CHECKED):
         raise ValueError(f"no catalogue {name!r}")
     text = (resources.files("games.loo") / "data" / name).read_text(encoding="utf-8")
     data = json.loads(text)

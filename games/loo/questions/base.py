@@ -26,7 +26,7 @@ from ..rulesets import RuleSet
 #: The generator's version: part of what makes a question reproducible. Raise it when a change
 #: would make the same inputs give another question, and keep the older version's behaviour
 #: behind ``ask.version`` while questions of it may still be stored (:data:`VERSIONS`).
-VERSION: Final = 4
+VERSION: Final = 5
 
 
 #: The versions whose questions can still be made again, answer included: a question stored
@@ -35,7 +35,10 @@ VERSION: Final = 4
 #: the stake to ``settlement`` (ante, stake-divisible). Version 4 plays peel as its recovered
 #: p. 18 reads (A39): no must, and a single deal of one card each, asked about in
 #: ``settlement``; versions 2 and 3 keep the must that was reconstructed before (:func:`rules_at`).
-VERSIONS: Final = (2, 3, 4)
+#: Version 5 answers what a second, independent model of the texts checked (issue 25: Peel's
+#: single loo, Hoffmann's five-card dealer, positions that cannot happen, source quotations);
+#: version 4 is kept as it was (its catalogue, ``catalogue-v4.json``, and :func:`rules_at`).
+VERSIONS: Final = (2, 3, 4, 5)
 
 
 #: How many seeded deals a search plays before it gives up.

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any, Final
 
-from ..catalogue import BEFORE_PEEL_RECOVERED, CURRENT, SOURCE_IDS
+from ..catalogue import BEFORE_PEEL_RECOVERED, BEFORE_QUOTES_CHECKED, CURRENT, SOURCE_IDS
 from ..catalogue import rule as catalogue_rule
 from ..catalogue import rules as catalogue_rules
 from ..messages import msg
@@ -33,8 +33,11 @@ def _source_rules(version: int = VERSION) -> tuple[str, ...]:
 
 def _catalogue_of(version: int) -> str:
     """The edition of the rule catalogue a ``source`` question of ``version`` is made from:
-    before version 4, the one written before Peel's pp. 16-18 were recovered."""
-    return CURRENT if version >= 4 else BEFORE_PEEL_RECOVERED
+    before version 4, the one written before Peel's pp. 16-18 were recovered; version 4's, the
+    one before its quotations were checked against the texts."""
+    if version >= 5:
+        return CURRENT
+    return BEFORE_QUOTES_CHECKED if version == 4 else BEFORE_PEEL_RECOVERED
 
 
 #: Quotations of the modern pages stay short (../shared/sources/SOURCES.md).
