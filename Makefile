@@ -119,16 +119,17 @@ deploy-check: $(INSTALLED)
 	$(PROD_ENV) $(BIN)/python manage.py check --deploy --fail-level WARNING
 
 # The tests run in two lanes at once, one a core (pytest-both):
-# - the SQLite lane: the pure engine (tests/engine), the benchmarks' smoke tests (tests/bench:
-#   the scripts serve from SQLite files of their own whatever the database), the sweeps marked
-#   db_agnostic (they use the database, but check what the engine and the templates show),
+# - the SQLite lane: the pure engine (tests/engine), the second model of the rules that checks
+#   it (tests/reference), the benchmarks' smoke tests (tests/bench: the scripts serve from
+#   SQLite files of their own whatever the database), the sweeps marked db_agnostic
+#   (they use the database, but check what the engine and the templates show),
 #   and every other test that uses the database;
 # - the PostgreSQL lane, on a throwaway cluster: those other database tests again, the
 #   browser tests (tests/browser: a person's clicks; the database under the live server does
 #   not change what they check) and the deploy tests (tests/deploy: two gunicorn servers that
 #   share the PostgreSQL database and a Redis server).
 # pytest turns DEBUG on itself (pytest-env, in pyproject.toml).
-ONLY_SQLITE := tests/engine tests/bench
+ONLY_SQLITE := tests/engine tests/reference tests/bench
 ONLY_POSTGRES := tests/browser tests/deploy
 # Each lane ends with its 25 slowest tests: where the next minute of CI is to be found.
 SQLITE_PYTEST = $(BIN)/pytest --durations=25 $(addprefix --ignore=,$(ONLY_POSTGRES))
