@@ -166,6 +166,8 @@ _LOCATOR = re.compile(
 )
 # A straight double quote inside a word is an OCR apostrophe (peel's "dealer"s"), not a mark.
 _APOSTROPHE_QUOTE = re.compile(r'(?<=[A-Za-z])"(?=s\b)')
+# Peel's page marks ("[28]") stand where a page of the book begins, inside his sentences.
+_PAGE_MARK = re.compile(r"\s*\[\d\d\]\s*")
 # Between a quotation and a later locator, a sentence break or a colon (which introduces the
 # quotation that the locator belongs to) means the locator is not the first quotation's.
 _SENTENCE_BREAK = re.compile(r"[.!?]\s+\S|:")
@@ -304,6 +306,7 @@ def _rule_object(raw: _RawRule) -> dict[str, object]:
                 )
             text = recovered[1]
         if bullet.label in SOURCE_IDS:
+            text = _as_in_source(text, bullet.label)
             if bullet.label in sources:
                 raise CatalogueError(f"{where}: two bullets for {bullet.label}")
             sources[bullet.label] = {
@@ -344,6 +347,18 @@ def _plain(lines: list[str]) -> str:
         if piece:
             pieces.append(piece)
     return re.sub(r"\s+", " ", " ".join(pieces).replace("**", "")).strip()
+
+
+def _as_in_source(text: str, source: str) -> str:
+    """A source bullet's text with its quotations printed as the source has them: RULES.md
+    quotes Peel from a web mirror that writes an apostrophe as a double quote ("dealer"s fee")
+    and keeps the book's page marks inside a sentence ("the pool, [28] receives"); neither is
+    a word of the book (../shared/sources/more/peel-full-loo.txt has them corrected).
+    Hoffmann's footnote marks ("[28]") are his own and stay."""
+    text = _APOSTROPHE_QUOTE.sub("'", text)
+    if source != "peel":
+        return text
+    return re.sub(r'"[^"]*"', lambda quote: _PAGE_MARK.sub(" ", quote.group()), text)
 
 
 def _status(text: str) -> str:
