@@ -35,10 +35,7 @@ CATALOGUE_JSON = REPO / "games" / "loo" / "data" / "catalogue.json"
 
 # Quotations that RULES.md gives without any locator: words it quotes in passing, in a bullet
 # that says the source is silent on the point. Any new one should get a locator in RULES.md.
-UNLOCATED_QUOTES = {
-    ("limited-loo", "britannica", "limited"),
-    ("indivisible-pool-rounding", "parlett", "agreed stake"),
-}
+UNLOCATED_QUOTES = {("limited-loo", "britannica", "limited")}
 
 
 def _shared_file(path: Path) -> str:
