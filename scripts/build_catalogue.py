@@ -627,8 +627,72 @@ class _RawRule:
     bullets: list[_Bullet] = field(default_factory=list)
 
 
-def build(markdown: str) -> list[dict[str, object]]:
-    """Return the catalogue for the RULES.md text `markdown`, as JSON-ready objects."""
+def read_texts(
+    shared_sources: Path, passages: Path = REPO_ROOT / "content" / "sources"
+) -> dict[str, str]:
+    """Each source's words, where its quotations are looked for: the text as it reached us
+    (../shared/sources), Peel's chapter as recovered (more/peel-full-loo.txt), and the passage
+    file of a public-domain text (with its corrections; a modern page's file is in our own
+    words, not the page's)."""
+    texts = {}
+    for source in SOURCE_IDS:
+        parts = [(shared_sources / f"{source}.txt").read_text(encoding="utf-8")]
+        if source == "peel":
+            parts.append(
+                (shared_sources / "more" / "peel-full-loo.txt").read_text(encoding="utf-8")
+            )
+        if source not in MODERN_SOURCES:
+            parts.append((passages / f"{source}.txt").read_text(encoding="utf-8"))
+        texts[source] = "\n".join(parts)
+    return texts
+
+
+class _Words:
+    """A text's words (:func:`_words`), indexed to find a run of them quickly."""
+
+    def __init__(self, text: str) -> None:
+        self.words = _words(text)
+        self.at: dict[str, list[int]] = {}
+        for i, word in enumerate(self.words):
+            self.at.setdefault(word, []).append(i)
+
+    def has(self, quote: str) -> bool:
+        """Whether each part of ``quote`` (between its "…") is a run of these words, in order:
+        without regard to case, punctuation or quotation marks."""
+        start = 0
+        for part in filter(None, (_words(p) for p in quote.split("…"))):
+            found = next(
+                (
+                    i
+                    for i in self.at.get(part[0], ())
+                    if i >= start and self.words[i : i + len(part)] == part
+                ),
+                None,
+            )
+            if found is None:
+                return False
+            start = found + len(part)
+        return True
+
+
+def _found_in(rules: list[dict[str, object]], texts: dict[str, str]) -> None:
+    """Give each citation the sources whose text has its words ("found_in"): a quotation that
+    two texts share cannot ask which source says it."""
+    indexed = {source: _Words(texts[source]) for source in SOURCE_IDS}
+    for rule in rules:
+        for source, statement in rule["sources"].items():  # type: ignore[attr-defined]
+            for citation in statement["citations"]:
+                citation["found_in"] = [s for s in SOURCE_IDS if indexed[s].has(citation["quote"])]
+                if source not in citation["found_in"]:
+                    raise CatalogueError(
+                        f"rule {rule['id']!r}, {source}: the quotation {citation['quote']!r} is "
+                        "not in the text"
+                    )
+
+
+def build(markdown: str, texts: dict[str, str]) -> list[dict[str, object]]:
+    """Return the catalogue for the RULES.md text `markdown`, as JSON-ready objects; `texts`
+    (:func:`read_texts`) are the sources' texts, where each quotation is looked for."""
     raw_rules = list(_raw_rules(_part1(markdown)))
     ids = [raw.id for raw in raw_rules]
     duplicates = sorted({rule_id for rule_id in ids if ids.count(rule_id) > 1})
@@ -651,6 +715,7 @@ def build(markdown: str) -> list[dict[str, object]]:
     unused_quotes = sorted(set(MODERN_QUOTES) - kept)
     if unused_quotes:
         raise CatalogueError(f"MODERN_QUOTES keeps quotations no bullet quotes: {unused_quotes}")
+    _found_in(built, texts)
     return built
 
 
@@ -800,7 +865,7 @@ def _in_our_words(rule_id: str, source: str, text: str, where: str) -> str:
     for _, quote in _quotations(ours):
         if (rule_id, source, quote) not in MODERN_QUOTES:
             raise CatalogueError(f"{where}: {quote!r} is not one of MODERN_QUOTES")
-        if not any(_is_part_of(quote, whole) for whole in quoted):
+        if not any(_Words(whole).has(quote) for whole in quoted):
             raise CatalogueError(f"{where}: {quote!r} is not in RULES.md's quotations")
     return ours
 
@@ -812,27 +877,13 @@ def _quotations(text: str) -> list[tuple[int, str]]:
 
 
 def _words(text: str) -> list[str]:
-    return re.findall(r"[a-z0-9]+", text.lower().replace("'", ""))
-
-
-def _is_part_of(quote: str, whole: str) -> bool:
-    """Whether each part of ``quote`` (between its "…") is a run of the words of ``whole``,
-    in order."""
-    found = _words(whole)
-    start = 0
-    for part in filter(None, (_words(p) for p in quote.split("…"))):
-        at = next(
-            (
-                i
-                for i in range(start, len(found) - len(part) + 1)
-                if found[i : i + len(part)] == part
-            ),
-            None,
-        )
-        if at is None:
-            return False
-        start = at + len(part)
-    return True
+    """The words of ``text``, to compare quotations: lower case, letters and digits only; a
+    word joined by an apostrophe, a mirror's double quote or dots stays one ("dealer's",
+    "dealer"s" and "dealers" are one word, "ent.i.tled" is "entitled"); no page or note
+    marks ("[28]")."""
+    text = re.sub(r"\[\d+\]", " ", text)  # page and note marks
+    joined = re.sub(r"(?<=[^\W_])[\"'’.*_]+(?=[^\W_])", "", text.lower())
+    return re.findall(r"[^\W_]+", joined)
 
 
 def _plain(lines: list[str]) -> str:
@@ -940,7 +991,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     try:
-        rules = build(args.rules_md.read_text(encoding="utf-8"))
+        texts = read_texts(args.rules_md.parent / "sources")
+        rules = build(args.rules_md.read_text(encoding="utf-8"), texts)
     except (OSError, CatalogueError) as error:
         print(f"build_catalogue: {error}", file=sys.stderr)
         return 1

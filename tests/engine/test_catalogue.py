@@ -102,7 +102,7 @@ def _without_parentheses(text: str) -> str:
 
 def test_the_committed_catalogue_is_what_the_script_builds_from_rules_md(rules_md: str) -> None:
     build = _load_build_script()
-    expected = build.render(build.build(rules_md))
+    expected = build.render(build.build(rules_md, build.read_texts(SOURCES)))
     assert CATALOGUE_JSON.read_text(encoding="utf-8") == expected, (
         "games/loo/data/catalogue.json is out of date with ../shared/RULES.md: "
         "run python scripts/build_catalogue.py and commit the result"
@@ -173,7 +173,7 @@ def test_the_json_has_exactly_the_documented_fields(
         for statement in sources.values():
             assert set(statement) == {"status", "text", "citations"}, item["id"]
             for citation in statement["citations"]:
-                assert set(citation) == {"locator", "quote"}, item["id"]
+                assert set(citation) == {"locator", "quote", "found_in"}, item["id"]
         notes = item["notes"]
         assert isinstance(notes, list), item["id"]
         for note in notes:
@@ -273,6 +273,24 @@ def test_every_quotation_is_printed_as_the_book_has_it() -> None:
     assert "dealer's fee" in fee.text and '"s' not in fee.text
     flush = rule("flush-loos-the-board").source("peel").citations[0].quote
     assert flush.startswith("besides taking the amount in the pool, receives from each")
+
+
+def test_each_quotation_knows_every_source_whose_text_has_its_words() -> None:
+    """Issue 25, finding 5: "the cards ranking as at whist" is in Hoffmann (¶2) and in the
+    Britannica (s. 16); "divisible by five" is in both as well. A
+    quotation is found without regard to case and punctuation, so it asks which source says
+    it only where it is in one text."""
+    whist = rule("rank-order").source("hoffmann").citations[0]
+    assert whist.quote == "the cards ranking as at Whist"
+    assert whist.found_in == ("hoffmann", "britannica")
+    (five,) = [c for c in rule("pool-division").source("hoffmann").citations if "five" in c.quote]
+    assert five.found_in == ("hoffmann", "britannica")
+    head = rule("head-the-trick").source("hoffmann").citations[1]
+    assert head.found_in == ("hoffmann",)
+    for r in rules():
+        for s in r.sources:
+            for c in s.citations:
+                assert s.source in c.found_in, (r.id, s.source, c.quote)
 
 
 # Where Part 0.1 of RULES.md says each locator points, in each text.
