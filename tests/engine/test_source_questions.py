@@ -138,3 +138,21 @@ def test_a_quotation_is_shown_without_the_texts_emphasis_marks() -> None:
     for seed in SEEDS:
         q = question("source", "hoffmann", rule="lead-highest-of-two-or-three", seed=seed)
         assert "_" not in q.position.get("quote", ""), seed
+
+
+def test_no_question_shows_a_fault_of_our_copies() -> None:
+    """Issue 25, finding 12: Peel was asked about as "beyond the dealer"s fee" and "the
+    amount in the pool, [28] receives" (the web mirror's faults), and explained as "Hoffmann
+    implies it: implicit: …"."""
+    faults = re.compile(r"[A-Za-z]\"s\b|[,;] \[\d\d\] [a-z]|implies it: (?:implicit|implied)\b")
+    for rule_id in _source_rules():
+        for seed in range(4):
+            q = question("source", "peel", rule=rule_id, seed=seed)
+            shown = [str(q.prompt), *(e["text"] for e in q.to_dict()["explanations"])]
+            assert not [text for text in shown if faults.search(text)], (rule_id, seed)
+    fee = [question("source", "peel", rule="flush-loos-the-board", seed=seed) for seed in range(20)]
+    quotes = {q.position.get("quote") for q in fee}
+    assert (
+        "besides taking the amount in the pool, receives from each of the players, whether "
+        "they stood or not, the amount of a loo"
+    ) in quotes
