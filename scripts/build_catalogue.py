@@ -168,12 +168,12 @@ MODERN_QUOTES: dict[tuple[str, str, str], str] = {
         "limited-loo",
         "parlett",
         "In Limited Loo this amount is small and fixed.",
-    ): ("the limited loo is Parlett's default, against the unlimited optional rule (A31)"),
+    ): ("whether a loo is fixed or the pool: Parlett's default is fixed, the pool an option (A31)"),
     (
         "limited-loo",
         "parlett",
         "must pay an agreed stake to the pool",
-    ): ("five-card Loo names no amount for a loo: the preset's five is a reading (A32)"),
+    ): ("five-card Loo names no amount for a loo, so the pool may not divide (A32)"),
     (
         "unlimited-loo",
         "parlett",
@@ -183,7 +183,7 @@ MODERN_QUOTES: dict[tuple[str, str, str], str] = {
         "double",
         "parlett",
         "When it contains more, left over from the previous deal, it is a 'double'.",
-    ): ("what a double is differs between the sources; the glossary quotes it"),
+    ): ("what a double is differs between the sources (the glossary defines it by these words)"),
     (
         "lead-rules-scope",
         "parlett",
@@ -213,12 +213,12 @@ MODERN_QUOTES: dict[tuple[str, str, str], str] = {
         "pam-be-civil",
         "parlett",
         "(now or subsequently)",
-    ): ("the call may be made whenever the ace is led, not only at the first lead (A5)"),
+    ): ("the call may be made whenever the ace is led, not only at the first lead"),
     (
         "pam-led-trump-must-be-played",
         "parlett",
         "If Pam is led you must play a trump if you can.",
-    ): ("only Parlett states it (A4, A40)"),
+    ): ("only Parlett states it; the other rule sets follow it by a reading (A40)"),
     (
         "flush-precedence",
         "parlett",
@@ -238,7 +238,7 @@ MODERN_QUOTES: dict[tuple[str, str, str], str] = {
         "must",
         "parlett",
         "When the pool is a single, nobody may pass.",
-    ): ("Parlett's must is an optional rule that bars passing, not a deal of its own (A33, A34)"),
+    ): ("Parlett's must is an optional rule that bars only passing (A33)"),
     (
         "lead-rules-scope",
         "whiteknuckle",
