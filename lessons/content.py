@@ -955,14 +955,22 @@ def _resolve_citations(
     for entry in catalogue.rules():
         for statement in entry.sources:
             sc = by_slug[statement.source]
-            for position, citation in enumerate(statement.citations):
-                yield _resolve(sc, entry.id, position, citation, plains)
-            if not statement.citations and not statement.silent:
-                # Stated without a quotation ("3 chips (¶4) and 5 chips (¶14)"): link the
-                # passages its locators name.
-                keys = [k for k in locator_places(statement.text)[0] if (sc.slug, k) in plains]
-                if keys:
-                    yield ResolvedCitation(entry.id, sc.slug, 0, "", "", keys[0], keys)
+            resolved = [
+                _resolve(sc, entry.id, position, citation, plains)
+                for position, citation in enumerate(statement.citations)
+            ]
+            yield from resolved
+            if statement.silent or (resolved and not sc.modern):
+                continue
+            # Stated without a quotation ("3 chips (¶4) and 5 chips (¶14)"), or, for a modern
+            # page, partly in our words: link the passages its locators name.
+            cited = {key for c in resolved for key in c.passages}
+            named = dict.fromkeys(
+                k for k in locator_places(statement.text)[0] if (sc.slug, k) in plains
+            )
+            keys = [k for k in named if k not in cited]
+            if keys:
+                yield ResolvedCitation(entry.id, sc.slug, len(resolved), "", "", keys[0], keys)
 
 
 def _resolve(

@@ -28,6 +28,12 @@ Text fields are plain text: "**" bold markers are removed, lines and sub-bullets
 with single spaces; quotation marks, `code spans` (rule ids, option values) and the emphasis
 written inside quotations are kept as RULES.md has them.
 
+The two modern, copyrighted pages (whiteknuckle, parlett) are not given in RULES.md's words,
+which quote nearly every sentence of them: each of their bullets is MODERN_TEXTS's, our own
+words with the same locators, quoting only what MODERN_QUOTES keeps (see there). Peel's
+quotations are printed as his book has them, not with the web mirror's faults that RULES.md
+keeps (see _as_in_source).
+
 Status values (derived from how the bullet opens; anything else is "states"):
 
     states     the source states the rule (its text usually quotes it)
@@ -59,6 +65,7 @@ DEFAULT_RULES_MD = REPO_ROOT.parent / "shared" / "RULES.md"
 DEFAULT_OUT = REPO_ROOT / "games" / "loo" / "data" / "catalogue.json"
 
 SOURCE_IDS = ("hoffmann", "britannica", "whiteknuckle", "parlett", "peel")
+MODERN_SOURCES = ("whiteknuckle", "parlett")
 STATUSES = ("states", "implied", "subsumed", "silent", "refers")
 
 # Section number in Part 1 -> group slug. Part 1's section titles are the human labels.
@@ -148,6 +155,425 @@ RECOVERED: dict[tuple[str, str], tuple[str, str]] = {
     ),
 }
 
+# The modern pages (parlett, whiteknuckle) are copyrighted (../shared/sources/SOURCES.md): the
+# site may quote them only in short passages, and in all no more than about a fifth of each
+# page's rules text (issue 25; tests/lessons/test_copyright.py counts every quotation the site
+# shows). RULES.md quotes nearly every sentence of both. So the catalogue gives each of their
+# bullets in our own words, with its locators (the rule pages link the place), and keeps a
+# quotation only where a reading of RULES.md part 3 or a disagreement between the sources
+# turns on the words: MODERN_QUOTES is that choice, each with its reason, and the one place it
+# is made (the passage files' "quote:" lines and the source questions draw on it).
+MODERN_QUOTES: dict[tuple[str, str, str], str] = {
+    (
+        "limited-loo",
+        "parlett",
+        "In Limited Loo this amount is small and fixed.",
+    ): ("whether a loo is fixed or the pool: Parlett's default is fixed, the pool an option (A31)"),
+    (
+        "limited-loo",
+        "parlett",
+        "must pay an agreed stake to the pool",
+    ): ("five-card Loo names no amount for a loo, so the pool may not divide (A32)"),
+    (
+        "unlimited-loo",
+        "parlett",
+        "one who is looed … pays the amount the pool contained at the start of that deal",
+    ): ("the amount of an unlimited loo: the pool at the start of the deal (A31)"),
+    (
+        "double",
+        "parlett",
+        "When it contains more, left over from the previous deal, it is a 'double'.",
+    ): ("what a double is differs between the sources (the glossary defines it by these words)"),
+    (
+        "lead-rules-scope",
+        "parlett",
+        "must lead a trump if held",
+    ): ("later leads are bound only to lead a trump (A12, trump after trick)"),
+    (
+        "lead-rules-scope",
+        "parlett",
+        "Eldest leads to the first trick.",
+    ): ("five-card Loo puts no obligation on the first lead (A12)"),
+    (
+        "head-the-trick",
+        "parlett",
+        "To head the trick is to play a higher card of the suit led than any so far played to it.",
+    ): ("Parlett's heading beats every card of the suit led so far (A1)"),
+    (
+        "must-trump",
+        "parlett",
+        "if unable to follow you must trump and overtrump if you can",
+    ): ("must a void player trump when he cannot overtrump? (A15)"),
+    (
+        "pam-identity",
+        "parlett",
+        "always belongs to the trump suit",
+    ): ("Pam is a trump and not a club when following suit (A3)"),
+    (
+        "pam-be-civil",
+        "parlett",
+        "(now or subsequently)",
+    ): ("the call may be made whenever the ace is led, not only at the first lead"),
+    (
+        "pam-led-trump-must-be-played",
+        "parlett",
+        "If Pam is led you must play a trump if you can.",
+    ): ("only Parlett states it; the other rule sets follow it by a reading (A40)"),
+    (
+        "flush-precedence",
+        "parlett",
+        "The best flush is four of a suit plus Pam, followed by a flush in trumps",
+    ): ("a trump flush ranks as a class, against White Knuckle's order (A28)"),
+    (
+        "flush-tie-break",
+        "parlett",
+        "the plain-suit flush containing the highest top card or cards",
+    ): ("flushes of one class are compared card by card from the top (A26)"),
+    (
+        "flush-payment-exemption",
+        "parlett",
+        "paid by anyone who does not himself hold either Pam or a flush",
+    ): ("the holder of Pam is exempt, unlike in the other sources (A25)"),
+    (
+        "must",
+        "parlett",
+        "When the pool is a single, nobody may pass.",
+    ): ("Parlett's must is an optional rule that bars only passing (A33)"),
+    (
+        "lead-rules-scope",
+        "whiteknuckle",
+        "The first lead must be the Ace of Trumps…",
+    ): ("White Knuckle's lead rules stop at the first lead (A13)"),
+    (
+        "head-the-trick",
+        "whiteknuckle",
+        "That means the he/she must play a higher card than the one previously played",
+    ): ("heading against the card played just before (A17)"),
+    (
+        "must-trump",
+        "whiteknuckle",
+        "If you can't follow suit then you must trump in.",
+    ): ("a void player must trump even when it cannot win (A15)"),
+    (
+        "pam-identity",
+        "whiteknuckle",
+        "the highest card in play",
+    ): ("Pam's suit is not stated (A3)"),
+    (
+        "flush-loos-the-board",
+        "whiteknuckle",
+        "no other players being allowed to drop out",
+    ): ("no one may pass once a flush is shown, unlike in the other sources"),
+    (
+        "flush-precedence",
+        "whiteknuckle",
+        "precedence is given to the flush with the 'Pam'",
+    ): ("White Knuckle alone has no trump class of flushes (A28)"),
+    (
+        "flush-tie-break",
+        "whiteknuckle",
+        "none holding the 'Pam', then precedence is given to the highest card",
+    ): ("the literal reading of its flush order (A28)"),
+    (
+        "flush-payment-exemption",
+        "whiteknuckle",
+        "any player who is beaten in this way, holding a flush, is exempt from settling up",
+    ): ("a beaten flush pays nothing, unlike in the other sources (A25)"),
+}
+
+# Each bullet of the modern pages that RULES.md writes with quotations, in our own words: the
+# same facts and locators, with only the quotations of MODERN_QUOTES.
+MODERN_TEXTS: dict[tuple[str, str], str] = {
+    ("players", "parlett"): (
+        "three-card: up to sixteen players, five to seven recommended (3c:Players). Five-card: "
+        "five to ten (5c:Players)"
+    ),
+    ("rank-order", "parlett"): (
+        "52 cards, ranking from ace down to two in each suit (3c:Equipment; the same in 5c:Cards)"
+    ),
+    ("first-dealer", "parlett"): (
+        "the lowest cut deals first, ace counting low (3c:Deal and 5c:Deal)"
+    ),
+    ("deal-order", "parlett"): (
+        "three cards to each player and to the miss, one at a time (3c:Deal). Five-card: in a "
+        "batch of three and one of two, either way round (5c:Deal)"
+    ),
+    ("deal-rotation", "parlett"): "the deal and the play pass to the left (3c:Deal)",
+    ("turn-up-trump", "parlett"): "the card after the deal is turned for trumps (3c:Deal)",
+    ("ante", "parlett"): "the dealer stakes three (3c:Deal); at five-card Loo, five (5c:Deal)",
+    ("stake-divisible", "parlett"): (
+        "three (3c:Deal) and five (5c:Deal). But the five-card loo is an agreed stake, which "
+        "need not divide (5c:Pay-off)."
+    ),
+    ("limited-loo", "parlett"): (
+        '"In Limited Loo this amount is small and fixed." (intro); a player looed pays three to '
+        'the pool (3c:Pay-off). Five-card: "must pay an agreed stake to the pool" (5c:Pay-off)'
+    ),
+    ("unlimited-loo", "parlett"): (
+        'an optional rule: "one who is looed … pays the amount the pool contained at the start '
+        'of that deal" (3c:Optional rules)'
+    ),
+    ("double", "parlett"): (
+        "\"When it contains more, left over from the previous deal, it is a 'double'.\" (3c:Deal)"
+    ),
+    ("single", "parlett"): "a pool of three chips is a single (3c:Deal)",
+    ("looed", "parlett"): (
+        "a player who takes part and wins no trick is looed, and adds to the pool (3c:Object)"
+    ),
+    ("pool-division", "parlett"): (
+        "each trick wins a third of the pool (3c:Pay-off); at five-card Loo, a fifth (5c:Pay-off)"
+    ),
+    ("indivisible-pool-rounding", "parlett"): (
+        "silent. Its five-card loo, an agreed stake (5c:Pay-off), may leave a pool that five "
+        "does not divide."
+    ),
+    ("declare-in-turn", "parlett"): (
+        "each player in turn says whether he plays or throws his hand in (3c:Announcements)"
+    ),
+    ("take-miss", "parlett"): (
+        "a player who offers to play may exchange his hand for the miss without seeing it "
+        "(3c:Announcements)"
+    ),
+    ("miss-only-once", "parlett"): (
+        "only the first to claim the miss, counting from the dealer's left, may take it "
+        "(3c:Announcements)"
+    ),
+    ("miss-holder-must-play", "parlett"): (
+        "having taken the miss, a player is bound to play it and cannot take his hand back "
+        "(3c:Announcements)"
+    ),
+    ("all-pass-dealer-wins", "parlett"): (
+        "if everyone passes, the pool goes to the dealer (3c:Announcements)"
+    ),
+    ("miss-holder-alone-wins", "parlett"): (
+        "if the player who took the miss is the only one to play, he takes the pool "
+        "(3c:Announcements)"
+    ),
+    ("dealer-must-play-against-one", "parlett"): (
+        "if a single player before the dealer plays, on his own cards, the dealer may not pass "
+        "(3c:Announcements)"
+    ),
+    ("dealer-defends-miss", "parlett"): (
+        "the dealer may instead defend the miss: he plays, but neither wins nor pays, and only "
+        "the other player settles with the pool (3c:Announcements)"
+    ),
+    ("five-card-exchange", "parlett"): (
+        "each player who plays may discard any number of cards and draw as many from the top of "
+        "the stock, the turn-up excepted (5c:Bidding)"
+    ),
+    ("elder-leads-first", "parlett"): (
+        "the player on the dealer's left leads to the first trick (3c:Play; 5c:Play)"
+    ),
+    ("lead-rules-scope", "parlett"): (
+        "Three-card: the lead obligations are attached to the first trick; the winner of a "
+        'trick only "must lead a trump if held" (3c:Play). Five-card: no first-lead obligation '
+        'at all: "Eldest leads to the first trick." (5c:Play)'
+    ),
+    ("lead-ace-of-trumps", "parlett"): (
+        "the first lead must be the ace of trumps, if held (3c:Play). Five-card: silent."
+    ),
+    ("lead-king-when-ace-turned", "parlett"): (
+        "or the king of trumps, if the turn-up is the ace (3c:Play)"
+    ),
+    ("lead-trump-holding-two", "parlett"): (
+        "failing that, a trump, if the leader holds more than one (3c:Play)"
+    ),
+    ("lead-highest-trump-heads-up", "parlett"): (
+        "and the highest of them if he plays against one opponent only (3c:Play)"
+    ),
+    ("trump-after-trick", "parlett"): (
+        "the winner of each trick leads to the next and must lead a trump if he holds one "
+        "(3c:Play); at five-card Loo too, if he can (5c:Play)"
+    ),
+    ("follow-suit", "parlett"): (
+        "a player must follow suit, and head the trick, if he can (3c:Play; 5c:Play)"
+    ),
+    ("head-the-trick", "parlett"): (
+        '"To head the trick is to play a higher card of the suit led than any so far played to '
+        'it." (3c:Play fn)'
+    ),
+    ("must-trump", "parlett"): (
+        '"if unable to follow you must trump and overtrump if you can", and only a player who '
+        "can do neither may discard what he likes (3c:Play; 5c:Play)"
+    ),
+    ("must-overtrump", "parlett"): (
+        "a player who cannot follow must trump, and beat a trump already played, if he can "
+        "(3c:Play)"
+    ),
+    ("trick-winner", "parlett"): (
+        "the highest card of the suit led wins, or the highest trump if any is played (3c:Play; "
+        "5c:Play)"
+    ),
+    ("pam-highest-trump", "parlett"): (
+        "Pam, the knave of clubs, is always a trump and beats every card, the ace of trumps "
+        "included (5c:Cards)"
+    ),
+    ("pam-identity", "parlett"): (
+        'Pam is the knave of clubs, which "always belongs to the trump suit" (5c:Cards); the '
+        "intro calls it the trump that is always top."
+    ),
+    ("pam-be-civil", "parlett"): (
+        "the leader of the ace of trumps may call on Pam to be civil, and its holder may then "
+        "not play it unless it is his only trump (5c:Play). This applies whenever the ace is "
+        'led: "(now or subsequently)" (5c:Play).'
+    ),
+    ("pam-led-trump-must-be-played", "parlett"): (
+        '"If Pam is led you must play a trump if you can." (5c:Play)'
+    ),
+    ("flush-loos-the-board", "parlett"): (
+        "the holder of the best flush is deemed to win all five tricks without play, and is "
+        "paid by each player who holds neither Pam nor a flush (5c:Flush)"
+    ),
+    ("flush-timing", "parlett"): (
+        "the best flush, held before or after the exchange, loos the board at once (5c:Flush)"
+    ),
+    ("flush-precedence", "parlett"): (
+        '"The best flush is four of a suit plus Pam, followed by a flush in trumps" (5c:Flush), '
+        "then the plain-suit flushes, ranked by their top cards"
+    ),
+    ("flush-tie-break", "parlett"): (
+        '"the plain-suit flush containing the highest top card or cards" (5c:Flush)'
+    ),
+    ("flush-payment-exemption", "parlett"): (
+        '"paid by anyone who does not himself hold either Pam or a flush" (5c:Flush)'
+    ),
+    ("must", "parlett"): (
+        'an optional rule: "When the pool is a single, nobody may pass." (3c:Optional rules)'
+    ),
+    ("club-law", "parlett"): (
+        "an optional rule: no one may pass when clubs are trumps (5c:Bidding). Five-card only; "
+        "the exchange is still described."
+    ),
+    ("players", "whiteknuckle"): "from three to nine players, best with five (¶1)",
+    ("rank-order", "whiteknuckle"): "a standard pack of 52, ace high and two low (¶2)",
+    ("first-dealer", "whiteknuckle"): (
+        "cards are dealt face up, one to each player in turn, and the first to receive a knave "
+        "deals (¶3, Draw and Cut)"
+    ),
+    ("shuffle-and-cut", "whiteknuckle"): (
+        "silent. Its only shuffle is for the draw for first dealer (¶3)."
+    ),
+    ("deal-order", "whiteknuckle"): (
+        "three cards to each player, one at a time, and three face down to the miss in the "
+        "centre (¶5). Five-card: in batches of two and three (¶14)"
+    ),
+    ("deal-rotation", "whiteknuckle"): "the deal passes to the left after each hand (¶5)",
+    ("turn-up-trump", "whiteknuckle"): (
+        "the next card is turned face up for trumps (¶5; five-card ¶14)"
+    ),
+    ("ante", "whiteknuckle"): (
+        "the dealer puts 3 chips in the pool, which is then called a single (¶4). Five-card: 5 "
+        "chips (¶14)"
+    ),
+    ("limited-loo", "whiteknuckle"): (
+        "a player who wins no trick pays 3 chips to the pool (¶6). Five-card: 5 chips (¶15)"
+    ),
+    ("double", "whiteknuckle"): (
+        "a pool holding more than that, left from a previous deal, is a double (¶4); the loos "
+        "are carried forward as a double (¶12)"
+    ),
+    ("single", "whiteknuckle"): "the dealer's 3 chips in the pool are a single (¶4)",
+    ("looed", "whiteknuckle"): (
+        "the aim is to win at least one of the three tricks and so not be looed (¶6)"
+    ),
+    ("pool-division", "whiteknuckle"): (
+        "each trick wins a third of the pool (¶12). Five-card: a fifth (¶15)"
+    ),
+    ("declare-in-turn", "whiteknuckle"): (
+        "from the dealer's left, each player in turn says whether he plays or throws in his "
+        "hand (¶7)"
+    ),
+    ("take-miss", "whiteknuckle"): (
+        "a player who wants to play may exchange his hand for the miss unseen (¶7)"
+    ),
+    ("miss-only-once", "whiteknuckle"): (
+        "the first to make the exchange stops every later player from making it (¶7)"
+    ),
+    ("miss-holder-must-play", "whiteknuckle"): (
+        "having exchanged, he may neither drop out nor exchange back (¶7)"
+    ),
+    ("all-pass-dealer-wins", "whiteknuckle"): "if all pass, the dealer takes the pool (¶8)",
+    ("miss-holder-alone-wins", "whiteknuckle"): (
+        "if the player who took the miss is the only one to play, the dealer passing too, he "
+        "takes the pool (¶8)"
+    ),
+    ("dealer-must-play-against-one", "whiteknuckle"): (
+        "if only one player plays, and he has not taken the miss, the dealer may not pass (¶9)"
+    ),
+    ("dealer-defends-miss", "whiteknuckle"): (
+        "the dealer may defend the miss, and then takes no part in the settlement (¶9)"
+    ),
+    ("five-card-exchange", "whiteknuckle"): (
+        "each player may drop out, stand on his hand, or exchange any number of cards for as "
+        "many from the top of the pack (¶14); one who exchanges may not then drop out (¶14)."
+    ),
+    ("elder-leads-first", "whiteknuckle"): (
+        "the player on the dealer's left leads first, and the winner of each trick leads to the "
+        "next (¶10)"
+    ),
+    ("lead-rules-scope", "whiteknuckle"): (
+        '"The first lead must be the Ace of Trumps…" (¶10). Nothing is said about later leads.'
+    ),
+    ("lead-ace-of-trumps", "whiteknuckle"): (
+        "the first lead must be the ace of trumps, if held (¶10)"
+    ),
+    ("lead-king-when-ace-turned", "whiteknuckle"): (
+        "or the king of trumps, if the ace was turned up (¶10)"
+    ),
+    ("lead-trump-holding-two", "whiteknuckle"): (
+        "failing that, a trump, if the leader has more than one (¶10)"
+    ),
+    ("lead-highest-trump-heads-up", "whiteknuckle"): (
+        "and his highest trump if he plays against one other player only (¶10)"
+    ),
+    ("follow-suit", "whiteknuckle"): "each player must follow suit to the card led (¶11 b1)",
+    ("head-the-trick", "whiteknuckle"): (
+        'a player must try to head the trick: "That means the he/she must play a higher card '
+        'than the one previously played" (¶11 b1)'
+    ),
+    ("must-trump", "whiteknuckle"): (
+        '"If you can\'t follow suit then you must trump in." (¶11 b2); only a player who can '
+        "neither follow nor trump may play any card (¶11 b4)"
+    ),
+    ("must-overtrump", "whiteknuckle"): (
+        "if a trump is already in the trick, a player who cannot follow must play a higher "
+        "trump, if he has one (¶11 b3)"
+    ),
+    ("trick-winner", "whiteknuckle"): (
+        "the highest trump wins the trick, or, if none is played, the highest card of the suit "
+        "led (¶11 b5)"
+    ),
+    ("pam-highest-trump", "whiteknuckle"): (
+        "the knave of clubs, Pam, is the highest card in play, above the ace of trumps (¶15)"
+    ),
+    ("pam-identity", "whiteknuckle"): (
+        'Pam is the knave of clubs (¶15). Its suit is not stated: "the highest card in play" (¶15).'
+    ),
+    ("pam-be-civil", "whiteknuckle"): (
+        "the player who leads the ace of trumps may call on Pam to be civil, and its holder may "
+        "then not play it if he has another trump (¶17)"
+    ),
+    ("flush-loos-the-board", "whiteknuckle"): (
+        "the holder of a flush wins all five tricks and loos the whole table at once, without "
+        'play, "no other players being allowed to drop out" (¶16)'
+    ),
+    ("flush-timing", "whiteknuckle"): (
+        "a flush held before or after an exchange loos the table at once, without play (¶16)"
+    ),
+    ("flush-precedence", "whiteknuckle"): (
+        "between flushes, \"precedence is given to the flush with the 'Pam'\" (¶16)"
+    ),
+    ("flush-tie-break", "whiteknuckle"): (
+        "\"none holding the 'Pam', then precedence is given to the highest card\" (¶16)"
+    ),
+    ("flush-payment-exemption", "whiteknuckle"): (
+        '"any player who is beaten in this way, holding a flush, is exempt from settling up" (¶16)'
+    ),
+    ("round-continues-until-no-loo", "whiteknuckle"): (
+        "play goes on over as many hands as the players wish, or until their chips run out (¶13)"
+    ),
+}
+
 _PART1_HEADING = re.compile(r"^## 1\. ")
 _PART_HEADING = re.compile(r"^## ")
 _SECTION_HEADING = re.compile(r"^### (1\.\d+) (.+?)\s*$")
@@ -166,6 +592,8 @@ _LOCATOR = re.compile(
 )
 # A straight double quote inside a word is an OCR apostrophe (peel's "dealer"s"), not a mark.
 _APOSTROPHE_QUOTE = re.compile(r'(?<=[A-Za-z])"(?=s\b)')
+# Peel's page marks ("[28]") stand where a page of the book begins, inside his sentences.
+_PAGE_MARK = re.compile(r"\s*\[\d\d\]\s*")
 # Between a quotation and a later locator, a sentence break or a colon (which introduces the
 # quotation that the locator belongs to) means the locator is not the first quotation's.
 _SENTENCE_BREAK = re.compile(r"[.!?]\s+\S|:")
@@ -199,17 +627,96 @@ class _RawRule:
     bullets: list[_Bullet] = field(default_factory=list)
 
 
-def build(markdown: str) -> list[dict[str, object]]:
-    """Return the catalogue for the RULES.md text `markdown`, as JSON-ready objects."""
+def read_texts(
+    shared_sources: Path, passages: Path = REPO_ROOT / "content" / "sources"
+) -> dict[str, str]:
+    """Each source's words, where its quotations are looked for: the text as it reached us
+    (../shared/sources), Peel's chapter as recovered (more/peel-full-loo.txt), and the passage
+    file of a public-domain text (with its corrections; a modern page's file is in our own
+    words, not the page's)."""
+    texts = {}
+    for source in SOURCE_IDS:
+        parts = [(shared_sources / f"{source}.txt").read_text(encoding="utf-8")]
+        if source == "peel":
+            parts.append(
+                (shared_sources / "more" / "peel-full-loo.txt").read_text(encoding="utf-8")
+            )
+        if source not in MODERN_SOURCES:
+            parts.append((passages / f"{source}.txt").read_text(encoding="utf-8"))
+        texts[source] = "\n".join(parts)
+    return texts
+
+
+class _Words:
+    """A text's words (:func:`_words`), indexed to find a run of them quickly."""
+
+    def __init__(self, text: str) -> None:
+        self.words = _words(text)
+        self.at: dict[str, list[int]] = {}
+        for i, word in enumerate(self.words):
+            self.at.setdefault(word, []).append(i)
+
+    def has(self, quote: str) -> bool:
+        """Whether each part of ``quote`` (between its "…") is a run of these words, in order:
+        without regard to case, punctuation or quotation marks."""
+        start = 0
+        for part in filter(None, (_words(p) for p in quote.split("…"))):
+            found = next(
+                (
+                    i
+                    for i in self.at.get(part[0], ())
+                    if i >= start and self.words[i : i + len(part)] == part
+                ),
+                None,
+            )
+            if found is None:
+                return False
+            start = found + len(part)
+        return True
+
+
+def _found_in(rules: list[dict[str, object]], texts: dict[str, str]) -> None:
+    """Give each citation the sources whose text has its words ("found_in"): a quotation that
+    two texts share cannot ask which source says it."""
+    indexed = {source: _Words(texts[source]) for source in SOURCE_IDS}
+    for rule in rules:
+        for source, statement in rule["sources"].items():  # type: ignore[attr-defined]
+            for citation in statement["citations"]:
+                citation["found_in"] = [s for s in SOURCE_IDS if indexed[s].has(citation["quote"])]
+                if source not in citation["found_in"]:
+                    raise CatalogueError(
+                        f"rule {rule['id']!r}, {source}: the quotation {citation['quote']!r} is "
+                        "not in the text"
+                    )
+
+
+def build(markdown: str, texts: dict[str, str]) -> list[dict[str, object]]:
+    """Return the catalogue for the RULES.md text `markdown`, as JSON-ready objects; `texts`
+    (:func:`read_texts`) are the sources' texts, where each quotation is looked for."""
     raw_rules = list(_raw_rules(_part1(markdown)))
     ids = [raw.id for raw in raw_rules]
     duplicates = sorted({rule_id for rule_id in ids if ids.count(rule_id) > 1})
     if duplicates:
         raise CatalogueError(f"rule ids used twice in Part 1: {', '.join(duplicates)}")
+    unused_texts = sorted(f"{r} ({s})" for r, s in MODERN_TEXTS if r not in ids)
+    if unused_texts:
+        raise CatalogueError(f"MODERN_TEXTS names unknown rules: {', '.join(unused_texts)}")
     unused = sorted(set(STATEMENTS_WRITTEN_HERE) - set(ids))
     if unused:
         raise CatalogueError(f"STATEMENTS_WRITTEN_HERE names unknown rules: {', '.join(unused)}")
-    return [_rule_object(raw) for raw in raw_rules]
+    built = [_rule_object(raw) for raw in raw_rules]
+    kept = {
+        (rule["id"], source, citation["quote"])
+        for rule in built
+        for source, statement in rule["sources"].items()  # type: ignore[attr-defined]
+        for citation in statement["citations"]
+        if source in MODERN_SOURCES
+    }
+    unused_quotes = sorted(set(MODERN_QUOTES) - kept)
+    if unused_quotes:
+        raise CatalogueError(f"MODERN_QUOTES keeps quotations no bullet quotes: {unused_quotes}")
+    _found_in(built, texts)
+    return built
 
 
 def render(rules: Sequence[dict[str, object]]) -> str:
@@ -304,6 +811,9 @@ def _rule_object(raw: _RawRule) -> dict[str, object]:
                 )
             text = recovered[1]
         if bullet.label in SOURCE_IDS:
+            text = _as_in_source(text, bullet.label)
+            if bullet.label in MODERN_SOURCES:
+                text = _in_our_words(raw.id, bullet.label, text, f"{where}, {bullet.label}")
             if bullet.label in sources:
                 raise CatalogueError(f"{where}: two bullets for {bullet.label}")
             sources[bullet.label] = {
@@ -334,6 +844,48 @@ def _rule_object(raw: _RawRule) -> dict[str, object]:
     }
 
 
+def _in_our_words(rule_id: str, source: str, text: str, where: str) -> str:
+    """A modern page's bullet as the catalogue gives it: MODERN_TEXTS's words, which must keep
+    every locator of RULES.md's bullet and quote only what MODERN_QUOTES keeps, each part of it
+    a run of words of one of the bullet's quotations."""
+    quoted = [words for _, words in _quotations(text)]
+    ours = MODERN_TEXTS.get((rule_id, source))
+    if ours is None:
+        if quoted:
+            raise CatalogueError(
+                f"{where}: RULES.md quotes a modern page: give the bullet in our own words in "
+                "MODERN_TEXTS (and keep a quotation only in MODERN_QUOTES)"
+            )
+        return text
+    lost = set(_LOCATOR.findall(text)) - set(_LOCATOR.findall(ours))
+    if lost:
+        raise CatalogueError(f"{where}: MODERN_TEXTS drops the locators {sorted(lost)}")
+    if _status(ours) != _status(text):
+        raise CatalogueError(f"{where}: MODERN_TEXTS changes the status {_status(text)!r}")
+    for _, quote in _quotations(ours):
+        if (rule_id, source, quote) not in MODERN_QUOTES:
+            raise CatalogueError(f"{where}: {quote!r} is not one of MODERN_QUOTES")
+        if not any(_Words(whole).has(quote) for whole in quoted):
+            raise CatalogueError(f"{where}: {quote!r} is not in RULES.md's quotations")
+    return ours
+
+
+def _quotations(text: str) -> list[tuple[int, str]]:
+    """(offset, words) of each quotation in a bullet's text."""
+    masked = _APOSTROPHE_QUOTE.sub("'", text)
+    return [(m.start(), m.group()[1:-1]) for m in re.finditer(r'"[^"]*"', masked)]
+
+
+def _words(text: str) -> list[str]:
+    """The words of ``text``, to compare quotations: lower case, letters and digits only; a
+    word joined by an apostrophe, a mirror's double quote or dots stays one ("dealer's",
+    "dealer"s" and "dealers" are one word, "ent.i.tled" is "entitled"); no page or note
+    marks ("[28]")."""
+    text = re.sub(r"\[\d+\]", " ", text)  # page and note marks
+    joined = re.sub(r"(?<=[^\W_])[\"'’.*_]+(?=[^\W_])", "", text.lower())
+    return re.findall(r"[^\W_]+", joined)
+
+
 def _plain(lines: list[str]) -> str:
     """Markdown lines (with sub-bullets) as one line of text, without "**" markers."""
     pieces = []
@@ -344,6 +896,18 @@ def _plain(lines: list[str]) -> str:
         if piece:
             pieces.append(piece)
     return re.sub(r"\s+", " ", " ".join(pieces).replace("**", "")).strip()
+
+
+def _as_in_source(text: str, source: str) -> str:
+    """A source bullet's text with its quotations printed as the source has them: RULES.md
+    quotes Peel from a web mirror that writes an apostrophe as a double quote ("dealer"s fee")
+    and keeps the book's page marks inside a sentence ("the pool, [28] receives"); neither is
+    a word of the book (../shared/sources/more/peel-full-loo.txt has them corrected).
+    Hoffmann's footnote marks ("[28]") are his own and stay."""
+    text = _APOSTROPHE_QUOTE.sub("'", text)
+    if source != "peel":
+        return text
+    return re.sub(r'"[^"]*"', lambda quote: _PAGE_MARK.sub(" ", quote.group()), text)
 
 
 def _status(text: str) -> str:
@@ -427,7 +991,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     try:
-        rules = build(args.rules_md.read_text(encoding="utf-8"))
+        texts = read_texts(args.rules_md.parent / "sources")
+        rules = build(args.rules_md.read_text(encoding="utf-8"), texts)
     except (OSError, CatalogueError) as error:
         print(f"build_catalogue: {error}", file=sys.stderr)
         return 1

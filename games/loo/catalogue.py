@@ -50,10 +50,15 @@ class UnknownRule(KeyError):
 
 @dataclass(frozen=True)
 class Citation:
-    """A quotation from a source text and where it is (``"¶5"``, ``"Law 13"``, ``"p. 21"``)."""
+    """A quotation from a source text and where it is (``"¶5"``, ``"Law 13"``, ``"p. 21"``).
+
+    ``found_in``: the sources whose texts have the quotation's words (without regard to case
+    and punctuation), found by the build; empty in the catalogues written before it looked.
+    A quotation that two texts share cannot ask which source says it."""
 
     locator: str
     quote: str
+    found_in: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -172,13 +177,19 @@ def _source(source_id: str, data: object, where: str) -> SourceStatement:
         source=source_id,
         status=status,
         text=_string(obj, "text", where),
-        citations=tuple(
-            Citation(
-                locator=_string(_object(c, where), "locator", where),
-                quote=_string(_object(c, where), "quote", where),
-            )
-            for c in citations
-        ),
+        citations=tuple(_citation(c, where) for c in citations),
+    )
+
+
+def _citation(data: object, where: str) -> Citation:
+    obj = _object(data, where)
+    found_in = obj.get("found_in", [])
+    if not isinstance(found_in, list) or not set(found_in) <= set(SOURCE_IDS):
+        raise ValueError(f"catalogue.json: {where}: found_in must be a list of source ids")
+    return Citation(
+        locator=_string(obj, "locator", where),
+        quote=_string(obj, "quote", where),
+        found_in=tuple(found_in),
     )
 
 

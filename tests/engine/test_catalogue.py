@@ -35,10 +35,7 @@ CATALOGUE_JSON = REPO / "games" / "loo" / "data" / "catalogue.json"
 
 # Quotations that RULES.md gives without any locator: words it quotes in passing, in a bullet
 # that says the source is silent on the point. Any new one should get a locator in RULES.md.
-UNLOCATED_QUOTES = {
-    ("limited-loo", "britannica", "limited"),
-    ("indivisible-pool-rounding", "parlett", "agreed stake"),
-}
+UNLOCATED_QUOTES = {("limited-loo", "britannica", "limited")}
 
 
 def _shared_file(path: Path) -> str:
@@ -105,7 +102,7 @@ def _without_parentheses(text: str) -> str:
 
 def test_the_committed_catalogue_is_what_the_script_builds_from_rules_md(rules_md: str) -> None:
     build = _load_build_script()
-    expected = build.render(build.build(rules_md))
+    expected = build.render(build.build(rules_md, build.read_texts(SOURCES)))
     assert CATALOGUE_JSON.read_text(encoding="utf-8") == expected, (
         "games/loo/data/catalogue.json is out of date with ../shared/RULES.md: "
         "run python scripts/build_catalogue.py and commit the result"
@@ -176,7 +173,7 @@ def test_the_json_has_exactly_the_documented_fields(
         for statement in sources.values():
             assert set(statement) == {"status", "text", "citations"}, item["id"]
             for citation in statement["citations"]:
-                assert set(citation) == {"locator", "quote"}, item["id"]
+                assert set(citation) == {"locator", "quote", "found_in"}, item["id"]
         notes = item["notes"]
         assert isinstance(notes, list), item["id"]
         for note in notes:
@@ -217,7 +214,8 @@ def test_rules_without_a_rule_line_get_a_written_statement(
 def _normalise(text: str) -> str:
     """Compare quotations as text: one kind of quotation mark (straight, curly, single or
     double: the texts have OCR artefacts like dealer"s), no emphasis markers (RULES.md writes
-    *a* where peel.txt has _a_), and single spaces."""
+    *a* where peel.txt has _a_), no page or note marks ([28]), and single spaces."""
+    text = re.sub(r"\[\d+\]", " ", text)
     text = re.sub(r"[\"'‘’“”]", "'", text)
     text = re.sub(r"[*_]", "", text)
     return " ".join(text.split())
@@ -257,6 +255,42 @@ def test_every_quotation_is_in_its_source_text(source_texts: dict[str, str]) -> 
         if _find_in_order(_fragments(quote), texts[source]) is not None
     ]
     assert missing == []
+
+
+def test_every_quotation_is_printed_as_the_book_has_it() -> None:
+    """RULES.md quotes Peel from a web mirror that prints an apostrophe as a double quote and
+    keeps the book's page marks inside a sentence: the catalogue prints neither ("the
+    dealer's fee", "the amount in the pool, receives"), only the book's words."""
+    faults = [
+        (rule_id, source, quote)
+        for rule_id, source, _, quote in _citations()
+        if re.search(r'[A-Za-z]"[A-Za-z]', quote)
+        or (source == "peel" and re.search(r"\[\d+\]", quote))
+    ]
+    assert faults == []
+    fee = rule("ante").source("peel")
+    assert fee.citations[1].quote == "no payments to the pool, beyond the dealer's fee"
+    assert "dealer's fee" in fee.text and '"s' not in fee.text
+    flush = rule("flush-loos-the-board").source("peel").citations[0].quote
+    assert flush.startswith("besides taking the amount in the pool, receives from each")
+
+
+def test_each_quotation_knows_every_source_whose_text_has_its_words() -> None:
+    """Issue 25, finding 5: "the cards ranking as at whist" is in Hoffmann (¶2) and in the
+    Britannica (s. 16); "divisible by five" is in both as well. A
+    quotation is found without regard to case and punctuation, so it asks which source says
+    it only where it is in one text."""
+    whist = rule("rank-order").source("hoffmann").citations[0]
+    assert whist.quote == "the cards ranking as at Whist"
+    assert whist.found_in == ("hoffmann", "britannica")
+    (five,) = [c for c in rule("pool-division").source("hoffmann").citations if "five" in c.quote]
+    assert five.found_in == ("hoffmann", "britannica")
+    head = rule("head-the-trick").source("hoffmann").citations[1]
+    assert head.found_in == ("hoffmann",)
+    for r in rules():
+        for s in r.sources:
+            for c in s.citations:
+                assert s.source in c.found_in, (r.id, s.source, c.quote)
 
 
 # Where Part 0.1 of RULES.md says each locator points, in each text.

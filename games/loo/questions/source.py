@@ -4,9 +4,17 @@ from the catalogue's citations."""
 from __future__ import annotations
 
 import random
+import re
 from typing import Any, Final
 
-from ..catalogue import BEFORE_PEEL_RECOVERED, BEFORE_QUOTES_CHECKED, CURRENT, SOURCE_IDS
+from ..catalogue import (
+    BEFORE_PEEL_RECOVERED,
+    BEFORE_QUOTES_CHECKED,
+    CURRENT,
+    SOURCE_IDS,
+    Citation,
+    Rule,
+)
 from ..catalogue import rule as catalogue_rule
 from ..catalogue import rules as catalogue_rules
 from ..messages import msg
@@ -23,12 +31,46 @@ from .base import (
 
 def _source_rules(version: int = VERSION) -> tuple[str, ...]:
     """The rules a ``source`` question can ask about: those some sources state and others
-    do not, or that a source words in a quotation."""
+    do not, or that a source words in a quotation it can ask about."""
     return tuple(
         r.id
         for r in catalogue_rules(_catalogue_of(version))
-        if any(s.citations for s in r.sources) or 0 < len(r.stated_by) < len(SOURCE_IDS)
+        if _quotable(r, version) or 0 < len(r.stated_by) < len(SOURCE_IDS)
     )
+
+
+def _quotable(rule: Rule, version: int) -> list[tuple[str, Citation]]:
+    """The quotations a question may ask the source of, each with its source. From version 5
+    (issue 25), only a quotation of a source that states or implies the rule (not words
+    quoted in passing in an entry that calls the source silent: the Britannica's "limited"),
+    found in that source's text and in no other ("the cards ranking as at whist" is in
+    Hoffmann and the Britannica: either answer would be right)."""
+    if version < 5:
+        return [(s.source, c) for s in rule.sources for c in s.citations]
+    return [
+        (s.source, c)
+        for s in rule.sources
+        if s.status in ("states", "implied")
+        for c in s.citations
+        if c.found_in == (s.source,)
+    ]
+
+
+#: From version 5, the name a prompt gives a rule whose catalogue name names a source, which
+#: would give the answer away ("peel's rule", "… (britannica only)").
+NEUTRAL_NAMES: Final = {
+    "master": "the dealer defends with the stock",
+    "miss-holder-leads": "by agreement, the holder of the miss leads first",
+    "lead-highest-of-two-or-three": (
+        "the leader with two or more trumps leads the highest, whatever the number of players"
+    ),
+    "irish-loo": "three cards with an exchange and no miss",
+    "penalty-interfering-with-deal": "touching the cards during the deal",
+}
+
+
+def _names_a_source(name: str) -> bool:
+    return any(s in name.lower() for s in SOURCE_IDS)
 
 
 def _catalogue_of(version: int) -> str:
@@ -49,14 +91,15 @@ def _make_source(ask: Ask, rng: random.Random, attempt: int) -> Question | None:
         ask.rule or rng.choice(_source_rules(ask.version)), _catalogue_of(ask.version)
     )
     stating = rule.stated_by
-    quoted = [(s.source, c) for s in rule.sources for c in s.citations]
+    quoted = _quotable(rule, ask.version)
+    name = NEUTRAL_NAMES.get(rule.id, rule.name) if ask.version >= 5 else rule.name
     explanations = tuple(
         RuleApplication(
             rule.id,
             msg(
                 f"question.source-says.{s.status}",
                 source=PRESETS[s.source].title,
-                says=_says(s.status, _short(s.text, s.source)),
+                says=_says(s.status, _short(s.text, s.source), ask.version),
             ),
         )
         for s in rule.sources
@@ -66,13 +109,15 @@ def _make_source(ask: Ask, rng: random.Random, attempt: int) -> Question | None:
     position: dict[str, Any] = {"rule": rule.id, "name": rule.name}
     if quoted and (not 0 < len(stating) < len(SOURCE_IDS) or rng.random() < 0.5):
         source, citation = quoted[rng.randrange(len(quoted))]
-        position["quote"] = _short(citation.quote, source)
+        position["quote"] = _short(
+            _unmarked(citation.quote) if ask.version >= 5 else citation.quote, source
+        )
         return ask.question(
             "source",
             # The rule's name, unless it names a source ("peel's rule").
             msg("question.source-quote", quote=position["quote"])
-            if any(s in rule.name.lower() for s in SOURCE_IDS)
-            else msg("question.source-quote-rule", quote=position["quote"], name=rule.name),
+            if _names_a_source(name)
+            else msg("question.source-quote-rule", quote=position["quote"], name=name),
             [rule.id],
             position=position,
             choices=tuple(choices),
@@ -83,7 +128,7 @@ def _make_source(ask: Ask, rng: random.Random, attempt: int) -> Question | None:
         return None
     return ask.question(
         "source",
-        msg("question.source-which", name=rule.name),
+        msg("question.source-which", name=name),
         [rule.id],
         position=position,
         choices=tuple(choices),
@@ -93,16 +138,30 @@ def _make_source(ask: Ask, rng: random.Random, attempt: int) -> Question | None:
     )
 
 
-def _says(status: str, text: str) -> str:
+#: The words that open a catalogue entry and say its status, which the explanation's
+#: sentence already says ("Hoffmann implies it: implicit: …").
+_STATUS_WORDS: Final = re.compile(
+    r"^(?:(?:implied|implicit)\s*:\s*|silent\.\s*implied by\s+|subsumed\s*[.:]\s*)", re.I
+)
+
+
+def _says(status: str, text: str, version: int = VERSION) -> str:
     """What a source says on a rule, as its explanation ends: the catalogue words a silent
     source's entry "silent." or "silent (…)", which the sentence "… is silent on it" already
-    says (so it takes what follows the word, or a full stop)."""
+    says (so it takes what follows the word, or a full stop). From version 5 the same holds
+    of "implicit:" after "implies it", and of "subsumed." after "covers it in a wider rule"."""
     if status != "silent":
-        return text
+        return _STATUS_WORDS.sub("", text) if version >= 5 and status != "refers" else text
     if text[:6].lower() == "silent":
         rest = text[6:].rstrip()
         return rest if rest not in ("", ".") else "."
     return f": {text}"
+
+
+def _unmarked(quote: str) -> str:
+    """A quotation without the emphasis marks of our copies ("the _highest_ of two", RULES.md's
+    "(*a*)"), which a question shows as plain text."""
+    return re.sub(r"(?<![\w*_])([*_])(\w[^*_]*?)\1(?![\w*_])", r"\2", quote)
 
 
 def _short(quote: str, source: str) -> str:
