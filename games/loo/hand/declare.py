@@ -252,7 +252,7 @@ class DeclarePhase(HandState):
                     [irregular.retiring[self.dealer], "penalty-destination"],
                 )
             self.in_play = []
-            self.outcome = "nobody-plays"
+            self.outcome = "retired"
             self.no_loo = True
             self._finish()
             return

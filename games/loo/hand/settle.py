@@ -59,6 +59,7 @@ class SettlePhase(HandState):
             and any(o.seat == seat for o in self.offences)
         ):
             # Peel p. 22: the offender wins nothing, and is looed (p. 24, 25).
+            self.outcome = "offender"
             loo = self.loo_amount()
             self.looed = self._apply_penalties((), loo)
             self.no_loo = not self.looed
