@@ -13,7 +13,7 @@ from games.loo import RuleSet
 from games.loo.cards import BY_CODE
 from games.loo.flushes import compare_flushes
 from games.loo.hand import Action, Hand
-from games.loo.questions import question
+from games.loo.questions import QuestionError, question
 from games.loo.questions.base import rules_at
 
 Deal = Callable[..., Hand]
@@ -186,6 +186,24 @@ def test_the_issues_peel_penalty_questions_agree_with_their_explanation(
     barred = ("will be looed", "can win nothing", "must throw up", "wins nothing")
     if any(words in texts for words in barred):
         assert int(answer) < 0, (answer, texts)
+
+
+@pytest.mark.parametrize("preset", ["hoffmann", "peel"])
+@pytest.mark.parametrize("game", ["three-card", "five-card"])
+def test_no_penalty_question_has_an_offender_who_wins_after_being_told_he_cannot(
+    preset: str, game: str
+) -> None:
+    # A player who "must retire", "must throw up his cards", "will be looed" or "can win
+    # nothing" never receives more than he pays (peel p. 22, hoffmann Law 6).
+    barred = ("will be looed", "can win nothing", "must throw up", "must retire", "wins nothing")
+    for seed in range(150):
+        try:
+            q = question("penalty", preset, game=game, rule=None, seed=seed)
+        except QuestionError:
+            continue
+        texts = " ".join(a.render(0) for a in q.explanations)
+        if any(words in texts for words in barred):
+            assert int(q.answer[0]) <= 0, (seed, q.answer, texts)
 
 
 def test_a_penalty_questions_pool_is_the_pool_before_the_irregularity() -> None:
