@@ -124,6 +124,7 @@ LAPSES: Final = {
     "expose": "bot.lapse-expose",
     "play-early": "bot.lapse-play-early",
 }
+_EXPOSE_HAND: Final = "bot.lapse-expose-hand"
 
 
 class CarelessBot(BeginnerBot):
@@ -174,7 +175,9 @@ class CarelessBot(BeginnerBot):
         if what == "look-hand":
             other = rng.choice(others)
             what = f"look-hand:{other}"
-            reason = msg(LAPSES["look-hand"], other=other)
+            # Under hoffmann's Law 6 the offence is exposing another's cards, not seeing them.
+            hoffmann = view.rules.penalties == "hoffmann-laws"
+            reason = msg(_EXPOSE_HAND if hoffmann else LAPSES["look-hand"], other=other)
         elif what == "look-early":
             reason = msg(LAPSES[what], p=seat)
         elif what in ("expose", "play-early"):

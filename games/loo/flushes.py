@@ -162,12 +162,16 @@ def compare_flushes(
             if f is not winner
         )
         key = "flush.tie-better" if rules.flush_tie == "better-cards" else "flush.tie-highest"
+        between = "class"
+        if precedence == "pam>rest":
+            between = "pam" if winner.pam else "no-trump-class"
         pam_note = "part.pam-highest-card" if any(f.pam for f in contenders) else "part.none"
         apps.append(
             RuleApplication(
                 "flush-tie-break",
                 msg(
                     key,
+                    between=msg(f"part.between.{between}"),
                     p=winner.seat,
                     cards=tuple(_sorted(winner, trumps)),
                     others=others,

@@ -209,7 +209,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
     _o(
         "single-loo",
         "single",
-        "A loo on the single deal",
+        "A single loo (on the single deal, and for peel's penalties before the play)",
         {
             "half-loo": "half a full loo",
             "deal-amount": "the price of a deal",
@@ -572,6 +572,33 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
             "n/a": "not provided",
             "on-demand": "after a revoke, at any other player's demand",
             "always": "after any play offence",
+        },
+    ),
+    _o(
+        "penalty-loo-before-play",
+        "penalty-misdeal penalty-interfering-with-deal penalty-declare-out-of-turn "
+        "penalty-look-at-miss",
+        "Under peel's penalties, the loo for a misdeal, for interfering with the deal, for "
+        "looking or declaring before one's turn, or for looking at the miss",
+        {
+            "single-loo": "is a single loo, paid into the pool at once",
+            # Kept only to make again the questions of versions 2 to 4 (questions.base.rules_at).
+            "full-loo": "is a full loo (an earlier reading of peel, withdrawn)",
+        },
+    ),
+    _o(
+        "offender-winnings",
+        "penalty-destination",
+        "A player looed for an offence, or made to retire for the hand",
+        {
+            "none": (
+                "wins nothing in that hand: neither a trick's share nor the pool without play"
+            ),
+            # Kept only to make again the questions of versions 2 to 4 (questions.base.rules_at).
+            "as-played": (
+                "keeps a trick won before retiring, and the pool if it comes to him without "
+                "play (an earlier reading, withdrawn)"
+            ),
         },
     ),
 )

@@ -76,7 +76,7 @@ PRESET_TEXTS: Final[Mapping[str, PresetText]] = {
             ("all-pass", "dealer-wins", S, "¶3; Law 8"),
             ("lone-miss-holder", "dealer-may-pass", S, "¶3"),
             ("dealer-vs-one", "own|miss|miss-for-pool", S, "¶3"),
-            ("dealer-vs-one-5c", "own", R, "end of ¶11; A47"),
+            ("dealer-vs-one-5c", "may-pass", R, "¶9; A47"),
             ("defend-declare", "before-taking-miss", S, "Law 7"),
             ("defender-looed", "no", S, "Law 7"),
             ("master", "off", D, ""),
@@ -107,6 +107,8 @@ PRESET_TEXTS: Final[Mapping[str, PresetText]] = {
             ("session-end", "open", D, ""),
             ("penalties", "hoffmann-laws", S, "Laws 1-17"),
             ("replay", "on-demand", S, "Law 16"),
+            ("penalty-loo-before-play", "single-loo", D, "hoffmann's penalties are singles"),
+            ("offender-winnings", "none", R, "Law 6, Law 15: he retires for the round; A51"),
         ),
     ),
     "britannica": PresetText(
@@ -185,6 +187,8 @@ PRESET_TEXTS: Final[Mapping[str, PresetText]] = {
             ("session-end", "equal-deals-then-until-no-loo", S, "s. 4"),
             ("penalties", "none", D, ""),
             ("replay", "n/a", D, ""),
+            ("penalty-loo-before-play", "single-loo", D, ""),
+            ("offender-winnings", "none", D, ""),
         ),
     ),
     "whiteknuckle": PresetText(
@@ -259,6 +263,8 @@ PRESET_TEXTS: Final[Mapping[str, PresetText]] = {
             ("session-end", "open", S, "¶13"),
             ("penalties", "none", D, ""),
             ("replay", "n/a", D, ""),
+            ("penalty-loo-before-play", "single-loo", D, ""),
+            ("offender-winnings", "none", D, ""),
         ),
     ),
     "parlett": PresetText(
@@ -333,6 +339,8 @@ PRESET_TEXTS: Final[Mapping[str, PresetText]] = {
             ("session-end", "open", D, ""),
             ("penalties", "none", D, ""),
             ("replay", "n/a", D, ""),
+            ("penalty-loo-before-play", "single-loo", D, ""),
+            ("offender-winnings", "none", D, ""),
         ),
     ),
     "peel": PresetText(
@@ -416,6 +424,8 @@ PRESET_TEXTS: Final[Mapping[str, PresetText]] = {
             ("session-end", "open", D, ""),
             ("penalties", "peel-looed-replay", S, "p. 21-25"),
             ("replay", "always", S, "p. 21, 25"),
+            ("penalty-loo-before-play", "single-loo", S, "p. 23-24"),
+            ("offender-winnings", "none", S, "p. 22"),
         ),
     ),
 }

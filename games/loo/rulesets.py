@@ -104,6 +104,8 @@ class RuleSet:
     session_end: str
     penalties: str
     replay: str
+    penalty_loo_before_play: str
+    offender_winnings: str
     #: Options changed from the base preset (empty for a preset itself).
     overrides: tuple[str, ...] = ()
 
@@ -299,6 +301,7 @@ READINGS: Final[Mapping[str, str]] = {
     "A44": "whether the dealer who plays for the pool can be looed",
     "A45": "britannica's loo as the pool, up to an agreed limit",
     "A47": "what the dealer may do against a lone player where there is no miss",
+    "A51": "the shares of the tricks a player had won before he must retire",
     "A52": "peel's “the next deal becomes a single” after a flush at five-card Loo",
     "A54": "peel's dealer standing out above five players, withdrawing and finishing",
 }

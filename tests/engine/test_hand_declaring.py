@@ -258,10 +258,13 @@ def test_a_player_may_not_draw_more_cards_than_the_stock_holds(deal: Deal) -> No
 
 
 def test_the_dealer_may_not_pass_against_a_lone_five_card_player(deal: Deal, steps: Steps) -> None:
+    # britannica s. 31: he plays "with his own cards" (A47); hoffmann's dealer may pass (¶9).
     hands = ["AS KS 2D 3D 4D", "QH 9H 3H 5S 6S", "5D 6D 8D 9D TH"]
-    hand = steps(deal("hoffmann", hands, "7C", game="five-card"), "0 play", "1 pass")
+    hand = steps(deal("britannica", hands, "7C", game="five-card"), "0 play", "1 pass")
     assert choices(hand) == ["play"]
     assert hand.options().explanations[0].rule == "dealer-must-play-against-one"
+    hand = steps(deal("hoffmann", hands, "7C", game="five-card"), "0 play", "1 pass")
+    assert choices(hand) == ["play", "pass"]
 
 
 def test_a_seat_sees_its_cards_only_at_its_turn_to_declare(deal: Deal, steps: Steps) -> None:

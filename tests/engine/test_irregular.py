@@ -51,8 +51,8 @@ def test_a_misdeal_costs_the_dealer_and_he_deals_again(preset: str) -> None:
     )
     hand = Table(config).deal()
     dealer = hand.dealer
-    # A single (hoffmann), a single loo (peel).
-    amount = hand.stake * (hand.rules.loo_amount if preset == "peel" else 1)
+    # A single (hoffmann), a single loo (peel): half the full loo of 6, at a deal of 3.
+    amount = 3
     before = [list(h) for h in hand.hands]
     chips, pool, balance = hand.chips(), hand.pool, hand.balances[dealer]
     irregular(hand, dealer, "misdeal")
@@ -113,18 +113,21 @@ def test_under_peel_interfering_with_the_deal_is_looed_and_the_deal_stands(
     deal: Deal, steps: Steps
 ) -> None:
     # peel p. 24: "Any player interfering with the cards during the deal is looed, but the
-    # cards are not re-dealt"; a loo "is added to the pool for the next deal" (p. 25).
+    # cards are not re-dealt"; a penalty before the play, so "the same as settled for a single
+    # loo" (p. 23-24), paid into the pool at once as the misdealer's is.
     hand = laws_hand(deal, "peel")
     dealt = [list(h) for h in hand.hands]
+    pool = hand.pool
     irregular(hand, 1, "interfere")
     assert [list(h) for h in hand.hands] == dealt
-    loo = hand.loo_amount()
+    single = hand.loo_amount() // 2
+    assert single == 3 and hand.pool == pool + single
     steps(hand, "0 pass", "1 pass", "2 pass")
     assert hand.over
     (fine,) = [p for p in hand.payments if p.rule == "penalty-interfering-with-deal"]
-    assert (fine.payer, fine.payee, fine.amount) == (1, None, loo)
-    # Paid after the dealer took this pool: it is the next deal's.
-    assert hand.payments[-1] == fine and hand.pool == loo
+    assert (fine.payer, fine.payee, fine.amount) == (1, None, single)
+    # Paid into this pool, which the dealer took when all passed.
+    assert hand.payments.index(fine) < len(hand.payments) - 1 and hand.pool == 0
     with pytest.raises(IllegalAction, match="state no law"):
         irregular(laws_hand(deal, "hoffmann"), 1, "interfere")
 
@@ -140,7 +143,8 @@ def test_declaring_before_ones_turn_costs_a_single_and_he_declares_again(
     # peel p. 24 "is looed a single" and "is not debarred ... from taking part in the play".
     hand = laws_hand(deal, preset)
     pool = hand.pool
-    amount = hand.stake * (hand.rules.loo_amount if preset == "peel" else 1)
+    # A single loo under peel: half the full loo (p. 23), 3 at a deal of 3 and a loo of 6.
+    amount = 3 if preset == "peel" else hand.stake
     irregular(hand, 2, "declare-early")
     assert hand.pool == pool + amount and hand.balances[2] == 100 - amount
     assert hand.to_act == 0
@@ -183,7 +187,8 @@ def test_under_peel_looking_at_the_miss_costs_a_single_loo_and_he_plays_on(
     # peel p. 24: "looking at the miss without taking it ... is looed a single"; he may play.
     hand = laws_hand(deal, "peel")
     irregular(hand, 1, "look-miss")
-    assert hand.balances[1] == 100 - hand.rules.loo_amount * hand.stake
+    # A single loo: half the full loo (p. 23), 3 at a deal of 3 and a loo of 6.
+    assert hand.balances[1] == 100 - 3 == 100 - hand.loo_amount() // 2
     steps(hand, "0 play")
     assert "play" in hand.options().choices
 

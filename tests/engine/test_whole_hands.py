@@ -63,11 +63,11 @@ def test_under_peel_a_passers_flush_loos_the_board_when_everyone_passes(
 @pytest.mark.parametrize(
     ("preset", "may_pass", "cited"),
     [
-        ("hoffmann", False, "Hoffmann (1909), end of ¶11"),
+        ("hoffmann", True, "Hoffmann (1909), ¶9"),
         ("britannica", False, "Britannica (1911), s. 31"),
-        ("whiteknuckle", True, ""),
-        ("parlett", True, ""),
-        ("peel", True, ""),
+        ("whiteknuckle", True, "White Knuckle (modern), ¶14"),
+        ("parlett", True, "Parlett (modern), 5c:Bidding"),
+        ("peel", True, "Peel (1891), p. 27"),
     ],
 )
 def test_the_dealer_against_a_lone_five_card_player(
@@ -75,9 +75,10 @@ def test_the_dealer_against_a_lone_five_card_player(
 ) -> None:
     # A47: peel p. 27 "the liberty of ... throwing up the hand altogether", whiteknuckle ¶14
     # "each player may drop out", parlett 5c:Bidding "Each in turn announces whether he will
-    # pass or play": the dealer may pass, and the lone player takes the pool unplayed.
-    # hoffmann "In other respects the game resembles three-card loo" (end of ¶11) and
-    # britannica s. 31 ("with his own cards"): he must play, on his own cards.
+    # pass or play", hoffmann ¶9 "It is at the option of each player either to play or to
+    # pass" (A47, revised 2026-11-25; issue 25, finding 7): the dealer may pass, and the lone
+    # player takes the pool unplayed. britannica s. 31 ("with his own cards"): he must play,
+    # on his own cards.
     hands = ["AS KS 2D 3D 4D", "QH 9H 3H 5S 6S", "5D 6D 8D 9D TH"]
     hand = steps(deal(preset, hands, "7C", game="five-card", pool=6), "0 play", "1 pass")
     options = hand.options()
@@ -94,7 +95,9 @@ def test_the_dealer_against_a_lone_five_card_player(
     assert hand.over and hand.outcome == "lone-player"
     assert hand.payments[-1].payee == 0 and hand.payments[-1].rule == "dealer-must-play-against-one"
     assert texts(hand)[-1] == (
-        "Seat 1 alone is in the play and everyone else has passed: he takes the pool without play."
+        "Seat 1 alone is in the play and everyone else has passed, the dealer included: at "
+        "five-card Loo, with no miss, the dealer may pass against one player "
+        f"({cited}), so he takes the pool without play."
     )
 
 

@@ -99,8 +99,9 @@ def test_declaring_before_your_turn_costs_what_the_source_says_and_you_declare_a
     html = _answer(client, player.act(practice.pk, data, htmx=htmx), htmx)
     hand = player.current_hand(practice.pk)
     # hoffmann Law 5 "forfeits a single to the pool"; peel p. 24 "is looed a single" (a
-    # single loo: 3 counters under hoffmann, 6 under peel at this stake).
-    paid = {"hoffmann": 3, "peel": 6}[rules]
+    # single loo, "generally half the amount of the full loo", p. 23: 3 counters under both
+    # at this stake, peel's loo being 6).
+    paid = 3
     assert hand.balances[YOU] == balance - paid and hand.pool == pool + paid
     said = (
         f"You declare before your turn: you pay {paid} to the pool, and declare again when "
@@ -118,7 +119,12 @@ def test_declaring_before_your_turn_costs_what_the_source_says_and_you_declare_a
     hand_over = player.play_out(practice.pk)
     page = _text(client.get(practice.get_absolute_url()).content.decode())
     assert hand_over.over
-    assert f"You The pool {paid} Declaring out of turn (Law 5; p. 24)." in page
+    # The reason cites the table's own source (issue 25, finding 10).
+    reason = {
+        "hoffmann": "Declaring out of turn (Law 5).",
+        "peel": "Declaring out of turn: looed a single, to the pool (p. 24).",
+    }[rules]
+    assert f"You The pool {paid} {reason}" in page
 
 
 # -- exposing a card -------------------------------------------------------------------------

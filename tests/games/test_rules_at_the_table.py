@@ -186,7 +186,9 @@ def test_the_five_card_exchange_draws_for_the_ticked_cards(client: Client, playe
 
 
 def test_leading_the_ace_of_trumps_offers_pam_be_civil(client: Client, player: Any) -> None:
-    table = player.stacked_table(**FIVE_CARD)
+    # At the britannica's table, whose five-card dealer plays against one player (s. 31; under
+    # hoffmann he may pass, ¶9, and here would leave the human the pool unplayed).
+    table = player.stacked_table(**{**FIVE_CARD, "rules": "britannica"})
     _act(client, table, kind="declare", choice="play")
     hand = player.current_hand(table.pk)
     assert hand.phase == "play" and hand.to_act == 0
@@ -270,9 +272,9 @@ def test_a_careless_opponents_revoke_lets_the_human_demand_a_replay(
 ) -> None:
     """hoffmann Law 16: after a revoke, the other players may require the hand to be played
     again. Careless opponents in laws mode now and then break a rule, so the human meets the
-    law from the side of the wronged. (Seed 10 gives such a revoke in the first deal.)"""
+    law from the side of the wronged. (Seed 3 gives such a revoke in the first deal.)"""
     table = player.new_table(
-        game="five-card", rules="hoffmann", players=5, opponents="careless", mode="laws", seed=10
+        game="five-card", rules="hoffmann", players=5, opponents="careless", mode="laws", seed=3
     )
     for _ in range(60):
         hand = player.current_hand(table.pk)

@@ -69,9 +69,9 @@ class DeclarePhase(HandState):
                         "dealer-must-play-against-one",
                         msg("option.dealer-vs-one", one=before[0], d=seat, menu=menu),
                     )
-                # Five-card and Irish Loo have no miss: under hoffmann and britannica the
-                # dealer plays on his own cards; peel, whiteknuckle and parlett let every
-                # player drop out (A47).
+                # Five-card and Irish Loo have no miss: under britannica the dealer plays on
+                # his own cards (s. 31); hoffmann (¶9), peel, whiteknuckle and parlett let every
+                # player drop out, the dealer too (A47, revised 2026-11-25).
                 if self.rules.dealer_vs_one_5c == "own":
                     return RuleApplication(
                         "dealer-must-play-against-one",
@@ -100,7 +100,7 @@ class DeclarePhase(HandState):
     def _declare_options(self, seat: int) -> Options:
         irregular = self.irregular
         if irregular is not None and seat in irregular.retiring:
-            return retiring_options(seat, irregular.retiring[seat])
+            return retiring_options(seat, irregular.retiring[seat], self.rules.penalties)
         apps: list[RuleApplication] = []
         forced = self.forced_to_play(seat)
         choices: list[str] = ["play"]
@@ -233,7 +233,29 @@ class DeclarePhase(HandState):
             self._check_flush_at_turn()
 
     def _all_pass(self) -> None:
-        """RULES.md all-pass-dealer-wins: the dealer takes the pool without play."""
+        """RULES.md all-pass-dealer-wins: the dealer takes the pool without play; but not a
+        dealer who must retire for the hand (laws mode: hoffmann's Law 6, "must retire from the
+        game for that round"; peel p. 24, "must throw up his own cards"), who passed only
+        because he had to: then nobody plays and the pool stays for the next deal
+        (``offender-winnings``)."""
+        irregular = self.irregular
+        if (
+            irregular is not None
+            and self.dealer in irregular.retiring
+            and self.rules.offender_winnings == "none"
+        ):
+            if self._trace:
+                self._event(
+                    "all-pass",
+                    msg("all-pass.dealer-retired", d=self.dealer, n=self.pool),
+                    self.dealer,
+                    [irregular.retiring[self.dealer], "penalty-destination"],
+                )
+            self.in_play = []
+            self.outcome = "retired"
+            self.no_loo = True
+            self._finish()
+            return
         if self._trace:
             self._event(
                 "all-pass",
@@ -299,7 +321,14 @@ class DeclarePhase(HandState):
                 if self._trace:
                     self._event(
                         "lone-player",
-                        msg("lone-player", p=alone),
+                        msg(
+                            "lone-player",
+                            p=alone,
+                            game=msg(f"part.game.{self.game}"),
+                            cite=_citation(
+                                self.rules.source, "dealer-vs-one-5c", self.rules.dealer_vs_one_5c
+                            ),
+                        ),
                         alone,
                         ["dealer-must-play-against-one"],
                     )
@@ -325,10 +354,13 @@ def _citation(source: str, option: str, value: str) -> Message:
     return msg("part.cite", source=preset.title, where=setting.note.split(";")[0].strip())
 
 
-def retiring_options(seat: int, rule: str) -> Options:
-    """A player who looked where he should not must retire for the hand (hoffmann Law 6; peel
-    p. 24, having looked at another's hand before declaring): he may only pass."""
-    why = RuleApplication(rule, msg("option.retire", p=seat))
+def retiring_options(seat: int, rule: str, penalties: str) -> Options:
+    """A player who looked at the miss (hoffmann Law 6), exposed another's cards (hoffmann Law
+    6) or looked at them before declaring (peel p. 24) must retire for the hand: he may only
+    pass."""
+    exposed = rule == "penalty-look-at-others-cards" and penalties == "hoffmann-laws"
+    key = "option.retire-exposed" if exposed else "option.retire"
+    why = RuleApplication(rule, msg(key, p=seat))
     return Options(seat, "declare", ("pass",), explanations=(why,))
 
 

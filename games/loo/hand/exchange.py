@@ -38,7 +38,7 @@ class ExchangePhase(HandState):
             return cached[1]
         irregular = self.irregular
         if irregular is not None and seat in irregular.retiring:
-            return retiring_options(seat, irregular.retiring[seat])
+            return retiring_options(seat, irregular.retiring[seat], self.rules.penalties)
         club_law = self.club_law
         # Only a must, club law and the dealer can be forced to play.
         forced = self.forced_to_play(seat) if self.must or club_law or seat == self.dealer else None

@@ -6,20 +6,29 @@ outside laws mode, it is refused.
 
 - ``misdeal`` (the dealer, before anyone declares; ``penalty-misdeal``): hoffmann Law 3 "the
   dealer forfeits a single to the pool … there is a fresh deal by the same dealer"; peel p. 23
-  "the dealer is looed" a single loo (p. 23-24), "dealt again by the same player" (p. 24);
+  "the dealer is looed--the amount of the loo in this, and most other cases of penalty prior
+  to the commencement of the playing of the cards being the same as settled for a single loo"
+  (p. 23-24), a single loo being "generally half the amount of the full loo" (p. 23; option
+  ``single-loo``), "dealt again by the same player" (p. 24);
 - ``faced-card`` (before anyone declares; ``faced-card-in-pack``, hoffmann Law 2): no penalty,
   a fresh deal by the same dealer;
 - ``interfere`` (another player, during the deal; ``penalty-interfering-with-deal``, peel
-  p. 24): he is looed, and the deal stands;
+  p. 24): he "is looed", and the deal stands. A penalty before the play, so a single loo (p.
+  23-24), paid into the pool at once as the misdeal's is; like the misdealer he plays on (a
+  reading: p. 22 names looking, declaring out of turn and misdealing, and not interfering,
+  among the penalties that leave the offender "an equal chance with the others");
 - ``declare-early``, ``look-early`` (``penalty-declare-out-of-turn``): hoffmann Law 5 "forfeits
   a single to the pool"; peel p. 24 "is looed a single", and "is not debarred … from taking part
   in the play". A declaration made out of turn does not stand: he declares in his turn
   (a reading). Having looked, he sees his cards from then on;
 - ``look-miss`` (``penalty-look-at-miss``): hoffmann Law 6 a single, "and must retire from the
   game for that round" (he passes at his turn); peel p. 24 a single loo, and he plays on;
-- ``look-hand:N``, at seat N's cards (``penalty-look-at-others-cards``): hoffmann Law 6 a single,
-  and he retires; peel p. 24 "looed the full loo, and must throw up his own cards", "unless he
-  has already declared to stand", when he plays on without possible gain;
+- ``look-hand:N``, at seat N's cards (``penalty-look-at-others-cards``): under hoffmann the
+  offence is *exposing* them, Law 6 "Any player … exposing a card or cards of another player,
+  forfeits a single to the pool, and must retire from the game for that round" (a player who
+  retires wins nothing in the hand, ``offender-winnings``); looking at them is peel's offence,
+  p. 24 "looed the full loo, and must throw up his own cards", "unless he has already declared
+  to stand", when he plays on without possible gain;
 - ``expose`` a card of one's own (a player in the play; ``penalty-exposed-card``): hoffmann Law
   15 (1) and (4), he throws up his cards and forfeits a single; peel p. 25 "likewise looed", and
   the hand is replayed;
@@ -27,8 +36,10 @@ outside laws mode, it is refused.
   15 (3), he throws up his cards and forfeits a single; peel p. 25 as playing out of turn, he is
   looed; the card is shown and he plays on.
 
-A single goes to the current pool at once; a loo, and a peel offender's winnings, to the next
-(``penalty-destination``: hoffmann Law 17, peel p. 22, 25), paid when the hand ends.
+A single, and peel's single loo, go to the current pool at once; a full loo, and a peel
+offender's winnings, to the next (``penalty-destination``: hoffmann Law 17, peel p. 22, 25),
+paid when the hand ends. Before version 5 of the question bank peel's penalties before the play
+cost a full loo (``penalty-loo-before-play`` = ``full-loo``, kept for its questions).
 """
 
 from __future__ import annotations
@@ -54,6 +65,12 @@ IRREGULARITIES: Final = {
 }
 HOFFMANN: Final = "hoffmann-laws"
 PEEL: Final = "peel-looed-replay"
+#: The reason of a penalty paid when committed, citing the law of the table's own source:
+#: hoffmann's (False) or peel's (True).
+_PAY_KEY: Final = {
+    False: {"declare-early": "pay.declare-early", "look-early": "pay.look-early"},
+    True: {"declare-early": "pay.declare-early-peel", "look-early": "pay.look-early-peel"},
+}
 
 
 class Irregularities(HandState):
@@ -160,9 +177,16 @@ class Irregularities(HandState):
         getattr(self, "_commit_" + what.replace("-", "_"))(seat, target, played)
 
     def _penalty(self, seat: int, rule: str, key: str, *, single_loo: bool = False) -> int:
-        """A small penalty, to the current pool at once: hoffmann's single, peel's single loo
-        (``single_loo``: peel). Returns the amount."""
-        amount = self.rules.loo_amount * self.stake if single_loo else self.stake
+        """A small penalty, to the current pool at once: hoffmann's single, or (``single_loo``)
+        peel's single loo, "generally half the amount of the full loo" (p. 23; ``single-loo``),
+        the price of "most other cases of penalty prior to the commencement of the playing of
+        the cards" (p. 23-24). Returns the amount."""
+        if not single_loo:
+            amount = self.stake
+        elif self.rules.penalty_loo_before_play == "full-loo":
+            amount = self.rules.loo_amount * self.stake  # the withdrawn reading (versions 2-4)
+        else:
+            amount = self.single_loo()
         self._pay(seat, None, amount, rule, msg(key))
         return amount
 
@@ -196,13 +220,17 @@ class Irregularities(HandState):
 
     def _commit_interfere(self, seat: int, target: str, played: Card | None) -> None:
         rule = "penalty-interfering-with-deal"
-        n = self._full_loo(seat, rule)
-        self._tell("irregular.interfere", seat, [rule, "penalty-destination"], n=n)
+        if self.rules.penalty_loo_before_play == "full-loo":
+            n = self._full_loo(seat, rule)  # the withdrawn reading (versions 2-4)
+            self._tell("irregular.interfere", seat, [rule, "penalty-destination"], n=n)
+            return
+        n = self._penalty(seat, rule, "pay.interfere", single_loo=True)
+        self._tell("irregular.interfere-single", seat, [rule, "penalty-destination"], n=n)
 
     def _commit_declare_early(self, seat: int, target: str, played: Card | None) -> None:
         rule = "penalty-declare-out-of-turn"
         peel = self.rules.penalties == PEEL
-        n = self._penalty(seat, rule, "pay.declare-early", single_loo=peel)
+        n = self._penalty(seat, rule, _PAY_KEY[peel]["declare-early"], single_loo=peel)
         # The trace names the rule broken beside its penalty, as for a card played irregularly.
         rules = ["declare-in-turn", rule, "penalty-destination"]
         self._tell("irregular.declare-early", seat, rules, n=n)
@@ -210,7 +238,7 @@ class Irregularities(HandState):
     def _commit_look_early(self, seat: int, target: str, played: Card | None) -> None:
         rule = "penalty-declare-out-of-turn"
         peel = self.rules.penalties == PEEL
-        n = self._penalty(seat, rule, "pay.look-early", single_loo=peel)
+        n = self._penalty(seat, rule, _PAY_KEY[peel]["look-early"], single_loo=peel)
         assert self.irregular is not None
         self.irregular.looked.append(seat)
         rules = ["look-at-cards-in-turn", rule, "penalty-destination"]
@@ -222,7 +250,7 @@ class Irregularities(HandState):
         assert irregular is not None and self.miss is not None
         irregular.peeked.setdefault(seat, []).extend(self.miss)
         if self.rules.penalties == PEEL:
-            n = self._penalty(seat, rule, "pay.look-miss", single_loo=True)
+            n = self._penalty(seat, rule, "pay.look-miss-peel", single_loo=True)
             self._tell("irregular.look-miss-peel", seat, [rule, "penalty-destination"], n=n)
             return
         n = self._penalty(seat, rule, "pay.look-miss")
@@ -306,7 +334,12 @@ class Irregularities(HandState):
         """``seat`` throws up his cards for the rest of the hand: at once in the play (as
         under Law 15), or in the declarations as a pass (if his turn has not come, it will be
         a pass)."""
+        irregular = self.irregular
+        assert irregular is not None
         if self.phase == "play":
+            # Remembered by the rule that made him retire, for the settlement's line of any
+            # trick he had won.
+            irregular.retiring[seat] = rule
             self.retired.append(seat)
             self.discards.extend(self.hands[seat])
             self.hands[seat] = []
@@ -318,8 +351,6 @@ class Irregularities(HandState):
                 assert self.to_act is not None
                 self.to_act = self._next_in_play(self.to_act)
             return
-        irregular = self.irregular
-        assert irregular is not None
         if self.declared[seat] is None:
             irregular.retiring[seat] = rule
             return

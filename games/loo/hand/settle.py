@@ -11,7 +11,12 @@
   that sent them where they went;
 - ``all-pass-dealer-wins``, ``miss-holder-alone-wins``: the one player left takes the pool;
   so does the one left in the play when the others have thrown up their cards under
-  hoffmann's Law 15 (reading A49), but for the shares of the tricks they had won (A51).
+  hoffmann's Law 15 (reading A49), but for the shares of the tricks they had won (A51);
+- an offender wins nothing (``offender-winnings``): under peel "In any case the player who
+  transgressed the law does not win anything" (p. 22), so one left alone to take the pool
+  without play leaves it for the next hand, and is looed; under hoffmann a player made to
+  retire during the play by Law 6 (exposing another's cards) leaves in the pool the shares of
+  the tricks he had won, as under Law 15 (A51).
 """
 
 from __future__ import annotations
@@ -48,6 +53,27 @@ class SettlePhase(HandState):
         self.to_act = None
         self.outcome = outcome
         self.in_play = [seat]
+        if (
+            self.rules.offender_winnings == "none"
+            and self.rules.penalties == "peel-looed-replay"
+            and any(o.seat == seat for o in self.offences)
+        ):
+            # Peel p. 22: the offender wins nothing, and is looed (p. 24, 25).
+            self.outcome = "offender"
+            loo = self.loo_amount()
+            self.looed = self._apply_penalties((), loo)
+            self.no_loo = not self.looed
+            if self._trace:
+                rules = [rule, *(o.penalty for o in self.offences if o.seat == seat)]
+                self._event(
+                    "settle",
+                    msg("settle.alone-offender", p=seat, n=self.pool),
+                    seat,
+                    [*dict.fromkeys(rules), "penalty-destination"],
+                )
+                self._tell_penalties(loo)
+            self._finish()
+            return
         self._pay(None, seat, self.pool, rule, _PAY_WITHOUT_PLAY)
         self.no_loo = True
         self._finish()
@@ -58,7 +84,7 @@ class SettlePhase(HandState):
         self.outcome = "played"
         tricks = self.tricks
         offences = self.offences
-        forfeit = {o.seat for o in offences} if offences and self.rules.penalties != "none" else ()
+        forfeit = self._forfeit()
         defender = self.defender
         pool = self.pool
         share, remainder = divmod(pool, HAND_SIZE[self.game])
@@ -77,8 +103,11 @@ class SettlePhase(HandState):
         for trick in tricks:
             if trick.winner in won:
                 won[trick.winner] += 1
+        # A player retired by Law 6 during the play is out of the hand, and is not looed (as
+        # one retired by Law 15, A50); the withdrawn reading looed him (versions 2-4).
+        out = self.retired if self.rules.offender_winnings == "none" else ()
         loo = self.loo_amount()
-        looed = [s for s, n in won.items() if n == 0 and s != defender]
+        looed = [s for s, n in won.items() if n == 0 and s != defender and s not in out]
         released: list[int] = []
         if self.setup.last_round:
             # A54: on Peel's last round those who take no trick are released from the loo.
@@ -156,6 +185,16 @@ class SettlePhase(HandState):
             self._tell_penalties(loo)
         self._finish()
 
+    def _forfeit(self) -> set[int]:
+        """Who wins no share of the pool by his tricks: the offenders (where the rules state
+        penalties), and, under ``offender-winnings`` = ``none``, anyone made to retire."""
+        forfeit: set[int] = set()
+        if self.rules.penalties != "none":
+            forfeit.update(o.seat for o in self.offences)
+        if self.rules.offender_winnings == "none":
+            forfeit.update(self.retired)
+        return forfeit
+
     def _keep_share(self, i: int, winner: int, amount: int) -> None:
         """Trick ``i + 1``'s share stays in the pool: its winner played for the pool, or
         offended."""
@@ -177,6 +216,8 @@ class SettlePhase(HandState):
         so."""
         offences = self.offences
         offenders = {o.seat for o in offences}
+        if self.rules.offender_winnings == "none":
+            offenders.update(self.retired)
         for s, n in won.items():
             if not n or s == last:
                 continue
@@ -193,6 +234,9 @@ class SettlePhase(HandState):
             else:
                 key = "settle.took-retired" if s in self.retired else "settle.took-forfeit"
                 rules = [o.penalty for o in offences if o.seat == s]
+                irregular = self.irregular
+                if not rules and irregular is not None:
+                    rules = [irregular.retiring[s]]  # retired by Law 6, no offence recorded
                 rules = [*dict.fromkeys(rules), "penalty-destination"]
             self._event("settle", msg(key, p=s, n=n, amount=amount), s, rules)
 

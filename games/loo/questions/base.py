@@ -125,13 +125,31 @@ class Grade:
 
 
 def rules_at(rules: RuleSet, version: int) -> RuleSet:
-    """The rule set a question of ``version`` was made under: before version 4, peel was
-    played with the must reconstructed from hoffmann (on the first deal, after a hand with no
-    loo and after a flush, without a miss), which p. 18, recovered, shows the book never had
-    (A39). Kept so that a stored question of those versions is made again exactly."""
+    """The rule set a question of ``version`` was made under, so that a stored question of an
+    older version is made again exactly:
+
+    - before version 4, peel was played with the must reconstructed from hoffmann (on the
+      first deal, after a hand with no loo and after a flush, without a miss), which p. 18,
+      recovered, shows the book never had (A39);
+    - before version 5 (issue 25), peel's penalties before the play were a full loo, not the
+      single loo of p. 23-24 (``penalty-loo-before-play``); a player looed for an offence, or
+      made to retire, could still take the pool without play or keep a trick won before he
+      retired (``offender-winnings``); and hoffmann's five-card dealer had to play against one
+      player, on a reading of ¶11 that ¶9's "at the option of each player either to play or to
+      pass" overrides (A47, revised; ``dealer-vs-one-5c``)."""
     if version < 4 and rules.single_deal == "one-card":
-        return dataclasses.replace(
+        rules = dataclasses.replace(
             rules, must="first-deal+after-no-loo+after-flush", single_deal="none"
+        )
+    if version < 5:
+        dealer = rules.dealer_vs_one_5c
+        if rules.source == "hoffmann" and "dealer-vs-one-5c" not in rules.overrides:
+            dealer = "own"
+        rules = dataclasses.replace(
+            rules,
+            penalty_loo_before_play="full-loo",
+            offender_winnings="as-played",
+            dealer_vs_one_5c=dealer,
         )
     return rules
 

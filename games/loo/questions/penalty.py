@@ -1,5 +1,11 @@
 """``penalty`` (version 3): an irregularity let stand at a laws table (a rule set whose source
-states penalties), then the hand played out: what does the offender receive or pay, all told?"""
+states penalties), then the hand played out: what does the offender receive or pay, all told?
+
+From version 5 the position's "pool" is the pool as it stood when the irregularity was
+committed, before any penalty, whatever the irregularity (before, a misdeal showed the pool
+of the fresh deal, its penalty included, and every other irregularity the pool before its
+penalty); and hoffmann's Law 6 offence is told as exposing another player's cards, not
+looking at them (looking is peel's offence, p. 24)."""
 
 from __future__ import annotations
 
@@ -76,7 +82,15 @@ def _brings_up(what: str, rule: str | None) -> bool:
     return what in _COMMITTED_FOR.get(rule, ())
 
 
-def _offences_open(hand: Hand, rule: str | None) -> list[tuple[Action, Message]]:
+def _told(hand: Hand, what: str, version: int) -> str:
+    """The sentence that tells ``what`` was committed at ``hand``'s table: under hoffmann,
+    from version 5, Law 6's "exposing a card or cards of another player"."""
+    if what == "look-hand" and version >= 5 and hand.rules.penalties == "hoffmann-laws":
+        return "question.offence.expose-hand"
+    return OFFENCE_TOLD[what]
+
+
+def _offences_open(hand: Hand, rule: str | None, version: int = 5) -> list[tuple[Action, Message]]:
     """What some player could commit now that the laws let stand (about ``rule``, if one is
     asked): an irregularity of the deal or the declarations, a card the rules forbid, or a
     card played out of turn; each with how a question tells it."""
@@ -91,7 +105,7 @@ def _offences_open(hand: Hand, rule: str | None) -> list[tuple[Action, Message]]
                 for other in range(hand.players):
                     if other != seat and hand.hands[other]:
                         action = Action("irregular", seat, f"look-hand:{other}")
-                        found.append((action, msg(OFFENCE_TOLD[what], p=seat, o=other)))
+                        found.append((action, msg(_told(hand, what, version), p=seat, o=other)))
             elif what in ("expose", "play-early"):
                 for c in hand.irregular_cards(seat):
                     action = Action("irregular", seat, what, (c.code,))
@@ -145,12 +159,14 @@ def _make_penalty(ask: Ask, rng: random.Random, attempt: int) -> Question | None
         )
     hand = deal_hand(ask.rules, ask.game, rng, attempt, laws=True)
     committed: tuple[int, Message, int] | None = None
+    pool = 0
     while not hand.over:
         if committed is None and rng.random() < 0.2:
-            offences = _offences_open(hand, ask.rule)
+            offences = _offences_open(hand, ask.rule, ask.version)
             if offences:
                 action, told = offences[rng.randrange(len(offences))]
                 start = len(hand.events)
+                pool = hand.pool_at_start
                 hand.apply(action)
                 committed = (action.seat, told, start)
                 continue
@@ -196,7 +212,7 @@ def _make_penalty(ask: Ask, rng: random.Random, attempt: int) -> Question | None
         hand,
         seats,
         stake=stake,
-        pool=hand.pool_at_start,
+        pool=pool if ask.version >= 5 else hand.pool_at_start,
         played=sorted(seats(s) for s in hand.in_play),
         tricks=[seats(t.winner) for t in hand.tricks if t.winner is not None],
         offender=seats(offender),

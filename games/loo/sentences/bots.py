@@ -46,6 +46,7 @@ LAPSES: Final[dict[str, str]] = {
     "bot.lapse-look-early": "a careless slip: too eager to see {p:his} cards",
     "bot.lapse-look-miss": "a careless slip: too curious about the miss",
     "bot.lapse-look-hand": "a careless slip: a glance at {other:S's} cards",
+    "bot.lapse-expose-hand": "a careless slip: {other:S's} cards turned up",
     "bot.lapse-expose": "a careless slip: a card held so that the table saw it",
     "bot.lapse-play-early": "a careless slip: too quick to play",
     # The dealer against one player when the miss is gone (games.loo.hand.declare).

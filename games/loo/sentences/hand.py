@@ -92,8 +92,9 @@ HAND: Final[dict[str, str]] = {
     "part.cite": "{source}, {where}",
     "part.cite-table": "by this table's options",
     "lone-player": (
-        "{p:S} alone {p:is/are} in the play and everyone else has passed: {p:he} "
-        "{p:takes/take} the pool without play."
+        "{p:S} alone {p:is/are} in the play and everyone else has passed, the dealer "
+        "included: at {game:msg}, with no miss, the dealer may pass against one player "
+        "({cite:msg}), so {p:he} {p:takes/take} the pool without play."
     ),
     "option.master": (
         "{one:S} alone {one:has/have} taken miss: under these rules {d:S}, the dealer, must "

@@ -31,6 +31,15 @@ LAWS_SETTLEMENT: Final[dict[str, str]] = {
         "{p:he} {p:takes/take} the pool ({n}), as when all the rest throw up their cards "
         "(Hoffmann ¶3)."
     ),
+    "settle.alone-offender": (
+        "{p:S} alone {p:is/are} left to take the pool without play, but {p:he} offended, "
+        "and the player who transgressed the law does not win anything (p. 22): the pool "
+        "({n}) stays for the next hand."
+    ),
+    "all-pass.dealer-retired": (
+        "Everyone has passed, and {d:S}, the dealer, must retire for this hand: nobody "
+        "plays, nobody takes the pool, and it ({n}) stays for the next hand."
+    ),
     "settle.last-player-offender": (
         "Only {p:S} {p:is/are} left in the play, the others having thrown up their cards; "
         "but {p:he} offended, so the pool ({n}) stays for the next hand (after Law 14)."
@@ -53,9 +62,15 @@ LAWS: Final[dict[str, str]] = {
         "A card is found face up in the pack: the cards are shuffled and cut again, and "
         "{p:S}, the dealer, {p:deals/deal} afresh, with no penalty (Law 2)."
     ),
+    # Versions 2-4 of the question bank (penalty-loo-before-play = full-loo).
     "irregular.interfere": (
         "{p:S} {p:interferes/interfere} with the cards during the deal: {p:he} {p:is/are} "
         "looed ({n}, to the next pool), but the deal stands (p. 24)."
+    ),
+    "irregular.interfere-single": (
+        "{p:S} {p:interferes/interfere} with the cards during the deal: {p:he} {p:is/are} "
+        "looed (p. 24), a single loo as for most penalties before the play ({n}, to the pool "
+        "at once; p. 23-24), and may still play; the deal stands."
     ),
     "irregular.declare-early": (
         "{p:S} {p:declares/declare} before {p:his} turn: {p:he} {p:pays/pay} {n} to the "
@@ -74,8 +89,8 @@ LAWS: Final[dict[str, str]] = {
         "single ({n}) to the pool, and may still play (p. 24)."
     ),
     "irregular.look-hand": (
-        "{p:S} {p:sees/see} {other:S's} cards: {p:he} {p:forfeits/forfeit} a single ({n}) to "
-        "the pool and must retire for this hand (Law 6)."
+        "{p:S} {p:exposes/expose} {other:S's} cards: {p:he} {p:forfeits/forfeit} a single "
+        "({n}) to the pool and must retire for this hand (Law 6)."
     ),
     "irregular.look-hand-peel": (
         "{p:S} {p:looks/look} at {other:S's} cards: {p:he} {p:is/are} looed the full loo "
@@ -108,12 +123,26 @@ LAWS: Final[dict[str, str]] = {
     "part.offence-play-early": "the {card:card} played before all had declared",
     "part.offence-expose": "the {card:card} exposed in trick {n}",
     "option.retire": "{p:S} looked where {p:he} should not: {p:he} must retire for this hand.",
+    "option.retire-exposed": (
+        "{p:S} exposed another player's cards: {p:he} must retire for this hand (Law 6)."
+    ),
+    # How a penalty question tells hoffmann's Law 6 offence (peel's, looking, is
+    # question.offence.look-hand).
+    "question.offence.expose-hand": "{p:S} {p:exposes/expose} {o:S's} cards.",
     "pay.misdeal": "a misdeal: a single to the pool (Law 3)",
     "pay.misdeal-peel": "a misdeal: looed a single, to the pool (p. 23)",
-    "pay.declare-early": "declaring out of turn (Law 5; p. 24)",
-    "pay.look-early": "looking at one's cards out of turn (Law 5; p. 24)",
-    "pay.look-miss": "looking at the miss without taking it (Law 6; p. 24)",
-    "pay.look-hand": "seeing another player's cards (Law 6)",
+    "pay.declare-early": "declaring out of turn (Law 5)",
+    "pay.declare-early-peel": "declaring out of turn: looed a single, to the pool (p. 24)",
+    "pay.look-early": "looking at one's cards out of turn (Law 5)",
+    "pay.look-early-peel": (
+        "looking at one's cards out of turn: looed a single, to the pool (p. 24)"
+    ),
+    "pay.look-miss": "looking at the miss without taking it (Law 6)",
+    "pay.look-miss-peel": (
+        "looking at the miss without taking it: looed a single, to the pool (p. 24)"
+    ),
+    "pay.interfere": "interfering with the deal: looed a single, to the pool (p. 23-24)",
+    "pay.look-hand": "exposing another player's cards (Law 6)",
     "pay.expose": "a single for exposing a card (Law 15)",
     "pay.play-early": "a single for playing before all had declared (Law 15)",
     "pay.irregular-loo": "looed for an irregularity, to the next pool",

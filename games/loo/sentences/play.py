@@ -208,12 +208,22 @@ FLUSHES: Final[dict[str, str]] = {
     "part.exempt-pam": "{p:S} {p:holds/hold} Pam",
     "flush.precedence": "{why:msg}: {better:and} {better:beats/beat} {beaten:and}.",
     "flush.tie-better": (
-        "Between flushes of the same class the better cards win: {p:S's} {cards:cards} "
+        "{between:msg} the better cards win: {p:S's} {cards:cards} "
         "beats {others:and}{pam_note:msg}.{equal:msg}"
     ),
     "flush.tie-highest": (
-        "Between flushes of the same class the highest card wins: {p:S's} {cards:cards} "
+        "{between:msg} the highest card wins: {p:S's} {cards:cards} "
         "beats {others:and}{pam_note:msg}.{equal:msg}"
+    ),
+    # Which flushes are compared by their cards: those of one class (both in trumps, or both
+    # plain, or both with Pam, as the rules rank them); under whiteknuckle's order (pam>rest,
+    # A28) a trump flush and a plain one are not of one class: the rules have no trump class.
+    "part.between.class": "Between flushes of the same class",
+    "part.between.pam": "Between flushes with Pam",
+    "part.between.no-trump-class": (
+        "White Knuckle's rules, alone of the sources, give a flush in trumps no precedence "
+        "over a plain one (“precedence is given to the highest card”, ¶16): between flushes "
+        "without Pam, in trumps or not,"
     ),
     "flush.tie-elder": (
         "Between flushes that do not take precedence of one another, the elder hand wins: "
