@@ -144,6 +144,10 @@ def test_peels_penalties_before_the_play_are_a_single_loo() -> None:
     assert "he is looed a single loo, and the deal stands" in _lesson("laws-before-play")
     assert "The loo is a single loo, half a full loo" in _rule("penalty-interfering-with-deal")
     assert "penalty-interfering-with-deal" in GlossaryTerm.objects.get(slug="single-loo").rules
+    # Which pool it goes to is a reading: p. 22 lists the penalties paid at once without it.
+    assert "That is our reading: Peel's list of the penalties paid" in meddling
+    assert "Which pool it goes to is our reading" in _rule("penalty-interfering-with-deal")
+    _said("peel", "p22-2", "into the pool for the current deal")
     _said(
         "peel",
         "p23-5",
@@ -224,6 +228,9 @@ def test_hoffmanns_law_6_punishes_exposing_another_players_cards_and_peel_lookin
     rule = _rule("penalty-look-at-others-cards")
     assert "Seeing or exposing another player's hand is punished" not in rule
     assert 'Hoffmann\'s Law 6 punishes "exposing a card or cards of another player"' in rule
+    assert "looks at the third hand's cards at Peel's table and exposes them at Hoffmann's" in rule
+    title = Rule.objects.get(pk="penalty-look-at-others-cards").example_title
+    assert "looks at (Peel) or exposes (Hoffmann)" in title
     _said("hoffmann", "law-6", "exposing a card or cards of another player")
     _said("peel", "p24-2", "If he looks at the cards of any other player he is looed the full loo")
 
