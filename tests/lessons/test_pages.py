@@ -383,20 +383,23 @@ def test_a_hand_example_under_the_laws(client: Client) -> None:
 LAW_PAGES: dict[str, tuple[str, dict[str, list[tuple[int | None, int | None, int]]]]] = {
     "penalty-misdeal": (
         "Seat 4 (dealer) misdeals",
-        {"hoffmann": [(3, None, 3)], "peel": [(3, None, 6)]},  # a single; a single loo
+        # A single; a single loo, "generally half the amount of the full loo" (peel p. 23).
+        {"hoffmann": [(3, None, 3)], "peel": [(3, None, 3)]},
     ),
     "faced-card-in-pack": ("Seat 4 (dealer) finds a card face up in the pack", {"hoffmann": []}),
     "penalty-interfering-with-deal": (
         "Seat 2 interferes with the cards during the deal",
-        {"peel": [(1, None, 6)]},
+        # A single loo: "most other cases of penalty prior to the commencement of the playing
+        # of the cards" (peel p. 23-24).
+        {"peel": [(1, None, 3)]},
     ),
     "penalty-declare-out-of-turn": (
         "Seat 2 declares before his turn",
-        {"hoffmann": [(1, None, 3), (2, None, 3)], "peel": [(1, None, 6), (2, None, 6)]},
+        {"hoffmann": [(1, None, 3), (2, None, 3)], "peel": [(1, None, 3), (2, None, 3)]},
     ),
     "penalty-look-at-miss": (
         "Seat 2 looks at the miss without taking it",
-        {"hoffmann": [(1, None, 3)], "peel": [(1, None, 6)]},
+        {"hoffmann": [(1, None, 3)], "peel": [(1, None, 3)]},
     ),
     "penalty-look-at-others-cards": (
         "Seat 1 (elder hand) looks at Seat 3's cards",
