@@ -257,6 +257,9 @@ def test_hoffmanns_five_card_dealer_may_pass_and_the_britannicas_must_play() -> 
     _said(
         "britannica", "s31", "the dealer must play, if only one player stands, with his own cards"
     )
+    assert "At five-card Loo, which has no miss, only the Britannica's rule set keeps it" in _rule(
+        "dealer-must-play-against-one"
+    )
     note = WitnessStatement.objects.get(
         rule="dealer-must-play-against-one", source="enquire-within"
     )
@@ -279,15 +282,17 @@ def test_the_trainer_does_not_say_only_the_britannica_describes_irish_loo(client
     assert "Irish Loo is played under the Britannica's rule set only." in page
 
 
-def test_every_quotation_a_lesson_makes_of_an_old_text_is_in_its_words() -> None:
-    """The lessons' own quotations in double quotes, where they name a passage of Hoffmann, the
-    Britannica or Peel next to them, are in the words of that passage: a correction must not
-    put words in a source's mouth."""
+def test_every_quotation_we_make_of_an_old_text_is_in_its_words() -> None:
+    """Our own quotations in double quotes, in a lesson, a definition or a rule explanation,
+    where they name a passage of Hoffmann, the Britannica or Peel next to them, are in the words
+    of that passage: a correction must not put words in a source's mouth."""
     reference = re.compile(r'"([^"]{12,}?)"\s*\(\[\[source:(hoffmann|britannica|peel)#([\w-]+)\|')
+    texts = [t for lesson in Lesson.objects.all() for t in (lesson.differ, lesson.body)]
+    texts += list(GlossaryTerm.objects.values_list("definition", flat=True))
+    texts += list(Rule.objects.values_list("explanation", flat=True))
     found = 0
-    for lesson in Lesson.objects.all():
-        for text in (lesson.differ, lesson.body):
-            for words, source, key in reference.findall(_words(text)):
-                _said(source, key, words)
-                found += 1
-    assert found >= 5
+    for text in texts:
+        for words, source, key in reference.findall(_words(text)):
+            _said(source, key, words)
+            found += 1
+    assert found >= 10
