@@ -182,6 +182,17 @@ def test_peels_irish_loo_is_placed_where_our_copy_has_it() -> None:
     _said("peel", "p28-1", "three cards only are dealt to each player, and Pam is unknown")
 
 
+def test_peels_first_hand_is_his_single_deal_which_our_copy_now_has() -> None:
+    """Peel p. 18 (recovered): "the dealer turns the top card face upwards in the middle of the
+    table, and then distributes one card, similarly exposed, to each player". The declaring
+    lesson still called it a hand everyone must play, missing from our copy."""
+    declaring = _lesson("declaring")
+    assert "is not in our copy" not in declaring
+    assert "everyone must play" not in declaring
+    assert "one card dealt face up to each player, with no declaring at all" in declaring
+    _said("peel", "p18-1", "distributes one card, similarly exposed, to each player")
+
+
 def test_no_text_dates_the_short_name_or_sends_pam_to_french_comedy(client: Client) -> None:
     """Britannica s. 1: "formerly called "Lanterloo," Fr. lanturlu, the refrain of a popular
     17th-century song" dates no shortening. Parlett: Pam "represents a medieval comic-erotic
