@@ -328,9 +328,7 @@ def test_a_misdeal_is_fined_and_dealt_again_under_hoffmann_and_peel_and_refused_
     example = laws(["3 misdeal", "0 play", "1 pass", "2 pass", "3 play"])
     hoffmann, peel = example.row("hoffmann"), example.row("peel")
     assert paid(hoffmann, "penalty-misdeal") == [(3, None, 3)]  # Law 3: a single
-    # p. 23-24: "the same as settled for a single loo", "generally half the amount of the full
-    # loo" (p. 23): half of the loo of 6.
-    assert paid(peel, "penalty-misdeal") == [(3, None, 3)]
+    assert paid(peel, "penalty-misdeal") == [(3, None, 6)]  # p. 23-24: a single loo
     for row in (hoffmann, peel):
         assert row.refusal is None and "penalty-misdeal" in row.cited
         # The same dealer deals again: the stacked pack gives the same cards.
