@@ -282,7 +282,7 @@ def _unknown_lesson_in_a_rule(folder: Path) -> tuple[str, str, str]:
 
 def _unknown_lesson_in_a_definition(folder: Path) -> tuple[str, str, str]:
     path = folder / "glossary.txt"
-    _edit(path, "it was shortened to Loo.", "it was shortened to Loo ([[lesson:lanterloo]]).")
+    _edit(path, "the name was shortened.", "the name was shortened ([[lesson:lanterloo]]).")
     return "glossary.txt", str(_line_of(path, "[[lesson:lanterloo]]")), "unknown lesson 'lanterloo'"
 
 

@@ -383,13 +383,15 @@ def test_a_hand_example_under_the_laws(client: Client) -> None:
 LAW_PAGES: dict[str, tuple[str, dict[str, list[tuple[int | None, int | None, int]]]]] = {
     "penalty-misdeal": (
         "Seat 4 (dealer) misdeals",
-        # A single; a single loo, half the full loo of 6 (peel p. 23-24; issue 25).
+        # A single; a single loo, "generally half the amount of the full loo" (peel p. 23).
         {"hoffmann": [(3, None, 3)], "peel": [(3, None, 3)]},
     ),
     "faced-card-in-pack": ("Seat 4 (dealer) finds a card face up in the pack", {"hoffmann": []}),
     "penalty-interfering-with-deal": (
         "Seat 2 interferes with the cards during the deal",
-        {"peel": [(1, None, 3)]},  # a single loo, as before the play (p. 23-24)
+        # A single loo: "most other cases of penalty prior to the commencement of the playing
+        # of the cards" (peel p. 23-24).
+        {"peel": [(1, None, 3)]},
     ),
     "penalty-declare-out-of-turn": (
         "Seat 2 declares before his turn",
