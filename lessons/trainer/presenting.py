@@ -222,6 +222,7 @@ def _settlement_position(q: Question) -> dict[str, Any]:
                 Fact("Dealer", seat_name(position["dealer"])),
                 Fact("Stake", str(position["stake"])),
                 Fact("Pool", str(position["pool"])),
+                *_loo_facts(position),
                 Fact("Turned up", "", _cards([position["turn_up"]])),
                 *(
                     Fact(seat_name(seat), "face up", _cards([code]))
@@ -235,6 +236,7 @@ def _settlement_position(q: Question) -> dict[str, Any]:
         Fact("Dealer", seat_name(position["dealer"])),
         Fact("Stake", str(position["stake"])),
         Fact("Pool", str(position["pool"])),
+        *_loo_facts(position),
         Fact("In the play", ", ".join(seat_name(s) for s in position["played"]) or "nobody"),
     ]
     if position.get("defender") is not None:
@@ -243,6 +245,17 @@ def _settlement_position(q: Question) -> dict[str, Any]:
         "facts": facts,
         "tricks": [(i + 1, seat_name(s)) for i, s in enumerate(position["tricks"])],
     }
+
+
+def _loo_facts(position: dict[str, Any]) -> list[Fact]:
+    """The loo agreed at the table, where the question shows it (version 5): a fixed loo, or
+    the limit of a loo that is the pool."""
+    facts = []
+    if "loo" in position:
+        facts.append(Fact("A loo (as agreed)", str(position["loo"])))
+    if "limit" in position:
+        facts.append(Fact("A loo is the pool, limited to", str(position["limit"])))
+    return facts
 
 
 def _penalty_position(q: Question) -> dict[str, Any]:
@@ -268,6 +281,8 @@ def _procedure_position(q: Question) -> dict[str, Any]:
         last = (
             "this is the first deal"
             if position["first"]
+            else "it ended in a flush"
+            if position.get("last_hand_flush")
             else "somebody was looed"
             if position["last_hand_looed"]
             else "nobody was looed"
