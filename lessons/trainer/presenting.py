@@ -24,7 +24,7 @@ from games.links import RuleLink, RuleLinks
 from games.loo.cards import SUIT_NAMES, Card, card
 from games.loo.errors import LooError
 from games.loo.questions import KIND_BY_NAME, REGISTRY, Grade, Question
-from games.loo.rulesets import GAME_NAMES, PRESETS
+from games.loo.rulesets import GAME_NAMES, OPTION_BY_NAME, PRESETS
 from games.naming import say, seat_name
 from lessons.trainer.forms import AnswerForm
 from lessons.trainer.models import AskedQuestion
@@ -67,6 +67,10 @@ class Shown:
     #: The partial that draws the position, and what it needs.
     position_template: str
     position: dict[str, Any]
+    #: The rules whose reading of an unclear text the answer rests on (another reading would
+    #: answer otherwise: the question is never graded in a quiz), each linking to its page,
+    #: which shows the readings.
+    readings: tuple[RuleLink, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -411,7 +415,16 @@ def shown(q: Question) -> Shown:
         game_name=GAME_NAMES[q.game],
         position_template=template,
         position=position,
+        readings=_readings(q),
     )
+
+
+def _readings(q: Question) -> tuple[RuleLink, ...]:
+    if not q.readings:
+        return ()
+    links = RuleLinks.of(q.rules, q.game)
+    rules = dict.fromkeys(OPTION_BY_NAME[name].rule for name in q.readings)
+    return tuple(links.link(rule) for rule in rules)
 
 
 def graded(q: Question, grade: Grade, topic: str = "") -> Graded:
