@@ -5,10 +5,20 @@ From version 5 only: older versions are made as they were (test_question_version
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from games.loo import RuleSet
-from games.loo.questions import KIND_BY_NAME, Question, question, question_at
+from games.loo.messages import Message
+from games.loo.questions import (
+    KIND_BY_NAME,
+    KINDS,
+    Question,
+    QuestionError,
+    question,
+    question_at,
+)
 from games.loo.questions.readings import other_readings, rests_on
 from games.loo.rulesets import PRESET_IDS, PRESETS
 
@@ -143,3 +153,40 @@ def test_older_versions_say_no_reading() -> None:
     for seed in range(40):
         q = question("flush", "whiteknuckle", seed=seed, version=4)
         assert q.readings == () and not q.disputed
+
+
+def _keys(m: Message) -> Iterator[str]:
+    yield m.key
+    for value in m.args.values():
+        for v in value if isinstance(value, tuple) else (value,):
+            if isinstance(v, Message):
+                yield from _keys(v)
+
+
+def test_no_question_puts_a_forced_last_card_down_to_a_rule() -> None:
+    """A last card is played because it is the last: the play's explanation of it names "the
+    first lead" or "follow suit if you can" (games/loo/play), which forced nothing. No question
+    shows it: a position where every card may be played is never asked about, and a lesson's
+    position with one card in hand is refused (no rule binds there)."""
+    for preset in PRESET_IDS:
+        for game in RuleSet.preset(preset).games:
+            for kind in KINDS:
+                for seed in range(8):
+                    try:
+                        q = question(kind, preset, game=game, seed=seed)
+                    except QuestionError:
+                        continue
+                    keys = {k for e in q.explanations for k in _keys(e.message)}
+                    assert not any(k.endswith("last-card") for k in keys), (kind, preset, seed)
+    last = {
+        "trump": "H",
+        "hand": ["9C"],
+        "trick": ["5D"],
+        "turn_up": "2H",
+        "declared": 3,
+        "trick_number": 3,
+        "played": ["3C", "3H", "3D", "6C", "6H", "6D"],
+    }
+    for kind in ("legal-cards", "why-not"):
+        with pytest.raises(QuestionError, match="does not bind"):
+            question_at(kind, "hoffmann", game="three-card", position=last, seed=1)
