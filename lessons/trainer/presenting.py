@@ -24,7 +24,7 @@ from games.links import RuleLink, RuleLinks
 from games.loo.cards import SUIT_NAMES, Card, card
 from games.loo.errors import LooError
 from games.loo.questions import KIND_BY_NAME, REGISTRY, Grade, Question
-from games.loo.rulesets import GAME_NAMES, PRESETS
+from games.loo.rulesets import GAME_NAMES, OPTION_BY_NAME, PRESETS
 from games.naming import say, seat_name
 from lessons.trainer.forms import AnswerForm
 from lessons.trainer.models import AskedQuestion
@@ -67,6 +67,10 @@ class Shown:
     #: The partial that draws the position, and what it needs.
     position_template: str
     position: dict[str, Any]
+    #: The rules whose reading of an unclear text the answer rests on (another reading would
+    #: answer otherwise: the question is never graded in a quiz), each linking to its page,
+    #: which shows the readings.
+    readings: tuple[RuleLink, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -222,6 +226,7 @@ def _settlement_position(q: Question) -> dict[str, Any]:
                 Fact("Dealer", seat_name(position["dealer"])),
                 Fact("Stake", str(position["stake"])),
                 Fact("Pool", str(position["pool"])),
+                *_loo_facts(position),
                 Fact("Turned up", "", _cards([position["turn_up"]])),
                 *(
                     Fact(seat_name(seat), "face up", _cards([code]))
@@ -235,6 +240,7 @@ def _settlement_position(q: Question) -> dict[str, Any]:
         Fact("Dealer", seat_name(position["dealer"])),
         Fact("Stake", str(position["stake"])),
         Fact("Pool", str(position["pool"])),
+        *_loo_facts(position),
         Fact("In the play", ", ".join(seat_name(s) for s in position["played"]) or "nobody"),
     ]
     if position.get("defender") is not None:
@@ -243,6 +249,17 @@ def _settlement_position(q: Question) -> dict[str, Any]:
         "facts": facts,
         "tricks": [(i + 1, seat_name(s)) for i, s in enumerate(position["tricks"])],
     }
+
+
+def _loo_facts(position: dict[str, Any]) -> list[Fact]:
+    """The loo agreed at the table, where the question shows it (version 5): a fixed loo, or
+    the limit of a loo that is the pool."""
+    facts = []
+    if "loo" in position:
+        facts.append(Fact("A loo (as agreed)", str(position["loo"])))
+    if "limit" in position:
+        facts.append(Fact("A loo is the pool, limited to", str(position["limit"])))
+    return facts
 
 
 def _penalty_position(q: Question) -> dict[str, Any]:
@@ -268,6 +285,8 @@ def _procedure_position(q: Question) -> dict[str, Any]:
         last = (
             "this is the first deal"
             if position["first"]
+            else "it ended in a flush"
+            if position.get("last_hand_flush")
             else "somebody was looed"
             if position["last_hand_looed"]
             else "nobody was looed"
@@ -396,7 +415,16 @@ def shown(q: Question) -> Shown:
         game_name=GAME_NAMES[q.game],
         position_template=template,
         position=position,
+        readings=_readings(q),
     )
+
+
+def _readings(q: Question) -> tuple[RuleLink, ...]:
+    if not q.readings:
+        return ()
+    links = RuleLinks.of(q.rules, q.game)
+    rules = dict.fromkeys(OPTION_BY_NAME[name].rule for name in q.readings)
+    return tuple(links.link(rule) for rule in rules)
 
 
 def graded(q: Question, grade: Grade, topic: str = "") -> Graded:

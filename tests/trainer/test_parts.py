@@ -87,3 +87,26 @@ def test_peels_single_deal_is_drawn_as_its_cards_face_up() -> None:
     assert "<dt>Turned up</dt>" in html and "Who took which trick" not in html
     assert html.count("Face up") == len(q.position["single"])
     assert html.count('class="pcard') >= 1 + len(q.position["single"])
+
+
+def test_a_disputed_question_is_marked_with_a_link_to_its_reading(learner: Any) -> None:
+    """Issue 25, finding 11: where the answer rests on a reading, the question says so and
+    links the rule page that shows the readings (hoffmann ¶4 and its parenthesis, A8)."""
+    from games.loo.questions import question_at
+
+    position = {"trump": "H", "hand": ["KH", "3H", "9C"], "trick": [], "turn_up": "2H"}
+    q = question_at(
+        "legal-cards",
+        "hoffmann",
+        game="three-card",
+        position={**position, "declared": 3, "trick_number": 1},
+        seed=1,
+    )
+    asked = learner.store(q)
+    form = render_to_string(
+        "trainer/parts.html#asked-question",
+        asking_context(asked, q, answer_url="/somewhere/answer/"),
+        request=RequestFactory().get("/somewhere/"),
+    )
+    assert q.disputed and "rests on our reading" in form
+    assert 'href="/rules/lead-highest-trump-heads-up/"' in form

@@ -64,6 +64,7 @@ from .flush import FLUSH
 from .legal_cards import FOLLOW_RULES, LEAD_RULES, LEGAL_CARDS
 from .penalty import PENALTY
 from .procedure import PROCEDURE
+from .readings import with_readings
 from .settlement import SETTLEMENT
 from .source import SOURCE
 from .trick_winner import TRICK_WINNER
@@ -171,7 +172,7 @@ def _search(
         for attempt in range(deals):
             made = found.make(ask, rng, attempt)
             if made is not None:
-                return made
+                return with_readings(made, found, ask.rules) if version >= 5 else made
     raise QuestionError(
         f"no {kind} question about {rule or 'any rule'} under {preset} ({game} Loo) was found "
         f"in {deals} deals: this kind cannot ask about it"
@@ -292,7 +293,7 @@ def question_at(
             f"no {kind} question about {rule or 'any rule'} under {preset} ({game} Loo) in this "
             "position: the rule does not bind there"
         )
-    return made
+    return with_readings(made, KIND_BY_NAME[kind], ask.rules) if version >= 5 else made
 
 
 __all__ = [

@@ -87,6 +87,15 @@ class Question:
     origin: tuple[HandSetup, tuple[Action, ...], int] | None = field(
         default=None, compare=False, repr=False
     )
+    #: The options (RULES.md part 2 names) whose reading the answer rests on: read otherwise,
+    #: the same question has another answer (:mod:`.readings`; version 5 on, else empty).
+    readings: tuple[str, ...] = ()
+
+    @property
+    def disputed(self) -> bool:
+        """Whether two defensible readings of the text answer it differently: a graded quiz
+        never uses such a question (the trainer shows it, marked)."""
+        return bool(self.readings)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form of the command line (``python -m games.loo question``)."""
@@ -104,6 +113,7 @@ class Question:
             "explanations": [
                 {"rule": a.rule, "text": a.render(self.seat)} for a in self.explanations
             ],
+            **({"readings": list(self.readings)} if self.readings else {}),
         }
 
 
@@ -316,6 +326,11 @@ class Kind:
     #: ``cards``, ``trick``, ``flush``, ``declaration``, ``settlement``, ``source``,
     #: ``procedure``.
     shows: str = ""
+
+    #: The answer the question's position has under other rules (another reading of an
+    #: unclear text: :mod:`.readings`), or None where it cannot be asked under them; None if
+    #: the kind rests on no reading.
+    answer_under: Callable[[Question, RuleSet], tuple[str, ...] | None] | None = None
 
     def family(self, version: int = VERSION) -> tuple[str, ...]:
         """The rules it knows how to ask about, by the generator of ``version``."""

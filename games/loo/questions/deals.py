@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from typing import Final
 
 from ..hand import Action, Hand, HandSetup
 from ..play import LegalMoves, RuleApplication, legal
@@ -16,14 +17,28 @@ from .base import (
 
 
 def deal_hand(
-    rules: RuleSet, game: str, rng: random.Random, attempt: int, *, laws: bool = False
+    rules: RuleSet,
+    game: str,
+    rng: random.Random,
+    attempt: int,
+    *,
+    laws: bool = False,
+    played_before: bool = False,
 ) -> Hand:
     """A seeded deal at a table of a size the rule set allows: the first deal of a session or
     a later one (after a loo, or a hand nobody was looed in, whose pool is carried); with
-    ``laws``, at a table where an irregularity stands and is punished."""
+    ``laws``, at a table where an irregularity stands and is punished.
+
+    With ``played_before`` (the generator of version 5 on), a later deal follows hands played
+    at random from the first deal of the session (:func:`after_play`), so that what it carries
+    is what a loo can leave: before, the pool "after a loo" was drawn at random, nothing
+    carried among its values, and under the britannica (whose pool after a loo is the loos
+    alone, s. 34) a looed player then paid a loo of 0, which no source allows (issue 25)."""
     low, high = rules.players(game)
     players = rng.randint(max(low, 3), min(high, 6))
     first = rng.random() < 0.4
+    if played_before and not first:
+        return Hand.deal(after_play(rules, game, players, rng, attempt, laws=laws))
     no_loo = not first and rng.random() < 0.3
     carried = 0 if first or no_loo else rules.stake(game) * rng.randint(0, players)
     setup = HandSetup(
@@ -41,6 +56,51 @@ def deal_hand(
         laws=laws,
     )
     return Hand.deal(setup)
+
+
+#: At most how many hands are played before the one a question is about (each one more the
+#: pool a loo can grow to under an unlimited or mixed loo).
+HANDS_BEFORE: Final = 3
+
+
+def after_play(
+    rules: RuleSet, game: str, players: int, rng: random.Random, attempt: int, *, laws: bool
+) -> HandSetup:
+    """The setup of a deal that follows one to :data:`HANDS_BEFORE` hands played with random
+    choices from the first deal of a session (the dealer passing to the left), carrying what
+    they left: the pool, whether the last had a loo, and whether it ended in a flush. Every
+    such deal can happen at a table, because one did."""
+    before = rng.randint(1, HANDS_BEFORE)
+    dealer = rng.randrange(players)
+    # One session: its seed, its dealer passing to the left, its hands numbered from 1.
+    session = HandSetup(
+        game=game,
+        rules=rules,
+        players=players,
+        dealer=dealer,
+        hand_number=before + 1,
+        seed=f"q:{rng.random()}:{attempt}",
+        balances=(0,) * players,
+        pool=0,
+        first=False,
+        laws=laws,
+    )
+    for number in range(1, before + 1):
+        hand = Hand.deal(
+            session._replace(
+                dealer=(dealer - before - 1 + number) % players,
+                hand_number=number,
+                first=number == 1,
+                trace=False,
+                laws=False,
+            )
+        )
+        while not hand.over:
+            random_step(hand, rng)
+        session = session._replace(
+            pool=hand.pool, prev_no_loo=hand.no_loo, prev_flush=hand.outcome == "flush"
+        )
+    return session
 
 
 def random_step(hand: Hand, rng: random.Random) -> None:
@@ -83,7 +143,7 @@ def bound_positions(
 ) -> Iterator[tuple[Hand, int, LegalMoves, list[RuleApplication]]]:
     """The card plays of a seeded deal where a rule binds (the target rule, if asked): the
     hand, the seat to play, his legal moves and the rules that bound them."""
-    hand = deal_hand(ask.rules, ask.game, rng, attempt)
+    hand = deal_hand(ask.rules, ask.game, rng, attempt, played_before=ask.version >= 5)
     decisions = (
         _civil_play_decisions(hand, rng)
         if ask.rule == "pam-be-civil" and ask.game == "five-card"

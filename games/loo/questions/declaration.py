@@ -66,7 +66,7 @@ def _may_offer(rules: RuleSet, game: str) -> tuple[str, ...]:
 
 
 def _make_declaration(ask: Ask, rng: random.Random, attempt: int) -> Question | None:
-    hand = deal_hand(ask.rules, ask.game, rng, attempt)
+    hand = deal_hand(ask.rules, ask.game, rng, attempt, played_before=ask.version >= 5)
     while hand.phase in ("declare", "exchange"):
         options = hand.options()
         seat = options.seat
@@ -141,10 +141,22 @@ def _declaration(
     )
 
 
+def _declaration_under(q: Question, rules: RuleSet) -> tuple[str, ...] | None:
+    """The choices at the same moment of the same deal under ``rules`` (None if the moment
+    is not reached there, or is another player's)."""
+    assert q.origin is not None
+    setup, log, seat = q.origin
+    hand = Hand.replay(setup._replace(rules=rules), log)
+    if hand.phase not in ("declare", "exchange") or hand.to_act != seat:
+        return None
+    return tuple(hand.options().choices)
+
+
 DECLARATION: Final = Kind(
     name="declaration",
     title="What may be declared",
     make=_make_declaration,
     rules=DECLARATION_RULES,
     shows="declaration",
+    answer_under=_declaration_under,
 )

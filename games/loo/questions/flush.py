@@ -9,10 +9,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from ..authored import hands_field, trump_field
-from ..cards import PACK, SUIT_NAMES, Card
+from ..cards import PACK, SUIT_NAMES, Card, card
 from ..flushes import compare_flushes
 from ..messages import msg
 from ..play import Trumps
+from ..rulesets import RuleSet
 from .base import (
     Ask,
     Choice,
@@ -116,6 +117,18 @@ def _flush_at(
     return _flush(ask, trump, hands_field(data))
 
 
+def _flush_under(q: Question, rules: RuleSet) -> tuple[str, ...] | None:
+    hands = [[card(c) for c in h] for h in q.position["hands"]]
+    result = compare_flushes(q.game, rules, q.position["trump"], hands)
+    if result.winner is None:
+        return None
+    if q.multiple:
+        if result.winner != q.prompt.args["p"]:
+            return None  # another flush loos the board: the question asks of another
+        return tuple(str(i) for i in result.exempt)
+    return (str(result.winner),)
+
+
 FLUSH: Final = Kind(
     name="flush",
     title="Whose flush wins",
@@ -124,4 +137,5 @@ FLUSH: Final = Kind(
     game="five-card",
     at=_flush_at,
     shows="flush",
+    answer_under=_flush_under,
 )

@@ -10,6 +10,7 @@ from typing import Any, Final
 from ..authored import authored_position
 from ..messages import msg
 from ..play import LegalMoves, Position, RuleApplication, legal
+from ..rulesets import RuleSet
 from .base import (
     Ask,
     Choice,
@@ -100,6 +101,15 @@ def _legal_cards_at(
     return _legal_cards(ask, rng, moves, binding, 0, p.declared, shown_position(p, ask.preset))
 
 
+def moves_under(q: Question, rules: RuleSet) -> LegalMoves:
+    """The legal moves of ``q``'s position (what the ``legal`` command takes) under ``rules``."""
+    return legal(authored_position(q.position, game=q.game, rules=rules), seat=0)
+
+
+def _legal_cards_under(q: Question, rules: RuleSet) -> tuple[str, ...]:
+    return tuple(c.code for c in moves_under(q, rules).legal)
+
+
 LEGAL_CARDS: Final = Kind(
     name="legal-cards",
     title="Which cards may be played",
@@ -107,4 +117,5 @@ LEGAL_CARDS: Final = Kind(
     rules=FOLLOW_RULES + LEAD_RULES,
     at=_legal_cards_at,
     shows="cards",
+    answer_under=_legal_cards_under,
 )

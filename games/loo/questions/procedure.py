@@ -11,8 +11,9 @@ from ..cards import BY_CODE, Card
 from ..flushes import find_flush
 from ..hand import Hand, HandSetup
 from ..hand.deal import deal_order
-from ..messages import msg
+from ..messages import Message, msg
 from ..play import RuleApplication
+from ..rulesets import PRESETS, RuleSet
 from ..view import view_for
 from .base import (
     Ask,
@@ -95,14 +96,24 @@ def _proc_dealt(ask: Ask, rng: random.Random, attempt: int) -> Question | None:
     picked = [*hand.dealt[learner], *rng.sample(others, 5)]
     rng.shuffle(picked)
     choices = [Choice(c.code, c.display) for c in picked]
-    return ask.question(
-        "procedure",
-        msg(
+    if ask.version >= 5:
+        prompt = msg(
+            "question.procedure-dealt-how",
+            d=hand.dealer,
+            p=learner,
+            n=hand.players,
+            how=dealing_pattern(ask, hand),
+        )
+    else:
+        prompt = msg(
             "question.procedure-dealt-miss" if hand.miss else "question.procedure-dealt",
             d=hand.dealer,
             p=learner,
             n=hand.players,
-        ),
+        )
+    return ask.question(
+        "procedure",
+        prompt,
         bound,
         seats,
         position=_pack_position(ask, hand, seats, top),
@@ -122,6 +133,20 @@ def _proc_dealt(ask: Ask, rng: random.Random, attempt: int) -> Question | None:
         multiple=True,
         origin=(hand.setup, (), learner),
     )
+
+
+def dealing_pattern(ask: Ask, hand: Hand) -> Message:
+    """How the cards were dealt, said in the question (version 5): each source deals five-card
+    Loo its own way (hoffmann ¶14 in twos and threes, parlett three then two, peel p. 27 and
+    the Laws one at a time), and the britannica gives no way at all, so the pattern is stated,
+    and where the source gives none it is said to be our default (issue 25, finding 10)."""
+    pattern = ask.rules.deal_5c if ask.game == "five-card" else "singly"
+    key = f"question.deal-pattern.{pattern}{'-miss' if hand.miss else ''}"
+    told = msg(key, d=hand.dealer)
+    option = "deal-5c" if ask.game == "five-card" else "deal-3c"
+    if ask.preset in PRESETS and PRESETS[ask.preset].basis(option).basis == "default":
+        return msg("question.deal-pattern-default", how=told)
+    return told
 
 
 def _pack_top(hand: Hand) -> list[Card]:
@@ -183,7 +208,7 @@ def _proc_turn_up(ask: Ask, rng: random.Random, attempt: int) -> Question | None
 
 def _proc_pool(ask: Ask, rng: random.Random, attempt: int) -> Question | None:
     """ante, stake-divisible: how many counters the pool holds when the cards are dealt."""
-    hand = deal_hand(ask.rules, ask.game, rng, attempt)
+    hand = deal_hand(ask.rules, ask.game, rng, attempt, played_before=ask.version >= 5)
     ante = [e for e in hand.events if e.kind == "ante"]
     bound = [r for e in ante for r in e.rules]
     if not bound or not ask.wants(bound):
@@ -209,15 +234,7 @@ def _proc_pool(ask: Ask, rng: random.Random, attempt: int) -> Question | None:
         msg("question.procedure-pool"),
         bound,
         seats,
-        position=table_position(
-            ask,
-            hand,
-            seats,
-            stake=stake,
-            first=s.first,
-            last_hand_looed=not s.first and not s.prev_no_loo,
-            carried=s.pool,
-        ),
+        position=table_position(ask, hand, seats, stake=stake, **_last_hand(ask, s)),
         choices=tuple(Choice(str(c), str(c)) for c in picked),
         answer=(str(n),),
         explanations=tuple(apps),
@@ -225,9 +242,25 @@ def _proc_pool(ask: Ask, rng: random.Random, attempt: int) -> Question | None:
     )
 
 
+def _last_hand(ask: Ask, s: HandSetup) -> dict[str, Any]:
+    """What an ante question shows of the hand before: whether there was one, whether somebody
+    was looed in it, and what it left in the pool. From version 5 a hand that ended in a flush
+    is said to (``last_hand_flush``), not to have had a loo: where the flush took the pool
+    nothing is carried, and "somebody was looed" with nothing carried cannot be (issue 25)."""
+    flush = ask.version >= 5 and s.prev_flush
+    shown: dict[str, Any] = {
+        "first": s.first,
+        "last_hand_looed": not s.first and not s.prev_no_loo and not flush,
+    }
+    if flush:
+        shown["last_hand_flush"] = True
+    shown["carried"] = s.pool
+    return shown
+
+
 def _proc_next_declarer(ask: Ask, rng: random.Random, attempt: int) -> Question | None:
     """declare-in-turn: who declares next?"""
-    hand = deal_hand(ask.rules, ask.game, rng, attempt)
+    hand = deal_hand(ask.rules, ask.game, rng, attempt, played_before=ask.version >= 5)
     if not ask.wants(["declare-in-turn"]):
         return None
     stop = rng.randrange(hand.players)
@@ -266,7 +299,7 @@ def _proc_next_declarer(ask: Ask, rng: random.Random, attempt: int) -> Question 
 
 def _proc_first_lead(ask: Ask, rng: random.Random, attempt: int) -> Question | None:
     """elder-leads-first (or the miss-holder): who leads to the first trick?"""
-    hand = deal_hand(ask.rules, ask.game, rng, attempt)
+    hand = deal_hand(ask.rules, ask.game, rng, attempt, played_before=ask.version >= 5)
     while hand.phase in ("declare", "exchange"):
         random_step(hand, rng)
     begins = [e for e in hand.events if e.kind == "play-begins"]
@@ -300,7 +333,7 @@ def _proc_first_lead(ask: Ask, rng: random.Random, attempt: int) -> Question | N
 
 def _proc_seen(ask: Ask, rng: random.Random, attempt: int) -> Question | None:
     """discards-unseen: a passed hand is thrown face down. Which of these cards have you seen?"""
-    hand = deal_hand(ask.rules, ask.game, rng, attempt)
+    hand = deal_hand(ask.rules, ask.game, rng, attempt, played_before=ask.version >= 5)
     while hand.phase in ("declare", "exchange"):
         random_step(hand, rng)
     if hand.phase != "play":
@@ -370,7 +403,7 @@ def _proc_flush_timing(ask: Ask, rng: random.Random, attempt: int) -> Question |
     engine showed it."""
     if ask.game != "five-card":
         return None
-    hand = deal_hand(ask.rules, ask.game, rng, attempt)
+    hand = deal_hand(ask.rules, ask.game, rng, attempt, played_before=ask.version >= 5)
     holders = [
         s for s in hand.seat_order() if find_flush(hand.hands[s], hand.trumps, s) is not None
     ]
@@ -414,6 +447,38 @@ def _proc_flush_timing(ask: Ask, rng: random.Random, attempt: int) -> Question |
     )
 
 
+def _procedure_under(q: Question, rules: RuleSet) -> tuple[str, ...] | None:
+    """The answer the same deal gives under ``rules``: the pool, the turn, the lead, the
+    cards dealt or turned up, from a replay of the hand to the moment asked about (what is
+    seen, and when a flush is shown, rest on no reading of the texts: their answer stands)."""
+    key = q.prompt.key
+    if key in ("question.procedure-seen", "question.procedure-flush"):
+        return q.answer
+    assert q.origin is not None
+    setup, log, learner = q.origin
+    hand = Hand.replay(setup._replace(rules=rules), log)
+    seats = seats_from(learner, hand.players)
+    if key == "question.procedure-pool":
+        return (str(hand.pool_at_start),)
+    if key in ("question.procedure-next", "question.procedure-lead"):
+        if hand.to_act is None or hand.phase not in _PHASE_ASKED[key]:
+            return None
+        return (f"seat:{seats(hand.to_act)}",)
+    if key.startswith("question.procedure-turn-up"):
+        return (hand.turn_up.code,)
+    if key.startswith("question.procedure-dealt"):
+        mine = {c.code for c in hand.dealt[learner]}
+        return tuple(c.id for c in q.choices if c.id in mine)
+    raise AssertionError(f"a procedure question of no known form: {key}")
+
+
+#: The phase of the hand each question of the turn asks about.
+_PHASE_ASKED: Final = {
+    "question.procedure-next": ("declare", "exchange"),
+    "question.procedure-lead": ("play",),
+}
+
+
 _PROCEDURES: Final[dict[str, tuple[Callable[[Ask, random.Random, int], Question | None], ...]]] = {
     "deal-order": (_proc_dealt, _proc_turn_up),
     "turn-up-trump": (_proc_turn_up,),
@@ -434,4 +499,5 @@ PROCEDURE: Final = Kind(
     rules=PROCEDURE_RULES,
     since=3,
     shows="procedure",
+    answer_under=_procedure_under,
 )

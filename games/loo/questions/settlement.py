@@ -7,9 +7,11 @@ import random
 from collections.abc import Callable
 from typing import Any, Final
 
+from ..errors import LooError
 from ..hand import Hand, Payment
 from ..messages import Message, msg
 from ..play import RuleApplication
+from ..rulesets import RuleSet
 from .base import (
     Ask,
     Choice,
@@ -35,7 +37,7 @@ SETTLEMENT_RULES: Final = (
 
 
 def _make_settlement(ask: Ask, rng: random.Random, attempt: int) -> Question | None:
-    hand = deal_hand(ask.rules, ask.game, rng, attempt)
+    hand = deal_hand(ask.rules, ask.game, rng, attempt, played_before=ask.version >= 5)
     while not hand.over:
         random_step(hand, rng)
     if hand.outcome == "flush":
@@ -99,8 +101,9 @@ def _make_settlement(ask: Ask, rng: random.Random, attempt: int) -> Question | N
         tricks=[seats(w) for w in won if w is not None],
         defender=None if hand.defender is None else seats(hand.defender),
         asked=seats(asked),
+        **agreed_loo(ask, hand),
     )
-    prompt = msg("question.settlement", p=asked)
+    prompt = msg("question.settlement-net" if ask.version >= 5 else "question.settlement", p=asked)
     return counters(ask, hand, prompt, bound, seats, learner, position, picked, net, apps)
 
 
@@ -176,9 +179,29 @@ def _single_settlement(ask: Ask, rng: random.Random, hand: Hand) -> Question | N
         turn_up=hand.turn_up.code,
         single=[[seats(s), hand.hands[s][0].code] for s in hand.seat_order() if hand.hands[s]],
         asked=seats(asked),
+        **agreed_loo(ask, hand),
     )
-    prompt = msg("question.settlement-single", p=asked)
+    prompt = msg(
+        "question.settlement-single-net" if ask.version >= 5 else "question.settlement-single",
+        p=asked,
+    )
     return counters(ask, hand, prompt, bound, seats, learner, position, picked, net, apps)
+
+
+def agreed_loo(ask: Ask, hand: Hand) -> dict[str, int]:
+    """What a settlement question shows of the loo agreed at the table (version 5): a fixed
+    loo is a sum the players agree (peel p. 22, "six for a loo"; hoffmann ¶7), and the
+    britannica's loo is the pool "limited" to an agreed sum (s. 38): neither can be worked out
+    from the stake and the pool, so a question whose answer turns on them shows them (issue 25,
+    finding 6). An unlimited loo is the pool, which is shown already."""
+    if ask.version < 5:
+        return {}
+    rules = hand.rules
+    if rules.loo_payment == "fixed":
+        return {"loo": rules.loo_amount * hand.stake}
+    if rules.loo_payment != "pool":
+        return {"limit": rules.loo_cap * hand.stake}
+    return {}
 
 
 def settled_payments(hand: Hand, seat: int) -> tuple[int, list[Payment], list[RuleApplication]]:
@@ -201,6 +224,23 @@ def settled_payments(hand: Hand, seat: int) -> tuple[int, list[Payment], list[Ru
     return net, paid, apps
 
 
+def _settlement_under(q: Question, rules: RuleSet) -> tuple[str, ...] | None:
+    """What the asked player receives or pays when the same deal is played the same way under
+    ``rules``. Where a card of the play could not be played so under them, the play is not
+    what the question asks about (it shows the tricks, and asks what they pay): its answer
+    stands."""
+    assert q.origin is not None
+    setup, log, learner = q.origin
+    try:
+        hand = Hand.replay(setup._replace(rules=rules), log)
+    except LooError:
+        return q.answer
+    if not hand.over:
+        return None
+    net, _, _ = settled_payments(hand, (q.position["asked"] + learner) % setup.players)
+    return (signed(net),)
+
+
 def signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
 
@@ -219,4 +259,5 @@ SETTLEMENT: Final = Kind(
     make=_make_settlement,
     rules=SETTLEMENT_RULES,
     shows="settlement",
+    answer_under=_settlement_under,
 )

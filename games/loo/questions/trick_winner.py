@@ -8,9 +8,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from ..authored import cards_field, trump_field
-from ..cards import Card
+from ..cards import Card, card
 from ..messages import msg
 from ..play import trick_winner
+from ..rulesets import RuleSet
 from .base import (
     Ask,
     Choice,
@@ -23,7 +24,7 @@ TRICK_RULES: Final = ("trick-winner", "pam-highest-trump", "pam-identity")
 
 
 def _make_trick_winner(ask: Ask, rng: random.Random, attempt: int) -> Question | None:
-    hand = deal_hand(ask.rules, ask.game, rng, attempt)
+    hand = deal_hand(ask.rules, ask.game, rng, attempt, played_before=ask.version >= 5)
     for _ in play_decisions(hand, rng):
         pass
     for trick in hand.tricks:
@@ -63,6 +64,11 @@ def _trick_winner_at(
     return _trick_winner(ask, trump, cards_field(data, "trick", default=None))
 
 
+def _trick_winner_under(q: Question, rules: RuleSet) -> tuple[str, ...]:
+    cards = [card(c) for c in q.position["trick"]]
+    return (str(trick_winner(q.game, rules, q.position["trump"], cards).winner),)
+
+
 TRICK_WINNER: Final = Kind(
     name="trick-winner",
     title="Who takes the trick",
@@ -70,4 +76,5 @@ TRICK_WINNER: Final = Kind(
     rules=TRICK_RULES,
     at=_trick_winner_at,
     shows="trick",
+    answer_under=_trick_winner_under,
 )

@@ -10,6 +10,7 @@ from typing import Any, Final
 from ..cards import Card, parse_card
 from ..messages import msg
 from ..play import LegalMoves, RuleApplication
+from ..rulesets import RuleSet
 from .base import (
     Ask,
     Choice,
@@ -23,7 +24,7 @@ from .base import (
     stored_coverage,
 )
 from .deals import bound_positions
-from .legal_cards import FOLLOW_RULES, LEAD_RULES, LEGAL_CARDS, card_position_at
+from .legal_cards import FOLLOW_RULES, LEAD_RULES, LEGAL_CARDS, card_position_at, moves_under
 
 
 def _make_why_not(ask: Ask, rng: random.Random, attempt: int) -> Question | None:
@@ -125,6 +126,11 @@ def _why_not_at(
     return _why_not(ask, rng, moves, binding[0], forbidden, 0, p.declared, position)
 
 
+def _why_not_under(q: Question, rules: RuleSet) -> tuple[str, ...] | None:
+    why = moves_under(q, rules).why_not(q.prompt.args["card"])
+    return None if why is None else (why.rule,)
+
+
 WHY_NOT: Final = Kind(
     name="why-not",
     title="Why not this card",
@@ -132,4 +138,5 @@ WHY_NOT: Final = Kind(
     rules=FOLLOW_RULES + LEAD_RULES,
     at=_why_not_at,
     shows="cards",
+    answer_under=_why_not_under,
 )

@@ -33,6 +33,16 @@ QUESTIONS: Final[dict[str, str]] = {
         "This deal is the single: one card face up to each player. How many counters "
         "{p:does/do} {p:S} receive or pay?"
     ),
+    "question.settlement-net": (
+        "When the hand is settled, how many counters {p:does/do} {p:S} receive or pay? "
+        "(The counters staked before the deal are not counted: only what the settlement "
+        "pays {p:him} or takes from {p:him}.)"
+    ),
+    "question.settlement-single-net": (
+        "This deal is the single: one card face up to each player. When it is settled, how "
+        "many counters {p:does/do} {p:S} receive or pay? (The counters staked before the deal "
+        "are not counted: only what the settlement pays {p:him} or takes from {p:him}.)"
+    ),
     "question.single-loo-price": (
         "A loo on the single costs {n} under these rules (a full loo costs {loo})."
     ),
@@ -57,6 +67,10 @@ QUESTIONS: Final[dict[str, str]] = {
     "question.settle-passed": (
         "{p:S} passed: only a player in the play is looed, so {p:he} neither "
         "{p:receives/receive} nor {p:pays/pay} anything."
+    ),
+    "question.rests-on-reading": (
+        "This answer rests on {reading} (the rule “{rule:rulename}”): read otherwise, the "
+        "text gives another answer, so the question is not used in a graded quiz."
     ),
     "question.source-which": "Which of these sources state the rule “{name}”?",
     "question.source-quote": "Which source says this? “{quote}”",
@@ -97,6 +111,24 @@ QUESTIONS: Final[dict[str, str]] = {
     "question.procedure-dealt": (
         "{d:S} {d:deals/deal} to {n} players from the pack laid out here, top card first. "
         "Which cards {p:does/do} {p:S} receive?"
+    ),
+    "question.procedure-dealt-how": (
+        "{d:S} {d:deals/deal} to {n} players from the pack laid out here, top card first, "
+        "{how:msg}. Which cards {p:does/do} {p:S} receive?"
+    ),
+    "question.deal-pattern.singly": "one card at a time to each player from {d:his} left",
+    "question.deal-pattern.singly-miss": (
+        "one card at a time to each player from {d:his} left, and a card to the miss "
+        "straight after each of {d:his} own"
+    ),
+    "question.deal-pattern.3-then-2": (
+        "three cards at a time to each player from {d:his} left, then two at a time"
+    ),
+    "question.deal-pattern.2-and-3": (
+        "two cards at a time to each player from {d:his} left, then three at a time"
+    ),
+    "question.deal-pattern-default": (
+        "{how:msg} (the source says nothing of how the cards are dealt: this is our default)"
     ),
     "question.procedure-dealt-miss": (
         "{d:S} {d:deals/deal} to {n} players and a miss from the pack laid out here, top "
