@@ -59,6 +59,9 @@ class Options:
     pam_exempt: bool
     #: Whether the text states "If Pam is led you must play a trump if you can" (parlett only).
     pam_led: bool = False
+    #: Holding Pam and the ace of trumps (or the king, the ace turned up) where a "highest"
+    #: rule binds: ``ace`` (the ace rule prevails, A6) or ``either`` (option ``pam-ace-lead``).
+    pam_ace: str = "ace"
 
 
 _BASE = {
@@ -117,6 +120,7 @@ def options(preset: str, game: str) -> Options:
 
 #: Other defensible readings of unclear texts (RULES.md part 3), as option changes: a question
 #: whose answer changes under one of them rests on that reading.
+_PAM_OR_ACE = ("Pam or the ace, where the ace rule meets a 'highest' rule", {"pam_ace": "either"})
 READINGS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
     "hoffmann": {
         "A8": (
@@ -130,8 +134,11 @@ READINGS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
             {"flush_tie": "elder"},
         ),
     },
-    "britannica": {},
+    "britannica": {
+        "A6": _PAM_OR_ACE,
+    },
     "whiteknuckle": {
+        "A6": _PAM_OR_ACE,
         "A17": ("'higher than the one previously played' read literally", {"head": "winning"}),
         "A28": (
             "a trump flush keeps its precedence (the paraphrase's oversight)",
@@ -141,7 +148,9 @@ READINGS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
     "parlett": {
         "A15": ("'trump and overtrump if you can' as one duty", {"void": "heads"}),
     },
-    "peel": {},
+    "peel": {
+        "A6": _PAM_OR_ACE,
+    },
 }
 
 
@@ -310,8 +319,13 @@ def _lead(
     if trick_number >= 2 and trumps and o.after_trick != "off":
         allowed["trump-after-trick"] = {trumps[0]} if o.after_trick == "highest" else set(trumps)
     if forced is not None:
-        # The ace (or king) rule prevails over the "highest" rules (pam-ace-lead = ace, A6).
-        allowed = {rule: cards | {forced} for rule, cards in allowed.items()}
+        # The ace (or king) rule prevails over the "highest" rules (pam-ace-lead = ace, A6);
+        # under "either" Pam, the highest trump, may be led instead.
+        also = {forced}
+        highest = {"lead-highest-trump-heads-up", "lead-highest-of-two-or-three"}
+        if o.pam_ace == "either" and PAM in trumps and highest & set(allowed):
+            also.add(PAM)
+        allowed = {rule: cards | also for rule, cards in allowed.items()}
     return allowed
 
 

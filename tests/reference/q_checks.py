@@ -463,6 +463,10 @@ def _ante(found: list[Problem], q: Question) -> None:
         found.append(Problem("position: something carried into the first deal", str(p)))
     if p["last_hand_looed"] and carried <= 0:
         found.append(Problem("position: a loo that paid nothing", f"looed, carried {carried}"))
+    elif p["last_hand_looed"] and q.rules != "britannica" and carried < stake:
+        # The fixed loo is the stake (hoffmann ¶7, whiteknuckle ¶6, parlett 3c:Pay-off) or
+        # more (peel p. 22; its single loo is half of twice the stake, p. 23).
+        found.append(Problem("position: a loo smaller than the text's", f"carried {carried}"))
     if q.rules == "britannica":
         # s. 6-8: every player stakes on a fresh pool; s. 34: after a loo the loos alone form it.
         pool = carried if p["last_hand_looed"] else n * stake + carried
