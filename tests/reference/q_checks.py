@@ -419,7 +419,9 @@ def _procedure_deal(found: list[Problem], q: Question, prompt: str) -> None:
     _cards(found, "pack", pack)
     size = C.HAND_SIZE[game]
     has_miss = bool(p.get("miss"))
-    if has_miss != (game == "three-card"):
+    # A must has no miss (hoffmann ¶7, britannica s. 41); else three-card deals one.
+    forced_3c = game == "three-card" and q.rules in ("hoffmann", "britannica")
+    if has_miss != (game == "three-card") and not (forced_3c and not has_miss):
         found.append(Problem("position: a miss where none is dealt, or none where one is", str(p)))
     order = [(p["dealer"] + 1 + j) % n for j in range(n)]
     me = order.index(0)
@@ -696,6 +698,7 @@ def readings(q: Question) -> list[str]:
         and "pack" in q.position
         and q.game == "three-card"
         and q.rules != "peel"
+        and q.position.get("miss")
     ):
         p = q.position
         prompt = shown(q)[0]
@@ -723,6 +726,8 @@ def readings(q: Question) -> list[str]:
 
 def states_reading(q: Question) -> bool:
     """Whether the question tells the learner its answer rests on a reading."""
+    if q.position.get("reading") or q.position.get("readings"):
+        return True
     prompt, explanations = shown(q)
     text = f"{prompt} {explanations}".lower()
     return "reading" in text or re.search(r"\ba\d{1,2}\b", text) is not None
