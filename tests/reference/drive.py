@@ -14,9 +14,9 @@ from typing import Final
 
 from games.loo.autoplay import CARELESS, Autoplay
 from games.loo.bots import make_bot
-from games.loo.hand import Hand
+from games.loo.hand import Hand, stack_pack
 from games.loo.rulesets import RuleSet
-from games.loo.table import Table, TableConfig
+from games.loo.table import Table, TableConfig, choose_first_dealer
 from games.loo.view import view_for
 
 from .payments import (
@@ -209,3 +209,28 @@ def session(
         label = f"{rules.name} {game} players={players} seed={seed!r} laws={laws} hand={number}"
         yield Played(label, hand, facts, model)
         before = model.next_before
+
+
+def stacked(
+    rules: RuleSet, game: str, hands: list[tuple[str, ...]], turn_up: str, seed: str
+) -> Played:
+    """One hand dealt from a stacked pack through the engine, the first hand of a table as if
+    after a loo: ``hands`` from the elder hand round to the dealer (the P1, P2, … of RULES.md
+    part 4), the rest of the pack in order; the bots then declare as they like."""
+    players = len(hands)
+    dealer, _ = choose_first_dealer(rules, players, seed)
+    by_seat = [hands[(seat - dealer - 1) % players] for seat in range(players)]
+    pack = stack_pack(game, rules, players, dealer, by_seat, turn_up)
+    config = TableConfig(
+        game, rules, players, seed, trace=False, first_pack=pack, start="after-loo"
+    )
+    table = Table(config)
+    hand = table.deal()
+    bots = [make_bot("beginner", f"{seed}:{s}") for s in range(players)]
+    while not hand.over:
+        seat = hand.to_act
+        assert seat is not None
+        table.apply(bots[seat].decide(view_for(hand, seat)).action)
+    facts = facts_of(hand, "loo")
+    label = f"{rules.name} {game} stacked {hands} turn-up {turn_up} seed={seed!r}"
+    return Played(label, hand, facts, settle(facts))

@@ -26,7 +26,9 @@ import pytest
 
 from games.loo.rulesets import RuleSet
 
-from .drive import Played, session
+from .drive import Played, session, stacked
+from .payments import PLAY_OFFENCES
+from .test_payments_model import F1, F2, F3, F4, F5
 
 THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
 #: Hands in each session: long enough for doubles, singles and musts to follow one another.
@@ -82,22 +84,36 @@ def tables(name: str, laws: bool) -> Iterator[tuple[RuleSet, str, int, str]]:
         n += 1
 
 
-def play(name: str, laws: bool) -> tuple[int, list[str]]:
-    """Play sessions under ``name`` until the target number of hands; the hands played and
-    every disagreement found."""
+def play(name: str, laws: bool) -> tuple[int, list[str], Counter[str]]:
+    """Play sessions under ``name`` until the target number of hands; the hands played, every
+    disagreement found, and what the hands were (their outcomes, a pool defended, the
+    irregularities committed)."""
     target = TARGET[1] if laws else TARGET[0]
     hands = 0
     found: list[str] = []
+    seen: Counter[str] = Counter()
     for rules, game, players, seed in tables(name, laws):
         for played in session(rules, game, players, seed, SESSION, laws=laws):
             if isinstance(played, Played):
                 hands += 1
+                seen[played.hand.outcome] += 1
+                seen["defended"] += "defend" in played.facts.declared
+                seen.update(i.what for i in played.facts.irregular)
             problem = played.disagreement()
             if problem is not None:
                 found.append(problem)
         if hands >= target:
-            return hands, found
+            return hands, found, seen
     raise AssertionError("unreachable")
+
+
+#: What the sessions must have shown for the comparison to mean something: every ending of a
+#: hand, a pool defended, and in laws mode every irregularity the source punishes.
+SHOWN = {"played", "all-pass", "lone-miss", "flush", "defended"}
+SHOWN_LAWS = {
+    "hoffmann": {"misdeal", "declare-early", "look-early", "look-miss", "look-hand", "expose"},
+    "peel": {"misdeal", "interfere", "declare-early", "look-early", "look-miss", "look-hand"},
+}
 
 
 def kind_of(problem: str) -> str:
@@ -113,7 +129,13 @@ CASES = [(name, False) for name in AGREED] + [(name, True) for name in LAWS]
     ("name", "laws"), CASES, ids=[f"{n}{'-laws' if w else ''}" for n, w in CASES]
 )
 def test_every_payment_agrees_with_the_second_model(name: str, laws: bool) -> None:
-    hands, found = play(name, laws)
+    hands, found, seen = play(name, laws)
+    wanted = (
+        SHOWN_LAWS[name] | set(PLAY_OFFENCES)
+        if laws
+        else SHOWN | ({"single-deal"} if name == "peel" else set())
+    )
+    assert wanted <= set(seen), f"the sessions under {name} never showed {wanted - set(seen)}"
     if found:
         classes = Counter(kind_of(p) for p in found)
         examples = "\n\n".join(found[:6])
@@ -130,3 +152,30 @@ def test_a_session_can_be_replayed_by_its_label() -> None:
     again = list(session(rules, "three-card", 4, "x", 5))
     assert len(first) == 5 and all(isinstance(p, Played) for p in first + again)
     assert [p.model.payments for p in first] == [p.model.payments for p in again]  # type: ignore[union-attr]
+
+
+#: Cards for the seats of a worked example that hold no flush and no Pam.
+SPARE = (
+    *("2C", "3D", "7S", "5C", "8S", "7D", "4S", "3C", "9D", "6S"),
+    *("8C", "TD", "TS", "6C", "5D", "2S", "9C", "QD", "3S", "TC"),
+)
+
+
+@pytest.mark.parametrize("example", [F1, F2, F3, F4, F5], ids=["F1", "F2", "F3", "F4", "F5"])
+@pytest.mark.parametrize("name", list(AGREED))
+def test_the_worked_flush_comparisons_through_the_engine(
+    example: tuple[str, ...], name: str
+) -> None:
+    """RULES.md 4.3's flushes dealt through the engine (five players: P5, the dealer, holds
+    nothing), whatever the bots then declare: its payments are the model's, which
+    ``test_payments_model`` checks against the worked answers."""
+    given = [tuple(h.split()) for h in example if h]
+    spare = [c for c in SPARE if not any(c in h for h in given)]
+    hands: list[tuple[str, ...]] = []
+    for h in (*example, "", "", "", "")[:5]:
+        hands.append(tuple(h.split()) if h else tuple(spare[:5]))
+        if not h:
+            spare = spare[5:]
+    played = stacked(RuleSet.preset(name), "five-card", hands, "7H", "flushes")
+    assert played.hand.outcome == "flush"
+    assert played.disagreement() is None, played.disagreement()

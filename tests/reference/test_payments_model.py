@@ -50,7 +50,7 @@ def flush_outcome(facts: Facts) -> tuple[int, list[int]]:
 
 
 F1 = ("JC KS QS 9S 4S", "", "9H 8H 6H 4H 2H")
-F2 = ("KS QS 9S 5S 3S", "AD 7D 6D 4D 2D", "JC 2S 3S 4C 5H")
+F2 = ("KS QS 9S 5S 3S", "AD 7D 6D 4D 2D", "JC 2C 4C 6H 9C")
 F3 = ("AS KS QS JS 9S", "KH QH 9H 6H 2H", "JC 8H 5H 4H 3H")
 F4 = ("AS KS QS TS 9S", "JC 8D 6D 4D 2D")
 F5 = ("QH 9H 8H 4H 2H", "AD KD 9D 6D 3D")
