@@ -462,7 +462,7 @@ def hoffmann_penalties(facts: Facts) -> Penalties:
         if irr.what in PLAY_OFFENCES:
             # "committing any infractions … forfeit … four times the amount of a single": one
             # forfeit however many infractions he commits in the hand (a reading).
-            if irr.seat not in found.no_winnings or not any(s == irr.seat for s, *_ in found.later):
+            if not any(seat == irr.seat for seat, *_ in found.later):
                 found.later.append((irr.seat, 4 * single, f"Laws 9-14 ({irr.what})"))
             found.no_winnings.add(irr.seat)
             continue
@@ -513,8 +513,9 @@ def peel_penalties(facts: Facts, pool_at_start: int) -> Penalties:
             else:
                 found.out.add(irr.seat)
         elif irr.what in PLAY_OFFENCES or irr.what in ("expose", "play-early"):
-            # "A player infringing any of the rules … is looed" (p. 21): looed once in the hand,
-            # however many rules he breaks in it (a reading).
+            # "A player infringing any of the rules … is looed" (p. 21): being looed is a state,
+            # not a count; he is looed once in the hand, however many rules he breaks in it, a
+            # look at another's hand included (a reading).
             if irr.seat not in found.looed:
                 found.later.append((irr.seat, full, f"peel {irr.what}: the full loo"))
             found.no_winnings.add(irr.seat)
