@@ -24,10 +24,18 @@ from .payments import (
     Facts,
     Irregularity,
     Result,
+    club_law,
     dealer_may_pass_alone,
     must,
     settle,
 )
+
+#: The rule set's ``club-law-games`` option, as games.
+CLUB_GAMES: Final = {
+    "both": ("three-card", "five-card"),
+    "three-card": ("three-card",),
+    "five-card": ("five-card",),
+}
 
 
 def agreed(rules: RuleSet, game: str, trump: str) -> Agreed:
@@ -41,6 +49,8 @@ def agreed(rules: RuleSet, game: str, trump: str) -> Agreed:
         single_loo=rules.single_loo,
         must=rules.must,
         pam="JC" if rules.pam == "club-knave" else "J" + trump,
+        club_law=rules.club_law,
+        club_law_games=CLUB_GAMES[rules.club_law_games],
     )
 
 
@@ -123,6 +133,10 @@ class Played:
         wanted = must(facts)
         if hand.must != wanted:
             return f"{self.label}: the engine made it {'' if hand.must else 'not '}a must"
+        if hand.club_law != club_law(facts):
+            return (
+                f"{self.label}: the engine {'plays' if hand.club_law else 'does not play'} club law"
+            )
         single = (
             facts.source == "peel"
             and facts.game == "three-card"

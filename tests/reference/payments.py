@@ -146,6 +146,9 @@ class Agreed:
     single_loo: str = "half-loo"
     must: str = "off"
     pam: str = "JC"
+    club_law: str = "off"
+    #: The games a table agreeing club law where its source is silent plays it at.
+    club_law_games: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -263,6 +266,32 @@ def must(facts: Facts) -> bool:
     if rule == "pool-is-single":
         return single(facts)
     return False
+
+
+#: The games each source plays club law at, when the table agrees it: hoffmann ¶12 "Some
+#: players at either game"; britannica s. 40 "or whenever clubs are trumps" among the forces of
+#: its three-card Loo (A53: Irish Loo too); parlett 5c:Bidding "(Optional rule: No one may pass
+#: if clubs are trump.)"; peel p. 26, three-card ("the miss is withdrawn"). whiteknuckle is
+#: silent: a table that agrees club law there says where.
+CLUB_LAW_GAMES: Final[dict[str, tuple[str, ...] | None]] = {
+    "hoffmann": ("three-card", "five-card"),
+    "britannica": ("three-card", "irish"),
+    "parlett": ("five-card",),
+    "peel": ("three-card",),
+    "whiteknuckle": None,
+}
+
+
+def club_law(facts: Facts) -> bool:
+    """Whether club law forces everyone to play this hand: agreed, a club turned up, a game
+    the source plays it at; never on Peel's single deal, which has no declaring (A39)."""
+    games = CLUB_LAW_GAMES[facts.source]
+    return (
+        facts.agreed.club_law == "on"
+        and facts.turn_up[1] == "C"
+        and facts.game in (facts.agreed.club_law_games if games is None else games)
+        and not (facts.source == "peel" and bool(facts.single_cards))
+    )
 
 
 def single(facts: Facts) -> bool:

@@ -6,9 +6,10 @@ describes, with the options a table may agree (unlimited and capped loo, club la
 and in laws mode under the two sources that state penalties, where careless players commit
 irregularities at seeded moments. After every hand, each seat's gain and the pool's must be
 what :func:`tests.reference.payments.settle` works out from the hand's facts; whether the hand
-was a must or Peel's single deal, and whether the five-card dealer facing one player may pass,
-are checked as well. A failure names the hand (rule set, game, players, seed, laws, hand
-number): ``list(session(rules, game, players, seed, hand))`` plays it again.
+was a must, played under club law or Peel's single deal, and whether the five-card dealer
+facing one player may pass, are checked as well. A failure names the hand (rule set, game,
+players, seed, laws, hand number): ``list(session(rules, game, players, seed, hand))`` plays
+it again.
 
 Sizes: the default (CI) profile plays 2,000 hands a rule set and 600 more in laws mode under
 hoffmann and peel (about 30 s for the file on the development machine);
