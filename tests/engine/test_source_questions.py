@@ -156,3 +156,21 @@ def test_no_question_shows_a_fault_of_our_copies() -> None:
         "besides taking the amount in the pool, receives from each of the players, whether "
         "they stood or not, the amount of a loo"
     ) in quotes
+
+
+def test_every_source_answered_as_stating_a_rule_is_quoted_or_a_modern_page() -> None:
+    """A "which sources state this rule?" answer names each source that states it; the
+    catalogue quotes each public-domain one (Hoffmann on the revoke: Law 12 and the penalty
+    of Laws 9-14, "Any player committing any infractions of Laws 9, 10, 11, 12, 13, or 14, …
+    forfeit to the pool four times the amount of a single"). The modern pages are given in our
+    own words; the checker holds them to RULES.md's quotations (tests/reference/quotes.py)."""
+    unquoted = [
+        (rule_id, s.source)
+        for rule_id in _source_rules()
+        for s in rule(rule_id).sources
+        if s.status == "states" and not s.citations and not PRESETS[s.source].modern
+    ]
+    assert not unquoted
+    revoke = rule("penalty-revoke").source("hoffmann")
+    assert [c.locator for c in revoke.citations] == ["Law 12", "after Law 14", "Law 16"]
+    assert all(has("hoffmann", c.quote) for c in revoke.citations)
