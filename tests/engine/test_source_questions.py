@@ -158,6 +158,22 @@ def test_no_question_shows_a_fault_of_our_copies() -> None:
     ) in quotes
 
 
+def test_a_quotation_is_shown_without_hoffmanns_footnote_marks() -> None:
+    """Hoffmann ¶4 "of equal value,[28] when he may lead either of them": the question shows
+    no footnote, so from version 5 it shows no mark that points to one (neither in the
+    quotation nor in the explanations); version 4 still shows it as it did."""
+    mark = re.compile(r"\S\[\d+\]")
+    for rule_id in ("lead-highest-trump-heads-up", "flush-tie-break", "first-dealer"):
+        for seed in SEEDS:
+            q = question("source", "hoffmann", rule=rule_id, seed=seed)
+            shown = [str(q.prompt), *(e["text"] for e in q.to_dict()["explanations"])]
+            assert not [text for text in shown if mark.search(text)], (rule_id, seed)
+    old = question("source", "hoffmann", rule="lead-highest-trump-heads-up", seed=0, version=4)
+    assert "of equal value,[28] when" in str(old.to_dict())
+    said = question("source", "hoffmann", rule="lead-highest-trump-heads-up", seed=0)
+    assert "of equal value, when he may lead either" in str(said.to_dict())
+
+
 def test_every_source_answered_as_stating_a_rule_is_quoted_or_a_modern_page() -> None:
     """A "which sources state this rule?" answer names each source that states it; the
     catalogue quotes each public-domain one (Hoffmann on the revoke: Law 12 and the penalty
