@@ -155,6 +155,22 @@ RECOVERED: dict[tuple[str, str], tuple[str, str]] = {
     ),
 }
 
+# Bullets that RULES.md writes as stating the rule without a quotation, where the text has the
+# words: a "which sources state this rule?" question names the source, and the question
+# checker (tests/reference) wants a passage of the text to hold it to. Each in RECOVERED's
+# form: words RULES.md's bullet must still hold, and the bullet with the text's words.
+QUOTED_HERE: dict[tuple[str, str], tuple[str, str]] = {
+    ("penalty-revoke", "hoffmann"): (
+        "Law 12 is in the four-singles list",
+        'Law 12 ("Every player is bound to follow suit if able to do so") is in the '
+        'four-singles list: "Any player committing any infractions of Laws 9, 10, 11, 12, 13, '
+        "or 14, must leave in the pool any tricks he may make, and forfeit to the pool four "
+        'times the amount of a single" (after Law 14). Law 16 also gives a replay option '
+        '(`revoke-replay`): "In the case of a revoke, it is in the option of any player, other '
+        'than the offender, to require that the cards be taken up and the hand played again."',
+    ),
+}
+
 # The modern pages (parlett, whiteknuckle) are copyrighted (../shared/sources/SOURCES.md): the
 # site may quote them only in short passages, and in all no more than about a fifth of each
 # page's rules text (issue 25; tests/lessons/test_copyright.py counts every quotation the site
@@ -281,6 +297,13 @@ MODERN_QUOTES: dict[tuple[str, str, str], str] = {
     ): ("a beaten flush pays nothing, unlike in the other sources (A25)"),
 }
 
+# The bullets of the modern pages that RULES.md calls stating a rule which the page only follows:
+# it gives fixed stakes that divide, but says nothing of dividing (as the witnesses that give
+# "three pence … a penny each" are "implied", content/witnesses.txt). A "which sources state
+# this rule?" answer must not name a page for words it does not have. MODERN_TEXTS words them
+# (not opening with "implied:", as RULES.md's bullets do: the rule page prints the status).
+READ_AS_IMPLIED = frozenset({("stake-divisible", "parlett"), ("stake-divisible", "whiteknuckle")})
+
 # Each bullet of the modern pages that RULES.md writes with quotations, in our own words: the
 # same facts and locators, with only the quotations of MODERN_QUOTES.
 MODERN_TEXTS: dict[tuple[str, str], str] = {
@@ -302,8 +325,13 @@ MODERN_TEXTS: dict[tuple[str, str], str] = {
     ("turn-up-trump", "parlett"): "the card after the deal is turned for trumps (3c:Deal)",
     ("ante", "parlett"): "the dealer stakes three (3c:Deal); at five-card Loo, five (5c:Deal)",
     ("stake-divisible", "parlett"): (
-        "three (3c:Deal) and five (5c:Deal). But the five-card loo is an agreed stake, which "
-        "need not divide (5c:Pay-off)."
+        "the stakes are three (3c:Deal) and five (5c:Deal), which divide, but no rule says a "
+        "stake must; and the five-card loo is an agreed stake, which need not divide "
+        "(5c:Pay-off)."
+    ),
+    ("stake-divisible", "whiteknuckle"): (
+        "the stakes are fixed, 3 chips (¶4) and 5 chips (¶14), so the pool always divides; the "
+        "page says nothing of dividing."
     ),
     ("limited-loo", "parlett"): (
         '"In Limited Loo this amount is small and fixed." (intro); a player looed pays three to '
@@ -802,12 +830,12 @@ def _rule_object(raw: _RawRule) -> dict[str, object]:
     notes: list[dict[str, str]] = []
     for bullet in raw.bullets:
         text = _plain(bullet.lines)
-        recovered = RECOVERED.get((raw.id, bullet.label))
+        recovered = RECOVERED.get((raw.id, bullet.label)) or QUOTED_HERE.get((raw.id, bullet.label))
         if recovered is not None:
             if recovered[0] not in text:
                 raise CatalogueError(
                     f"{where}, {bullet.label}: RULES.md no longer says {recovered[0]!r}: it has "
-                    "been revised, so drop the entry of RECOVERED"
+                    "been revised, so drop the entry of RECOVERED or QUOTED_HERE"
                 )
             text = recovered[1]
         if bullet.label in SOURCE_IDS:
@@ -816,8 +844,9 @@ def _rule_object(raw: _RawRule) -> dict[str, object]:
                 text = _in_our_words(raw.id, bullet.label, text, f"{where}, {bullet.label}")
             if bullet.label in sources:
                 raise CatalogueError(f"{where}: two bullets for {bullet.label}")
+            read = (raw.id, bullet.label) in READ_AS_IMPLIED
             sources[bullet.label] = {
-                "status": _status(text),
+                "status": "implied" if read else _status(text),
                 "text": text,
                 "citations": _citations(text, f"{where}, {bullet.label}"),
             }
@@ -860,6 +889,8 @@ def _in_our_words(rule_id: str, source: str, text: str, where: str) -> str:
     lost = set(_LOCATOR.findall(text)) - set(_LOCATOR.findall(ours))
     if lost:
         raise CatalogueError(f"{where}: MODERN_TEXTS drops the locators {sorted(lost)}")
+    if (rule_id, source) in READ_AS_IMPLIED and _status(text) != "states":
+        raise CatalogueError(f"{where}: RULES.md has been revised: drop it from READ_AS_IMPLIED")
     if _status(ours) != _status(text):
         raise CatalogueError(f"{where}: MODERN_TEXTS changes the status {_status(text)!r}")
     for _, quote in _quotations(ours):

@@ -156,3 +156,37 @@ def test_no_question_shows_a_fault_of_our_copies() -> None:
         "besides taking the amount in the pool, receives from each of the players, whether "
         "they stood or not, the amount of a loo"
     ) in quotes
+
+
+def test_a_quotation_is_shown_without_hoffmanns_footnote_marks() -> None:
+    """Hoffmann ¶4 "of equal value,[28] when he may lead either of them": the question shows
+    no footnote, so from version 5 it shows no mark that points to one (neither in the
+    quotation nor in the explanations); version 4 still shows it as it did."""
+    mark = re.compile(r"\S\[\d+\]")
+    for rule_id in ("lead-highest-trump-heads-up", "flush-tie-break", "first-dealer"):
+        for seed in SEEDS:
+            q = question("source", "hoffmann", rule=rule_id, seed=seed)
+            shown = [str(q.prompt), *(e["text"] for e in q.to_dict()["explanations"])]
+            assert not [text for text in shown if mark.search(text)], (rule_id, seed)
+    old = question("source", "hoffmann", rule="lead-highest-trump-heads-up", seed=0, version=4)
+    assert "of equal value,[28] when" in str(old.to_dict())
+    said = question("source", "hoffmann", rule="lead-highest-trump-heads-up", seed=0)
+    assert "of equal value, when he may lead either" in str(said.to_dict())
+
+
+def test_every_source_answered_as_stating_a_rule_is_quoted_or_a_modern_page() -> None:
+    """A "which sources state this rule?" answer names each source that states it; the
+    catalogue quotes each public-domain one (Hoffmann on the revoke: Law 12 and the penalty
+    of Laws 9-14, "Any player committing any infractions of Laws 9, 10, 11, 12, 13, or 14, …
+    forfeit to the pool four times the amount of a single"). The modern pages are given in our
+    own words; the checker holds them to RULES.md's quotations (tests/reference/quotes.py)."""
+    unquoted = [
+        (rule_id, s.source)
+        for rule_id in _source_rules()
+        for s in rule(rule_id).sources
+        if s.status == "states" and not s.citations and not PRESETS[s.source].modern
+    ]
+    assert not unquoted
+    revoke = rule("penalty-revoke").source("hoffmann")
+    assert [c.locator for c in revoke.citations] == ["Law 12", "after Law 14", "Law 16"]
+    assert all(has("hoffmann", c.quote) for c in revoke.citations)

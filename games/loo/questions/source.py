@@ -99,7 +99,7 @@ def _make_source(ask: Ask, rng: random.Random, attempt: int) -> Question | None:
             msg(
                 f"question.source-says.{s.status}",
                 source=PRESETS[s.source].title,
-                says=_says(s.status, _short(s.text, s.source), ask.version),
+                says=_says(s.status, _short(_shown(s.text, ask.version), s.source), ask.version),
             ),
         )
         for s in rule.sources
@@ -160,8 +160,20 @@ def _says(status: str, text: str, version: int = VERSION) -> str:
 
 def _unmarked(quote: str) -> str:
     """A quotation without the emphasis marks of our copies ("the _highest_ of two", RULES.md's
-    "(*a*)"), which a question shows as plain text."""
-    return re.sub(r"(?<![\w*_])([*_])(\w[^*_]*?)\1(?![\w*_])", r"\2", quote)
+    "(*a*)"), which a question shows as plain text, nor Hoffmann's footnote marks ("of equal
+    value,[28] when"): the question does not show the note, so the mark points nowhere."""
+    plain = re.sub(r"(?<![\w*_])([*_])(\w[^*_]*?)\1(?![\w*_])", r"\2", quote)
+    return _FOOTNOTE_MARK.sub("", plain)
+
+
+def _shown(text: str, version: int) -> str:
+    """A source's entry as an explanation shows it: from version 5, without footnote marks."""
+    return _FOOTNOTE_MARK.sub("", text) if version >= 5 else text
+
+
+#: A footnote mark of our copy of Hoffmann, set against the word it notes ("selected,[27]"); not
+#: a number the catalogue's own words give in brackets ("footnote [27] is not in the text").
+_FOOTNOTE_MARK: Final = re.compile(r"(?<=\S)\[\d+\]")
 
 
 def _short(quote: str, source: str) -> str:
