@@ -587,6 +587,19 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         },
     ),
     _o(
+        "look-hand-loo-to",
+        "penalty-look-at-others-cards penalty-destination",
+        "Under peel's penalties, the full loo for looking at another player's cards",
+        {
+            "current-pool": (
+                'is paid at once into the pool of this deal (p. 22: "penalties for looking at '
+                'the hands"; p. 24: "having first paid his loo into the pool")'
+            ),
+            # Kept only to make again the questions of versions 2 to 4 (questions.base.rules_at).
+            "next-pool": "goes to the pool for the next deal (an earlier reading, withdrawn)",
+        },
+    ),
+    _o(
         "offender-winnings",
         "penalty-destination",
         "A player looed for an offence, or made to retire for the hand",

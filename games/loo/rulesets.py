@@ -105,6 +105,7 @@ class RuleSet:
     penalties: str
     replay: str
     penalty_loo_before_play: str
+    look_hand_loo_to: str
     offender_winnings: str
     #: Options changed from the base preset (empty for a preset itself).
     overrides: tuple[str, ...] = ()

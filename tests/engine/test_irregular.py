@@ -220,15 +220,20 @@ def test_under_peel_a_player_who_looks_after_declaring_plays_on_and_wins_nothing
 ) -> None:
     # peel p. 24: "unless he has already declared to stand"; "In any case the player who
     # transgressed the law does not win anything" (p. 22).
+    # He plays on "having first paid his loo into the pool" (p. 24): that full loo, into this
+    # deal's pool at once, is his loo for the hand; he is not looed a second time.
     hand = laws_hand(deal, "peel")
     steps(hand, "0 play")
+    pool = hand.pool
     irregular(hand, 0, "look-hand:1")
+    assert hand.pool == pool + 6
     steps(hand, "1 play", "2 pass", "3 play")
     while not hand.over:
         hand.step(hand.choices()[0])
     assert 0 in hand.looed
     assert not [p for p in hand.payments if p.payee == 0]
-    assert "looking at another player's cards" in " ".join(e.text for e in hand.events)
+    assert [p.amount for p in hand.payments if p.payer == 0 and p.rule != "ante"] == [6]
+    assert "pays his loo (6) into the pool at once" in " ".join(e.text for e in hand.events)
 
 
 # -- the play -------------------------------------------------------------------------------------

@@ -108,12 +108,22 @@ def test_interfering_with_the_deal_is_a_single_loo_and_he_plays_on(
 def test_looking_at_anothers_cards_is_still_the_full_loo(deal: Deal) -> None:
     # p. 24: "If he looks at the cards of any other player he is looed the full loo, and must
     # throw up his own cards".
+    # It goes into this deal's pool at once: "This does not apply to penalties for looking at
+    # the hands, or declaring out of turn, or making a misdeal. In those cases the offending
+    # player pays the penalty into the pool for the current deal" (p. 22).
     hand = laws_hand(deal, "peel")
+    pool = hand.pool
     irregular(hand, 0, "look-hand:2")
-    assert hand.irregular is not None
-    (deferred,) = hand.irregular.deferred
-    assert deferred[:3] == (0, 6, "penalty-look-at-others-cards")
+    assert hand.irregular is not None and not hand.irregular.deferred
+    assert (hand.pool, hand.balances[0]) == (pool + 6, 100 - 6)
     assert hand.options().choices == ("pass",)
+    # Questions of versions 2-4 keep the earlier reading: to the pool for the next deal.
+    old = laws_hand(deal, "peel", options={"look-hand-loo-to": "next-pool"})
+    irregular(old, 0, "look-hand:2")
+    assert old.irregular is not None and old.pool == pool
+    (deferred,) = old.irregular.deferred
+    assert deferred[:3] == (0, 6, "penalty-look-at-others-cards")
+    assert rules_at(RuleSet.preset("peel"), 4).look_hand_loo_to == "next-pool"
 
 
 def test_questions_of_version_4_keep_the_full_loo(deal: Deal) -> None:

@@ -28,7 +28,10 @@ outside laws mode, it is refused.
   forfeits a single to the pool, and must retire from the game for that round" (a player who
   retires wins nothing in the hand, ``offender-winnings``); looking at them is peel's offence,
   p. 24 "looed the full loo, and must throw up his own cards", "unless he has already declared
-  to stand", when he plays on without possible gain;
+  to stand", when he plays on without possible gain, "having first paid his loo into the pool":
+  either way that full loo goes into this deal's pool at once (p. 22, "penalties for looking at
+  the hands … into the pool for the current deal"; ``look-hand-loo-to``), and it is his loo for
+  the hand;
 - ``expose`` a card of one's own (a player in the play; ``penalty-exposed-card``): hoffmann Law
   15 (1) and (4), he throws up his cards and forfeits a single; peel p. 25 "likewise looed", and
   the hand is replayed;
@@ -36,10 +39,12 @@ outside laws mode, it is refused.
   15 (3), he throws up his cards and forfeits a single; peel p. 25 as playing out of turn, he is
   looed; the card is shown and he plays on.
 
-A single, and peel's single loo, go to the current pool at once; a full loo, and a peel
-offender's winnings, to the next (``penalty-destination``: hoffmann Law 17, peel p. 22, 25),
-paid when the hand ends. Before version 5 of the question bank peel's penalties before the play
-cost a full loo (``penalty-loo-before-play`` = ``full-loo``, kept for its questions).
+A single, peel's single loo, and his full loo for looking at a hand go to the current pool at
+once; any other full loo, and a peel offender's winnings, to the next (``penalty-destination``:
+hoffmann Law 17, peel p. 22, 25), paid when the hand ends. Before version 5 of the question
+bank peel's penalties before the play cost a full loo (``penalty-loo-before-play`` =
+``full-loo``) and the loo for looking at a hand went to the next pool (``look-hand-loo-to`` =
+``next-pool``), kept for its questions.
 """
 
 from __future__ import annotations
@@ -268,18 +273,39 @@ class Irregularities(HandState):
             self._tell("irregular.look-hand", seat, [rule, "penalty-destination"], n=n, other=other)
             self._retire(seat, rule)
             return
+        now = self.rules.look_hand_loo_to == "current-pool"
         if self.declared[seat] is None:
-            # Not yet declared: the full loo, and he must throw up his cards.
-            n = self._full_loo(seat, rule)
-            self._tell(
-                "irregular.look-hand-peel", seat, [rule, "penalty-destination"], n=n, other=other
-            )
+            # Not yet declared: the full loo, and he must throw up his cards. Into this deal's
+            # pool: "penalties for looking at the hands … the offending player pays the penalty
+            # into the pool for the current deal" (p. 22).
+            if now:
+                n = self.loo_amount()
+                self._pay(seat, None, n, rule, msg("pay.look-hand-peel"))
+                key = "irregular.look-hand-peel-now"
+            else:
+                n = self._full_loo(seat, rule)  # the withdrawn reading (versions 2-4)
+                key = "irregular.look-hand-peel"
+            self._tell(key, seat, [rule, "penalty-destination"], n=n, other=other)
             irregular.retiring[seat] = rule
             return
-        # Declared to stand: he plays on, looed, and can win nothing (the settlement).
+        # Declared to stand: he plays on, "having first paid his loo into the pool", and can
+        # win nothing (p. 24; the settlement). That loo is his loo for the hand: he is not
+        # looed again at the settlement (laws.py).
         self.offences.append(
             Offence(seat, 0, "", rule, rule, msg("offence.look-hand", p=seat, other=other))
         )
+        if now:
+            n = self.loo_amount()
+            self._pay(seat, None, n, rule, msg("pay.look-hand-peel"))
+            irregular.paid_loo.append(seat)
+            self._tell(
+                "irregular.look-hand-stood-now",
+                seat,
+                [rule, "penalty-destination"],
+                n=n,
+                other=other,
+            )
+            return
         self._tell("irregular.look-hand-stood", seat, [rule, "penalty-destination"], other=other)
 
     def _commit_expose(self, seat: int, target: str, played: Card | None) -> None:

@@ -225,7 +225,10 @@ class Laws(HandState):
             for s in self.in_play
             if (s in looed and s not in retired) or (peel and s in offenders)
         ]
+        paid = self._paid_loo()
         for s in looed:
+            if s in paid:
+                continue  # looed, his loo paid into the pool when he offended (peel p. 24)
             if peel and s in offenders:
                 committed = offenders[s]
                 reason = msg("pay.peel-looed", offences=_parts(committed))
@@ -240,11 +243,18 @@ class Laws(HandState):
                     self._pay(s, None, 4 * self.stake, broken[0].penalty, reason)
         return looed
 
+    def _paid_loo(self) -> list[int]:
+        """The offenders who paid their loo when they offended (``look-hand-loo-to``)."""
+        return self.irregular.paid_loo if self.irregular is not None else []
+
     def _tell_penalties(self, loo: int) -> None:
         """The settlement's lines of the offences: each offender's penalties, naming every
         offence they answer for."""
         hoffmann = self.rules.penalties == "hoffmann-laws"
+        paid = self._paid_loo()
         for seat, committed in self._offenders().items():
+            if seat in paid:
+                continue  # his loo was told as he paid it
             if not hoffmann:
                 self._event(
                     "penalty",

@@ -38,6 +38,8 @@ class Serial(HandState):
                 "shown_before": [c.code for c in irregular.shown_before],
                 "deferred": [[s, n, rule] for s, n, rule, _ in irregular.deferred],
             }
+            if irregular.paid_loo:
+                data["state"]["irregular"]["paid_loo"] = list(irregular.paid_loo)
         return data
 
     def _to_dict(self) -> dict[str, Any]:

@@ -263,6 +263,9 @@ class Irregular:
     shown_before: list[Card] = field(default_factory=list)
     #: Penalties that go to the pool for the next deal, paid when the hand ends.
     deferred: list[tuple[int, int, str, Message]] = field(default_factory=list)
+    #: Seats that have paid their loo already (peel: looking at another's cards after declaring
+    #: to stand, "having first paid his loo into the pool", p. 24): looed, but not charged again.
+    paid_loo: list[int] = field(default_factory=list)
 
 
 class HandState:

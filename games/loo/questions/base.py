@@ -158,6 +158,7 @@ def rules_at(rules: RuleSet, version: int) -> RuleSet:
         rules = dataclasses.replace(
             rules,
             penalty_loo_before_play="full-loo",
+            look_hand_loo_to="next-pool",
             offender_winnings="as-played",
             dealer_vs_one_5c=dealer,
         )

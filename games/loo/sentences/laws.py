@@ -96,6 +96,15 @@ LAWS: Final[dict[str, str]] = {
         "{p:S} {p:looks/look} at {other:S's} cards: {p:he} {p:is/are} looed the full loo "
         "({n}, to the next pool) and must throw up {p:his} cards (p. 24)."
     ),
+    "irregular.look-hand-peel-now": (
+        "{p:S} {p:looks/look} at {other:S's} cards: {p:he} {p:is/are} looed the full loo "
+        "({n}, into this deal's pool at once) and must throw up {p:his} cards (p. 22, 24)."
+    ),
+    "irregular.look-hand-stood-now": (
+        "{p:S} {p:looks/look} at {other:S's} cards, having declared to stand: {p:he} "
+        "{p:pays/pay} {p:his} loo ({n}) into the pool at once and {p:plays/play} on, but can "
+        "win nothing (p. 24)."
+    ),
     "irregular.look-hand-stood": (
         "{p:S} {p:looks/look} at {other:S's} cards, having declared to stand: {p:he} "
         "{p:plays/play} on, but {p:is/are} looed and can win nothing (p. 24)."
@@ -143,6 +152,9 @@ LAWS: Final[dict[str, str]] = {
     ),
     "pay.interfere": "interfering with the deal: looed a single, to the pool (p. 23-24)",
     "pay.look-hand": "exposing another player's cards (Law 6)",
+    "pay.look-hand-peel": (
+        "looking at another player's cards: looed the full loo, to the pool (p. 22, 24)"
+    ),
     "pay.expose": "a single for exposing a card (Law 15)",
     "pay.play-early": "a single for playing before all had declared (Law 15)",
     "pay.irregular-loo": "looed for an irregularity, to the next pool",
