@@ -3,13 +3,27 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from .bots import BOT_KINDS, make_bot
 from .errors import LooError
 from .rulesets import RuleSet
 from .table import Table, TableConfig
 from .view import view_for
+
+#: How each way a hand can end is counted (``hand.outcome``): every outcome has its own count,
+#: so that a hand taken without play is never counted as a flush.
+_OUTCOME_COUNTS: Final = {
+    "played": "played",
+    "all-pass": "all_pass",
+    "lone-miss": "lone_miss",
+    "flush": "flushes",
+    "lone-player": "lone_player",
+    "nobody-plays": "nobody_plays",
+    "single-deal": "single_deals",
+    "retired": "retired",
+    "offender": "offender_alone",
+}
 
 
 def simulate(
@@ -40,10 +54,7 @@ def simulate(
     tricks = [0] * players
     counts = dict.fromkeys(
         (
-            "played",
-            "all_pass",
-            "lone_miss",
-            "flushes",
+            *_OUTCOME_COUNTS.values(),
             "loos",
             "singles",
             "musts",
@@ -63,8 +74,7 @@ def simulate(
             seat = hand.to_act
             assert seat is not None
             table.apply(robots[seat].decide(view_for(hand, seat)).action)
-        outcome = {"played": "played", "all-pass": "all_pass", "lone-miss": "lone_miss"}
-        counts[outcome.get(hand.outcome, "flushes")] += 1
+        counts[_OUTCOME_COUNTS[hand.outcome]] += 1
         counts["loos"] += len(hand.looed)
         counts["offences"] += len(hand.offences)
         for seat in hand.looed:

@@ -299,7 +299,9 @@ def test_simulate_plays_a_table_and_counts_what_happened() -> None:
     assert [r["bot"] for r in result["results"]] == ["sensible", "beginner", "beginner", "beginner"]
     assert sum(r["net"] for r in result["results"]) + result["pool"]["final"] == 0
     counts = result["counts"]
-    assert counts["played"] + counts["all_pass"] + counts["lone_miss"] + counts["flushes"] == 12
+    ended = ("played", "all_pass", "lone_miss", "flushes", "lone_player", "nobody_plays")
+    ended += ("single_deals", "retired", "offender_alone")
+    assert sum(counts[k] for k in ended) == 12
     # The same seed gives the same table.
     again = run(
         [*args, "--hands", "12", "--seed", "5", "--bots", "sensible,beginner,beginner,beginner"]
