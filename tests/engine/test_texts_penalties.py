@@ -261,7 +261,9 @@ def test_hoffmanns_law_6_is_told_as_exposing_anothers_cards(deal: Deal) -> None:
     (paid,) = [p for p in hand.payments if p.rule == "penalty-look-at-others-cards"]
     assert "exposing another player's cards (Law 6)" in str(paid.reason)
     assert "exposed another player's cards" in hand.options().explanations[0].text
-    q = question("penalty", "hoffmann", game="three-card", rule=None, seed=0)
+    q = question(
+        "penalty", "hoffmann", game="three-card", rule="penalty-look-at-others-cards", seed=0
+    )
     assert "exposes" in q.to_dict()["prompt"]
     peel = laws_hand(deal, "peel")
     irregular(peel, 0, "look-hand:2")
