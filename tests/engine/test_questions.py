@@ -17,6 +17,7 @@ from games.loo.questions import (
     question,
     question_at,
 )
+from games.loo.questions.why_not import also_forbidding
 from games.loo.rulesets import PRESET_IDS
 
 COMBOS = [(p, g) for p in PRESET_IDS for g in RuleSet.preset(p).games]
@@ -381,9 +382,12 @@ def test_why_not_distractors_are_rules_that_bind_under_the_rule_set(preset: str)
         binds = set(coverage(preset, game)["legal-cards"])
         (answer,) = q.answer
         family = LEAD_RULES if answer in LEAD_RULES else FOLLOW_RULES
-        # Rules that excluded the card too are right as well: never distractors.
+        # Rules that excluded the card too are right as well: never distractors, nor (version
+        # 5) those the engine does not cite because another rule excluded the card first.
         moves = legal(position_of(q.position))
-        also = {a.rule for a in moves.explanations if q.prompt.args["card"] in a.excluded}
+        card = q.prompt.args["card"]
+        also = {a.rule for a in moves.explanations if card in a.excluded}
+        also |= also_forbidding(moves, card)
         near = binds & set(family) - also
         distractors = {c.id for c in q.choices} - {answer}
         assert len(distractors) == 3

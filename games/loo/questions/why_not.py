@@ -90,7 +90,7 @@ def _distractors(ask: Ask, rng: random.Random, moves: LegalMoves, forbidden: Car
     game = ask.game
     also = {a.rule for a in moves.explanations if forbidden in a.excluded}
     if ask.version >= 5:
-        also |= _also_forbidding(moves, forbidden)
+        also |= also_forbidding(moves, forbidden)
     family = LEAD_RULES if not moves.position.trick else FOLLOW_RULES
     others = FOLLOW_RULES if not moves.position.trick else LEAD_RULES
     pool = [
@@ -112,7 +112,7 @@ def _distractors(ask: Ask, rng: random.Random, moves: LegalMoves, forbidden: Car
     return pool
 
 
-def _also_forbidding(moves: LegalMoves, forbidden: Card) -> set[str]:
+def also_forbidding(moves: LegalMoves, forbidden: Card) -> set[str]:
     """The rules that forbid ``forbidden`` too but that the engine does not cite, since another
     rule it names excludes the card first: offered beside the answer they would be right as
     well (issue 25). On a lead where the ace (or king) of trumps must be led, the rules for
@@ -178,8 +178,16 @@ def _why_not_at(
 
 
 def _why_not_under(q: Question, rules: RuleSet) -> tuple[str, ...] | None:
-    why = moves_under(q, rules).why_not(q.prompt.args["card"])
-    return None if why is None else (why.rule,)
+    """The choices that forbid the card under ``rules`` (None: it may be played there). Under
+    another reading a choice may forbid it as well (hoffmann's heads-up rule with three
+    declared, A8; trumping in, A15, A16): the question then has two right answers there."""
+    card = q.prompt.args["card"]
+    moves = moves_under(q, rules)
+    if moves.why_not(card) is None:
+        return None
+    forbidding = {a.rule for a in moves.explanations if card in a.excluded}
+    forbidding |= also_forbidding(moves, card)
+    return tuple(c.id for c in q.choices if c.id in forbidding)
 
 
 WHY_NOT: Final = Kind(
