@@ -19,7 +19,7 @@ from games.loo.questions import (
     question,
     question_at,
 )
-from games.loo.questions.readings import other_readings, rests_on
+from games.loo.questions.readings import SILENT, other_readings, rests_on
 from games.loo.rulesets import PRESET_IDS, PRESETS
 
 
@@ -140,13 +140,37 @@ def test_a_reading_is_found_by_asking_under_the_other_reading() -> None:
 
 def test_only_readings_are_compared() -> None:
     """An option the source states is never varied; a value no reading defends (a heads-up
-    rule that never binds, lead rules that bind no lead) is not either."""
+    rule that never binds, lead rules that bind no lead where the source states them) is not
+    either. A default where the source is silent is varied only where RULES.md part 3 reads
+    the silence against another defensible reading (``SILENT``), and only to that reading."""
     for preset in PRESET_IDS:
         for game in RuleSet.preset(preset).games:
             for name, others in other_readings(preset, game, RuleSet.preset(preset)):
-                assert PRESETS[preset].basis(name).basis == "reading"
+                basis = PRESETS[preset].basis(name).basis
+                if basis == "default":
+                    assert name in SILENT
+                    assert {str(o.value(name)) for o in others} <= set(SILENT[name][1])
+                    continue
+                assert basis == "reading"
                 for other in others:
                     assert other.value(name) not in ("n/a", "none") or name == "club-law-exchange"
+
+
+def test_a_silent_sources_default_is_a_reading_where_part_3_reads_it() -> None:
+    """A13: whiteknuckle's five-card section states no lead rule ("in batches of 2 and 3",
+    ¶14, then nothing of the lead), so a five-card lead the engine binds by its three-card
+    rules rests on that reading, and the question says so; the britannica says nothing of
+    when a flush is shown (A29)."""
+    resting = [
+        q
+        for seed in range(40)
+        if (q := question("legal-cards", "whiteknuckle", game="five-card", seed=seed)).readings
+    ]
+    assert resting and all("lead-scope-5c" in q.readings for q in resting)
+    text = " ".join(e["text"] for e in resting[0].to_dict()["explanations"])
+    assert "our reading of the five-card lead rules where the source is silent" in text
+    q = question("procedure", "britannica", game="five-card", rule="flush-timing", seed=0)
+    assert q.readings == ("flush-timing",) and q.disputed
 
 
 def test_older_versions_say_no_reading() -> None:
