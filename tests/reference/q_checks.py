@@ -677,6 +677,13 @@ def readings(q: Question) -> list[str]:
         base = C.options(q.rules, q.game)
         mine = C.legal(q.rules, q.position, base)
         card = _card(shown(q)[0]) if q.kind == "why-not" else None
+        offered = {c.id for c in q.choices}
+
+        def answers(legal: C.Legal) -> frozenset[str]:
+            """The choices that forbid the card: a rule that also forbids it under another
+            reading changes the answer only if it is offered."""
+            return frozenset(offered & legal.forbidding.get(card or "", frozenset()))
+
         for a, (_, change) in alternatives.items():
             other = C.legal(q.rules, q.position, replace(base, **change))
             if q.kind == "legal-cards" and other.cards != mine.cards:
@@ -684,7 +691,7 @@ def readings(q: Question) -> list[str]:
             if (
                 q.kind == "why-not"
                 and card is not None
-                and (card in other.cards or other.forbidding.get(card) != mine.forbidding.get(card))
+                and (card in other.cards or answers(other) != answers(mine))
             ):
                 out.append(a)
     if q.kind == "flush":
