@@ -5,12 +5,9 @@ From version 5 only: older versions are made as they were (test_question_version
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from games.loo import RuleSet
-from games.loo.messages import Message
 from games.loo.questions import (
     KIND_BY_NAME,
     KINDS,
@@ -19,6 +16,7 @@ from games.loo.questions import (
     question,
     question_at,
 )
+from games.loo.questions.base import message_keys
 from games.loo.questions.readings import SILENT, other_readings, rests_on
 from games.loo.rulesets import PRESET_IDS, PRESETS
 
@@ -179,14 +177,6 @@ def test_older_versions_say_no_reading() -> None:
         assert q.readings == () and not q.disputed
 
 
-def _keys(m: Message) -> Iterator[str]:
-    yield m.key
-    for value in m.args.values():
-        for v in value if isinstance(value, tuple) else (value,):
-            if isinstance(v, Message):
-                yield from _keys(v)
-
-
 def test_no_question_puts_a_forced_last_card_down_to_a_rule() -> None:
     """A last card is played because it is the last: the play's explanation of it names "the
     first lead" or "follow suit if you can" (games/loo/play), which forced nothing. No question
@@ -200,7 +190,7 @@ def test_no_question_puts_a_forced_last_card_down_to_a_rule() -> None:
                         q = question(kind, preset, game=game, seed=seed)
                     except QuestionError:
                         continue
-                    keys = {k for e in q.explanations for k in _keys(e.message)}
+                    keys = {k for e in q.explanations for k in message_keys(e.message)}
                     assert not any(k.endswith("last-card") for k in keys), (kind, preset, seed)
     last = {
         "trump": "H",
@@ -214,3 +204,22 @@ def test_no_question_puts_a_forced_last_card_down_to_a_rule() -> None:
     for kind in ("legal-cards", "why-not"):
         with pytest.raises(QuestionError, match="does not bind"):
             question_at(kind, "hoffmann", game="three-card", position=last, seed=1)
+
+
+def test_equal_value_through_the_turn_up_is_said_to_be_a_reading() -> None:
+    """hoffmann ¶4: "unless his highest trumps are in sequence or of equal value,[28] when he
+    may lead either of them". The footnote that said what makes them of equal value is not in
+    our copy (A9): J♥ and 9♥ with the 10♥ turned up may both be led only on that reading."""
+    q = question("legal-cards", "hoffmann", game="three-card", seed=370)
+    assert sorted(q.answer) == ["9H", "JH"] and q.position["turn_up"] == "TH"
+    assert q.readings == ("heads-up-sequence-exception",)
+    # Plain sequences (Q♦ J♦) rest on no reading.
+    plain = question("legal-cards", "hoffmann", game="five-card", seed=1)
+    assert sorted(plain.answer) == ["JD", "QD"] and not plain.readings
+
+
+def test_a_flush_question_answers_the_rule_sets_own_time() -> None:
+    """peel p. 27: flushes are shown after declaring; a passer's flush shown when everyone
+    before the dealer has passed is still shown after declaring, not at once (A29, A48)."""
+    q = question("procedure", "peel", game="five-card", rule="flush-timing", seed=8)
+    assert q.answer == ("after-declaring",) and not q.readings

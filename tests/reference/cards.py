@@ -333,7 +333,7 @@ def _lead(
         # under "either" Pam, the highest trump, may be led instead.
         also = {forced}
         highest = {"lead-highest-trump-heads-up", "lead-highest-of-two-or-three"}
-        if o.pam_ace == "either" and PAM in trumps and highest & set(allowed):
+        if o.pam_ace == "either" and is_pam(PAM, game) and PAM in trumps and highest & set(allowed):
             also.add(PAM)
         allowed = {rule: cards | also for rule, cards in allowed.items()}
     return allowed

@@ -435,8 +435,14 @@ def _proc_flush_timing(ask: Ask, rng: random.Random, attempt: int) -> Question |
     bound = ["flush-timing", "flush-loos-the-board"]
     if not ask.wants(bound):
         return None
-    # When the engine showed it: before the last player had declared, or only after.
-    answer = "immediate" if declared_before < hand.players - 1 else "after-declaring"
+    # When the engine showed it: before the last player had declared, or only after. From
+    # version 5, the rule set's own time (A29): where everyone before the dealer passes, a
+    # passer's flush shown after declaring (peel) comes before the dealer's turn, and the
+    # count of declarations took it for one shown at once.
+    if ask.version >= 5:
+        answer = ask.rules.flush_timing
+    else:
+        answer = "immediate" if declared_before < hand.players - 1 else "after-declaring"
     learner = rng.randrange(hand.players)
     seats = seats_from(learner, hand.players)
     choices = list(FLUSH_TIMES)

@@ -116,6 +116,8 @@ def rests_on(q: Question, kind: Kind, rules: RuleSet) -> tuple[str, ...]:
             if theirs is None or set(theirs) != mine:
                 resting.append(name)
                 break
+    if kind.reads is not None and q.rules in PRESETS:
+        resting += [name for name in kind.reads(q) if name not in resting]
     return tuple(resting)
 
 
