@@ -8,8 +8,6 @@ a hand "after a loo" carries something, and a looed player pays more than nothin
 
 from __future__ import annotations
 
-from typing import Final
-
 import pytest
 from hypothesis import settings
 
@@ -22,12 +20,8 @@ from games.loo.rulesets import PRESET_IDS
 #: under ``thorough``.
 SEEDS = 2 * settings().max_examples
 
-#: Penalty questions are helper A's (``questions/penalty.py``): their deal follows hands played
-#: before it once that module passes ``played_before=ask.version >= 5`` to ``deal_hand``.
-PENDING: Final = pytest.mark.xfail(reason="penalty.py does not yet deal after played hands")
-
 COMBOS = [
-    pytest.param(kind, preset, game, marks=[PENDING] if kind == "penalty" else [])
+    pytest.param(kind, preset, game)
     for kind in KINDS
     if kind != "source"  # about the texts: no position at a table
     for preset in PRESET_IDS

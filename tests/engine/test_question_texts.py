@@ -5,12 +5,9 @@ From version 5 only: older versions are made as they were (test_question_version
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from games.loo import RuleSet
-from games.loo.messages import Message
 from games.loo.questions import (
     KIND_BY_NAME,
     KINDS,
@@ -19,7 +16,8 @@ from games.loo.questions import (
     question,
     question_at,
 )
-from games.loo.questions.readings import other_readings, rests_on
+from games.loo.questions.base import message_keys
+from games.loo.questions.readings import SILENT, other_readings, rests_on
 from games.loo.rulesets import PRESET_IDS, PRESETS
 
 
@@ -140,27 +138,43 @@ def test_a_reading_is_found_by_asking_under_the_other_reading() -> None:
 
 def test_only_readings_are_compared() -> None:
     """An option the source states is never varied; a value no reading defends (a heads-up
-    rule that never binds, lead rules that bind no lead) is not either."""
+    rule that never binds, lead rules that bind no lead where the source states them) is not
+    either. A default where the source is silent is varied only where RULES.md part 3 reads
+    the silence against another defensible reading (``SILENT``), and only to that reading."""
     for preset in PRESET_IDS:
         for game in RuleSet.preset(preset).games:
             for name, others in other_readings(preset, game, RuleSet.preset(preset)):
-                assert PRESETS[preset].basis(name).basis == "reading"
+                basis = PRESETS[preset].basis(name).basis
+                if basis == "default":
+                    assert name in SILENT
+                    assert {str(o.value(name)) for o in others} <= set(SILENT[name][1])
+                    continue
+                assert basis == "reading"
                 for other in others:
                     assert other.value(name) not in ("n/a", "none") or name == "club-law-exchange"
+
+
+def test_a_silent_sources_default_is_a_reading_where_part_3_reads_it() -> None:
+    """A13: whiteknuckle's five-card section states no lead rule ("in batches of 2 and 3",
+    ¶14, then nothing of the lead), so a five-card lead the engine binds by its three-card
+    rules rests on that reading, and the question says so; the britannica says nothing of
+    when a flush is shown (A29)."""
+    resting = [
+        q
+        for seed in range(40)
+        if (q := question("legal-cards", "whiteknuckle", game="five-card", seed=seed)).readings
+    ]
+    assert resting and all("lead-scope-5c" in q.readings for q in resting)
+    text = " ".join(e["text"] for e in resting[0].to_dict()["explanations"])
+    assert "our reading of the five-card lead rules where the source is silent" in text
+    q = question("procedure", "britannica", game="five-card", rule="flush-timing", seed=0)
+    assert q.readings == ("flush-timing",) and q.disputed
 
 
 def test_older_versions_say_no_reading() -> None:
     for seed in range(40):
         q = question("flush", "whiteknuckle", seed=seed, version=4)
         assert q.readings == () and not q.disputed
-
-
-def _keys(m: Message) -> Iterator[str]:
-    yield m.key
-    for value in m.args.values():
-        for v in value if isinstance(value, tuple) else (value,):
-            if isinstance(v, Message):
-                yield from _keys(v)
 
 
 def test_no_question_puts_a_forced_last_card_down_to_a_rule() -> None:
@@ -176,7 +190,7 @@ def test_no_question_puts_a_forced_last_card_down_to_a_rule() -> None:
                         q = question(kind, preset, game=game, seed=seed)
                     except QuestionError:
                         continue
-                    keys = {k for e in q.explanations for k in _keys(e.message)}
+                    keys = {k for e in q.explanations for k in message_keys(e.message)}
                     assert not any(k.endswith("last-card") for k in keys), (kind, preset, seed)
     last = {
         "trump": "H",
@@ -190,3 +204,22 @@ def test_no_question_puts_a_forced_last_card_down_to_a_rule() -> None:
     for kind in ("legal-cards", "why-not"):
         with pytest.raises(QuestionError, match="does not bind"):
             question_at(kind, "hoffmann", game="three-card", position=last, seed=1)
+
+
+def test_equal_value_through_the_turn_up_is_said_to_be_a_reading() -> None:
+    """hoffmann ¶4: "unless his highest trumps are in sequence or of equal value,[28] when he
+    may lead either of them". The footnote that said what makes them of equal value is not in
+    our copy (A9): J♥ and 9♥ with the 10♥ turned up may both be led only on that reading."""
+    q = question("legal-cards", "hoffmann", game="three-card", seed=370)
+    assert sorted(q.answer) == ["9H", "JH"] and q.position["turn_up"] == "TH"
+    assert q.readings == ("heads-up-sequence-exception",)
+    # Plain sequences (Q♦ J♦) rest on no reading.
+    plain = question("legal-cards", "hoffmann", game="five-card", seed=1)
+    assert sorted(plain.answer) == ["JD", "QD"] and not plain.readings
+
+
+def test_a_flush_question_answers_the_rule_sets_own_time() -> None:
+    """peel p. 27: flushes are shown after declaring; a passer's flush shown when everyone
+    before the dealer has passed is still shown after declaring, not at once (A29, A48)."""
+    q = question("procedure", "peel", game="five-card", rule="flush-timing", seed=8)
+    assert q.answer == ("after-declaring",) and not q.readings

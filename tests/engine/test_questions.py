@@ -17,6 +17,7 @@ from games.loo.questions import (
     question,
     question_at,
 )
+from games.loo.questions.why_not import also_forbidding
 from games.loo.rulesets import PRESET_IDS
 
 COMBOS = [(p, g) for p in PRESET_IDS for g in RuleSet.preset(p).games]
@@ -381,9 +382,12 @@ def test_why_not_distractors_are_rules_that_bind_under_the_rule_set(preset: str)
         binds = set(coverage(preset, game)["legal-cards"])
         (answer,) = q.answer
         family = LEAD_RULES if answer in LEAD_RULES else FOLLOW_RULES
-        # Rules that excluded the card too are right as well: never distractors.
+        # Rules that excluded the card too are right as well: never distractors, nor (version
+        # 5) those the engine does not cite because another rule excluded the card first.
         moves = legal(position_of(q.position))
-        also = {a.rule for a in moves.explanations if q.prompt.args["card"] in a.excluded}
+        card = q.prompt.args["card"]
+        also = {a.rule for a in moves.explanations if card in a.excluded}
+        also |= also_forbidding(moves, card)
         near = binds & set(family) - also
         distractors = {c.id for c in q.choices} - {answer}
         assert len(distractors) == 3
@@ -391,3 +395,49 @@ def test_why_not_distractors_are_rules_that_bind_under_the_rule_set(preset: str)
             assert distractors <= near, (seed, game, distractors - near)
         else:
             assert near <= distractors and distractors.isdisjoint(also)
+
+
+@pytest.mark.parametrize(
+    ("preset", "game", "seed", "card", "also"),
+    [
+        # hoffmann ¶4: "If he has two trumps he is bound to lead one of them. If he holds the
+        # ace of trumps he is bound to lead it": the 5♠ is forbidden by both.
+        ("hoffmann", "three-card", 0, "5S", "lead-trump-holding-two"),
+        # "If only two persons have declared to play … he must lead the highest".
+        ("hoffmann", "three-card", 27, "9D", "lead-highest-trump-heads-up"),
+        # peel p. 20: the ace, and "the highest" of two or three trumps.
+        ("peel", "three-card", 54, "QD", "lead-highest-of-two-or-three"),
+    ],
+)
+def test_why_not_never_offers_a_second_rule_that_forbids_the_card(
+    preset: str, game: str, seed: int, card: str, also: str
+) -> None:
+    """A distractor is a rule that does not forbid the card: one that forbids it too, though the
+    engine cites only the ace's rule (A6), would be a second right answer graded wrong."""
+    q = question("why-not", preset, game=game, seed=seed)
+    assert q.prompt.args["card"].code == card
+    assert q.answer == ("lead-ace-of-trumps",)
+    assert also not in {c.id for c in q.choices}
+
+
+def test_flush_tables_are_of_the_size_the_text_allows() -> None:
+    """parlett 5c:Players: "From five to ten"."""
+    for seed in range(60):
+        q = question("flush", "parlett", game="five-card", seed=seed)
+        assert 5 <= len(q.position["hands"]) <= 10
+
+
+def test_a_three_card_deal_says_the_miss_place_is_our_reading() -> None:
+    """A37: only peel fixes where the miss's cards fall ("immediately after the dealer's own
+    card", p. 23); elsewhere the question says the place it uses is our reading."""
+    for preset, said in (("hoffmann", True), ("peel", False)):
+        prompts = [
+            q.to_dict()["prompt"]
+            for seed in range(40)
+            if (
+                q := question("procedure", preset, game="three-card", rule="deal-order", seed=seed)
+            ).position.get("miss")
+            and "receive" in q.to_dict()["prompt"]
+        ]
+        assert prompts
+        assert all(("our reading" in p) == said for p in prompts)

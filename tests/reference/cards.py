@@ -38,7 +38,9 @@ class Options:
 
     ``lead_scope``: which leads carry the lead obligations (``every``, ``first``, ``none``);
     ``two_trumps``: ``any`` (a trump), ``highest`` (peel), ``heads-up-only`` (Irish loo);
-    ``sequence``: hoffmann's "in sequence or of equal value" exception (A9);
+    ``sequence``: hoffmann's "in sequence or of equal value" exception (A9), and
+    ``equal_value``: whether a trump turned up or played between two held trumps makes them
+    "of equal value" (A9's reading of the lost footnote [28]; else only "in sequence");
     ``heads_up``: how many declared players make the heads-up rule bind (A8);
     ``after_trick``: trump after trick (``off``, ``any``, ``highest``);
     ``head``: ``winning`` (beat the winning card, A1) or ``led-suit`` (parlett's footnote);
@@ -62,6 +64,7 @@ class Options:
     #: Holding Pam and the ace of trumps (or the king, the ace turned up) where a "highest"
     #: rule binds: ``ace`` (the ace rule prevails, A6) or ``either`` (option ``pam-ace-lead``).
     pam_ace: str = "ace"
+    equal_value: bool = True
 
 
 _BASE = {
@@ -127,12 +130,17 @@ READINGS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
             "three declared players still bind the heads-up rule (¶4's parenthesis)",
             {"heads_up": 3},
         ),
-        "A9": ("footnote [28] is lost: no sequence or equal-value exception", {"sequence": False}),
-        "A16": ("'bound to trump' even when the trump cannot head", {"void": "always"}),
-        "A27": (
-            "the elder hand wins between flushes of one class (footnote [29])",
-            {"flush_tie": "elder"},
+        # ¶4 and Law 11 state "in sequence or of equal value" themselves: only what makes two
+        # trumps "of equal value" is the lost footnote's.
+        "A9": (
+            "footnote [28] is lost: only trumps in sequence, no gap counts as equal value",
+            {"equal_value": False},
         ),
+        "A16": ("'bound to trump' even when the trump cannot head", {"void": "always"}),
+        # A27's footnote [29] ("Sometimes the preference is given to the elder hand,
+        # irrespective of the value of the cards") reports another custom, not a reading of
+        # ¶11's "that consisting of the better cards wins": no reading here (RULES.md A27
+        # offers it as an option, "not as the default").
     },
     "britannica": {
         "A6": _PAM_OR_ACE,
@@ -313,6 +321,8 @@ def _lead(
             if o.two_trumps != "highest" and declared <= o.heads_up:
                 if o.sequence:
                     out = set(played) | ({turn_up} if turn_up else set())
+                    if not o.equal_value:
+                        out = set()
                     allowed["lead-highest-trump-heads-up"] = top_sequence(hand, trump, game, out)
                 else:
                     allowed["lead-highest-trump-heads-up"] = {trumps[0]}
@@ -323,7 +333,7 @@ def _lead(
         # under "either" Pam, the highest trump, may be led instead.
         also = {forced}
         highest = {"lead-highest-trump-heads-up", "lead-highest-of-two-or-three"}
-        if o.pam_ace == "either" and PAM in trumps and highest & set(allowed):
+        if o.pam_ace == "either" and is_pam(PAM, game) and PAM in trumps and highest & set(allowed):
             also.add(PAM)
         allowed = {rule: cards | also for rule, cards in allowed.items()}
     return allowed

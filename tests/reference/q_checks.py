@@ -374,6 +374,12 @@ def _named_pattern(prompt: str) -> str | None:
     t = prompt.lower()
     if re.search(r"one at a time|one by one|singly|one card at a time", t):
         return "1"
+    # "three cards at a time to each player from his left, then two at a time" (the batch,
+    # then whom it goes to, then the second batch), or "in batches of three then two".
+    m = re.search(r"\b(two|three|2|3) cards? at a time\b[^.]{0,60}?\bthen (two|three|2|3)\b", t)
+    if m:
+        first, then = (("3" if w in ("three", "3") else "2") for w in m.groups())
+        return f"{first}+{then}" if first != then else None
     if re.search(r"(three|3)\D{0,25}then\D{0,25}(two|2)", t):
         return "3+2"
     if re.search(r"(two|2)\D{0,25}then\D{0,25}(three|3)", t):
@@ -674,6 +680,13 @@ def readings(q: Question) -> list[str]:
         base = C.options(q.rules, q.game)
         mine = C.legal(q.rules, q.position, base)
         card = _card(shown(q)[0]) if q.kind == "why-not" else None
+        offered = {c.id for c in q.choices}
+
+        def answers(legal: C.Legal) -> frozenset[str]:
+            """The choices that forbid the card: a rule that also forbids it under another
+            reading changes the answer only if it is offered."""
+            return frozenset(offered & legal.forbidding.get(card or "", frozenset()))
+
         for a, (_, change) in alternatives.items():
             other = C.legal(q.rules, q.position, replace(base, **change))
             if q.kind == "legal-cards" and other.cards != mine.cards:
@@ -681,7 +694,7 @@ def readings(q: Question) -> list[str]:
             if (
                 q.kind == "why-not"
                 and card is not None
-                and (card in other.cards or other.forbidding.get(card) != mine.forbidding.get(card))
+                and (card in other.cards or answers(other) != answers(mine))
             ):
                 out.append(a)
     if q.kind == "flush":

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -228,6 +228,17 @@ def _turned(
     return tuple(RuleApplication(a.rule, remap(a.message, seats), a.excluded) for a in apps)
 
 
+def message_keys(m: Message) -> Iterator[str]:
+    """The keys of a sentence and of every sentence within it."""
+    yield m.key
+    for value in m.args.values():
+        # (A Message is a tuple too: only a tuple of values is looked into.)
+        many = isinstance(value, tuple) and not isinstance(value, Message)
+        for v in value if many else (value,):
+            if isinstance(v, Message):
+                yield from message_keys(v)
+
+
 def bound_by(moves: LegalMoves, rule: str | None) -> list[RuleApplication]:
     """The rule applications that bound this position (the target rule's, if one is asked)."""
     return [a for a in moves.explanations if a.excluded and (rule is None or a.rule == rule)]
@@ -332,6 +343,9 @@ class Kind:
     #: unclear text: :mod:`.readings`), or None where it cannot be asked under them; None if
     #: the kind rests on no reading.
     answer_under: Callable[[Question, RuleSet], tuple[str, ...] | None] | None = None
+    #: The options whose reading the question's answer shows it rests on, where the other
+    #: reading is no value of the option (the meaning of a stated rule's words, :mod:`.readings`).
+    reads: Callable[[Question], tuple[str, ...]] | None = None
 
     def family(self, version: int = VERSION) -> tuple[str, ...]:
         """The rules it knows how to ask about, by the generator of ``version``."""

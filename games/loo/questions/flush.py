@@ -62,7 +62,13 @@ def _make_flush(ask: Ask, rng: random.Random, attempt: int) -> Question | None:
         raise QuestionError(f"flushes are shown only in five-card Loo, not {ask.game} Loo")
     trump = rng.choice(list(SUIT_NAMES))
     trumps = Trumps.of(ask.game, ask.rules, trump)
-    players = rng.randint(3, 6)
+    if ask.version >= 5:
+        # The table the text allows (parlett's five-card Loo is for five to ten, 5c:Players),
+        # at most six hands to a page.
+        low, high = ask.rules.players(ask.game)
+        players = rng.randint(max(low, 3), max(min(high, 6), low))
+    else:
+        players = rng.randint(3, 6)
     several = ask.rule in ("flush-precedence", "flush-tie-break") or rng.random() < 0.6
     hands = _flush_hands(rng, trumps, players, rng.randint(2, 3) if several else 1)
     if hands is None:

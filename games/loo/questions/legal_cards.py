@@ -18,6 +18,7 @@ from .base import (
     Question,
     bound_by,
     hand_position,
+    message_keys,
     seats_from,
     shown_position,
 )
@@ -110,6 +111,23 @@ def _legal_cards_under(q: Question, rules: RuleSet) -> tuple[str, ...]:
     return tuple(c.code for c in moves_under(q, rules).legal)
 
 
+#: The words that make two held trumps "of equal value" through a trump between them that is
+#: the turn-up or was played (RULES.md A9, the lost footnote [28]).
+_EQUAL_BY_GAP: Final = frozenset(
+    {"part.equal-turn-up", "part.equal-played", "part.equal-turn-up-played"}
+)
+
+
+def _legal_cards_reads(q: Question) -> tuple[str, ...]:
+    """hoffmann's heads-up leader may lead "either" of his highest trumps when they are "in
+    sequence or of equal value" (¶4, Law 11): what makes them of equal value was in a
+    footnote our copy lacks (A9). Where a trump turned up or played between them is what lets
+    the lower be led, the answer rests on that reading (no value of the option says the
+    other: in sequence only)."""
+    keys = {k for a in q.explanations for k in message_keys(a.message)}
+    return ("heads-up-sequence-exception",) if keys & _EQUAL_BY_GAP else ()
+
+
 LEGAL_CARDS: Final = Kind(
     name="legal-cards",
     title="Which cards may be played",
@@ -118,4 +136,5 @@ LEGAL_CARDS: Final = Kind(
     at=_legal_cards_at,
     shows="cards",
     answer_under=_legal_cards_under,
+    reads=_legal_cards_reads,
 )

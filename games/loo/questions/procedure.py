@@ -4,6 +4,7 @@ and to lead, what nobody sees, when a flush is shown."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
@@ -146,7 +147,19 @@ def dealing_pattern(ask: Ask, hand: Hand) -> Message:
     option = "deal-5c" if ask.game == "five-card" else "deal-3c"
     if ask.preset in PRESETS and PRESETS[ask.preset].basis(option).basis == "default":
         return msg("question.deal-pattern-default", how=told)
+    if (
+        hand.miss
+        and ask.preset in PRESETS
+        and _MISS_SLOT_READ.search(PRESETS[ask.preset].basis(option).note)
+    ):
+        # Only peel fixes the miss's place (p. 23, "immediately after the dealer's own card");
+        # the others deal a miss without saying where its cards fall (A37).
+        return msg("question.deal-pattern-miss-reading", how=told)
     return told
+
+
+#: A note on ``deal-3c`` that says the miss's place in the deal is ours, not the source's.
+_MISS_SLOT_READ: Final = re.compile(r"slot default|A37")
 
 
 def _pack_top(hand: Hand) -> list[Card]:
@@ -422,8 +435,14 @@ def _proc_flush_timing(ask: Ask, rng: random.Random, attempt: int) -> Question |
     bound = ["flush-timing", "flush-loos-the-board"]
     if not ask.wants(bound):
         return None
-    # When the engine showed it: before the last player had declared, or only after.
-    answer = "immediate" if declared_before < hand.players - 1 else "after-declaring"
+    # When the engine showed it: before the last player had declared, or only after. From
+    # version 5, the rule set's own time (A29): where everyone before the dealer passes, a
+    # passer's flush shown after declaring (peel) comes before the dealer's turn, and the
+    # count of declarations took it for one shown at once.
+    if ask.version >= 5:
+        answer = ask.rules.flush_timing
+    else:
+        answer = "immediate" if declared_before < hand.players - 1 else "after-declaring"
     learner = rng.randrange(hand.players)
     seats = seats_from(learner, hand.players)
     choices = list(FLUSH_TIMES)
@@ -449,11 +468,14 @@ def _proc_flush_timing(ask: Ask, rng: random.Random, attempt: int) -> Question |
 
 def _procedure_under(q: Question, rules: RuleSet) -> tuple[str, ...] | None:
     """The answer the same deal gives under ``rules``: the pool, the turn, the lead, the
-    cards dealt or turned up, from a replay of the hand to the moment asked about (what is
-    seen, and when a flush is shown, rest on no reading of the texts: their answer stands)."""
+    cards dealt or turned up, from a replay of the hand to the moment asked about; when a
+    flush is shown, the rules' own time (the britannica says nothing of it, A29). What is
+    seen rests on no reading of the texts: its answer stands."""
     key = q.prompt.key
-    if key in ("question.procedure-seen", "question.procedure-flush"):
+    if key == "question.procedure-seen":
         return q.answer
+    if key == "question.procedure-flush":
+        return (rules.flush_timing,)
     assert q.origin is not None
     setup, log, learner = q.origin
     hand = Hand.replay(setup._replace(rules=rules), log)

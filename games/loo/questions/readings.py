@@ -8,6 +8,11 @@ Such a question says so (an explanation naming the reading, under the rule the o
 configures, which a page links to that rule's readings) and is ``disputed``: the trainer may
 show it, marked, but a graded quiz never uses it.
 
+A value the source is silent on (basis ``default``) is a reading too where RULES.md part 3
+recommends it against another that is as defensible (:data:`SILENT`): a five-card lead where
+the five-card section states no lead rule (A13), Pam or the ace (A6), when the britannica's
+flush is shown (A29).
+
 Decided mechanically, by each kind's :attr:`~.base.Kind.answer_under` (the answer the same
 position has under other rules); from version 5 only.
 """
@@ -35,6 +40,19 @@ NOT_A_READING: Final[Mapping[str, frozenset[str]]] = {
 }
 
 
+#: Options a preset sets by default, the source being silent, where RULES.md part 3 reads the
+#: silence one way and another reading is as defensible: the reading's number, and each other
+#: value with the options it changes as well. A13: whiteknuckle's and peel's five-card sections
+#: state no lead rule at all, neither the first lead's nor trump after trick (the engine lends
+#: them their three-card rules); A6: Pam, the highest trump, may be led instead of the ace
+#: (E13); A29: the britannica says nothing of when a flush is shown.
+SILENT: Final[Mapping[str, tuple[str, Mapping[str, Mapping[str, str]]]]] = {
+    "lead-scope-5c": ("A13", {"none": {"trump-after-trick": "off"}}),
+    "pam-ace-lead": ("A6", {"either": {}}),
+    "flush-timing": ("A29", {"after-declaring": {}}),
+}
+
+
 def _bears_on(option: str, game: str) -> bool:
     """Whether ``option`` can change anything at ``game``: three-card options (``-3c``) bind
     three-card and Irish Loo, five-card ones (``-5c``) five-card and Irish Loo (the dealer
@@ -58,17 +76,22 @@ def other_readings(
         return ()
     found = []
     for name, setting in PRESETS[preset].settings.items():
-        if setting.basis != "reading" or not _bears_on(name, game):
+        silent = setting.basis == "default" and name in SILENT
+        if (setting.basis != "reading" and not silent) or not _bears_on(name, game):
             continue
-        spec = OPTION_BY_NAME[name]
         ours = str(rules.value(name))
-        others = [
-            v for v in spec.values if v != ours and v not in NOT_A_READING.get(name, frozenset())
-        ]
+        also: Mapping[str, Mapping[str, str]]
+        if silent:
+            also = SILENT[name][1]
+        else:
+            barred = NOT_A_READING.get(name, frozenset())
+            also = {v: {} for v in OPTION_BY_NAME[name].values if v not in barred}
         changed = []
-        for value in others:
+        for value, more in also.items():
+            if value == ours:
+                continue
             try:
-                changed.append(rules.with_options({name: value}))
+                changed.append(rules.with_options({name: value, **more}))
             except LooError:
                 continue  # a value these rules cannot combine with
         if changed:
@@ -93,6 +116,8 @@ def rests_on(q: Question, kind: Kind, rules: RuleSet) -> tuple[str, ...]:
             if theirs is None or set(theirs) != mine:
                 resting.append(name)
                 break
+    if kind.reads is not None and q.rules in PRESETS:
+        resting += [name for name in kind.reads(q) if name not in resting]
     return tuple(resting)
 
 
@@ -107,9 +132,18 @@ def with_readings(q: Question, kind: Kind, rules: RuleSet) -> Question:
             msg(
                 "question.rests-on-reading",
                 rule=OPTION_BY_NAME[name].rule,
-                reading=in_words(PRESETS[q.rules].basis(name).note),
+                reading=in_words(_note(q.rules, name)),
             ),
         )
         for name in resting
     )
     return dataclasses.replace(q, explanations=q.explanations + said, readings=resting)
+
+
+def _note(preset: str, option: str) -> str:
+    """What the preset's note says of the option's basis, or where it says nothing of the
+    reading (a silent source's default), the reading's number in RULES.md part 3."""
+    note = PRESETS[preset].basis(option).note
+    if option in SILENT and SILENT[option][0] not in note:
+        return f"{note}; {SILENT[option][0]}" if note else SILENT[option][0]
+    return note

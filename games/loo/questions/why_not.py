@@ -9,7 +9,7 @@ from typing import Any, Final
 
 from ..cards import Card, parse_card
 from ..messages import msg
-from ..play import LegalMoves, RuleApplication
+from ..play import LegalMoves, RuleApplication, top_sequence
 from ..rulesets import RuleSet
 from .base import (
     Ask,
@@ -89,6 +89,8 @@ def _distractors(ask: Ask, rng: random.Random, moves: LegalMoves, forbidden: Car
     the other family's that bind, then the family's others."""
     game = ask.game
     also = {a.rule for a in moves.explanations if forbidden in a.excluded}
+    if ask.version >= 5:
+        also |= also_forbidding(moves, forbidden)
     family = LEAD_RULES if not moves.position.trick else FOLLOW_RULES
     others = FOLLOW_RULES if not moves.position.trick else LEAD_RULES
     pool = [
@@ -110,6 +112,55 @@ def _distractors(ask: Ask, rng: random.Random, moves: LegalMoves, forbidden: Car
     return pool
 
 
+def also_forbidding(moves: LegalMoves, forbidden: Card) -> set[str]:
+    """The rules that forbid ``forbidden`` too but that the engine does not cite, since another
+    rule it names excludes the card first: offered beside the answer they would be right as
+    well (issue 25). On a lead where the ace (or king) of trumps must be led, the rules for
+    two trumps, heads-up and trump after trick are satisfied by it and not cited (A6), yet
+    each alone would forbid a card that is not its choice (hoffmann ¶4: "If he has two trumps
+    he is bound to lead one of them"). Following, Pam barred from a club led by his identity
+    is no card of the suit led either (follow suit); and where a void player must trump in
+    (void-trump ``always``), a discard on a trumped trick is forbidden by trumping as well as
+    by overtrumping."""
+    p = moves.position
+    t, rules, game = p.trumps, p.rules, p.game
+    trumps_held = sorted(
+        (c for c in p.hand if c in t.members[t.suit]), key=t.rank_of_card.__getitem__, reverse=True
+    )
+    cited = {a.rule for a in moves.explanations}
+    out: set[str] = set()
+    if p.trick:
+        if forbidden is t.pam and "pam-identity" in cited:
+            out.add("follow-suit")
+        if (
+            "must-overtrump" in cited
+            and rules.void_trump == "always"
+            and forbidden not in trumps_held
+        ):
+            out.add("must-trump")
+        return out
+    if not cited & {"lead-ace-of-trumps", "lead-king-when-ace-turned"}:
+        return out
+    # Each rule's own choice, as if the ace (or king) did not prevail over it.
+    later = p.trick_number > 1
+    allowed: dict[str, set[Card]] = {}
+    if len(trumps_held) >= 2:
+        two = rules.two_trumps_rule(game)
+        if later and rules.trump_after_trick == "highest" and two == "any-trump":
+            two = "highest"  # as lead_cards has it (A41)
+        if two == "highest":
+            allowed["lead-highest-of-two-or-three"] = {trumps_held[0]}
+        elif two == "any-trump" or (two == "heads-up-only" and p.declared == 2):
+            allowed["lead-trump-holding-two"] = set(trumps_held)
+        threshold = rules.heads_up_threshold
+        if two != "highest" and threshold != "n/a" and p.declared <= int(threshold):
+            top = top_sequence(p, trumps_held) if rules.heads_up_sequence_exception == "on" else []
+            allowed["lead-highest-trump-heads-up"] = set(top or trumps_held[:1])
+    if later and trumps_held and rules.trump_after_trick == "highest":
+        allowed["trump-after-trick"] = {trumps_held[0]}
+    return {rule for rule, cards in allowed.items() if forbidden not in cards}
+
+
 def _why_not_at(
     ask: Ask, rng: random.Random, data: Mapping[str, Any], card: str | None
 ) -> Question | None:
@@ -127,8 +178,16 @@ def _why_not_at(
 
 
 def _why_not_under(q: Question, rules: RuleSet) -> tuple[str, ...] | None:
-    why = moves_under(q, rules).why_not(q.prompt.args["card"])
-    return None if why is None else (why.rule,)
+    """The choices that forbid the card under ``rules`` (None: it may be played there). Under
+    another reading a choice may forbid it as well (hoffmann's heads-up rule with three
+    declared, A8; trumping in, A15, A16): the question then has two right answers there."""
+    card = q.prompt.args["card"]
+    moves = moves_under(q, rules)
+    if moves.why_not(card) is None:
+        return None
+    forbidding = {a.rule for a in moves.explanations if card in a.excluded}
+    forbidding |= also_forbidding(moves, card)
+    return tuple(c.id for c in q.choices if c.id in forbidding)
 
 
 WHY_NOT: Final = Kind(

@@ -130,6 +130,10 @@ QUESTIONS: Final[dict[str, str]] = {
     "question.deal-pattern-default": (
         "{how:msg} (the source says nothing of how the cards are dealt: this is our default)"
     ),
+    "question.deal-pattern-miss-reading": (
+        "{how:msg} (the source does not say where the miss's cards fall in the deal: this is "
+        "our reading)"
+    ),
     "question.procedure-dealt-miss": (
         "{d:S} {d:deals/deal} to {n} players and a miss from the pack laid out here, top "
         "card first. Which cards {p:does/do} {p:S} receive?"
