@@ -106,6 +106,41 @@ STATEMENTS_WRITTEN_HERE = {
     ),
 }
 
+# Statements and names of RULES.md that claim more than the texts say (issue 25, findings 8 and
+# 9): each entry names words RULES.md must still hold (so that the day it is revised, the build
+# stops and the entry is dropped) and what the catalogue says instead.
+# - flush-tie-break: White Knuckle has no trump class (¶16, "precedence is given to the highest
+#   card", A28), so "flushes of the same class" must not count it among those that have classes.
+# - penalty-look-at-others-cards: Hoffmann's Law 6 punishes *exposing* another player's cards;
+#   looking at them is Peel's offence (p. 24). "Seeing another player's hand" fits neither.
+REWORDED_HERE: dict[tuple[str, str], tuple[str, str]] = {
+    ("flush-tie-break", "statement"): (
+        "Between flushes of the same class",
+        "Between two flushes of the same class (both in trumps, or both in plain suits), the "
+        "winner is decided by the cards (hoffmann, parlett) or by seat, the elder hand winning "
+        "(britannica, peel). whiteknuckle has no trump class: apart from a flush with Pam, the "
+        "flush with the highest card wins, in trumps or not.",
+    ),
+    ("penalty-look-at-others-cards", "name"): (
+        "seeing another player's hand",
+        "looking at or exposing another player's cards",
+    ),
+}
+
+
+def _reworded(rule_id: str, field: str, text: str, where: str) -> str:
+    """``text`` (a rule's statement or name in RULES.md), or what REWORDED_HERE says instead."""
+    entry = REWORDED_HERE.get((rule_id, field))
+    if entry is None:
+        return text
+    if entry[0] not in text:
+        raise CatalogueError(
+            f"{where}: RULES.md's {field} no longer says {entry[0]!r}: it has been revised, so "
+            "drop the entry of REWORDED_HERE"
+        )
+    return entry[1]
+
+
 # What peel says where part 1 of RULES.md was written before Peel's pp. 16-18 and 28-29 were
 # recovered (../shared/sources/more/peel-full-loo.txt, 2026-11-25). Part 3's A39 and A54, revised
 # that day, say what those pages say; part 1 still calls them "not in the text". Each entry
@@ -862,10 +897,12 @@ def _rule_object(raw: _RawRule) -> dict[str, object]:
 
     return {
         "id": raw.id,
-        "name": raw.name,
+        "name": _reworded(raw.id, "name", raw.name, where),
         "group": raw.group,
         "section": raw.section,
-        "statement": statement or STATEMENTS_WRITTEN_HERE[raw.id],
+        "statement": _reworded(
+            raw.id, "statement", statement or STATEMENTS_WRITTEN_HERE[raw.id], where
+        ),
         "statement_source": "rules-md" if raw.has_statement else "editorial",
         "sources": sources,
         "variants": variants[0] if variants else "",

@@ -501,3 +501,17 @@ def test_importing_the_catalogue_loads_no_django_and_nothing_outside_the_stdlib(
         and not (module == "games" or module.startswith("games.loo"))
     ]
     assert outside == []
+
+
+def test_the_catalogue_never_gives_white_knuckle_a_trump_class_nor_hoffmann_looking() -> None:
+    """Issue 25, findings 8 and 9. White Knuckle ¶16: "If more than one player holds a flush,
+    precedence is given to the flush with the 'Pam', or, none holding the 'Pam', then
+    precedence is given to the highest card" (A28): it has no trump class, so it is not among
+    the sources that break a tie "between flushes of the same class". Hoffmann's Law 6 is about
+    "exposing a card or cards of another player"; looking is Peel's offence (p. 24)."""
+    tie = rule("flush-tie-break").statement
+    by_cards = tie[: tie.index("or by seat")]
+    assert "hoffmann" in by_cards and "parlett" in by_cards and "whiteknuckle" not in by_cards
+    assert "whiteknuckle has no trump class" in tie
+    looking = rule("penalty-look-at-others-cards").name
+    assert "exposing" in looking and "looking" in looking
