@@ -120,17 +120,22 @@ deploy-check: $(INSTALLED)
 
 # The tests run in two lanes at once, one a core (pytest-both):
 # - the SQLite lane: the pure engine (tests/engine), the second model of the rules that checks
-#   it (tests/reference), the benchmarks' smoke tests (tests/bench: the scripts serve from
+#   it (tests/reference, but for its two sweeps of whole hands), the benchmarks' smoke tests (tests/bench: the scripts serve from
 #   SQLite files of their own whatever the database), the sweeps marked db_agnostic
 #   (they use the database, but check what the engine and the templates show),
 #   and every other test that uses the database;
 # - the PostgreSQL lane, on a throwaway cluster: those other database tests again, the
 #   browser tests (tests/browser: a person's clicks; the database under the live server does
-#   not change what they check) and the deploy tests (tests/deploy: two gunicorn servers that
+#   not change what they check), the second model's sweeps of whole hands and the deploy tests (tests/deploy: two gunicorn servers that
 #   share the PostgreSQL database and a Redis server).
 # pytest turns DEBUG on itself (pytest-env, in pyproject.toml).
-ONLY_SQLITE := tests/engine tests/reference tests/bench
-ONLY_POSTGRES := tests/browser tests/deploy
+# The second model's two sweeps through whole hands run in the PostgreSQL lane, whose browser
+# tests leave a core half idle while pages load; the rest of tests/reference with the engine.
+REFERENCE_IN_PG := tests/reference/test_differential_hands.py \
+	tests/reference/test_settlement_questions.py
+ONLY_SQLITE := tests/engine tests/bench \
+	$(filter-out $(REFERENCE_IN_PG),$(wildcard tests/reference/test_*.py))
+ONLY_POSTGRES := tests/browser tests/deploy $(REFERENCE_IN_PG)
 # Each lane ends with its 25 slowest tests: where the next minute of CI is to be found.
 SQLITE_PYTEST = $(BIN)/pytest --durations=25 $(addprefix --ignore=,$(ONLY_POSTGRES))
 PG_PYTEST = $(BIN)/pytest --durations=25 $(addprefix --ignore=,$(ONLY_SQLITE)) -m "not db_agnostic"
@@ -142,7 +147,7 @@ pytest-postgres: $(INSTALLED) $(NODE_INSTALLED)
 	@if [ -z "$(PG_INITDB)" ]; then \
 		echo "PostgreSQL server not installed: the PostgreSQL lane is SKIPPED;"; \
 		echo "the browser tests run on SQLite instead (the deploy tests need PostgreSQL)."; \
-		$(BIN)/pytest tests/browser; \
+		$(BIN)/pytest tests/browser $(REFERENCE_IN_PG); \
 	else \
 		echo "scripts/with_postgres.sh $(PG_PYTEST)"; \
 		scripts/with_postgres.sh $(PG_PYTEST); \
