@@ -622,6 +622,17 @@ def settle(facts: Facts) -> Result:
     return result
 
 
+def _looed_by_penalty(result: Result, found: Penalties) -> None:
+    """A hand that ends without the tricks played out is a hand "in which nobody is looed" only
+    if no offender was looed either: Peel's "he is looed" (p. 21, 24-25) is a loo, so the next
+    deal is not a single (p. 21 "so that neither of the players was looed, it becomes a single
+    again"). Found by the thorough run after the first: a dealer who took the miss, played a
+    card before all had declared and was left alone (peel three-card, 4 players, seed
+    'ref-three-card-0-26', laws, hand 5)."""
+    result.looed.extend(sorted(found.looed))
+    result.next_before = "loo" if found.looed else "no-loo"
+
+
 def settle_play(
     facts: Facts, result: Result, pool: int, pool_at_start: int, found: Penalties
 ) -> int:
@@ -639,7 +650,7 @@ def settle_play(
         taker = playing[0] if len(playing) == 1 else facts.dealer
         assert len(playing) <= 1, f"no tricks, yet {playing} are in"
         result.outcome = "lone"
-        result.next_before = "no-loo"
+        _looed_by_penalty(result, found)
         if taker in found.no_winnings or taker in found.out:
             # "In any case the player who transgressed the law does not win anything" (peel
             # p. 22): the pool stays (a reading for a pool won without play). A dealer who
@@ -673,7 +684,7 @@ def settle_play(
             result.pay(None, playing[0], pool - kept, "the one player left takes the pool")
             pool = kept
         result.outcome = "lone"
-        result.next_before = "no-loo"
+        _looed_by_penalty(result, found)
         return pool
     loo = full_loo(facts, pool_at_start)
     for seat in playing:
