@@ -32,6 +32,13 @@ KINDS = [
     ("wait", "Let the others declare"),
     ("irregular", "Break a law"),
 ]
+#: Whether the table offers take-backs (``NewTableForm.takebacks``); "" or missing: as the
+#: mode suggests (:meth:`NewTableForm.honest`).
+TAKEBACKS = [
+    ("", "As the mode suggests: take-backs in learning mode, an honest table in laws mode"),
+    ("offered", "Take-backs offered, until something hidden is shown because of a decision"),
+    ("honest", "An honest table: no decision is ever taken back"),
+]
 MODES = [
     ("learning", "Learning: an illegal card is refused, with the rule that forbids it"),
     ("laws", "Laws: an irregular play stands and the source's penalty is applied"),
@@ -89,8 +96,19 @@ class NewTableForm(forms.Form):
     )
     opponents = forms.ChoiceField(choices=Opponents.choices, initial=Opponents.SENSIBLE)
     mode = forms.ChoiceField(choices=MODES, initial="learning", widget=forms.RadioSelect)
-    #: Only from a shareable link: deal the cards of that seed.
+    takebacks = forms.ChoiceField(
+        choices=TAKEBACKS, required=False, initial="", widget=forms.RadioSelect
+    )
+    #: Only from a shareable link: deal the first hand of that seed.
     seed = forms.IntegerField(min_value=0, max_value=10**12, required=False)
+
+    def honest(self) -> bool:
+        """Whether the table is honest (no take-backs): as chosen, or by default in laws mode,
+        where a decision stands as at a real table."""
+        data = self.cleaned_data
+        if data.get("takebacks"):
+            return bool(data["takebacks"] == "honest")
+        return bool(data["mode"] == "laws")
 
     def clean(self) -> dict[str, Any]:
         super().clean()

@@ -20,6 +20,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.core import signing
 from django.db import models, transaction
 from django.db.models import F, Q
 from django.http import HttpRequest
@@ -62,8 +63,19 @@ def deal_seed(seed: int) -> str:
     return salted_hmac("games.PracticeTable.deal_seed", str(seed)).hexdigest()[:24]
 
 
+#: What a shared replay's token is signed for (django.core.signing's salt).
+SHARE_SALT = "games.PracticeHand.share"
+
+
 def new_seed() -> int:
     return secrets.randbelow(10**9)
+
+
+def new_later_seed() -> str:
+    """The secret seed of a table's deals after its first (``TableConfig.later_seed``): made
+    when the table is, kept in its stored state only. The public seed, and a shared hand, fix
+    the first deal alone: a copy of a table deals new cards after it."""
+    return secrets.token_hex(12)
 
 
 def stored_state(table: Table) -> dict[str, Any]:
@@ -119,6 +131,10 @@ class PracticeTable(RulesAndGameNames, models.Model):
     seed = models.PositiveBigIntegerField()
     opponents = models.CharField(max_length=10, choices=Opponents.choices)
     laws = models.BooleanField(default=False)
+    #: An honest table offers no take-back at all (the default in laws mode); elsewhere a
+    #: decision may be taken back until something hidden is shown because of it
+    #: (``Table.takeback_refusal``).
+    honest = models.BooleanField(default=False)
     #: ``Table.to_dict()`` less its finished hands (those are PracticeHand rows), so that it
     #: stays the size of one hand however long the table plays. Hidden cards included: it
     #: never leaves the server.
@@ -183,22 +199,33 @@ class PracticeTable(RulesAndGameNames, models.Model):
         start: str = "fresh",
         options: dict[str, Any] | None = None,
         engine_seed: str | None = None,
+        honest: bool = False,
+        first_dealer: int | None = None,
+        rule_set: RuleSet | None = None,
     ) -> PracticeTable:
         """A new table with its first hand dealt and played up to the human's first turn
         (``guide``: a lesson's, see :attr:`guide`). A lesson's guided hand may stack the first
         deal (``first_pack``), begin as after a hand (``start``) and agree variations on the
         rule set (``options``): :class:`~games.loo.table.TableConfig`. The stacked pack stays
         in :attr:`state`, which never leaves the server. ``engine_seed`` deals in place of
-        ``deal_seed(seed)`` (a guided hand's, which is the same on every site)."""
+        ``deal_seed(seed)`` (a guided hand's, which is the same on every site). Whatever
+        deals the first hand, the later ones are dealt from a new secret seed
+        (:func:`new_later_seed`). ``honest``: no take-backs (:attr:`honest`); ``first_dealer``:
+        who deals first (a finished hand dealt again); ``rule_set``: the rules as that hand
+        was played (in place of the preset and ``options``)."""
         preset = RuleSet.preset(rules)
+        if rule_set is None:
+            rule_set = preset.with_options(options) if options else preset
         config = TableConfig(
             game,
-            preset.with_options(options) if options else preset,
+            rule_set,
             players,
             engine_seed if engine_seed is not None else deal_seed(seed),
             laws=laws,
             first_pack=first_pack,
             start=start,
+            later_seed=new_later_seed(),
+            first_dealer=first_dealer,
         )
         table = Table(config)
         table.deal()
@@ -211,6 +238,7 @@ class PracticeTable(RulesAndGameNames, models.Model):
             seed=seed,
             opponents=opponents,
             laws=laws,
+            honest=honest,
             guide=guide,
         )
         notes = practice.run_bots(table, [], wait=True)
@@ -339,6 +367,19 @@ class PracticeHand(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("games:hand-replay", args=[self.table_id, self.number])
+
+    @staticmethod
+    def share_url(table_id: int, number: int) -> str:
+        """The read-only link to finished hand ``number`` of table ``table_id``'s replay, for
+        whoever its owner gives it to: signed with the site's key, so that it cannot be made
+        for another hand. All a finished hand's table shares: the replay, and from it that one
+        deal to play again (never the table's seed, which would foretell its later deals)."""
+        return reverse("games:shared-replay", args=[PracticeHand.share_token(table_id, number)])
+
+    @staticmethod
+    def share_token(table_id: int, number: int) -> str:
+        """What :meth:`share_url` signs: the table and the hand's number."""
+        return signing.dumps([table_id, number], salt=SHARE_SALT, compress=True)
 
     @property
     def steps(self) -> int:

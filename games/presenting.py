@@ -30,7 +30,7 @@ from games.loo.play import trick_winner
 from games.loo.rulesets import GAME_NAMES, PRESETS
 from games.loo.table import Table
 from games.loo.view import PlayerView, TrickView, view_for
-from games.models import MAX_PLAYERS, PracticeHand, PracticeTable, deal_seed
+from games.models import MAX_PLAYERS, PracticeHand, PracticeTable
 from games.naming import HUMAN, say, seat_name, stored_message
 
 # -- the chooser ----------------------------------------------------------------------------
@@ -139,18 +139,18 @@ def table_context(
         "deals_to_even": table.deals_to_even(),
         "finished": table.finish_way if table.session_over else "",
         "end_counters": table.balances[HUMAN],
-        "can_take_back": any(a.seat == HUMAN for a in hand.log)
-        and not practice.guided_hand_over(hand)
-        and table.finish_way is None,
+        **_take_back(practice, table, hand),
         # A line marked with the lesson's rule is never folded away unseen.
         "earlier_marked": bool(
             practice.guide
             and any(practice.guide["rule"] in line.event.rules for line in log_earlier)
         ),
         "can_deal": hand.over and not table.session_over,
-        # The seed link deals a plain table from the seed: not a lesson's stacked deal, a
-        # table begun as after a hand, or agreed variations.
-        "shareable": _plain(table, practice),
+        # A finished hand is shared by its replay (and that deal to play again): nothing
+        # about a hand in progress, nor the table's later deals.
+        "shareable": PracticeHand.share_url(practice.pk, hand.setup.hand_number)
+        if hand.over
+        else "",
         "laws_stand": practice.laws and hand.rules.penalties != "none",
         "irregular_laws": {
             what.replace("-", "_"): _law(IRREGULARITIES[what], practice.rules, links)
@@ -164,16 +164,35 @@ def table_context(
     }
 
 
-def _plain(table: Table, practice: PracticeTable) -> bool:
-    """Whether ``table`` is what its seed link deals: dealt from the seed under this site's key
-    (a guided hand's is not), the preset's rules, shuffled from the first hand, a fresh start."""
-    config = table.config
-    return (
-        config.seed == deal_seed(practice.seed)
-        and config.first_pack is None
-        and config.start == "fresh"
-        and config.rules == PRESETS[practice.rules].rules
+def _take_back(practice: PracticeTable, table: Table, hand: Hand) -> dict[str, Any]:
+    """Whether the human's last decision may be taken back (``can_take_back``), and if it may
+    not, why not, beside where the button would be: at an honest table
+    (``honest_table``), none ever; else none once something hidden was shown because of it
+    (``takeback_refused``, the engine's reason: ``Table.takeback_refusal``). Nothing is said
+    before he has decided anything in this deal, nor of a lesson's finished guided hand."""
+    if practice.honest:
+        return {
+            "can_take_back": False,
+            "honest_table": HONEST_TABLE,
+            "takeback_refused": "",
+            "takeback_offered": "",
+        }
+    refusal = table.takeback_refusal(HUMAN)
+    said = (
+        ""
+        if refusal is None or refusal.key in _TAKEBACK_UNSAID or practice.guided_hand_over(hand)
+        else say(refusal)
     )
+    return {
+        "can_take_back": refusal is None,
+        "honest_table": "",
+        "takeback_refused": f"{TAKEBACK_REFUSED} {said}" if said else "",
+        "takeback_offered": TAKEBACK_OFFERED,
+    }
+
+
+#: Refusals of a take-back not said beside the button: there is no decision to take back.
+_TAKEBACK_UNSAID: Final = ("takeback.nothing", "error.no-hand")
 
 
 # -- a finished hand ------------------------------------------------------------------------
@@ -521,7 +540,23 @@ GUIDED_HAND_OVER: Final = (
     "The lesson's guided hand is over and stays as it was played: go back to the lesson, or "
     "deal the next hand."
 )
-NOTHING_TO_TAKE_BACK: Final = "You have made no decision in this deal to take back."
+#: Why an honest table offers no take-back, on its page and to a take-back posted there.
+HONEST_TABLE: Final = "This is an honest table: no decision is taken back, as at a real table."
+#: Beside the take-back button: how long it is offered.
+TAKEBACK_OFFERED: Final = (
+    "Offered only until something hidden (the miss, a card drawn, another player's answer) "
+    "is shown because of your decision."
+)
+
+
+def takeback_refused(refusal: IllegalAction) -> str:
+    """A refused take-back, with the engine's reason."""
+    if refusal.message.key in _TAKEBACK_UNSAID:
+        return say(refusal.message)
+    return f"{TAKEBACK_REFUSED} {say(refusal.message)}"
+
+
+TAKEBACK_REFUSED: Final = "Your last decision cannot be taken back."
 TOO_MANY_TABLES: Final = "Too many practice tables have been dealt."
 NO_VERSION: Final = "This request could not be read: it lacks the table's version. Reload the page."
 BAD_STEP: Final = "The step must be a whole number from 0 to the number of actions in the hand."

@@ -20,4 +20,5 @@ urlpatterns = [
     path("<int:pk>/finish/", views.finish_game, name="table-finish"),
     path("<int:pk>/hand/<int:number>/", views.replay_hand, name="hand-replay"),
     path("shared/<str:token>/", views.show_shared_replay, name="shared-replay"),
+    path("shared/<str:token>/play/", views.play_shared_deal, name="shared-play"),
 ]

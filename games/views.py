@@ -29,11 +29,11 @@ from games.forms import ActionForm, NewTableForm, ReplayStepForm, VersionForm
 from games.http import HtmxHttpRequest
 from games.loo.autoplay import Note
 from games.loo.errors import LooError
-from games.loo.hand import Hand, IllegalAction
+from games.loo.hand import Hand, IllegalAction, setup_from_dict
 from games.loo.rulesets import GAME_NAMES, PRESETS
-from games.loo.table import WITHDRAW, Table
+from games.loo.table import WITHDRAW, Table, first_deal_of
 from games.loo.view import view_for
-from games.models import PracticeHand, PracticeTable, new_seed
+from games.models import SHARE_SALT, PracticeHand, PracticeTable, new_seed
 from games.naming import HUMAN, say
 from games.throttle import Limit, client_ip, hit, limit, retry_after, too_many
 
@@ -92,6 +92,28 @@ def create_table(request: HtmxHttpRequest) -> HttpResponse:
         return _render_chooser(request, form)
     data = form.cleaned_data
     owner = request.user if request.user.is_authenticated else None
+    if refused := _may_deal(request, form):
+        return refused
+    table = PracticeTable.deal_new(
+        game=data["game"],
+        rules=data["rules"],
+        players=data["players"],
+        seed=data["seed"] if data["seed"] is not None else new_seed(),
+        opponents=data["opponents"],
+        laws=data["mode"] == "laws",
+        honest=form.honest(),
+        owner=owner,
+        session_key=request.session.session_key or "",
+    )
+    return redirect(table)
+
+
+def _may_deal(request: HtmxHttpRequest, form: NewTableForm) -> HttpResponse | None:
+    """Before a new table is dealt, whatever asks for it (the chooser, a shared deal): the
+    answer to give instead if the limits refuse it (too many tables lately; a browser without
+    an account whose tables are all in play, ``form`` shown again), else None, the table
+    counted against the limits and room made for it."""
+    owner = request.user if request.user.is_authenticated else None
     if owner is None and request.session.session_key is None:
         # The table belongs to this browser session: make sure it has one.
         request.session.create()
@@ -104,17 +126,7 @@ def create_table(request: HtmxHttpRequest) -> HttpResponse:
         return _render_chooser(request, form, status=409, refusal=refusal)
     for rule, who in counted:
         hit(rule, who)
-    table = PracticeTable.deal_new(
-        game=data["game"],
-        rules=data["rules"],
-        players=data["players"],
-        seed=data["seed"] if data["seed"] is not None else new_seed(),
-        opponents=data["opponents"],
-        laws=data["mode"] == "laws",
-        owner=owner,
-        session_key=request.session.session_key or "",
-    )
-    return redirect(table)
+    return None
 
 
 def _dealing_limits(request: HtmxHttpRequest) -> list[tuple[Limit, str]]:
@@ -152,7 +164,8 @@ def _make_room(session_key: str) -> bool:
 def show_seeded_deal(
     request: HtmxHttpRequest, game: str, rules: str, players: int, seed: int
 ) -> HttpResponse:
-    """The shareable link of a deal: a new table dealt from the same seed gets the same cards."""
+    """The shareable link of a seed: a new table dealt from it gets the same first hand (its
+    later hands are dealt from a seed of its own: ``PracticeTable.deal_new``)."""
     form = NewTableForm(
         {
             "game": game,
@@ -280,16 +293,16 @@ def take_back_decision(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return loaded
     practice, table = loaded
     hand = _current_hand(table)
+    if practice.honest:
+        return _answer(request, practice, table, error=presenting.HONEST_TABLE)
     if practice.guided_hand_over(hand):
         return _answer(request, practice, table, error=presenting.GUIDED_HAND_OVER)
-    mine = [i for i, action in enumerate(hand.log) if action.seat == HUMAN]
-    if not mine:
-        return _answer(request, practice, table, error=presenting.NOTHING_TO_TAKE_BACK)
-    keep = mine[-1]
+    keep = len(hand.log) - 1
     try:
-        table.takeback(len(hand.log) - keep)
-    except LooError as error:  # the game is finished (peel p. 17): nothing is undone
-        return _answer(request, practice, table, error=presenting.sentence(str(error)))
+        # Refused, changing nothing, once something hidden was shown because of it.
+        table.take_back_decision(HUMAN)
+    except IllegalAction as refusal:
+        return _answer(request, practice, table, error=presenting.takeback_refused(refusal))
     notes = [n for n in practice.notes if n["action"] < keep]
     return _store(request, practice, table, notes)
 
@@ -303,18 +316,8 @@ def replay_hand(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     """A finished hand step by step, as the human saw it, with its rule trace."""
     record = _get_hand_for_player(request, pk, number)
     here = reverse("games:hand-replay", args=[pk, number])
-    share = reverse("games:shared-replay", args=[share_token(record)])
-    return _render_replay(request, record, here, share)
-
-
-#: What a shared replay's token is signed for (django.core.signing's salt).
-SHARE_SALT = "games.PracticeHand.share"
-
-
-def share_token(record: PracticeHand) -> str:
-    """A token for a read-only link to a finished hand's replay, for whoever its owner gives
-    it to: signed with the site's key, so it cannot be made for another hand."""
-    return signing.dumps([record.table_id, record.number], salt=SHARE_SALT, compress=True)
+    token = PracticeHand.share_token(pk, number)
+    return _render_replay(request, record, here, token, shared=False)
 
 
 @require_safe
@@ -322,24 +325,66 @@ def share_token(record: PracticeHand) -> str:
 def show_shared_replay(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """A finished hand's replay that its owner shared: read-only, and never more than the
     owner saw (the same page as his own replay, without the way to his table)."""
+    record = _shared_hand(token)
+    here = reverse("games:shared-replay", args=[token])
+    return _render_replay(request, record, here, token, shared=True)
+
+
+def _shared_hand(token: str) -> PracticeHand:
+    """The finished hand a share token names; 404 for a token this site did not sign (or
+    whose hand is gone)."""
     try:
         pk, number = signing.loads(token, salt=SHARE_SALT)
-        record = PracticeHand.objects.select_related("table").get(table_id=pk, number=number)
+        return PracticeHand.objects.select_related("table").get(table_id=pk, number=number)
     except (signing.BadSignature, ValueError, TypeError, PracticeHand.DoesNotExist):
         raise Http404(presenting.NO_SHARED_HAND) from None
-    return _render_replay(request, record, reverse("games:shared-replay", args=[token]), "")
+
+
+@require_POST
+def play_shared_deal(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """ "Play this deal yourself": a new table whose first deal is the shared hand's cards (the
+    same pack, dealer and seats: ``first_deal_of``) and whose later deals are new cards, so
+    that a shared hand tells nothing of the deals that followed it at its table. Limited as
+    every new table is, before any work; a bad token is a 404."""
+    record = _shared_hand(token)
+    if refused := _may_deal(request, NewTableForm()):
+        return refused
+    setup = setup_from_dict(record.setup)
+    pack, start = first_deal_of(setup)
+    original = record.table
+    owner = request.user if request.user.is_authenticated else None
+    table = PracticeTable.deal_new(
+        game=original.game,
+        rules=original.rules,
+        players=original.players,
+        seed=new_seed(),
+        opponents=original.opponents,
+        laws=original.laws,
+        honest=original.laws,
+        owner=owner,
+        session_key=request.session.session_key or "",
+        first_pack=pack,
+        start=start,
+        first_dealer=setup.dealer,
+        rule_set=setup.rules,
+    )
+    return redirect(table)
 
 
 def _render_replay(
-    request: HtmxHttpRequest, record: PracticeHand, here: str, share: str
+    request: HtmxHttpRequest, record: PracticeHand, here: str, token: str, *, shared: bool
 ) -> HttpResponse:
+    """A finished hand's replay page (``shared``: the read-only one its owner's link gives),
+    with the way to play its cards at a new table (``token``: the hand's share token)."""
     form = ReplayStepForm(request.GET)
     if not form.is_valid():
         return HttpResponseBadRequest(presenting.BAD_STEP, content_type="text/plain; charset=utf-8")
     step = form.cleaned_data["step"]
     step = 0 if step is None else min(step, record.steps)
-    share_url = request.build_absolute_uri(share) if share else ""
+    share = reverse("games:shared-replay", args=[token])
+    share_url = "" if shared else request.build_absolute_uri(share)
     context = presenting.replay_context(record, step, here=here, share_url=share_url)
+    context["play_url"] = reverse("games:shared-play", args=[token])
     template = "games/replay.html#replay-step" if request.htmx else "games/replay.html"
     return render(request, template, context)
 

@@ -18,13 +18,15 @@ from .hand import (
     Action,
     Hand,
     HandSetup,
+    IllegalAction,
     refuse,
     setup_from_dict,
     setup_to_dict,
 )
 from .messages import Message, msg, render
-from .rng import rng_for, shuffled_pack
+from .rng import deal_rng, rng_for, shuffled_pack
 from .rulesets import RuleSet
+from .view import view_for
 
 #: Cut order for choosing the dealer: ace low (RULES.md first-dealer).
 ACE_LOW: Final = "A23456789TJQK"
@@ -34,6 +36,10 @@ ACE_LOW: Final = "A23456789TJQK"
 #: double, neither a single nor a must); ``after-no-loo``, as after a hand nobody was looed
 #: (a single, and a must where the rule set plays one then).
 STARTS: Final = ("fresh", "after-loo", "after-no-loo")
+
+
+#: The declarations that take the miss into the hand: the player sees its cards.
+MISS_CHOICES: Final = ("take-miss", "defend-miss")
 
 
 #: Peel's ways to finish a game (p. 17; RULES.md A54), which a table under his rule set
@@ -76,6 +82,17 @@ class TableConfig:
     #: How the table begins (:data:`STARTS`): a fresh table, or as if a hand had just been
     #: played, with a loo (its pool carried into the first hand) or without one.
     start: str = "fresh"
+    #: The seed of every deal after the first; None: the first's (:attr:`seed`). A practice
+    #: table's public seed is shown and shared: dealing its later hands from a seed kept
+    #: secret at the table means that a copy of the table made from the public seed (or
+    #: from a finished hand) deals the same first hand and new cards after it, so that no
+    #: one can play the original's later deals first at a copy.
+    later_seed: str | None = None
+    #: Who deals first; None: chosen by :attr:`seed` as the rule set says
+    #: (:func:`choose_first_dealer`). A table that deals a finished hand again (its stacked
+    #: pack in :attr:`first_pack`) gives its dealer the same seat, so that every seat gets
+    #: the same cards.
+    first_dealer: int | None = None
 
     def __post_init__(self) -> None:
         self.rules.require_game(self.game)
@@ -87,6 +104,8 @@ class TableConfig:
             )
         if self.start not in STARTS:
             raise LooError(f"unknown start {self.start!r} (starts: {', '.join(STARTS)})")
+        if self.first_dealer is not None and not 0 <= self.first_dealer < self.players:
+            raise LooError(f"no seat {self.first_dealer} at a table of {self.players}")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -102,6 +121,8 @@ class TableConfig:
             # Only when set: a table's dict reads as it did before lessons stacked deals.
             **({"first_pack": list(self.first_pack)} if self.first_pack else {}),
             **({"start": self.start} if self.start != "fresh" else {}),
+            **({"later_seed": self.later_seed} if self.later_seed is not None else {}),
+            **({"first_dealer": self.first_dealer} if self.first_dealer is not None else {}),
         }
 
     @classmethod
@@ -118,7 +139,17 @@ class TableConfig:
             keep_history=bool(data.get("keep_history", False)),
             first_pack=tuple(data["first_pack"]) if data.get("first_pack") else None,
             start=str(data.get("start", "fresh")),
+            later_seed=str(data["later_seed"]) if data.get("later_seed") is not None else None,
+            first_dealer=int(data["first_dealer"])
+            if data.get("first_dealer") is not None
+            else None,
         )
+
+    def seed_of(self, hand_number: int) -> int | str:
+        """The seed deal ``hand_number`` (1 the first) is shuffled from."""
+        if hand_number == 1 or self.later_seed is None:
+            return self.seed
+        return self.later_seed
 
 
 def choose_first_dealer(rules: RuleSet, players: int, seed: int | str) -> tuple[int, Message]:
@@ -142,6 +173,25 @@ def choose_first_dealer(rules: RuleSet, players: int, seed: int | str) -> tuple[
             return seat, msg("dealer.lowest-cut", p=seat, card=cuts[seat])
 
 
+def first_deal_of(setup: HandSetup) -> tuple[tuple[str, ...], str]:
+    """The stacked pack (:attr:`TableConfig.first_pack`) and the start
+    (:attr:`TableConfig.start`) with which a new table, its first dealer ``setup.dealer``
+    (:attr:`TableConfig.first_dealer`), deals the cards of the hand ``setup`` began again:
+    the same pack, the same dealer, and a start as after a hand with or without a loo as that
+    hand had. What a start cannot give differs: the counters are fresh, and the pool holds
+    a fresh stake or one loo, not what that hand's held."""
+    pack = setup.pack or tuple(
+        c.code for c in shuffled_pack(deal_rng(setup.seed, setup.hand_number))
+    )
+    if setup.first:
+        start = "fresh"
+    elif setup.prev_no_loo:
+        start = "after-no-loo"
+    else:
+        start = "after-loo"
+    return tuple(pack), start
+
+
 class Table:
     """A session at one table. ``hand`` is the deal in progress (or the last one, finished)."""
 
@@ -150,9 +200,13 @@ class Table:
         self.balances = [config.chips] * config.players
         self.pool = 0
         #: How the first dealer was chosen (:attr:`first_dealer_text`: in words).
-        self.dealer, self.first_dealer_message = choose_first_dealer(
-            config.rules, config.players, config.seed
-        )
+        if config.first_dealer is None:
+            self.dealer, self.first_dealer_message = choose_first_dealer(
+                config.rules, config.players, config.seed
+            )
+        else:
+            self.dealer = config.first_dealer
+            self.first_dealer_message = msg("dealer.as-before", p=config.first_dealer)
         self.hand_number = 0
         self.hand: Hand | None = None
         self.prev_no_loo = config.start == "after-no-loo"
@@ -315,7 +369,7 @@ class Table:
             players=config.players,
             dealer=self.dealer,
             hand_number=self.hand_number,
-            seed=config.seed,
+            seed=config.seed_of(self.hand_number),
             balances=tuple(self.balances),
             pool=self.pool,
             first=self.hand_number == 1 and config.start == "fresh",
@@ -365,9 +419,52 @@ class Table:
             self.prev_no_loo = self.hand.no_loo
             self.prev_flush = self.hand.outcome == "flush"
 
+    def takeback_refusal(self, seat: int) -> Message | None:
+        """Why ``seat``'s last decision in this deal may not be taken back now, or None if it
+        may (:meth:`take_back_decision`).
+
+        The rule: no decision is taken back once something hidden has been shown to the player
+        because of it; else one learns a hidden card, takes the decision back and decides again
+        knowing it. So not once the hand is over (its end shows the settlement and the others'
+        reasons), nor once another seat has acted after it (its answer was seen), nor when the
+        decision itself showed him a card he had not seen (the miss taken, cards drawn, a look
+        where the laws forbid one), nor once the game is finished (peel p. 17)."""
+        hand = self.hand
+        if hand is None:
+            return msg("error.no-hand")
+        if self.finish_way is not None:
+            return msg("error.finished")
+        mine = [i for i, action in enumerate(hand.log) if action.seat == seat]
+        if not mine:
+            return msg("takeback.nothing", p=seat)
+        if hand.over:
+            return msg("takeback.hand-over", p=seat)
+        last = mine[-1]
+        if last != len(hand.log) - 1:
+            return msg("takeback.others-since", p=seat)
+        before = Hand.replay(hand.setup, hand.log[:last])
+        shown = view_for(hand, seat).visible_cards() - view_for(before, seat).visible_cards()
+        if not shown:
+            return None
+        action = hand.log[last]
+        if action.kind == "declare" and action.choice in MISS_CHOICES:
+            return msg("takeback.seen-miss", p=seat)
+        if action.kind == "declare" and before.phase == "exchange":
+            return msg("takeback.seen-drawn", p=seat)
+        return msg("takeback.seen-hidden", p=seat)
+
+    def take_back_decision(self, seat: int) -> Hand:
+        """Take back ``seat``'s last decision in this deal, or raise :class:`IllegalAction`
+        with :meth:`takeback_refusal`'s reason, changing nothing."""
+        refusal = self.takeback_refusal(seat)
+        if refusal is not None:
+            raise IllegalAction(refusal)
+        return self.takeback(1)
+
     def takeback(self, count: int = 1) -> Hand:
-        """Take back the last ``count`` actions of the current hand (practice only). If the
-        hand had ended, the counters and the pool return to where they were before."""
+        """Take back the last ``count`` actions of the current hand, whatever they showed (for
+        tests and tools; a player's take-back is :meth:`take_back_decision`). If the hand had
+        ended, the counters and the pool return to where they were before."""
         hand = self.hand
         if hand is None:
             raise refuse("error.no-hand")
@@ -425,4 +522,13 @@ class Table:
         return table
 
 
-__all__ = ["FINISHES", "STARTS", "WITHDRAW", "Table", "TableConfig", "choose_first_dealer"]
+__all__ = [
+    "FINISHES",
+    "MISS_CHOICES",
+    "STARTS",
+    "WITHDRAW",
+    "Table",
+    "TableConfig",
+    "choose_first_dealer",
+    "first_deal_of",
+]

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from games.loo.hand import Action
 from games.models import PracticeHand, PracticeTable
-from games.naming import HUMAN
+from games.naming import HUMAN, say
 from games.presenting import GUIDED_HAND_OVER
 
 pytestmark = pytest.mark.django_db
@@ -53,8 +53,6 @@ def test_a_finished_guided_hand_offers_no_take_back_and_refuses_one(
 ) -> None:
     table = _guided(player.new_table(players=4, seed=11))
     assert TAKE_BACK not in _page(client, table)  # nothing to take back yet
-    _step(player, table)
-    assert TAKE_BACK in _page(client, table)  # during the hand, as at any table
     player.play_out(table.pk)
     table.refresh_from_db()
 
@@ -75,23 +73,25 @@ def test_a_finished_guided_hand_offers_no_take_back_and_refuses_one(
     assert table.version == before
 
 
-def test_a_finished_hand_at_an_ordinary_table_may_still_be_taken_back(
+def test_the_next_hand_at_a_guided_table_follows_the_rule_of_any_table(
     client: Client, player: Any
 ) -> None:
-    table = player.new_table(players=4, seed=11)
-    player.play_out(table.pk)
-
-    assert TAKE_BACK in _page(client, table)
-
-
-def test_the_next_hand_at_a_guided_table_may_be_taken_back(client: Client, player: Any) -> None:
+    """Past the guided hand, a take-back is offered or refused as at any table: by the
+    engine's rule (``Table.takeback_refusal``), not the lesson's."""
     table = _guided(player.new_table(players=4, seed=11))
     player.play_out(table.pk)
     table.refresh_from_db()
     client.post(reverse("games:table-next", args=[table.pk]), {"version": table.version})
     player.act(table.pk, player.decide(table.pk))
+    table.refresh_from_db()
 
-    assert TAKE_BACK in _page(client, table)
+    refusal = table.to_engine().takeback_refusal(HUMAN)
+    page = _page(client, table)
+    assert GUIDED_HAND_OVER not in page
+    if refusal is None:
+        assert TAKE_BACK in page
+    else:
+        assert TAKE_BACK not in page and say(refusal) in page
 
 
 def _earlier(page: str) -> str:

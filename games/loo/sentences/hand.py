@@ -246,6 +246,25 @@ PLAY: Final[dict[str, str]] = {
         "Cards are dealt face up round the table; {p:S} {p:receives/receive} the first "
         "knave and {p:deals/deal} first."
     ),
+    "dealer.as-before": ("{p:S} {p:deals/deal} first, as in the deal this table was dealt from."),
+    "dealer.as-before-brief": (
+        "{p:S} {p:deals/deal} first, as in the deal this table was dealt from."
+    ),
+    # Why a player's last decision may not be taken back (Table.takeback_refusal).
+    "takeback.nothing": "{p:S} {p:has/have} made no decision in this deal to take back.",
+    "takeback.hand-over": (
+        "The hand is over: {p:he} {p:has/have} seen how it was settled and why the others "
+        "did what they did."
+    ),
+    "takeback.others-since": (
+        "The others have played since {p:his} last decision: {p:he} {p:has/have} seen their "
+        "answers."
+    ),
+    "takeback.seen-miss": "{p:S} {p:has/have} seen the miss.",
+    "takeback.seen-drawn": "{p:S} {p:has/have} seen the cards {p:he} drew.",
+    "takeback.seen-hidden": (
+        "{p:S} {p:has/have} seen hidden cards because of {p:his} last decision."
+    ),
     "dealer.lowest-cut-brief": (
         "Each player cuts; {p:S} {p:cuts/cut} the lowest card and {p:deals/deal} first."
     ),
