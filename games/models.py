@@ -67,6 +67,15 @@ def deal_seed(seed: int) -> str:
 SHARE_SALT = "games.PracticeHand.share"
 
 
+def copy_seed(hand_seed: int | str, number: int) -> str:
+    """The engine's seed of a table dealt from a shared hand (deal ``number`` of a table,
+    dealt from ``hand_seed``): the same for every copy of that hand, so that its computer
+    players answer alike whoever plays it, and useless without the site's key. It seeds the
+    computer players only: the copy's first deal is the hand's stacked pack, its later deals
+    come from a secret seed of its own."""
+    return salted_hmac("games.PracticeTable.copy_seed", f"{hand_seed}:{number}").hexdigest()[:24]
+
+
 def new_seed() -> int:
     return secrets.randbelow(10**9)
 

@@ -33,7 +33,7 @@ from games.loo.hand import Hand, IllegalAction, setup_from_dict
 from games.loo.rulesets import GAME_NAMES, PRESETS
 from games.loo.table import WITHDRAW, Table, first_deal_of
 from games.loo.view import view_for
-from games.models import SHARE_SALT, PracticeHand, PracticeTable, new_seed
+from games.models import SHARE_SALT, PracticeHand, PracticeTable, copy_seed, new_seed
 from games.naming import HUMAN, say
 from games.throttle import Limit, client_ip, hit, limit, retry_after, too_many
 
@@ -363,6 +363,7 @@ def play_shared_deal(request: HtmxHttpRequest, token: str) -> HttpResponse:
         honest=original.laws,
         owner=owner,
         session_key=request.session.session_key or "",
+        engine_seed=copy_seed(setup.seed, setup.hand_number),
         first_pack=pack,
         start=start,
         first_dealer=setup.dealer,
