@@ -437,21 +437,23 @@ class Table:
         mine = [i for i, action in enumerate(hand.log) if action.seat == seat]
         if not mine:
             return msg("takeback.nothing", p=seat)
-        if hand.over:
-            return msg("takeback.hand-over", p=seat)
+        # The first thing shown because of it is the reason given: what the decision itself
+        # showed, then the others' answers, then the end of the hand.
         last = mine[-1]
+        before = Hand.replay(hand.setup, hand.log[:last])
+        after = hand if last == len(hand.log) - 1 else Hand.replay(hand.setup, hand.log[: last + 1])
+        if view_for(after, seat).visible_cards() - view_for(before, seat).visible_cards():
+            action = hand.log[last]
+            if action.kind == "declare" and action.choice in MISS_CHOICES:
+                return msg("takeback.seen-miss", p=seat)
+            if action.kind == "declare" and before.phase == "exchange":
+                return msg("takeback.seen-drawn", p=seat)
+            return msg("takeback.seen-hidden", p=seat)
         if last != len(hand.log) - 1:
             return msg("takeback.others-since", p=seat)
-        before = Hand.replay(hand.setup, hand.log[:last])
-        shown = view_for(hand, seat).visible_cards() - view_for(before, seat).visible_cards()
-        if not shown:
-            return None
-        action = hand.log[last]
-        if action.kind == "declare" and action.choice in MISS_CHOICES:
-            return msg("takeback.seen-miss", p=seat)
-        if action.kind == "declare" and before.phase == "exchange":
-            return msg("takeback.seen-drawn", p=seat)
-        return msg("takeback.seen-hidden", p=seat)
+        if hand.over:
+            return msg("takeback.hand-over", p=seat)
+        return None
 
     def take_back_decision(self, seat: int) -> Hand:
         """Take back ``seat``'s last decision in this deal, or raise :class:`IllegalAction`

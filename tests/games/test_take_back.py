@@ -39,10 +39,15 @@ FIVE = [
 
 
 def _table(
-    game: str = "three-card", *, laws: bool = False, rules: str = "hoffmann", dealer: int = 2
+    game: str = "three-card",
+    *,
+    laws: bool = False,
+    rules: str = "hoffmann",
+    dealer: int = 2,
+    hands: list[list[str]] | None = None,
 ) -> Table:
     ruleset = RuleSet.preset(rules)
-    hands = THREE if game == "three-card" else FIVE
+    hands = hands or (THREE if game == "three-card" else FIVE)
     miss = MISS if game == "three-card" else None
     # At five-card Loo the top of the stock makes no flush for whoever draws it.
     stock = () if game == "three-card" else ("7H", "8H", "9H")
@@ -90,6 +95,14 @@ def test_taking_the_miss_is_not_taken_back(laws: bool) -> None:
     assert table.to_dict() == state
 
 
+def test_the_miss_seen_is_the_reason_whatever_came_after() -> None:
+    table = _table()
+    table.apply(Action.declare(HUMAN, "take-miss"))
+    table.apply(Action.declare(1, "pass"))
+
+    assert _refusal(table) == "You have seen the miss."
+
+
 @pytest.mark.parametrize("laws", [False, True], ids=["learning", "laws"])
 def test_nothing_is_taken_back_once_another_player_answered(laws: bool) -> None:
     table = _table(laws=laws)
@@ -106,18 +119,24 @@ def test_nothing_is_taken_back_once_another_player_answered(laws: bool) -> None:
 
 
 def test_nothing_is_taken_back_once_the_hand_is_over() -> None:
-    table = _table()
-    # Everyone plays, and the first card each may.
+    """The human deals and plays last to every trick, his last card ending the hand: nobody
+    acted after it, but the end showed the settlement."""
+    low = [["2D", "3D", "4D"], ["AS", "KS", "QS"], ["2C", "3C", "4C"]]
+    table = _table(dealer=0, hands=low)
+    for seat in (1, 2, HUMAN):
+        table.apply(Action.declare(seat, "play"))
+    for trump, club, diamond in (("AS", "2C", "2D"), ("KS", "3C", "3D"), ("QS", "4C", "4D")):
+        table.apply(Action.play(1, card(trump)))
+        table.apply(Action.play(2, card(club)))
+        table.apply(Action.play(HUMAN, card(diamond)))
     hand = table.hand
-    assert hand is not None
-    while not hand.over:
-        seat = hand.to_act
-        assert seat is not None
-        choices = hand.choices()
-        table.step(choices[0] if "play" not in choices else "play")
-    assert _refusal(table).startswith("The hand is over")
+    assert hand is not None and hand.over and hand.log[-1].seat == HUMAN
+    state = table.to_dict()
+
+    assert _refusal(table).startswith("The hand is over: you have seen how it was settled")
     with pytest.raises(IllegalAction):
         table.take_back_decision(HUMAN)
+    assert table.to_dict() == state
 
 
 @pytest.mark.parametrize("laws", [False, True], ids=["learning", "laws"])

@@ -444,7 +444,7 @@ def test_a_finished_hand_is_not_reopened(client: Client, player: Any) -> None:
         reverse("games:table-takeback", args=[table.pk]), {"version": table.version}, follow=True
     )
 
-    assert "The hand is over: you have seen how it was settled" in _text(response)
+    assert "Your last decision cannot be taken back." in _text(response)
     assert player.current_hand(table.pk).over
     assert PracticeHand.objects.filter(table=table).exists()
 
