@@ -108,16 +108,7 @@ def test_a_five_card_hand_played_by_clicking(page: Page) -> None:
     expect(page).to_have_url(re.compile(r"\?step=1$"))
 
 
-def test_takeback_restores_the_decision(page: Page) -> None:
-    _deal(page, "three-card", "peel", 3)
-    status = page.locator("#table-status").inner_text()
-    cards = page.locator(".my-hand .pcard").all_inner_texts()
-
-    _take_turn(page)
-    page.get_by_role("button", name="Take back your last decision").click()
-
-    expect(page.locator("#table-status")).to_have_text(status)
-    assert page.locator(".my-hand .pcard").all_inner_texts() == cards
+# Take-backs, offered and refused (issue 26): tests/browser/test_honest_table.py.
 
 
 def test_an_illegal_card_is_refused_with_its_rule(js_page: Page, live_server: Any) -> None:
