@@ -184,12 +184,12 @@ def test_a_guided_hand_deals_the_same_cards_whatever_the_site_s_secret_key() -> 
 
 
 def test_a_guided_hand_offers_no_seed_link_that_would_deal_other_cards(client: Client) -> None:
-    """A plain practice table's finished hand offers a link that deals the same cards at a new
-    table (from the seed, under the site's key); a guided hand deals from its stored seed alone,
-    so that link would deal other cards, and none is offered."""
+    """A guided hand deals from its stored seed alone, so a seed link would deal other cards:
+    none is offered. Like every finished hand (issue 26) it is shared by its replay, from which
+    its own cards are dealt again."""
     _, table = _open_guided_hand(client, "looed-hand", "hoffmann")
     _play_out(client, table, htmx=False)
     body = client.get(table.get_absolute_url()).content.decode()
     assert "is over" in body
     assert table.seed_url not in body
-    assert "Share this deal" not in body
+    assert "Share this deal" in body and "/play/shared/" in body
