@@ -9,7 +9,9 @@ or a double submission is never applied twice.
 Deals are reproducible from a public seed, but the engine is dealt from a seed derived from it
 with the site's secret key (:func:`deal_seed`): the shareable seed on a page does not let
 anyone work out the hidden cards offline, while the same link on this site deals the same
-cards.
+cards. That public seed deals a table's first hand only: the later hands are dealt from a
+secret seed each table makes when it is dealt (:func:`new_later_seed`), so that no link, and
+no copy of a table, tells of the deals to come.
 """
 
 from __future__ import annotations
@@ -186,7 +188,9 @@ class PracticeTable(RulesAndGameNames, models.Model):
 
     @property
     def seed_url(self) -> str:
-        """The shareable link that deals the same cards at a new table."""
+        """The link of the table's public seed, which deals its first hand again at a new
+        table (its later hands come from a secret seed of each table's own). A finished hand is
+        shared by its replay instead (:meth:`PracticeHand.share_url`)."""
         return reverse("games:table-seed", args=[self.game, self.rules, self.players, self.seed])
 
     # -- the engine ----------------------------------------------------------------------------
