@@ -87,17 +87,10 @@ def show_course(request: HtmxHttpRequest) -> HttpResponse:
 
 
 def _resume(lessons: list[dict[str, Any]]) -> Lesson | None:
-    """Where to go on: a lesson begun and not finished; else the first unfinished lesson
-    after the last one the learner worked on; else the first unfinished one."""
-    begun = [s for s in lessons if 0 < s["done"] < s["steps"]]
-    if begun:
-        return begun[0]["lesson"]
-    worked = [i for i, s in enumerate(lessons) if s["done"]]
-    after = lessons[worked[-1] + 1 :] if worked else lessons
-    for state in [*after, *lessons]:
-        if not state["complete"]:
-            return state["lesson"]
-    return None
+    """Where to go on: the first lesson in course order that is not finished, begun or not.
+    Each lesson builds on those before it, so a lesson skipped or left half done comes before
+    any later one the learner has worked on."""
+    return next((s["lesson"] for s in lessons if not s["complete"]), None)
 
 
 # -- a lesson -----------------------------------------------------------------------------------
