@@ -335,18 +335,32 @@ def _deal_guided_hand(
             laws=guided.laws,
             owner=owner,
             session_key=session_key,
-            guide={
-                "lesson": lesson.title,
-                "banner": data["banner"],
-                "rule": data["rule"],
-                "back": _lesson_url(lesson, preset, step),
-            },
+            guide=_guide(lesson, step, preset),
             first_pack=guided.pack,
             start=guided.start,
             options=dict(guided.options),
         )
         Progress.objects.filter(pk=progress.pk).update(table=table)
     return redirect(table)
+
+
+def _guide(lesson: Lesson, step: Step, preset: str) -> dict[str, Any]:
+    """The guided table's ``guide`` (``PracticeTable.guide``, :mod:`games.guidance`): the
+    lesson, its banner and rule, the way back; where the hand asks only what has been taught,
+    the lesson that teaches declaring (the table declares for him) and what it asks."""
+    data = step.data
+    guide: dict[str, Any] = {
+        "lesson": lesson.title,
+        "banner": data["banner"],
+        "rule": data["rule"],
+        "back": _lesson_url(lesson, preset, step),
+    }
+    teaches = Lesson.objects.filter(slug=data.get("declares", "")).first()
+    if teaches is not None:
+        guide["declares"] = {"lesson": teaches.title, "url": _lesson_url(teaches, preset)}
+    if data.get("asks"):
+        guide["asks"] = data["asks"]
+    return guide
 
 
 @require_POST
