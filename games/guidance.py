@@ -159,3 +159,11 @@ def say_winner(guide: dict[str, Any], hand: Hand, seat: int) -> tuple[dict[str, 
     taken = [e for e in hand.events if e.kind == "trick"][number - 1]
     right = "Right" if seat == trick.winner else "Not so"
     return {**guide, "said": [*guide.get("said", []), seat]}, f"{right}: {say(taken.message)}"
+
+
+def answers_kept(guide: dict[str, Any] | None, hand: Hand) -> dict[str, Any] | None:
+    """After a take-back: the answers the learner gave for tricks still taken in ``hand``,
+    so that a trick played again is asked again."""
+    if not guide or "said" not in guide:
+        return guide
+    return {**guide, "said": guide["said"][: len(hand.tricks)]}

@@ -239,8 +239,13 @@ class PracticeTable(RulesAndGameNames, models.Model):
         # written, and only then is a transaction needed.
         history = hand.over or was_over
         with transaction.atomic() if history else nullcontext():
+            # The guide too: a guided hand keeps the learner's answers in it (games.guidance).
             stored = PracticeTable.objects.filter(pk=self.pk, version=self.version).update(
-                state=state, notes=notes, version=F("version") + 1, updated=timezone.now()
+                state=state,
+                notes=notes,
+                guide=self.guide,
+                version=F("version") + 1,
+                updated=timezone.now(),
             )
             if not stored:
                 return False

@@ -293,6 +293,7 @@ def take_back_decision(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     except LooError as error:  # the game is finished (peel p. 17): nothing is undone
         return _answer(request, practice, table, error=presenting.sentence(str(error)))
     notes = [n for n in practice.notes if n["action"] < keep]
+    practice.guide = guidance.answers_kept(practice.guide, _current_hand(table))
     return _store(request, practice, table, notes)
 
 
@@ -313,11 +314,6 @@ def say_trick_winner(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         )
     except ValueError:
         return _answer(request, practice, table, error=guidance.NOT_ASKED)
-    stored = PracticeTable.objects.filter(pk=practice.pk, version=practice.version).update(
-        guide=guide
-    )
-    if not stored:
-        return _answer(request, practice, table, notice=presenting.STALE)
     practice.guide = guide
     return _store(request, practice, table, list(practice.notes), done=[told])
 

@@ -4,14 +4,13 @@ A guided hand is a practice table whose first hand brings the lesson's rule up o
 line of the learner (:func:`games.guided.prove`). Finding such a deal means walking the
 learner's lines through many deals (up to 800 under one rule set), so it is done once, by
 ``manage.py findguided``, and the deal found is stored with its proof: its seed, what the
-proof covered (the learner's lines, his decision points, the lines merged into a state met
-before), whether the rule came up before the hand was over on every line, and two
-fingerprints, of the guided hand as the lesson sets it (game, rule set, players, rule, start,
-variations, laws, stacked deal, a declaration made for the learner) and of the engine's code
-and of the proof (``games/loo``, ``games/guided.py``). The loader never searches: it trusts a
-stored proof made under both fingerprints as they are now, proves the deal again when only
-the engine changed, and names the guided hand to refresh when the lesson changed under it or
-the deal no longer holds.
+proof covered (the learner's lines, his decision points), whether the rule came up before
+the hand was over on every line, and two fingerprints, of the guided hand as the lesson sets
+it (game, rule set, players, rule, start, variations, laws, stacked deal, a declaration made
+for the learner) and of the engine's code and of the proof (``games/loo``,
+``games/guided.py``). The loader never searches: it trusts a stored proof made under both
+fingerprints as they are now, proves the deal again when only the engine changed, and names
+the guided hand to refresh when the lesson changed under it or the deal no longer holds.
 
 The seed deals through :func:`games.guided.guided_deal_seed`, not the site's secret key: every
 site deals a lesson's hand alike, so the seed can be stored with the content.
@@ -118,8 +117,8 @@ class Setup:
 class Deal:
     """A stored deal: the seed, whether the rule comes up before the hand is over on every
     line (else on some only in the trace told when it is over), the fingerprints it was
-    proved under and what the proof covered (:meth:`Exploration.to_dict`: lines, decisions,
-    merged; empty for a deal stored before proofs were)."""
+    proved under and what the proof covered (:meth:`Exploration.to_dict`: lines and
+    decisions; empty for a deal stored before proofs were)."""
 
     seed: int
     during: bool
