@@ -20,6 +20,7 @@ from typing import Any, Final
 from django.contrib.messages.storage.base import Message as StoredMessage
 from django.urls import reverse
 
+from games import guidance
 from games.forms import CHOICE_HELP, ActionForm
 from games.links import RuleLink, RuleLinks, source_url
 from games.loo import catalogue
@@ -72,7 +73,7 @@ def table_context(
     last form (a fresh one unless it has errors), ``refusal``, the engine's refusal of it;
     ``notice`` and ``error``, what the view has to say; ``done``, what his decision did;
     ``stored``, messages left by a redirect (without JavaScript)."""
-    view = view_for(hand, HUMAN)
+    view = guidance.held_view(practice.guide, hand) or view_for(hand, HUMAN)
     if table.finish_way is not None and hand.over:
         # Peel's finish (the pool shared, a withdrawal) moved counters after the hand: the
         # table shows where they stand now.
@@ -139,7 +140,7 @@ def table_context(
         "deals_to_even": table.deals_to_even(),
         "finished": table.finish_way if table.session_over else "",
         "end_counters": table.balances[HUMAN],
-        "can_take_back": any(a.seat == HUMAN for a in hand.log)
+        "can_take_back": bool(guidance.learner_decisions(practice.guide, hand))
         and not practice.guided_hand_over(hand)
         and table.finish_way is None,
         # A line marked with the lesson's rule is never folded away unseen.
@@ -161,6 +162,7 @@ def table_context(
         "links": links,
         "guide_rule": links.link(practice.guide["rule"]) if practice.guide else None,
         **_table_context(view, hand, links),
+        **guidance.guide_context(practice.guide, hand, practice.pk),
     }
 
 

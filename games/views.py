@@ -25,7 +25,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from games import presenting
+from games import guidance, presenting
 from games.forms import (
     DEFAULT_PACE,
     PACES,
@@ -222,6 +222,8 @@ def take_turn(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return loaded
     practice, table = loaded
     hand = _current_hand(table)
+    if guidance.pending_trick(practice.guide, hand) is not None:
+        return _answer(request, practice, table, error=guidance.SAY_FIRST)
     form = ActionForm(view_for(hand, HUMAN), request.POST)
     if not form.is_valid():
         return _answer(request, practice, table, form=form)
@@ -291,7 +293,7 @@ def take_back_decision(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     hand = _current_hand(table)
     if practice.guided_hand_over(hand):
         return _answer(request, practice, table, error=presenting.GUIDED_HAND_OVER)
-    mine = [i for i, action in enumerate(hand.log) if action.seat == HUMAN]
+    mine = guidance.learner_decisions(practice.guide, hand)
     if not mine:
         return _answer(request, practice, table, error=presenting.NOTHING_TO_TAKE_BACK)
     keep = mine[-1]
@@ -300,6 +302,7 @@ def take_back_decision(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     except LooError as error:  # the game is finished (peel p. 17): nothing is undone
         return _answer(request, practice, table, error=presenting.sentence(str(error)))
     notes = [n for n in practice.notes if n["action"] < keep]
+    practice.guide = guidance.answers_kept(practice.guide, _current_hand(table))
     return _store(request, practice, table, notes)
 
 
@@ -330,6 +333,27 @@ def _pace_form(request: HtmxHttpRequest) -> PaceForm:
         form = PaceForm({"pace": DEFAULT_PACE})
         form.is_valid()
     return form
+
+
+@require_POST
+def say_trick_winner(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """A guided hand that asks who takes each trick: the learner's answer for the trick on
+    the table (``seat``), told right or wrong with the engine's reason; then the table moves
+    on. An answer when none is asked, or naming a seat that played no card to it, changes
+    nothing."""
+    loaded = _load_for_post(request, pk)
+    if isinstance(loaded, HttpResponse):
+        return loaded
+    practice, table = loaded
+    hand = _current_hand(table)
+    try:
+        guide, told = guidance.say_winner(
+            practice.guide or {}, hand, int(str(request.POST.get("seat", "")))
+        )
+    except ValueError:
+        return _answer(request, practice, table, error=guidance.NOT_ASKED)
+    practice.guide = guide
+    return _store(request, practice, table, list(practice.notes), done=[told])
 
 
 # -- finished hands -------------------------------------------------------------------------
