@@ -50,7 +50,7 @@ def _game_places(game: str) -> tuple[tuple[str, str], ...]:
 
 def _game_choices() -> list[tuple[str, str]]:
     """The games, each marked with the rule sets that describe it where not all do."""
-    marked = []
+    marked: list[tuple[str, str]] = []
     for game, label in GAME_CHOICES:
         presets = [p for p, _ in _game_places(game)]
         only = [PRESETS[p].title for p in presets]
