@@ -231,9 +231,9 @@ def _log_lines(
     players' reasons too (in the replay of a finished hand). At the table they wait for the
     hand to end, every one of them: most tell of cards the human cannot see ("a hand like this
     is looed in 83% of 8 sampled deals", "the only choice", a card played against the rules,
-    which the table finds only when the hand is over), and even a careless player's lapse the
-    table saw ("too eager to see his cards") is his mind, not what the table saw: the line of
-    the trace says what he did."""
+    which the table finds only when the hand is over); a careless player's lapse, which the
+    table saw, is told by its own line of the trace, and why he did it ("too eager to see his
+    cards") waits with the rest."""
     lines = [LogLine(e, say(e.message), [card(c) for c in e.cards]) for e in view.events]
     last_trick = _last_trick_lines(view)
     # A note belongs to the first line of the trace its action produced.

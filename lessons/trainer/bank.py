@@ -103,6 +103,8 @@ def only_where(wanted: tuple[tuple[str, str], ...]) -> str:
     everywhere = places()
     if set(wanted) >= set(everywhere):
         return ""
+    if not wanted:
+        return "nowhere yet"
     presets = [p for p in PRESETS if all((p, g) in wanted for g in games_of(p))]
     if presets and {(p, g) for p, g in everywhere if p in presets} == set(wanted):
         return f"under {_and([PRESETS[p].title for p in presets])} only"

@@ -70,6 +70,15 @@ def test_the_chooser_marks_the_kinds_and_games_that_exist_only_somewhere(
     assert text.index('name="rules"') < text.index('name="game"') < text.index('name="kind"')
 
 
+def test_where_a_kind_is_asked_is_said_in_a_few_words() -> None:
+    assert bank.only_where(bank.places()) == ""
+    assert bank.only_where(bank.kind_places("flush")) == "at five-card Loo only"
+    assert bank.only_where((("hoffmann", "five-card"), ("peel", "three-card"))) == (
+        "under Hoffmann (1909) at five-card Loo; Peel (1891) at three-card Loo only"
+    )
+    assert bank.only_where(()) == "nowhere yet"
+
+
 def test_the_trainer_page_costs_no_query_before_there_is_a_session(
     client: Client, django_assert_num_queries: DjangoAssertNumQueries
 ) -> None:
