@@ -52,7 +52,7 @@ CHOICE_LABELS = {
 CHOICE_HELP = {
     "play": "Play the hand you hold.",
     "pass": "Throw in your cards: you neither win nor pay this deal.",
-    "take-miss": "Exchange your hand, unseen, for the miss; you must then play.",
+    "take-miss": "Take the miss, sight unseen, in place of your own cards; you must then play.",
     "defend-miss": "Take the miss and play for the pool: any trick you win stays in the pool.",
     "defend-master": "Face the lone player with master, the three cards below the turn-up.",
     "demand": "The cards are taken up and the hand is played again in proper order.",
