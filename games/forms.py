@@ -59,7 +59,7 @@ CHOICE_LABELS = {
 CHOICE_HELP = {
     "play": "Play the hand you hold.",
     "pass": "Throw in your cards: you neither win nor pay this deal.",
-    "take-miss": "Exchange your hand, unseen, for the miss; you must then play.",
+    "take-miss": "Take the miss, sight unseen, in place of your own cards; you must then play.",
     "defend-miss": "Take the miss and play for the pool: any trick you win stays in the pool.",
     "defend-master": "Face the lone player with master, the three cards below the turn-up.",
     "demand": "The cards are taken up and the hand is played again in proper order.",
@@ -286,3 +286,50 @@ class ReplayStepForm(forms.Form):
     """Which step of a finished hand to show."""
 
     step = forms.IntegerField(min_value=0, required=False)
+
+
+@dataclass(frozen=True)
+class Pace:
+    """How fast the computer players' cards arrive on the felt (play.js): ``pause`` before
+    each card and ``hold``, how long a finished trick stays, in milliseconds (unless the
+    player asks to keep it until he presses "Next trick": PaceForm's ``wait``). Without
+    JavaScript, or with prefers-reduced-motion, every card is shown at once."""
+
+    name: str
+    label: str
+    pause: int
+    hold: int
+
+
+#: The paces offered, slowest last; "normal" is the pace the table always had.
+PACES = {
+    pace.name: pace
+    for pace in (
+        Pace("instant", "Instant", 0, 0),
+        Pace("fast", "Fast", 200, 600),
+        Pace("normal", "Normal", 450, 1200),
+        Pace("slow", "Slow", 900, 2400),
+    )
+}
+DEFAULT_PACE = "normal"
+
+
+class PaceForm(forms.Form):
+    """The pace of the computer players at the table, kept for the browser session."""
+
+    pace = forms.ChoiceField(
+        choices=[(p.name, p.label) for p in PACES.values()],
+        initial=DEFAULT_PACE,
+        widget=forms.RadioSelect,
+        error_messages={
+            "required": "Choose a pace: instant, fast, normal or slow.",
+            "invalid_choice": "Choose a pace: instant, fast, normal or slow.",
+        },
+    )
+    wait = forms.BooleanField(
+        required=False, label="Keep each finished trick on the table until I press “Next trick”"
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "pace-%s")  # ids of their own on the table page
+        super().__init__(*args, **kwargs)

@@ -1,15 +1,19 @@
-"""A lesson's guided hand at the practice table: a deal in which the lesson's rule comes up.
+"""A lesson's guided hand at the practice table: a deal in which the lesson's rule comes up
+whatever the learner legally does.
 
-The check plays the first hand of a practice table as the table plays it: the computer players
-are the table's own (sensible, or careless beginners at a laws-mode table; seeded as the table
-seeds them, and lapsing as the table lets them), and the learner's seat is played by a sensible
-player. A learner who plays as sensibly meets the same replies and sees the rule come up,
-marked in the trick log; one who plays otherwise may not, which the banner of the hand allows
-for.
+The proof walks every legal line of the learner through the first hand of the practice table
+(:func:`games.loo.explore.explore`): each declaration, each set of cards he may throw out,
+each legal card, with and without "Pam, be civil"; the computer players are the table's own
+(sensible, or careless beginners at a laws-mode table; seeded as the table seeds them, and
+lapsing as the table lets them), so each line meets the replies it meets at the table. A deal
+is kept only if the rule is marked in the trick log he sees (during the hand, or when it is
+told whole at its end) on every line.
 
 A guided hand may be dealt from a stacked pack and begin as if a hand had been played before
 (:class:`Guided`): the table deals that first hand, and the seed then only chooses the first
-dealer and seeds the computer players.
+dealer and seeds the computer players. An early lesson's hand may make the learner's
+declaration for him (``declares``), before declaring has been taught: then he has no line
+there, at the table as in the proof (:func:`made_for_learner`).
 
 A guided hand deals from :func:`guided_deal_seed`, made of its seed alone: unlike a practice
 table's (:func:`~games.models.deal_seed`), it does not depend on the site's secret key, so the
@@ -22,12 +26,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from games.loo.autoplay import SENSIBLE_PLAYOUTS, Autoplay, Note
-from games.loo.bots import SensibleBot
+from games.loo.autoplay import CARELESS, SENSIBLE, Autoplay
+from games.loo.explore import Exploration, explore
+from games.loo.hand import Action, Hand
 from games.loo.rulesets import RuleSet
 from games.loo.table import Table, TableConfig
-from games.loo.view import public_events, view_for
-from games.models import Opponents
 from games.naming import HUMAN
 
 
@@ -36,12 +39,14 @@ class Guided:
     """How a guided hand's table is set, beyond its game, rule set, size and seed: a stacked
     first deal (``pack``), how the table begins (``start``, :data:`~games.loo.table.STARTS`),
     the agreed variations it plays (``options``: RULES.md names and values, as pairs so that
-    it hashes) and whether it is a laws-mode table with careless computer players (``laws``)."""
+    it hashes), whether it is a laws-mode table with careless computer players (``laws``) and
+    whether the table makes the learner's declaration for him (``declares``)."""
 
     pack: tuple[str, ...] | None = None
     start: str = "fresh"
     options: tuple[tuple[str, str], ...] = ()
     laws: bool = False
+    declares: bool = False
 
     @classmethod
     def of(
@@ -50,12 +55,13 @@ class Guided:
         start: str = "fresh",
         options: Mapping[str, str] | None = None,
         laws: bool = False,
+        declares: bool = False,
     ) -> Guided:
-        return cls(pack, start, tuple(sorted((options or {}).items())), laws)
+        return cls(pack, start, tuple(sorted((options or {}).items())), laws, declares)
 
     @property
     def opponents(self) -> str:
-        return Opponents.CARELESS if self.laws else Opponents.SENSIBLE
+        return CARELESS if self.laws else SENSIBLE
 
     def rules(self, preset: str) -> RuleSet:
         rules = RuleSet.preset(preset)
@@ -70,20 +76,32 @@ def guided_deal_seed(seed: int) -> str:
     return f"guided:{seed}"
 
 
-def rule_comes_up(
+def made_for_learner(hand: Hand) -> Action | None:
+    """The declaration a guided hand that declares for the learner makes at his turn to
+    declare in its first hand: he plays (at five-card or Irish Loo, stands on his cards), the
+    one choice that lets him watch the hand's tricks; None when it is not that turn."""
+    if hand.over or hand.to_act != HUMAN or hand.setup.hand_number != 1:
+        return None
+    options = hand.options(explain=False)
+    if options.kind != "declare" or "play" not in options.choices:
+        return None
+    return Action.declare(HUMAN, "play")
+
+
+def prove(
     game: str,
     preset: str,
     players: int,
     seed: int,
     rule: str,
     *,
-    during: bool = True,
     guided: Guided = PLAIN,
-) -> bool:
+    every_line: bool = False,
+) -> Exploration:
     """Whether ``rule`` comes up in the first hand of a practice table dealt from the public
-    ``seed`` (as ``guided`` sets it), played sensibly: on a line the learner sees during the
-    hand (``during``), else on any line (a rule that bound another player is told when the
-    hand is over)."""
+    ``seed`` (as ``guided`` sets it) on every legal line of the learner
+    (:func:`~games.loo.explore.explore`; ``every_line``: walk them all, not stopping at the
+    first that misses it)."""
     config = TableConfig(
         game,
         guided.rules(preset),
@@ -93,25 +111,10 @@ def rule_comes_up(
         first_pack=guided.pack,
         start=guided.start,
     )
-    table = Table(config)
-    table.deal()
-    # The table's own computer players, as a practice table lets them act.
-    others = Autoplay(guided.opponents, human=HUMAN)
-    learner = SensibleBot(f"guided:{seed}", playouts=SENSIBLE_PLAYOUTS)
-    notes: list[Note] = []
-    others.run(table, notes, wait=True)
-    # Each line as the learner saw it when it was told (``during``): a rule that bound another
-    # player and is told only at the end does not count.
-    told = 0
-    while True:
-        hand = table.hand
-        assert hand is not None
-        events = public_events(hand, HUMAN) if during else hand.events
-        if any(rule in e.rules for e in events[told:]):
-            return True
-        if hand.over:
-            return False
-        told = len(events)
-        if hand.to_act == HUMAN:
-            table.apply(learner.decide(view_for(hand, HUMAN)).action)
-        others.run(table, notes)
+    return explore(
+        Table(config),
+        Autoplay(guided.opponents, human=HUMAN),
+        rule,
+        stand=made_for_learner if guided.declares else None,
+        every_line=every_line,
+    )

@@ -30,6 +30,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
+from games import guidance
 from games.loo import autoplay
 from games.loo.autoplay import Autoplay, Note
 from games.loo.hand import Action, Hand, setup_from_dict
@@ -279,8 +280,13 @@ class PracticeTable(RulesAndGameNames, models.Model):
         # written, and only then is a transaction needed.
         history = hand.over or was_over
         with transaction.atomic() if history else nullcontext():
+            # The guide too: a guided hand keeps the learner's answers in it (games.guidance).
             stored = PracticeTable.objects.filter(pk=self.pk, version=self.version).update(
-                state=state, notes=notes, version=F("version") + 1, updated=timezone.now()
+                state=state,
+                notes=notes,
+                guide=self.guide,
+                version=F("version") + 1,
+                updated=timezone.now(),
             )
             if not stored:
                 return False
@@ -309,8 +315,10 @@ class PracticeTable(RulesAndGameNames, models.Model):
 
     def run_bots(self, table: Table, notes: list[Note], *, wait: bool = False) -> list[Note]:
         """Let the computer players act until it is the human's turn or the hand is over
-        (:meth:`Autoplay.run`); each one's reason is added to ``notes``, as stored."""
-        return self.autoplay.run(table, notes, wait=wait)
+        (:meth:`Autoplay.run`); each one's reason is added to ``notes``, as stored. A lesson's
+        guided hand may make the human's declaration for him (:mod:`games.guidance`)."""
+        notes = self.autoplay.run(table, notes, wait=wait)
+        return guidance.run_for_learner(self.guide, table, self.autoplay, notes)
 
     def _record_hand(self, table: Table) -> None:
         """Keep the finished hand (its setup and actions) for the history and its replay."""

@@ -20,6 +20,7 @@ from typing import Any, Final
 from django.contrib.messages.storage.base import Message as StoredMessage
 from django.urls import reverse
 
+from games import guidance
 from games.forms import CHOICE_HELP, ActionForm
 from games.links import RuleLink, RuleLinks, source_url
 from games.loo import catalogue
@@ -27,7 +28,7 @@ from games.loo.cards import Card, card
 from games.loo.hand import IRREGULARITIES, Event, Hand, IllegalAction, Payment
 from games.loo.messages import Message, msg
 from games.loo.play import trick_winner
-from games.loo.rulesets import GAME_NAMES, PRESETS
+from games.loo.rulesets import GAME_NAMES, HAND_SIZE, PRESETS
 from games.loo.table import Table
 from games.loo.view import PlayerView, TrickView, view_for
 from games.models import MAX_PLAYERS, PracticeHand, PracticeTable
@@ -72,7 +73,7 @@ def table_context(
     last form (a fresh one unless it has errors), ``refusal``, the engine's refusal of it;
     ``notice`` and ``error``, what the view has to say; ``done``, what his decision did;
     ``stored``, messages left by a redirect (without JavaScript)."""
-    view = view_for(hand, HUMAN)
+    view = guidance.held_view(practice.guide, hand) or view_for(hand, HUMAN)
     if table.finish_way is not None and hand.over:
         # Peel's finish (the pool shared, a withdrawal) moved counters after the hand: the
         # table shows where they stand now.
@@ -161,6 +162,7 @@ def table_context(
         "links": links,
         "guide_rule": links.link(practice.guide["rule"]) if practice.guide else None,
         **_table_context(view, hand, links),
+        **guidance.guide_context(practice.guide, hand, practice.pk),
     }
 
 
@@ -184,11 +186,18 @@ def _take_back(practice: PracticeTable, table: Table, hand: Hand) -> dict[str, A
         else say(refusal)
     )
     return {
-        "can_take_back": refusal is None,
+        "can_take_back": refusal is None and his_own_last(practice, hand),
         "honest_table": "",
         "takeback_refused": f"{TAKEBACK_REFUSED} {said}" if said else "",
         "takeback_offered": TAKEBACK_OFFERED,
     }
+
+
+def his_own_last(practice: PracticeTable, hand: Hand) -> bool:
+    """Whether the last action of ``hand`` is a decision the learner made himself, not one
+    the table made for him (a guided hand's declaration: ``guidance.learner_decisions``)."""
+    mine = guidance.learner_decisions(practice.guide, hand)
+    return bool(mine) and mine[-1] == len(hand.log) - 1
 
 
 #: Refusals of a take-back not said beside the button: there is no decision to take back.
@@ -243,28 +252,25 @@ class LogLine:
     rules: list[RuleLink] = field(default_factory=list)
 
 
-#: Computer players' reasons that tell nothing of the cards: a careless lapse the table saw (a
-#: card faced in dealing, a look at the miss). The others tell of cards the human cannot see,
-#: and wait for the replay: "a hand like this is looed in 83% of 8 sampled deals"; "the only
-#: choice", and even "a random legal card" (he had more than one); a card played against the
-#: rules, which the table finds only when the hand is over.
-PUBLIC_REASONS: Final = ("bot.lapse",)
-
-
 def _log_lines(
     view: PlayerView, notes: list[dict[str, Any]], *, reasons: bool = True
 ) -> list[LogLine]:
     """The trick log, each line with what its action's note says; ``reasons``: the computer
-    players' reasons too (in the replay of a finished hand; at the table only those that tell
-    nothing of a hidden card)."""
+    players' reasons too (in the replay of a finished hand). At the table they wait for the
+    hand to end, every one of them: most tell of cards the human cannot see ("a hand like this
+    is looed in 83% of 8 sampled deals", "the only choice", a card played against the rules,
+    which the table finds only when the hand is over); a careless player's lapse, which the
+    table saw, is told by its own line of the trace, and why he did it ("too eager to see his
+    cards") waits with the rest."""
     lines = [LogLine(e, say(e.message), [card(c) for c in e.cards]) for e in view.events]
+    last_trick = _last_trick_lines(view)
     # A note belongs to the first line of the trace its action produced.
     for note in notes:
         if not 0 <= note["event"] < len(lines):
             continue
         line = lines[note["event"]]
-        if "reason" in note and (reasons or _public(note["reason"])):
-            line.reason = say(stored_message(note["reason"]))
+        if "reason" in note and reasons:
+            line.reason = say(_reason(note["reason"], note["event"] in last_trick))
         if "explanations" in note:
             line.explanations = [
                 {"rule": e["rule"], "text": say(stored_message(e.get("message", e.get("text"))))}
@@ -273,8 +279,31 @@ def _log_lines(
     return lines
 
 
-def _public(reason: Any) -> bool:
-    return isinstance(reason, dict) and str(reason.get("key", "")).startswith(PUBLIC_REASONS)
+def _reason(stored: Any, last_card: bool) -> Message:
+    """A computer player's stored reason. One stored before a last card was said to be the
+    only card in hand named the rule the play filed it under ("the only choice, under the
+    rule “the first lead”"), which forced nothing: a card of the last trick is read as what
+    it was (games.loo.bots)."""
+    message = stored_message(stored)
+    if last_card and message.key == "bot.only-card-rule":
+        return msg("bot.last-card", p=message.args["p"], card=message.args["card"])
+    return message
+
+
+def _last_trick_lines(view: PlayerView) -> set[int]:
+    """The lines of the trace that play to a last trick, where each player holds one card:
+    those after the hand size less one tricks since the play began (or began again, after a
+    revoke)."""
+    found: set[int] = set()
+    tricks = 0
+    for i, event in enumerate(view.events):
+        if event.kind in ("play-begins", "replay"):
+            tricks = 0
+        elif event.kind == "trick":
+            tricks += 1
+        elif event.kind == "play" and tricks == HAND_SIZE[view.game] - 1:
+            found.add(i)
+    return found
 
 
 def _linked(log: list[LogLine], links: RuleLinks) -> list[LogLine]:
@@ -540,6 +569,7 @@ GUIDED_HAND_OVER: Final = (
     "The lesson's guided hand is over and stays as it was played: go back to the lesson, or "
     "deal the next hand."
 )
+NOTHING_TO_TAKE_BACK: Final = "You have made no decision in this deal to take back."
 #: Why an honest table offers no take-back, on its page and to a take-back posted there.
 HONEST_TABLE: Final = "This is an honest table: no decision is taken back, as at a real table."
 #: Beside the take-back button: how long it is offered.

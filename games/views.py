@@ -13,6 +13,7 @@ that reaches a template (games.presenting builds every page from it).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -24,8 +25,16 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from games import presenting
-from games.forms import ActionForm, NewTableForm, ReplayStepForm, VersionForm
+from games import guidance, presenting
+from games.forms import (
+    DEFAULT_PACE,
+    PACES,
+    ActionForm,
+    NewTableForm,
+    PaceForm,
+    ReplayStepForm,
+    VersionForm,
+)
 from games.http import HtmxHttpRequest
 from games.loo.autoplay import Note
 from games.loo.errors import LooError
@@ -226,6 +235,8 @@ def take_turn(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return loaded
     practice, table = loaded
     hand = _current_hand(table)
+    if guidance.pending_trick(practice.guide, hand) is not None:
+        return _answer(request, practice, table, error=guidance.SAY_FIRST)
     form = ActionForm(view_for(hand, HUMAN), request.POST)
     if not form.is_valid():
         return _answer(request, practice, table, form=form)
@@ -298,13 +309,67 @@ def take_back_decision(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if practice.guided_hand_over(hand):
         return _answer(request, practice, table, error=presenting.GUIDED_HAND_OVER)
     keep = len(hand.log) - 1
+    if table.takeback_refusal(HUMAN) is None and not presenting.his_own_last(practice, hand):
+        # The last decision is one the table made for him (a guided hand's declaration).
+        return _answer(request, practice, table, error=presenting.NOTHING_TO_TAKE_BACK)
     try:
         # Refused, changing nothing, once something hidden was shown because of it.
         table.take_back_decision(HUMAN)
     except IllegalAction as refusal:
         return _answer(request, practice, table, error=presenting.takeback_refused(refusal))
     notes = [n for n in practice.notes if n["action"] < keep]
+    practice.guide = guidance.answers_kept(practice.guide, _current_hand(table))
     return _store(request, practice, table, notes)
+
+
+#: Where the browser session keeps the computer players' pace (PaceForm's cleaned data).
+PACE_KEY = "table-pace"
+
+
+@require_POST
+def set_pace(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Set the computer players' pace for this browser session, and go back to the table: a
+    plain form (POST/redirect/GET), with or without JavaScript. Bad input changes nothing."""
+    practice = _get_table_for_player(request, pk)
+    form = PaceForm(request.POST)
+    if form.is_valid():
+        request.session[PACE_KEY] = form.cleaned_data
+    else:
+        for errors in form.errors.values():
+            for text in errors:
+                messages.error(request, str(text))
+    return redirect(practice)
+
+
+def _pace_form(request: HtmxHttpRequest) -> PaceForm:
+    """The pace form as this browser session last set it, else at the default pace."""
+    stored = request.session.get(PACE_KEY)
+    form = PaceForm(stored if isinstance(stored, dict) else {"pace": DEFAULT_PACE})
+    if not form.is_valid():  # a pace no longer offered
+        form = PaceForm({"pace": DEFAULT_PACE})
+        form.is_valid()
+    return form
+
+
+@require_POST
+def say_trick_winner(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """A guided hand that asks who takes each trick: the learner's answer for the trick on
+    the table (``seat``), told right or wrong with the engine's reason; then the table moves
+    on. An answer when none is asked, or naming a seat that played no card to it, changes
+    nothing."""
+    loaded = _load_for_post(request, pk)
+    if isinstance(loaded, HttpResponse):
+        return loaded
+    practice, table = loaded
+    hand = _current_hand(table)
+    try:
+        guide, told = guidance.say_winner(
+            practice.guide or {}, hand, int(str(request.POST.get("seat", "")))
+        )
+    except ValueError:
+        return _answer(request, practice, table, error=guidance.NOT_ASKED)
+    practice.guide = guide
+    return _store(request, practice, table, list(practice.notes), done=[told])
 
 
 # -- finished hands -------------------------------------------------------------------------
@@ -490,5 +555,35 @@ def _render_table(
         done=done,
         stored=messages.get_messages(request),
     )
+    context["autofocus"], context["autofocus_card"] = _first_decision(context)
+    pace_form = _pace_form(request)
+    context["pace_form"] = pace_form
+    context["pace"] = PACES[pace_form.cleaned_data["pace"]]
+    context["pace_wait"] = pace_form.cleaned_data["wait"]
     template = f"{TABLE_TEMPLATE}#hand-table" if request.htmx else TABLE_TEMPLATE
     return render(request, template, context)
+
+
+def _first_decision(context: dict[str, Any]) -> tuple[str, str]:
+    """What the player decides first on this table page, for its ``autofocus`` attribute, so
+    that after a deal or a redirect focus is on it, with JavaScript or without (play.js moves
+    it there only once the computer players' cards have all arrived): "card" (with the code
+    of his first legal card), "discard", "choice", "wait" or "deal"; ("", "") when nothing is
+    his to do, or when the page has an error to read first."""
+    form: ActionForm = context["form"]
+    flashed_error = any(level == "error" for _text, level, _rule in context["flashed"])
+    if form.errors or context["error"] or flashed_error:
+        return "", ""
+    view = context["view"]
+    options = form.options
+    if options is not None and options.kind == "play" and view.hand:
+        first = next((c.card.code for c in form.card_choices if c.legal), "")
+        return ("card", first) if first else ("", "")
+    if options is not None and options.kind in ("declare", "replay"):
+        exchange = options.kind == "declare" and view.phase == "exchange"
+        return ("discard" if exchange and options.max_discards else "choice"), ""
+    if form.waiting:
+        return "wait", ""
+    if context["can_deal"]:
+        return "deal", ""
+    return "", ""

@@ -98,7 +98,17 @@ _KINDS: dict[str, dict[str, set[str]]] = {
         "exercise": {"kind", "rule", "position", "card"},
         # deal:, start:, options: and laws: are read by the course's loader (README,
         # "Writing lessons").
-        "guided-hand": {"rule", "players", "banner", "deal", "start", "options", "laws"},
+        "guided-hand": {
+            "rule",
+            "players",
+            "banner",
+            "deal",
+            "start",
+            "options",
+            "laws",
+            "declares",
+            "asks",
+        },
         "check": {"rules", "kinds", "count"},
     },
 }

@@ -101,7 +101,13 @@ class BeginnerBot:
             assert options.legal is not None
             played = rng.choice(options.legal.legal)
             civil = options.civil_call and played.code == "A" + view.trump
-            return Decision(Action.play(seat, played, civil), msg("bot.random-card"))
+            # (A last card is no random choice: the only card in hand.)
+            reason = (
+                msg("bot.last-card", p=seat, card=played)
+                if len(view.hand) == 1
+                else msg("bot.random-card")
+            )
+            return Decision(Action.play(seat, played, civil), reason)
         if options.kind == "replay":
             return Decision(Action("replay", seat, "decline"), msg("bot.let-stand"))
         choice = rng.choice(options.choices)
@@ -234,12 +240,21 @@ class SensibleBot:
 
 
 def _only_reason(view: PlayerView, action: Action) -> Message:
+    """Why the only choice was the only one. A last card is the only card in hand: no rule
+    made it so (the play's explanation of it, "the 9♠ is his last card", is filed under the
+    rule of the lead or of following, which forced nothing). Any other only card was left by
+    a rule that excluded the rest, and that rule is named; a declaration by its first."""
     options = view.options
-    rule = options.explanations[0].rule if options and options.explanations else ""
+    apps = options.explanations if options is not None else ()
     p = view.seat
     if action.kind == "play":
+        played = card(action.cards[0])
+        if view.hand is not None and len(view.hand) == 1:
+            return msg("bot.last-card", p=p, card=played)
+        rule = next((a.rule for a in apps if a.excluded), "")
         key = "bot.only-card-rule" if rule else "bot.only-card"
-        return msg(key, p=p, card=card(action.cards[0]), rule=rule)
+        return msg(key, p=p, card=played, rule=rule)
+    rule = apps[0].rule if apps else ""
     key = "bot.only-choice-rule" if rule else "bot.only-choice"
     return msg(key, p=p, choice=action.choice, rule=rule)
 

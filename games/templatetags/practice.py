@@ -99,7 +99,10 @@ def log_items(log: Iterable[Any], first_new: object = None, watched: str = "") -
     items = []
     for i, line in enumerate(log):
         new = isinstance(first_new, int) and i >= first_new
-        lesson = bool(watched) and watched in line.event.rules
+        # Its line applied the rule, or the rule bound the human's decision there.
+        lesson = bool(watched) and (
+            watched in line.event.rules or any(e["rule"] == watched for e in line.explanations)
+        )
         items.append(
             format_html(
                 '<li class="log-line log-line--{}{}{}">{}{}\n        <p>{} {}</p>{}{}\n      </li>',

@@ -1,13 +1,16 @@
 """The deals of the guided hands, found once and stored with the content (``content/guided.json``).
 
-A guided hand is a practice table whose first hand brings the lesson's rule up when it is
-played sensibly (:func:`games.guided.rule_comes_up`). Finding such a deal means playing many
-(up to 800 under one rule set, tens of seconds for the course), so it is done once, by
-``manage.py findguided``, and the deal found is stored: its seed, whether the rule comes up on
-a line the learner sees during the hand, and two fingerprints, of the guided hand as the
-lesson sets it (game, rule set, players, rule, start, variations, laws, stacked deal) and of the
-engine's code. The loader never searches: it checks each stored deal by one play, and names
-the guided hand to refresh when the lesson or the engine changed under it.
+A guided hand is a practice table whose first hand brings the lesson's rule up on every legal
+line of the learner (:func:`games.guided.prove`). Finding such a deal means walking the
+learner's lines through many deals (up to 800 under one rule set), so it is done once, by
+``manage.py findguided``, and the deal found is stored with its proof: its seed, what the
+proof covered (the learner's lines, his decision points), whether the rule came up before
+the hand was over on every line, and two fingerprints, of the guided hand as the lesson sets
+it (game, rule set, players, rule, start, variations, laws, stacked deal, a declaration made
+for the learner) and of the engine's code and of the proof (``games/loo``,
+``games/guided.py``). The loader never searches: it trusts a stored proof made under both
+fingerprints as they are now, proves the deal again when only the engine changed, and names
+the guided hand to refresh when the lesson changed under it or the deal no longer holds.
 
 The seed deals through :func:`games.guided.guided_deal_seed`, not the site's secret key: every
 site deals a lesson's hand alike, so the seed can be stored with the content.
@@ -24,7 +27,9 @@ from itertools import count, islice
 from pathlib import Path
 from typing import Any
 
-from games.guided import Guided, guided_deal_seed, rule_comes_up
+from games.guided import Guided, guided_deal_seed, prove
+from games.loo.explore import Exploration
+from games.loo.hand import Action
 from games.loo.table import choose_first_dealer
 
 #: The file, next to ``lessons.txt`` in the content folder.
@@ -67,10 +72,13 @@ class Setup:
             self.guided.options,
             self.guided.laws,
         ]
+        if self.guided.declares:
+            # Only when set: the other hands' fingerprints read as before.
+            data.append("declares")
         return hashlib.sha256(json.dumps(data).encode()).hexdigest()[:16]
 
-    def comes_up(self, seed: int, during: bool) -> bool:
-        return _comes_up(self, seed, during)
+    def prove(self, seed: int) -> Exploration:
+        return _prove(self, seed)
 
     def candidates(self) -> Iterable[int]:
         """The seeds the search tries, counted from a number made of the hand's key (so that
@@ -92,14 +100,12 @@ class Setup:
         )
 
     def search(self) -> Deal | None:
-        """The first seed whose hand brings the rule up on a line the learner sees during the
-        hand; failing one, the first where it binds another player (which the marked trick
-        log shows when the hand is over); None if no seed tried does."""
-        seeds = self.candidates()
-        for during in (True, False):
-            for seed in seeds:
-                if self.comes_up(seed, during):
-                    return Deal(seed, during, self.fingerprint, engine_fingerprint())
+        """The first seed whose hand brings the rule up on every legal line of the learner,
+        with its proof; None if no seed tried does."""
+        for seed in self.candidates():
+            proof = self.prove(seed)
+            if proof.holds:
+                return Deal.proved(seed, proof, self.fingerprint)
         return None
 
     @property
@@ -109,20 +115,36 @@ class Setup:
 
 @dataclass(frozen=True)
 class Deal:
-    """A stored deal: the seed, whether the rule comes up during the hand (else only on a
-    line told when it is over) and the fingerprints it was found under."""
+    """A stored deal: the seed, whether the rule comes up before the hand is over on every
+    line (else on some only in the trace told when it is over), the fingerprints it was
+    proved under and what the proof covered (:meth:`Exploration.to_dict`: lines and
+    decisions; empty for a deal stored before proofs were)."""
 
     seed: int
     during: bool
     hand: str
     engine: str
+    proof: dict[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def proved(cls, seed: int, proof: Exploration, hand: str) -> Deal:
+        return cls(seed, proof.during, hand, engine_fingerprint(), proof.to_dict())
 
     def to_dict(self) -> dict[str, Any]:
-        return {"seed": self.seed, "during": self.during, "hand": self.hand, "engine": self.engine}
+        return {
+            "seed": self.seed,
+            "during": self.during,
+            "hand": self.hand,
+            "engine": self.engine,
+            "proof": self.proof,
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Deal:
-        return cls(int(data["seed"]), bool(data["during"]), str(data["hand"]), str(data["engine"]))
+        proof = {str(k): int(v) for k, v in data.get("proof", {}).items()}
+        return cls(
+            int(data["seed"]), bool(data["during"]), str(data["hand"]), str(data["engine"]), proof
+        )
 
 
 class DealsError(Exception):
@@ -167,26 +189,37 @@ class Deals:
         self.path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
 
     def checked(self, setup: Setup) -> int:
-        """The stored seed of ``setup``, checked by one play; DealsError if there is none for
-        the hand as the lesson now sets it, or its hand no longer brings the rule up."""
+        """The stored seed of ``setup``: its stored proof if made under the engine as it is,
+        else proved again; DealsError if there is none for the hand as the lesson now sets
+        it or none proved (an old file's), or its hand no longer brings the rule up on every
+        line."""
         where = f"{self.path.name} has no deal for it under {setup.preset}"
         deal = self.deals.get(setup.key, {}).get(setup.preset)
         if deal is not None and deal.hand != setup.fingerprint:
             where = f"the guided hand changed since its deal under {setup.preset} was found"
             deal = None
+        if deal is not None and not deal.proof:
+            where = f"its deal under {setup.preset} was found before every line was proved"
+            deal = None
         if deal is None:
             raise DealsError(f"{where}: run `{REFRESH} {setup.key}`")
-        if not setup.comes_up(deal.seed, deal.during):
-            changed = (
-                "the engine changed since it was found"
-                if deal.engine != engine_fingerprint()
-                else "the engine is the one it was found with"
-            )
+        if deal.engine == engine_fingerprint():
+            return deal.seed
+        proof = setup.prove(deal.seed)
+        if not proof.holds:
+            missed = ", ".join(_said(a) for a in proof.missed) or "whatever he does"
             raise DealsError(
                 f"the stored deal (seed {deal.seed}) no longer brings {setup.rule!r} up under "
-                f"{setup.preset} ({changed}): run `{REFRESH} {setup.key}`"
+                f"{setup.preset} on every line of the learner (the engine changed since it was "
+                f"found; it misses when he plays {missed}): run `{REFRESH} {setup.key}`"
             )
         return deal.seed
+
+    def stale(self, setup: Setup) -> bool:
+        """Whether ``setup``'s stored deal holds but was proved under another engine: its
+        proof is made again and stored, so that the loader need not make it."""
+        deal = self.deals.get(setup.key, {}).get(setup.preset)
+        return deal is not None and deal.engine != engine_fingerprint()
 
     def store(self, setup: Setup, deal: Deal) -> None:
         self.deals.setdefault(setup.key, {})[setup.preset] = deal
@@ -202,18 +235,18 @@ class Deals:
 
 
 @cache
-def _comes_up(setup: Setup, seed: int, during: bool) -> bool:
+def _prove(setup: Setup, seed: int) -> Exploration:
     """Remembered for the process, as the engine's answer does not change while it runs: a
-    test session loads the content many times, and pays for each deal's play once."""
-    return rule_comes_up(
-        setup.game,
-        setup.preset,
-        setup.players,
-        seed,
-        setup.rule,
-        during=during,
-        guided=setup.guided,
-    )
+    test session loads the content many times, and pays for each deal's proof once."""
+    return prove(setup.game, setup.preset, setup.players, seed, setup.rule, guided=setup.guided)
+
+
+def _said(action: Action) -> str:
+    """The learner's action on a line that misses the rule, in a few words: "play", "JC"."""
+    if action.kind == "play":
+        return action.cards[0] + (" calling Pam, be civil" if action.civil else "")
+    thrown = f" throwing out {' '.join(action.cards)}" if action.cards else ""
+    return f"{action.choice}{thrown}"
 
 
 @cache
@@ -245,10 +278,13 @@ def search_all(
                 continue
         else:
             try:
-                deals.checked(setup)
-                continue
+                seed = deals.checked(setup)
             except DealsError:
                 pass
+            else:
+                if deals.stale(setup):
+                    deals.store(setup, Deal.proved(seed, setup.prove(seed), setup.fingerprint))
+                continue
         deal = setup.search()
         if deal is None:
             failed.append(setup)

@@ -10,10 +10,11 @@ is wrong:
 - an exercise whose rule does not bind under a rule set the lesson is offered for (in its
   authored position; or, generated, a rule its kind cannot ask about there);
 - a guided hand with no stored deal (``content/guided.json``, :mod:`lessons.course.deals`)
-  under a rule set, or whose stored deal no longer brings the rule up when the hand is played
-  sensibly (:func:`games.guided.rule_comes_up`, one play each: ``manage.py findguided``
-  searches, the loader never does), or whose stacked deal (``deal:``) is not a deal: an
-  unknown or repeated card, a hand of the wrong size, a seat missing or named twice;
+  under a rule set, or whose stored deal's proof that the rule comes up on every legal line
+  of the learner (:func:`games.guided.prove`) was made for the hand as it was, or no longer
+  holds under a changed engine (``manage.py findguided`` searches, the loader never does), or
+  whose stacked deal (``deal:``) is not a deal: an unknown or repeated card, a hand of the
+  wrong size, a seat missing or named twice; or whose ``declares:`` names no later lesson;
 - a check about rules no question can ask about there.
 
 The engine answers every exercise; the file never holds an answer.
@@ -28,6 +29,7 @@ from typing import Any
 
 from django.db.models import ProtectedError
 
+from games.guidance import ASKS
 from games.guided import Guided
 from games.loo import catalogue
 from games.loo.cards import PACK, CardError, card
@@ -148,10 +150,28 @@ def read_course(
             lesson.steps.append((b, _step(b, lesson, deals)))
     for lesson in lessons:
         _check_steps(lesson)
+        _check_declares(lesson, [lc.block.id for lc in lessons])
     empty = [u for u in units if not any(lc.unit == u for lc in lessons)]
     if empty:
         raise units[empty[0]].error(f"the unit {empty[0]!r} has no lesson")
     return Course(list(units.values()), lessons, where)
+
+
+def _check_declares(lesson: LessonContent, order: list[str]) -> None:
+    """A guided hand that declares for the learner names the lesson that teaches declaring,
+    a later one (the table's line sends him there)."""
+    for b, data in lesson.steps:
+        taught = data.get("declares") if b.kind == StepKind.GUIDED_HAND else None
+        if not taught:
+            continue
+        if taught not in order:
+            raise b.error(f"'declares:' names no lesson {taught!r}", b.line_of("declares"))
+        if order.index(taught) <= order.index(lesson.block.id):
+            raise b.error(
+                f"'declares:' names {taught!r}, which does not come after this lesson: a hand "
+                "declares for the learner only before the lesson that teaches declaring",
+                b.line_of("declares"),
+            )
 
 
 def _lesson(
@@ -319,6 +339,10 @@ def _guided_setups(b: Block, game: str, presets: list[str]) -> tuple[list[Setup]
     if laws not in ("", "yes", "no"):
         raise b.error("'laws:' must be yes or no", b.line_of("laws"))
     options = _options(b)
+    declares = b.get("declares")
+    asks = b.get("asks")
+    if asks not in ("", *ASKS):
+        raise b.error(f"'asks:' must be {' or '.join(ASKS)}, not {asks!r}", b.line_of("asks"))
     deal = _deal(b, game, players) if b.get("deal") else None
     setups, packs, starts = [], {}, {}
     for preset in presets:
@@ -328,7 +352,9 @@ def _guided_setups(b: Block, game: str, presets: list[str]) -> tuple[list[Setup]
                 f"{game} Loo under {preset} is for {low} to {high} players, not {players}",
                 b.line_of("players"),
             )
-        guided = Guided.of(start=start, options=options, laws=laws == "yes")
+        guided = Guided.of(
+            start=start, options=options, laws=laws == "yes", declares=bool(declares)
+        )
         try:
             rules = guided.rules(preset)
         except LooError as error:
@@ -336,12 +362,12 @@ def _guided_setups(b: Block, game: str, presets: list[str]) -> tuple[list[Setup]
         own_start = _start_for(game, rules, players, start, rule)
         if own_start != start:
             starts[preset] = own_start
-            guided = Guided(guided.pack, own_start, guided.options, guided.laws)
+            guided = Guided(guided.pack, own_start, guided.options, guided.laws, guided.declares)
         dealer = None
         if deal is not None:
             dealer = deal[0]
             pack = _stack(b, game, rules, players, guided, deal, b.id)
-            guided = Guided(pack, own_start, guided.options, guided.laws)
+            guided = Guided(pack, own_start, guided.options, guided.laws, guided.declares)
             packs[preset] = list(pack)
         setups.append(Setup(b.id, game, preset, players, rule, guided, dealer))
     data: dict[str, Any] = {
@@ -360,6 +386,10 @@ def _guided_setups(b: Block, game: str, presets: list[str]) -> tuple[list[Setup]
         data["options"] = options
     if laws == "yes":
         data["laws"] = True
+    if declares:
+        data["declares"] = declares
+    if asks:
+        data["asks"] = asks
     return setups, data
 
 

@@ -120,6 +120,7 @@ class Step(models.Model):
             start=data.get("starts", {}).get(preset, data.get("start", "fresh")),
             options=data.get("options"),
             laws=bool(data.get("laws", False)),
+            declares=bool(data.get("declares")),
         )
 
 

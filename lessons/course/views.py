@@ -87,17 +87,10 @@ def show_course(request: HtmxHttpRequest) -> HttpResponse:
 
 
 def _resume(lessons: list[dict[str, Any]]) -> Lesson | None:
-    """Where to go on: a lesson begun and not finished; else the first unfinished lesson
-    after the last one the learner worked on; else the first unfinished one."""
-    begun = [s for s in lessons if 0 < s["done"] < s["steps"]]
-    if begun:
-        return begun[0]["lesson"]
-    worked = [i for i, s in enumerate(lessons) if s["done"]]
-    after = lessons[worked[-1] + 1 :] if worked else lessons
-    for state in [*after, *lessons]:
-        if not state["complete"]:
-            return state["lesson"]
-    return None
+    """Where to go on: the first lesson in course order that is not finished, begun or not.
+    Each lesson builds on those before it, so a lesson skipped or left half done comes before
+    any later one the learner has worked on."""
+    return next((s["lesson"] for s in lessons if not s["complete"]), None)
 
 
 # -- a lesson -----------------------------------------------------------------------------------
@@ -342,18 +335,32 @@ def _deal_guided_hand(
             laws=guided.laws,
             owner=owner,
             session_key=session_key,
-            guide={
-                "lesson": lesson.title,
-                "banner": data["banner"],
-                "rule": data["rule"],
-                "back": _lesson_url(lesson, preset, step),
-            },
+            guide=_guide(lesson, step, preset),
             first_pack=guided.pack,
             start=guided.start,
             options=dict(guided.options),
         )
         Progress.objects.filter(pk=progress.pk).update(table=table)
     return redirect(table)
+
+
+def _guide(lesson: Lesson, step: Step, preset: str) -> dict[str, Any]:
+    """The guided table's ``guide`` (``PracticeTable.guide``, :mod:`games.guidance`): the
+    lesson, its banner and rule, the way back; where the hand asks only what has been taught,
+    the lesson that teaches declaring (the table declares for him) and what it asks."""
+    data = step.data
+    guide: dict[str, Any] = {
+        "lesson": lesson.title,
+        "banner": data["banner"],
+        "rule": data["rule"],
+        "back": _lesson_url(lesson, preset, step),
+    }
+    teaches = Lesson.objects.filter(slug=data.get("declares", "")).first()
+    if teaches is not None:
+        guide["declares"] = {"lesson": teaches.title, "url": _lesson_url(teaches, preset)}
+    if data.get("asks"):
+        guide["asks"] = data["asks"]
+    return guide
 
 
 @require_POST

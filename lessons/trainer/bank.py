@@ -18,7 +18,7 @@ from typing import Any
 from games.loo import catalogue, questions
 from games.loo.catalogue import UnknownRule
 from games.loo.questions import Question
-from games.loo.rulesets import PRESETS
+from games.loo.rulesets import GAME_NAMES, PRESETS
 
 #: A drill's scope: any rule, a group of the catalogue, or one rule.
 ANY = "any"
@@ -84,6 +84,48 @@ def remake(
 
 def games_of(preset: str) -> tuple[str, ...]:
     return tuple(PRESETS[preset].rules.games)
+
+
+def places() -> tuple[tuple[str, str], ...]:
+    """Every (rule set, game) a drill may be set to."""
+    return tuple((preset, game) for preset in PRESETS for game in games_of(preset))
+
+
+def kind_places(kind: str) -> tuple[tuple[str, str], ...]:
+    """The (rule set, game) pairs where ``kind`` asks about some rule."""
+    return tuple((p, g) for p, g in places() if coverage(p, g).get(kind))
+
+
+def only_where(wanted: tuple[tuple[str, str], ...]) -> str:
+    """Where something is found, when not everywhere a drill may be set, in a few words
+    ("under Hoffmann (1909) and Peel (1891) only", "at five-card Loo only"); "" when it is
+    found everywhere. (A kind of question, or a game: what the trainer's chooser marks.)"""
+    everywhere = places()
+    if set(wanted) >= set(everywhere):
+        return ""
+    if not wanted:
+        return "nowhere yet"
+    presets = [p for p in PRESETS if all((p, g) in wanted for g in games_of(p))]
+    if presets and {(p, g) for p, g in everywhere if p in presets} == set(wanted):
+        return f"under {_and([PRESETS[p].title for p in presets])} only"
+    games = [g for g in dict.fromkeys(g for _, g in everywhere) if _at_all(wanted, g)]
+    if {(p, g) for p, g in everywhere if g in games} == set(wanted):
+        return f"at {_and([GAME_NAMES[g] for g in games])} only"
+    by_preset = [
+        f"{PRESETS[p].title} at {_and([GAME_NAMES[g] for g in games_of(p) if (p, g) in wanted])}"
+        for p in PRESETS
+        if any(q == p for q, _ in wanted)
+    ]
+    return f"under {'; '.join(by_preset)} only"
+
+
+def _at_all(wanted: tuple[tuple[str, str], ...], game: str) -> bool:
+    """Whether ``game`` is in ``wanted`` under every rule set that has it."""
+    return all((p, game) in wanted for p in PRESETS if game in games_of(p))
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def scope_rules(scope: str) -> tuple[str, ...] | None:

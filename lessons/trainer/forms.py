@@ -20,6 +20,46 @@ RULES_CHOICES = [(p.id, p.title) for p in PRESETS.values()]
 GAME_CHOICES = [(g, GAME_NAMES[g][:1].upper() + GAME_NAMES[g][1:]) for g in GAMES]
 
 
+class PlacedSelect(forms.Select):
+    """A select whose options each say where they may be chosen: ``data-where``, the
+    "rule set/game" pairs (space-separated) where the option makes a drill, for the page's
+    script to disable the others as the rule set and the game change (static/js/trainer.js).
+    Without the script the labels say it ("— under Hoffmann (1909) and Peel (1891) only")."""
+
+    def __init__(self, where: dict[str, tuple[tuple[str, str], ...]], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.where = where
+
+    def create_option(self, name: str, value: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        option: dict[str, Any] = super().create_option(name, value, *args, **kwargs)
+        places = self.where.get(str(value))
+        if places is not None:
+            option["attrs"]["data-where"] = " ".join(f"{p}/{g}" for p, g in places)
+        return option
+
+
+def _marked(label: str, places: tuple[tuple[str, str], ...]) -> str:
+    """An option's label, with where it may be chosen if not everywhere."""
+    only = bank.only_where(places)
+    return f"{label} — {only}" if only else label
+
+
+def _game_places(game: str) -> tuple[tuple[str, str], ...]:
+    return tuple((p, g) for p, g in bank.places() if g == game)
+
+
+def _game_choices() -> list[tuple[str, str]]:
+    """The games, each marked with the rule sets that describe it where not all do."""
+    marked: list[tuple[str, str]] = []
+    for game, label in GAME_CHOICES:
+        presets = [p for p, _ in _game_places(game)]
+        only = [PRESETS[p].title for p in presets]
+        if len(presets) < len(PRESETS):
+            label = f"{label} — under {' and '.join(only)} only"
+        marked.append((game, label))
+    return marked
+
+
 @cache
 def askable_rules() -> frozenset[str]:
     """Every rule some kind of question asks about, under some rule set at some game."""
@@ -64,17 +104,8 @@ class DrillForm(forms.Form):
     is checked against the engine: the rule or group must exist, the rule set must describe
     the game, and some kind of question must ask about the rules chosen there."""
 
-    scope = forms.CharField(
-        label="Rules to practise",
-        max_length=80,
-        initial=bank.ANY,
-        error_messages={"required": "Choose a rule, a group of rules or any rule."},
-    )
-    kind = forms.ChoiceField(
-        label="Kind of question",
-        required=False,
-        error_messages={"invalid_choice": "There is no kind of question called “%(value)s”."},
-    )
+    # Where first (the rule set and the game), then what: the games and the kinds offered
+    # depend on where (the page's script disables the others as it changes).
     rules = forms.ChoiceField(
         label="Rule set",
         choices=RULES_CHOICES,
@@ -87,15 +118,35 @@ class DrillForm(forms.Form):
         initial="three-card",
         error_messages={"invalid_choice": "There is no game called “%(value)s”."},
     )
+    scope = forms.CharField(
+        label="Rules to practise",
+        max_length=80,
+        initial=bank.ANY,
+        error_messages={"required": "Choose a rule, a group of rules or any rule."},
+    )
+    kind = forms.ChoiceField(
+        label="Kind of question",
+        required=False,
+        error_messages={"invalid_choice": "There is no kind of question called “%(value)s”."},
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["scope"].widget = forms.Select(choices=scope_choices())
+        # Only the kinds and games that exist under the rule set chosen can be had: each is
+        # marked with where it is asked (and the page's script disables the others).
         kind = self.fields["kind"]
         assert isinstance(kind, forms.ChoiceField)
         kind.choices = [("", "Any kind about the play")] + [
-            (k, bank.kind_name(k)) for k in bank.kinds()
+            (k, _marked(bank.kind_name(k), bank.kind_places(k))) for k in bank.kinds()
         ]
+        kind.widget = PlacedSelect({k: bank.kind_places(k) for k in bank.kinds()})
+        kind.widget.choices = kind.choices
+        game = self.fields["game"]
+        assert isinstance(game, forms.ChoiceField)
+        game.choices = _game_choices()
+        game.widget = PlacedSelect({g: _game_places(g) for g in GAMES})
+        game.widget.choices = game.choices
 
     def clean_scope(self) -> str:
         scope: str = self.cleaned_data["scope"]
@@ -123,6 +174,15 @@ class DrillForm(forms.Form):
                 f"{PRESETS[preset].title} describes no {GAME_NAMES[game]}: choose "
                 + " or ".join(GAME_NAMES[g] for g in bank.games_of(preset))
                 + ".",
+            )
+        elif preset and game and kind and (preset, game) not in bank.kind_places(kind):
+            # A kind that asks nothing here whatever the rules chosen: where it is asked.
+            self.add_error(
+                "kind",
+                f"There are no questions of the kind “{bank.kind_name(kind)}” under "
+                f"{PRESETS[preset].title} at {GAME_NAMES[game]}: they are asked "
+                f"{bank.only_where(bank.kind_places(kind))}. Choose another kind of question, "
+                "or a rule set and game where they are asked.",
             )
         elif preset and game and scope and not bank.Drill(scope, preset, game, kind).askable():
             self.add_error(

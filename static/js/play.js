@@ -1,77 +1,95 @@
 // The practice table with htmx: keep the keyboard and screen-reader user's place, and show
-// requests that fail. Without JavaScript none of this runs: the forms post and redirect.
+// requests that fail. Without JavaScript none of this runs: the forms post and redirect, and
+// the page shows the hand as it stands, with focus on the player's first decision (the
+// server's autofocus).
 (function () {
   "use strict";
 
-  // After the table is swapped the page does not move: the status line is announced through
-  // a live region outside the swapped table, and focus goes to what you decide next (your
-  // first legal card, or the first choice), else to the status line, without scrolling.
+  // What the player decides next on the new table: the server marks it with autofocus (his
+  // first legal card, his first choice, "Deal the next hand"; nothing after an error or when
+  // nothing is his to do). htmx would focus it as soon as the table is swapped, while the
+  // computer players' cards are still to arrive: the attribute is taken off, and focus goes
+  // there only once his turn is really shown (arrive()).
+  var nextFocus = null;
+
+  // The table as the player now sees it: the live region outside the swapped table says the
+  // status line (and who is winning the trick), and focus goes to his next decision, else to
+  // the status line, without scrolling.
+  function arrive(target) {
+    var status = document.getElementById("table-status") || document.getElementById("replay-status");
+    var live = document.getElementById("table-live");
+    if (live && status) {
+      var lead = Array.prototype.find.call(target.querySelectorAll(".trick-lead"), function (el) {
+        return !el.closest("[hidden]");
+      });
+      live.textContent = status.textContent + (lead ? ". " + lead.textContent.trim() : "");
+    }
+    var next = target.id === "hand-table" && nextFocus && target.contains(nextFocus) ? nextFocus : null;
+    nextFocus = null;
+    var focus = next || status;
+    if (focus) {
+      focus.focus({ preventScroll: true });
+    }
+  }
+
   document.addEventListener("htmx:afterSettle", function (event) {
     var target = event.detail && event.detail.elt;
     if (!target || (target.id !== "hand-table" && target.id !== "replay-step")) {
       return;
     }
-    var status = document.getElementById("table-status") || document.getElementById("replay-status");
-    var live = document.getElementById("table-live");
-    if (live && status) {
-      var lead = target.querySelector(".trick-lead");
-      live.textContent = status.textContent + (lead ? ". " + lead.textContent.trim() : "");
-    }
-    var next = target.id === "hand-table" && (
-      target.querySelector(".alerts .alert--error") ? null :
-      target.querySelector(".my-cards .card-button:not([aria-disabled])") ||
-      target.querySelector(".my-hand .choices button, .my-hand .discards input"));
-    var focus = next || status;
-    if (focus) {
-      focus.focus({ preventScroll: true });
+    if (!run) {  // else when the computer players' cards have arrived (finish)
+      arrive(target);
     }
   });
 
-  // The computer players' cards arrive one after another: the server answers at once, and
-  // the cards laid since your decision are shown one by one (a short pause each, none with
-  // prefers-reduced-motion; a key or a click skips). A trick they finished is shown first,
-  // with who took it and why, for a moment.
-  var PAUSE = 450;
-  var HOLD = 1200;
+  // -- The computer players' cards arrive one after another ------------------------------
+  // The server answers at once; the cards laid since your decision are shown one by one, at
+  // the pace set in the table's pace form (#table-pace: a pause before each card, a hold on
+  // a finished trick, or a wait until "Next trick" is pressed), none with
+  // prefers-reduced-motion. Any key or click skips to the end (or to the finished trick the
+  // player asked to keep), and does nothing else.
+  //
+  // Until the last card is shown, the rest of the page shows what it showed before the
+  // request: the seat boxes, the centre's facts and the side panel (log, "Tricks so far",
+  // settlement, actions) are the old ones, inert, and your hand cannot be used; the new ones
+  // are put in place when the animation ends or is skipped.
+  //
+  // What a screen reader hears follows the felt too: while the cards arrive, focus is on the
+  // "The others play…" line and the live region is emptied; a finished trick kept for "Next
+  // trick" is announced with who took it ("Trick 2: West took it"); the new status line, and
+  // who is winning the trick, only once the last card is shown (arrive()). The cards
+  // themselves are not announced one by one (at a fast pace a screen reader would drop
+  // them): they are in the trick and the log once the turn is back.
+  var KEPT = ["#table-seats", ".centre-facts", ".table-panels"];
+  var WAIT = "wait";
   var seen = null;
-  var timers = [];
+  var kept = null;
+  var run = null;
+
+  function pace() {
+    var form = document.getElementById("table-pace");
+    var number = function (name, fallback) {
+      var value = form ? parseInt(form.getAttribute(name), 10) : NaN;
+      return value >= 0 ? value : fallback;
+    };
+    var still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    return {
+      pause: still ? 0 : number("data-pause", 450),
+      hold: still ? 0 : number("data-hold", 1200),
+      wait: !!form && form.hasAttribute("data-wait")
+    };
+  }
 
   function shownCards() {
     var codes = {};
-    document.querySelectorAll("#table-trick li[data-card]").forEach(function (li) {
-      if (!li.closest("[hidden]")) {
-        codes[li.getAttribute("data-card")] = true;
+    document.querySelectorAll("#table-trick li[data-card], .single-cards li[data-card]").forEach(
+      function (li) {
+        if (!li.closest("[hidden]")) {
+          codes[li.getAttribute("data-card")] = true;
+        }
       }
-    });
+    );
     return codes;
-  }
-
-  function finish() {
-    timers.forEach(clearTimeout);
-    timers = [];
-    document.querySelectorAll("#table-trick .is-pending, .single-cards .is-pending").forEach(
-      function (el) { el.classList.remove("is-pending"); }
-    );
-    document.querySelectorAll("#table-trick .was-winning, .single-cards .was-winning").forEach(
-      function (el) {
-      el.classList.replace("was-winning", "is-winning");
-      }
-    );
-    var previous = document.querySelector("#table-trick .trick-previous");
-    if (previous && !previous.hidden) {
-      previous.hidden = true;
-    }
-    var current = document.querySelector("#table-trick .trick-current");
-    if (current) {
-      current.hidden = false;
-    }
-    document.querySelectorAll(".table-status--wait").forEach(function (el) { el.remove(); });
-    var status = document.getElementById("table-status");
-    if (status) {
-      status.hidden = false;
-    }
-    document.removeEventListener("keydown", finish, true);
-    document.removeEventListener("click", finish, true);
   }
 
   document.addEventListener("htmx:beforeRequest", function (event) {
@@ -79,98 +97,285 @@
     seen = elt && elt.closest && elt.closest("#hand-table") ? shownCards() : null;
   });
 
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail && event.detail.target;
+    if (!target || target.id !== "hand-table") {
+      return;
+    }
+    if (run) {
+      finish(true);
+    }
+    kept = {};
+    KEPT.forEach(function (selector) {
+      kept[selector] = target.querySelector(selector);
+    });
+  });
+
+  // The cards of ``root`` not shown before the request, hidden until their turn, and the
+  // marks (who leads, who took it) that wait for them.
+  function pending(root, before) {
+    if (!root) {
+      return null;
+    }
+    var added = Array.prototype.filter.call(root.querySelectorAll("li[data-card]"), function (li) {
+      return !before[li.getAttribute("data-card")];
+    });
+    if (!added.length) {
+      return null;
+    }
+    return {
+      added: added,
+      marks: Array.prototype.slice.call(root.querySelectorAll(
+        ".trick-lead, .trick-cards__mark, .trick-taker, .single-cards__mark"
+      )),
+      winning: Array.prototype.slice.call(root.querySelectorAll(".is-winning"))
+    };
+  }
+
+  function conceal(group) {
+    group.added.concat(group.marks).forEach(function (el) { el.classList.add("is-pending"); });
+    group.winning.forEach(function (el) { el.classList.replace("is-winning", "was-winning"); });
+  }
+
+  // One step a card, then one for the marks: each after ``pause``.
+  function arrivals(group, pause) {
+    var steps = group.added.map(function (li) {
+      return { delay: pause, show: function () { li.classList.remove("is-pending"); } };
+    });
+    steps.push({ delay: pause, show: function () {
+      group.marks.forEach(function (el) { el.classList.remove("is-pending"); });
+      group.winning.forEach(function (el) { el.classList.replace("was-winning", "is-winning"); });
+    } });
+    return steps;
+  }
+
   document.addEventListener("htmx:afterSwap", function (event) {
     var target = event.detail && event.detail.elt;
-    if (!target || target.id !== "hand-table" || !seen) {
+    if (!target || target.id !== "hand-table") {
       return;
     }
+    nextFocus = target.querySelector("[autofocus]");
+    target.querySelectorAll("[autofocus]").forEach(function (el) { el.removeAttribute("autofocus"); });
     var before = seen;
+    var old = kept;
     seen = null;
-    finish();
-    if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) {
+    kept = null;
+    if (!before) {
       return;
     }
+    var speed = pace();
     var steps = [];
-    function queue(root) {
-      var added = [];
-      root.querySelectorAll("li[data-card]").forEach(function (li) {
-        if (!before[li.getAttribute("data-card")]) {
-          added.push(li);
-        }
-      });
-      var marks = root.querySelectorAll(
-        ".trick-lead, .trick-cards__mark, .trick-taker, .single-cards__mark"
-      );
-      if (!added.length) {
-        return false;
-      }
-      added.concat(Array.prototype.slice.call(marks)).forEach(function (el) {
-        el.classList.add("is-pending");
-      });
-      var winning = root.querySelectorAll(".is-winning");
-      winning.forEach(function (el) { el.classList.replace("is-winning", "was-winning"); });
-      added.forEach(function (li) {
-        steps.push(function () { li.classList.remove("is-pending"); });
-      });
-      steps.push(function () {
-        marks.forEach(function (el) { el.classList.remove("is-pending"); });
-        winning.forEach(function (el) { el.classList.replace("was-winning", "is-winning"); });
-      });
-      return true;
-    }
     var previous = target.querySelector("#table-trick .trick-previous");
     var current = target.querySelector("#table-trick .trick-current");
-    if (previous && current) {
-      previous.hidden = false;
-      current.hidden = true;
-      if (!queue(previous)) {
+    var done = previous && current ? pending(previous, before) : null;
+    var now = pending(current || target.querySelector("#table-trick"), before);
+    // Peel's single deal: each player's card arrives face up, then who takes the pool.
+    var single = pending(target.querySelector(".single-cards"), before);
+    if (done) {
+      steps = steps.concat(arrivals(done, speed.pause));
+      if (speed.wait) {
+        steps.push(WAIT);
+      }
+      steps.push({ delay: speed.wait ? 0 : speed.hold, show: function () {
         previous.hidden = true;
         current.hidden = false;
-      } else {
-        steps.push(HOLD);
-        steps.push(function () { previous.hidden = true; current.hidden = false; });
-      }
-      if (!current.hidden || steps.length) {
-        queue(current);
-      }
-    } else {
-      var trick = target.querySelector("#table-trick");
-      if (trick) {
-        queue(trick);
-      }
+      } });
     }
-    // Peel's single deal: each player's card arrives face up, then who takes the pool.
-    var single = target.querySelector(".single-cards");
-    if (single) {
-      queue(single);
+    [now, single].forEach(function (group) {
+      if (group) {
+        steps = steps.concat(arrivals(group, speed.pause));
+      }
+    });
+    if (!steps.length || !speed.pause && steps.indexOf(WAIT) < 0) {
+      return;  // nothing arrives, or all at once: the new table as it is
     }
-    if (!steps.length) {
-      return;
+    steps[0].delay = 0;
+    [done, now, single].forEach(function (group) { if (group) { conceal(group); } });
+    if (done) {
+      previous.hidden = false;
+      current.hidden = true;
     }
-    // While the cards arrive it is not yet your turn: the status line waits for the last one
-    // (a screen reader hears it at once, through the live region).
+    run = { target: target, steps: steps, pause: speed.pause, timer: null, swaps: [] };
+    // The old seats, centre and panel stay until the last card, unless a card arrives there.
+    KEPT.forEach(function (selector) {
+      var fresh = target.querySelector(selector);
+      var stale = old && old[selector];
+      if (fresh && stale && !fresh.querySelector(".is-pending")) {
+        fresh.replaceWith(stale);
+        stale.inert = true;
+        run.swaps.push([stale, fresh]);
+      }
+    });
+    target.querySelectorAll(".my-hand").forEach(function (hand) {
+      hand.inert = true;
+      hand.classList.add("is-waiting");
+    });
     var status = target.querySelector("#table-status");
     if (status) {
       var wait = document.createElement("p");
       wait.className = "table-status table-status--wait";
-      wait.setAttribute("aria-hidden", "true");
+      wait.tabIndex = -1;
       wait.textContent = "The others play…";
       status.before(wait);
       status.hidden = true;
+      wait.focus({ preventScroll: true });
     }
-    var at = 0;
-    steps.forEach(function (step, i) {
-      if (typeof step === "number") {
-        at += step - PAUSE;
-        return;
-      }
-      at += i ? PAUSE : 0;
-      timers.push(setTimeout(step, at));
-    });
-    timers.push(setTimeout(finish, at + 10));
-    document.addEventListener("keydown", finish, true);
-    document.addEventListener("click", finish, true);
+    var live = document.getElementById("table-live");
+    if (live) {
+      live.textContent = "";
+    }
+    listen(true);
+    if (speed.pause) {
+      advance();
+    } else {
+      skip();
+    }
   });
+
+  // The next step now, and the one after it in its time.
+  function advance() {
+    run.timer = null;
+    var step = run.steps.shift();
+    if (step === WAIT) {
+      return waitForNextTrick();
+    }
+    if (step) {
+      step.show();
+    }
+    if (!run.steps.length) {
+      return finish(false);
+    }
+    var next = run.steps[0];
+    run.timer = setTimeout(advance, next === WAIT ? run.pause : next.delay);
+  }
+
+  // A key or a click: everything up to the trick the player keeps, or to the end, at once.
+  function skip() {
+    clearTimeout(run.timer);
+    run.timer = null;
+    while (run.steps.length && run.steps[0] !== WAIT) {
+      run.steps.shift().show();
+    }
+    if (run.steps.length) {
+      run.steps.shift();
+      waitForNextTrick();
+    } else {
+      finish(false);
+    }
+  }
+
+  // The finished trick stays until "Next trick" is pressed: a real button, focused; keys and
+  // clicks act normally meanwhile (only this button is live on the felt).
+  function waitForNextTrick() {
+    listen(false);
+    var previous = run.target.querySelector("#table-trick .trick-previous");
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "trick-next-button";
+    button.textContent = "Next trick";
+    button.addEventListener("click", function () {
+      button.remove();
+      var wait = run.target.querySelector(".table-status--wait");
+      if (wait) {
+        wait.focus({ preventScroll: true });
+      }
+      listen(true);
+      if (run.pause) {
+        advance();
+      } else {
+        skip();
+      }
+    });
+    (previous || run.target.querySelector("#table-trick") || run.target).append(button);
+    var taker = previous && previous.querySelector(".trick-taker");
+    var live = document.getElementById("table-live");
+    if (live && taker && taker.parentElement) {
+      live.textContent = taker.parentElement.textContent.trim();
+    }
+    button.focus({ preventScroll: true });
+  }
+
+  // The last card is shown: the new seats and panel, your turn, focus on your decision.
+  // ``quiet``: a new table is about to replace this one (nothing to announce or focus).
+  function finish(quiet) {
+    if (!run) {
+      return;
+    }
+    var ending = run;
+    clearTimeout(ending.timer);
+    listen(false);
+    ending.steps.forEach(function (step) { if (step !== WAIT) { step.show(); } });
+    run = null;
+    var target = ending.target;
+    target.querySelectorAll(".trick-next-button, .table-status--wait").forEach(function (el) {
+      el.remove();
+    });
+    ending.swaps.forEach(function (pair) {
+      pair[0].replaceWith(pair[1]);
+      // htmx processed the table while these were out of it: their forms are htmx's now.
+      if (window.htmx) {
+        window.htmx.process(pair[1]);
+      }
+    });
+    target.querySelectorAll(".my-hand").forEach(function (hand) {
+      hand.inert = false;
+      hand.classList.remove("is-waiting");
+    });
+    var status = target.querySelector("#table-status");
+    if (status) {
+      status.hidden = false;
+    }
+    if (!quiet && document.body.contains(target)) {
+      arrive(target);
+    }
+  }
+
+  // While the cards arrive, a key or a click skips them and is swallowed (capture phase), so
+  // that it never also acts on a control: Enter must not play the card that focus reaches
+  // next. The keyup of a swallowed key, and its repeats while held, are swallowed too. Keys
+  // with Ctrl, Alt or Meta (the browser's own shortcuts) skip but are let through.
+  var held = {};
+
+  function swallow(event) {
+    event.preventDefault();
+    event.stopPropagation();
+  }
+
+  function onKeyDown(event) {
+    if (["Shift", "Control", "Alt", "Meta", "CapsLock"].indexOf(event.key) >= 0) {
+      return;
+    }
+    if (!(event.ctrlKey || event.altKey || event.metaKey)) {
+      held[event.key] = true;
+      swallow(event);
+    }
+    skip();
+  }
+
+  function onClick(event) {
+    swallow(event);
+    skip();
+  }
+
+  function listen(on) {
+    var method = on ? "addEventListener" : "removeEventListener";
+    document[method]("keydown", onKeyDown, true);
+    document[method]("click", onClick, true);
+  }
+
+  // Always listening: a key swallowed while the cards arrived is still swallowed when it
+  // repeats or is released after they have (or while "Next trick" waits).
+  document.addEventListener("keydown", function (event) {
+    if (held[event.key] && event.repeat) {
+      swallow(event);
+    }
+  }, true);
+  document.addEventListener("keyup", function (event) {
+    if (held[event.key]) {
+      delete held[event.key];
+      swallow(event);
+    }
+  }, true);
 
   // htmx 2 swaps nothing on a 4xx/5xx answer: say what went wrong instead.
   function showError(text) {

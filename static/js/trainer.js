@@ -1,6 +1,8 @@
 // The rule trainer, the lessons and the quizzes with htmx: after an answer or a new question is swapped in, put the focus
 // on what to read next (the verdict, or the new question's prompt), and say when a request
-// fails. Without JavaScript none of this runs: the forms post and redirect.
+// fails; on the trainer's chooser, disable what the rule set chosen does not have. Without
+// JavaScript none of this runs: the forms post and redirect, and the options' labels say
+// where each exists.
 (function () {
   "use strict";
 
@@ -35,6 +37,61 @@
       : "The request failed. Reload the page and try again.";
     showError(text);
   });
+
+  // The trainer's chooser: a game or a kind of question that the rule set chosen (and the
+  // game) does not have is disabled, and one chosen gives way to the first that exists. Each
+  // option says where it exists in its data-where ("rules/game" pairs) and in its label, so
+  // that without this script the learner still reads it (and the server refuses it plainly).
+  function offers(option, place) {
+    var where = option.getAttribute("data-where");
+    return where === null || where.split(" ").indexOf(place) !== -1;
+  }
+
+  function narrow(select, placeOf) {
+    var kept = null;
+    Array.prototype.forEach.call(select.options, function (option) {
+      option.disabled = !offers(option, placeOf(option));
+      if (!option.disabled && kept === null) {
+        kept = option;
+      }
+    });
+    var chosen = select.options[select.selectedIndex];
+    if (chosen && chosen.disabled && kept) {
+      kept.selected = true;
+    }
+  }
+
+  function filterDrill(form) {
+    var rules = form.elements.namedItem("rules");
+    var game = form.elements.namedItem("game");
+    var kind = form.elements.namedItem("kind");
+    if (!rules || !game || !kind) {
+      return;
+    }
+    narrow(game, function (option) {
+      return rules.value + "/" + option.value;
+    });
+    narrow(kind, function () {
+      return rules.value + "/" + game.value;
+    });
+  }
+
+  function setUpDrill() {
+    var form = document.querySelector("form.drill-form");
+    if (!form) {
+      return;
+    }
+    filterDrill(form);
+    form.addEventListener("change", function () {
+      filterDrill(form);
+    });
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", setUpDrill);
+  } else {
+    setUpDrill();
+  }
 
   document.addEventListener("htmx:sendError", function () {
     showError("The server could not be reached. Check the connection and try again.");

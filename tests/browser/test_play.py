@@ -24,6 +24,7 @@ def _version(page: Page) -> str:
 
 def _take_turn(page: Page) -> None:
     """One decision, by clicking, as a learner might: a legal card, or play on the cards."""
+    page.keyboard.press("Escape")  # the cards still arriving: a click would only skip them
     legal = page.locator("button.card-button:not([aria-disabled])")
     discard = page.locator("input[name=discards]")
     if legal.count():
@@ -117,6 +118,7 @@ def test_an_illegal_card_is_refused_with_its_rule(js_page: Page, live_server: An
     for players in range(3, 10):
         _deal(page, "three-card", "hoffmann", players)
         for _ in range(12):
+            page.keyboard.press("Escape")  # the cards still arriving are all shown
             if "is over" in page.locator("#table-status").inner_text():
                 break
             illegal = page.locator("button.card-button[aria-disabled=true]")
@@ -145,13 +147,15 @@ def test_a_card_is_played_with_the_keyboard(js_page: Page) -> None:
     before = _version(page)
     page.keyboard.press("Enter")
     expect(page.locator("input[name=version]").first).not_to_have_value(before)
-    # Focus goes to what is decided next (a legal card, a choice), else to the status line;
-    # the status line is announced through the live region, and the page does not move.
+    # Focus goes to what is decided next (a legal card, a choice), else to the status line,
+    # once the computer players' cards have arrived (till then to "The others play…"); the
+    # status line is announced through the live region, and the page does not move.
     focused = page.locator(":focus")
     expect(focused).to_have_count(1)
-    assert focused.evaluate("e => e.id === 'table-status' || !!e.closest('.my-hand')"), (
-        focused.evaluate("e => e.outerHTML")
-    )
+    assert focused.evaluate(
+        "e => e.id === 'table-status' || e.matches('.table-status--wait')"
+        " || !!e.closest('.my-hand')"
+    ), focused.evaluate("e => e.outerHTML")
     page.keyboard.press("Escape")  # the cards still arriving are all shown
     expect(page.locator("#table-live")).to_contain_text(page.locator("#table-status").inner_text())
 
@@ -226,6 +230,7 @@ def _revoke_and_play_out(page: Page, seed: int) -> bool:
     _deal_in_laws_mode(page, seed, "sensible")
     revoked = False
     for _ in range(60):
+        page.keyboard.press("Escape")  # the cards still arriving are all shown
         if "is over" in page.locator("#table-status").inner_text():
             return revoked
         before = _version(page)

@@ -29,10 +29,10 @@ def _game(kind: str) -> str:
 def _start(page: Page, kind: str = "", scope: str = "any") -> None:
     """Choose what to practise and start, as a learner does."""
     page.goto("/trainer/")
-    page.get_by_label("Rules to practise", exact=True).select_option(scope)
-    page.get_by_label("Kind of question", exact=True).select_option(kind)
     page.get_by_label("Rule set", exact=True).select_option("hoffmann")
     page.get_by_label("Game", exact=True).select_option(_game(kind) if kind else "three-card")
+    page.get_by_label("Rules to practise", exact=True).select_option(scope)
+    page.get_by_label("Kind of question", exact=True).select_option(kind)
     page.get_by_role("button", name="Start").click()
     expect(page).to_have_url(re.compile(r"/trainer/q/\d+/$"))
     expect(page.get_by_role("button", name="Answer")).to_be_visible()
@@ -71,6 +71,36 @@ def test_a_question_of_each_kind_is_answered_by_clicking(
     expect(page).to_have_url(re.compile(r"/trainer/q/\d+/$"))
     if js:
         expect(page.locator(".question__prompt")).to_be_focused()
+
+
+def test_the_chooser_offers_only_what_the_rule_set_and_game_have(js_page: Page) -> None:
+    """Issue 26: with JavaScript, a kind of question or a game that the rule set chosen does
+    not have is disabled, and one already chosen gives way (without it, the labels say where
+    each exists, and the server refuses the rest plainly: tests/trainer)."""
+    page = js_page
+    page.goto("/trainer/")
+    rules = page.get_by_label("Rule set", exact=True)
+    game = page.get_by_label("Game", exact=True)
+    kind = page.get_by_label("Kind of question", exact=True)
+    rules.select_option("hoffmann")
+    game.select_option("three-card")
+    expect(kind.locator('option[value="penalty"]')).to_be_enabled()
+    expect(kind.locator('option[value="flush"]')).to_be_disabled()
+    expect(game.locator('option[value="irish"]')).to_be_disabled()
+
+    kind.select_option("penalty")
+    rules.select_option("britannica")
+    expect(kind.locator('option[value="penalty"]')).to_be_disabled()
+    expect(kind).to_have_value("")
+    game.select_option("five-card")
+    expect(kind.locator('option[value="flush"]')).to_be_enabled()
+    kind.select_option("flush")
+    game.select_option("irish")
+    expect(kind).to_have_value("")
+    rules.select_option("peel")
+    expect(game).to_have_value("three-card")
+    page.get_by_role("button", name="Start").click()
+    expect(page).to_have_url(re.compile(r"/trainer/q/\d+/$"))
 
 
 def test_a_question_is_answered_with_the_keyboard(page: Page) -> None:

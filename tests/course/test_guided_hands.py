@@ -193,3 +193,105 @@ def test_a_guided_hand_offers_no_seed_link_that_would_deal_other_cards(client: C
     assert "is over" in body
     assert table.seed_url not in body
     assert "Share this deal" in body and "/play/shared/" in body
+
+
+# -- the first guided hands ask only what has been taught (issue 26, item 12) ------------------
+
+
+def test_an_early_guided_hand_declares_for_the_learner_and_names_the_lesson_that_teaches_it(
+    client: Client,
+) -> None:
+    """Declaring is taught in a later lesson: the table declares for him (he plays), says so
+    with a link to that lesson, and does not offer that declaration to take back."""
+    step, table = _open_guided_hand(client, "cards-and-tricks-hand", "hoffmann")
+    hand = _hand(table)
+    declaring = Lesson.objects.get(slug=step.data["declares"])
+
+    assert hand.phase == "play" and hand.declared[HUMAN] == "play"
+    assert [a.kind for a in hand.log if a.seat == HUMAN] == ["declare"]
+    page = client.get(table.get_absolute_url()).content.decode()
+    assert "The table declares for you in this hand" in page
+    assert declaring.title in page and declaring.get_absolute_url() in page
+    assert 'name="choice" value="pass"' not in page
+    assert "Take back your last decision" not in page
+    response = client.post(
+        reverse("games:table-takeback", args=[table.pk]), {"version": table.version}
+    )
+    assert response.status_code == 302
+    assert _hand(table).declared[HUMAN] == "play"
+
+
+def _pending_page(client: Client, table: PracticeTable) -> tuple[Hand, str]:
+    """Play the learner's first legal card until a trick is complete and waits for his
+    answer; the hand and the table's page then."""
+    for _ in range(10):
+        hand = _hand(table)
+        page = client.get(table.get_absolute_url()).content.decode()
+        if "is complete. Who takes it?" in page:
+            return hand, page
+        card = hand.choices()[0]
+        assert hand.to_act == HUMAN and hand.phase == "play"
+        client.post(
+            reverse("games:table-act", args=[table.pk]),
+            {"version": table.version, "kind": "play", "card": str(card.code)},  # type: ignore[union-attr]
+        )
+    raise AssertionError("no trick waited for an answer")
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["no-js", "htmx"])
+def test_the_first_guided_hand_holds_back_who_takes_a_trick_until_the_learner_says(
+    client: Client, htmx: bool
+) -> None:
+    step, table = _open_guided_hand(client, "cards-and-tricks-hand", "hoffmann")
+    assert step.data["asks"] == "trick-winner"
+    hand, page = _pending_page(client, table)
+    trick = hand.tricks[0]
+    winner = trick.winner
+    assert winner is not None
+
+    # The trick lies whole on the felt, and nothing says who took it.
+    assert "Trick 1 is complete: who takes it?" in page
+    for _, c in trick.plays:
+        assert f'data-card="{c.code}"' in page
+    assert not re.search(r"takes? trick 1\b", page)
+    assert "took it" not in page and "winning" not in page
+    assert "is winning so far" not in page
+    # Nothing moves on while it waits: a card is refused.
+    version = table.version
+    if hand.to_act == HUMAN:
+        client.post(
+            reverse("games:table-act", args=[table.pk]),
+            {"version": version, "kind": "play", "card": hand.choices()[0].code},  # type: ignore[union-attr]
+        )
+        assert _hand(table).log == hand.log
+    # A seat that played no card to it is no answer.
+    say = reverse("games:table-say", args=[table.pk])
+    table.refresh_from_db()
+    outsider = next((s for s in range(hand.players) if s not in [p for p, _ in trick.plays]), None)
+    if outsider is not None:
+        client.post(say, {"version": table.version, "seat": outsider})
+        table.refresh_from_db()
+        assert table.guide is not None and "said" not in table.guide
+    # A wrong answer is told wrong, with who took it and why; then the table moves on.
+    wrong = next(s for s, _ in trick.plays if s != winner)
+    response = client.post(
+        say, {"version": table.version, "seat": wrong}, headers=HTMX if htmx else {}
+    )
+    body = (
+        response.content.decode() if htmx else client.get(table.get_absolute_url()).content.decode()
+    )
+    assert "Not so:" in body and re.search(r"takes? trick 1\b", body)
+    table.refresh_from_db()
+    assert table.guide is not None and table.guide["said"] == [wrong]
+
+    # A take-back that reopens the trick forgets his answer, and it is asked again; once the
+    # others have played since his card, none is allowed (issue 26), and the answer stays.
+    allowed = table.to_engine().takeback_refusal(HUMAN) is None
+    client.post(reverse("games:table-takeback", args=[table.pk]), {"version": table.version})
+    table.refresh_from_db()
+    if allowed:
+        assert not _hand(table).tricks and table.guide["said"] == []
+        _, page = _pending_page(client, table)
+        assert "Trick 1 is complete: who takes it?" in page
+    else:
+        assert _hand(table).tricks and table.guide["said"] == [wrong]

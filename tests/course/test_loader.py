@@ -13,7 +13,7 @@ import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
 
-from games.guided import guided_deal_seed, rule_comes_up
+from games.guided import guided_deal_seed, prove
 from games.loo import RuleSet
 from games.loo.catalogue import rules as catalogue_rules
 from games.loo.hand import Action, Hand, HandSetup, IllegalAction
@@ -79,28 +79,19 @@ def test_every_exercise_is_answered_by_the_engine_under_every_rule_set_offered()
             assert data["rule"] in q.bound and q.answer, (step.key, preset)
 
 
-def test_a_guided_hand_brings_its_rule_up_under_every_rule_set_offered() -> None:
+def test_a_guided_hand_has_a_stored_deal_under_every_rule_set_offered() -> None:
+    """Each proved on every line of the learner: tests/course/test_guided_proof.py proves
+    them again."""
     for step in Step.objects.filter(kind=StepKind.GUIDED_HAND).select_related("lesson"):
-        data, lesson = step.data, step.lesson
-        assert set(data["seeds"]) == set(lesson.presets)
-        for preset, seed in data["seeds"].items():
-            assert rule_comes_up(
-                lesson.game,
-                preset,
-                data["players"],
-                seed,
-                data["rule"],
-                during=False,
-                guided=step.guided(preset),
-            ), (step.key, preset)
+        assert set(step.data["seeds"]) == set(step.lesson.presets), step.key
 
 
 #: The lessons whose rule never comes up in a fresh table's first hand dealt from a seed, and
 #: what their guided hand sets to bring it up: a stacked deal, a start as after a hand, agreed
 #: variations, a laws-mode table of careless players.
 SET_GUIDED_HANDS = {
-    "the-miss-hand": ("miss-holder-alone-wins", {"start"}),
-    "the-dealer-hand": ("dealer-defends-miss", {"start", "packs"}),
+    "the-miss-hand": ("miss-holder-must-play", {"start"}),
+    "the-dealer-hand": ("dealer-must-play-against-one", {"start", "packs"}),
     "unlimited-loo-hand": ("unlimited-loo", {"options"}),
     "singles-and-musts-hand": ("must", {"start"}),
     "club-law-hand": ("club-law", {"options"}),
@@ -121,7 +112,7 @@ def test_a_guided_hand_set_for_its_rule_brings_it_up_where_a_plain_deal_would_no
     for preset, seed in step.data["seeds"].items():
         guided = step.guided(preset)
         args = (step.lesson.game, preset, step.data["players"], seed, rule)
-        assert rule_comes_up(*args, guided=guided), (key, preset)
+        assert prove(*args, guided=guided).holds, (key, preset)
         if guided.pack:
             # The stacked deal is dealt: each seat holds its cards, whatever the seed.
             table = Table(
@@ -361,8 +352,9 @@ def _guided_hand_changed_since_its_deal_was_found(folder: Path) -> tuple[int, st
 
 
 def _guided_hand_whose_stored_deal_no_longer_brings_the_rule_up(folder: Path) -> tuple[int, str]:
-    """The stored seed replaced by one whose hand does not bring the rule up, as when the
-    engine or the computer players change beneath a stored deal."""
+    """The stored seed replaced by one whose hand does not bring the rule up on every line,
+    its proof said to be made under another engine, as when the engine or the computer
+    players change beneath a stored deal: the loader proves it again."""
     deals = json.loads((folder / "guided.json").read_text(encoding="utf-8"))
     stored = deals["deals"]["follow-suit-hand"]["hoffmann"]
     step = Step.objects.get(key="follow-suit-hand")
@@ -370,20 +362,16 @@ def _guided_hand_whose_stored_deal_no_longer_brings_the_rule_up(folder: Path) ->
     stored["seed"] = next(
         seed
         for seed in range(1, 1000)
-        if not rule_comes_up(
-            "three-card",
-            "hoffmann",
-            step.data["players"],
-            seed,
-            step.data["rule"],
-            during=stored["during"],
-            guided=guided,
-        )
+        if not prove(
+            "three-card", "hoffmann", step.data["players"], seed, step.data["rule"], guided=guided
+        ).holds
     )
+    stored["engine"] = "an older engine"
     (folder / "guided.json").write_text(json.dumps(deals), encoding="utf-8")
     path = folder / "lessons.txt"
     return _line_of(path, f"rule: {step.data['rule']}", after="[guided-hand follow-suit-hand]"), (
         f"the stored deal (seed {stored['seed']}) no longer brings 'follow-suit' up under hoffmann"
+        " on every line of the learner"
     )
 
 
@@ -463,6 +451,17 @@ def _unknown_option(folder: Path) -> tuple[int, str]:
     return _line_of(path, "options: club-law=sometimes"), "'options:'"
 
 
+def _guided_field(key: str, field: str, value: str, problem: str) -> Breakage:
+    """A breakage that sets ``field:`` of the guided hand ``key`` to ``value``."""
+
+    def breakage(folder: Path) -> tuple[int, str]:
+        path = _in_block(folder, f"[guided-hand {key}]", field, value)
+        return _line_of(path, f"{field}: {value}"), problem
+
+    breakage.__name__ = f"_guided_hand_with_{field}_{value}"
+    return breakage
+
+
 def _check_about_rules_no_question_asks(folder: Path) -> tuple[int, str]:
     path = _in_block(folder, "[check follow-suit-check]", "rules", "shuffle-and-cut")
     return _line_of(path, "rules: shuffle-and-cut"), "can ask about 'shuffle-and-cut'"
@@ -540,6 +539,9 @@ BREAKAGES = [
     _stacked_deal_changed_since_its_deal_was_found,
     _unknown_start,
     _unknown_option,
+    _guided_field("cards-and-tricks-hand", "declares", "bidding", "names no lesson 'bidding'"),
+    _guided_field("the-deal-hand", "declares", "cards-and-tricks", "does not come after"),
+    _guided_field("cards-and-tricks-hand", "asks", "trump-suit", "must be trick-winner"),
     _check_about_rules_no_question_asks,
     _a_step_before_any_lesson,
     _a_lesson_without_its_check,
@@ -582,8 +584,8 @@ def test_findguided_refuses_a_guided_hand_whose_rule_never_comes_up(
     message = str(refused.value)
     line = _line_of(path, "rule: club-law")
     assert message.startswith(
-        f"content/lessons.txt:{line}: under hoffmann, 'club-law' never "
-        "comes up when the hand is played sensibly (in 10 deals)"
+        f"content/lessons.txt:{line}: under hoffmann, 'club-law' does not come up on every "
+        "legal line of the learner in any of 10 deals"
     ), message
     # What was found for the other hands stays; the refused hand's old deals are kept too.
     kept = json.loads((folder / "guided.json").read_text(encoding="utf-8"))

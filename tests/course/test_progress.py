@@ -379,24 +379,30 @@ def test_logging_in_keeps_what_either_side_had_done(client: Client) -> None:
     assert not Progress.objects.filter(owner=None).exists()
 
 
-def test_resume_goes_to_the_lesson_begun_then_to_the_one_after_the_last_done(
-    learner: Learner,
-) -> None:
+def test_resume_goes_to_the_first_unfinished_lesson_in_course_order(learner: Learner) -> None:
+    """Resume points at the first lesson not finished, in course order: not after the last
+    lesson worked on while an earlier one is still unfinished (issue 26, item 13)."""
+
     def resume() -> str:
         page = learner.client.get(reverse("course:home")).content.decode()
         start = page.index('class="resume"')
         return page[start : page.index("</p>", start)]
 
-    assert "Start with the first lesson" in resume()
+    lessons = list(Lesson.objects.all())
+    first, second = lessons[:2]
+    assert learner.lesson.position > second.position
+    assert f"Start with the first lesson: {first.title}" in resume()
     learner.do(learner.steps[0])
-    assert f"Resume: {learner.lesson.title}" in resume()
-    # The whole lesson done: on to the next lesson, not back to the first of the course.
+    assert f"Resume: {first.title}" in resume()
+    # The later lesson finished: the course still resumes at its first lesson.
     session_key = learner.client.session.session_key
     for step in learner.steps[1:]:
         Progress.objects.create(session_key=session_key, step=step, done=timezone.now())
-    following = Lesson.objects.filter(position__gt=learner.lesson.position).first()
-    assert following is not None
-    assert f"Resume: {following.title}" in resume()
+    assert f"Resume: {first.title}" in resume()
+    # The first lesson done: on to the second, though a later one was done before it.
+    for step in first.steps.all():
+        Progress.objects.create(session_key=session_key, step=step, done=timezone.now())
+    assert f"Resume: {second.title}" in resume()
     assert "1 of 3 exercises right at the first try" in learner.page()
 
 

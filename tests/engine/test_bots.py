@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Iterator, Sequence
 
 from games.loo import RuleSet
 from games.loo.bots import (
@@ -11,6 +12,7 @@ from games.loo.bots import (
     BeginnerBot,
     Bot,
     CarelessBot,
+    Decision,
     SensibleBot,
     sample_world,
     voids,
@@ -47,27 +49,34 @@ def test_bots_play_whole_sessions_with_legal_moves_only() -> None:
         assert table.chips() == 500
 
 
-def _careless_offences(laws: bool, preset: str, hands: int = 30) -> int:
-    """Offences recorded in a session of five careless players who slip half the time."""
-    table = Table(TableConfig("five-card", RuleSet.preset(preset), 5, seed=9, laws=laws))
-    bots = [CarelessBot(f"careless:{seat}", slip=0.5) for seat in range(5)]
-    offences = 0
+def _decisions(table: Table, bots: Sequence[Bot], hands: int) -> Iterator[tuple[Hand, Decision]]:
+    """Each decision of ``bots`` over ``hands`` deals at ``table``, with the hand it is made
+    in, carried out once the caller has looked at it (it raises if it may not stand)."""
     for _ in range(hands):
         hand = table.deal()
         while not hand.over:
             seat = hand.to_act
             assert seat is not None
-            view = view_for(hand, seat)
-            decision = bots[seat].decide(view)
-            if decision.reason.key == "bot.slip":
-                # Only where an irregular play stands, and only with a card the rules forbid.
-                assert view.irregular_stands and view.options and view.options.legal
-                (code,) = decision.action.cards
-                assert code not in {c.code for c in view.options.legal.legal}
-            table.apply(decision.action)  # raises if the play may not stand
-        offences += len(hand.offences)
+            decision = bots[seat].decide(view_for(hand, seat))
+            yield hand, decision
+            table.apply(decision.action)
+
+
+def _careless_offences(laws: bool, preset: str, hands: int = 30) -> int:
+    """Offences recorded in a session of five careless players who slip half the time."""
+    table = Table(TableConfig("five-card", RuleSet.preset(preset), 5, seed=9, laws=laws))
+    bots = [CarelessBot(f"careless:{seat}", slip=0.5) for seat in range(5)]
+    played: dict[int, Hand] = {}
+    for hand, decision in _decisions(table, bots, hands):
+        played[id(hand)] = hand
+        if decision.reason.key == "bot.slip":
+            # Only where an irregular play stands, and only with a card the rules forbid.
+            view = view_for(hand, decision.action.seat)
+            assert view.irregular_stands and view.options and view.options.legal
+            (code,) = decision.action.cards
+            assert code not in {c.code for c in view.options.legal.legal}
     assert table.chips() == 500
-    return offences
+    return sum(len(hand.offences) for hand in played.values())
 
 
 def test_a_careless_player_slips_only_where_the_laws_let_a_slip_stand() -> None:
@@ -130,6 +139,30 @@ def test_a_bot_explains_its_choice() -> None:
     # From the bot's own point of view, the same reason is in the second person.
     assert render(decision.reason, hand.to_act).startswith("You ")
     assert dataclasses.is_dataclass(decision)
+
+
+def test_a_forced_card_is_put_down_to_the_rule_that_forced_it_and_a_last_card_to_none() -> None:
+    """Issue 26: a last card was "the only choice, under the rule “the first lead”" (or
+    "follow suit if you can", though it did not follow): the play files its sentence ("the 9♠
+    is his last card") under those rules, which forced nothing. A last card is the only card
+    in hand, said so with no rule; another only card names a rule that excluded the rest."""
+    last = ruled = 0
+    sessions = [("three-card", "hoffmann"), ("five-card", "peel"), ("irish", "britannica")]
+    for game, preset in sessions:
+        table = Table(TableConfig(game, RuleSet.preset(preset), 4, seed=f"only:{game}"))
+        bots = [SensibleBot(s, playouts=6) if s % 2 else BeginnerBot(s) for s in range(4)]
+        for hand, decision in _decisions(table, bots, 6):
+            view = view_for(hand, decision.action.seat)
+            key, args = decision.reason
+            if decision.action.kind == "play" and view.hand is not None and len(view.hand) == 1:
+                assert key == "bot.last-card" and "rule" not in args
+                assert render(decision.reason, None).endswith("the only card left in his hand")
+                last += 1
+            elif key == "bot.only-card-rule":
+                assert view.options is not None
+                assert args["rule"] in [a.rule for a in view.options.explanations if a.excluded]
+                ruled += 1
+    assert last > 20 and ruled > 0
 
 
 def test_the_public_phrases_and_penalties_name_catalogue_rules() -> None:

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 
 import pytest
 
+from games.loo.messages import render
 from games.loo.questions import VERSION, VERSIONS, QuestionError, question
 
 from .freeze_questions import meaning
@@ -34,12 +36,12 @@ def _frozen(version: int) -> dict[str, str]:
     return json.loads((Path(__file__).parent / "data" / f"questions-v{version}.json").read_text())
 
 
-@pytest.mark.parametrize("version", [3, 4])
-def test_versions_3_and_4_mean_what_they_meant(version: int) -> None:
-    """What each question of versions 3 and 4 asked and accepted (position, choices, answer),
-    written by that code before version 5 changed the bank (``python -m
-    tests.engine.freeze_questions``): a graded answer keeps its meaning, whatever the engine
-    and the sentences have learned since."""
+@pytest.mark.parametrize("version", [3, 4, 5])
+def test_versions_3_to_5_mean_what_they_meant(version: int) -> None:
+    """What each question of versions 3, 4 and 5 asked and accepted (position, choices,
+    answer), written by that code before the next version changed the bank (``python -m
+    tests.engine.freeze_questions``; version 5's before version 6, issue 26): a graded answer
+    keeps its meaning, whatever the engine and the sentences have learned since."""
     frozen = _frozen(version)
     assert version in VERSIONS and len(frozen) > 500
     changed = []
@@ -81,3 +83,47 @@ def test_an_unknown_version_and_a_kind_newer_than_its_version_are_refused() -> N
         question("legal-cards", "hoffmann", seed=1, version=1)
     with pytest.raises(QuestionError, match="makes no penalty questions"):
         question("penalty", "hoffmann", seed=1, version=2)
+
+
+def test_version_6_varies_what_a_declaration_about_any_rule_asks_and_5_does_not() -> None:
+    """Issue 26: at Irish Loo, "What may you do now?" about any rule was nearly always the
+    first to declare, who may play or pass (four times in four in the trainer). From version
+    6 such a question aims at one of the rules the kind asks about there, drawn from the
+    seed; version 5 makes the questions it made (the digests above), rarely another."""
+    topics: dict[int, list[str]] = {5: [], 6: []}
+    answers: dict[int, set[tuple[str, ...]]] = {5: set(), 6: set()}
+    for seed in range(24):
+        for version in (5, 6):
+            q = question("declaration", "britannica", game="irish", seed=seed, version=version)
+            topics[version].append(q.topic)
+            answers[version].add(tuple(sorted(q.answer)))
+    assert set(topics[6]) == {"irish-loo", "dealer-must-play-against-one"}
+    assert answers[6] == {("pass", "play"), ("play",)}
+    alone = [topics[v].count("dealer-must-play-against-one") for v in (5, 6)]
+    assert alone[0] <= 2 < 6 <= alone[1], alone
+
+
+def test_version_6_says_how_the_cards_are_dealt_in_the_answer_and_5_does_not() -> None:
+    """Issue 26: the answer of a question about the deal named the learner's cards, never how
+    they are dealt. From version 6 it says the pattern and the places of the pack his cards
+    (and the miss's) come from; version 5's answer is what it was."""
+    said: dict[int, list[list[str]]] = {5: [], 6: []}
+    for seed in range(1, 12):
+        for version in (5, 6):
+            q = question(
+                "procedure",
+                "hoffmann",
+                game="three-card",
+                rule="deal-order",
+                seed=seed,
+                version=version,
+            )
+            if "Which cards do you receive?" in render(q.prompt, 0):  # not the turn-up's
+                said[version].append([render(a.message, 0) for a in q.explanations])
+    assert said[5] and said[6]
+    for new in said[6]:
+        assert "one card at a time to each player from" in new[0]
+        assert re.search(r"you receive the \d+\w\w, \d+\w\w and \d+\w\w cards from the top", new[0])
+        assert new[1].startswith("The miss receives the ")
+    for old in said[5]:
+        assert old[0].startswith("You receive ") and old[1].startswith("The miss is ")

@@ -257,12 +257,16 @@ def test_a_careless_dealer_misdeals_and_the_declarations_start_again(
         "North, the dealer, misdeals: he forfeits a single (3) to the pool, and there is a fresh "
         "deal by the same dealer (Law 3)."
     ) in text
-    assert "Why: a careless slip in dealing" in text
+    # Why he did it waits for the end of the hand, as every computer player's reason does.
+    assert "careless slip" not in text
     assert "Waiting for East to declare" in text
     # Letting them declare: North does not misdeal twice, and the hand goes on to the human.
     player.act(practice.pk, {"version": practice.version, "kind": "wait"})
     hand = player.current_hand(practice.pk)
     assert hand.to_act == YOU and len([a for a in hand.log if a.kind == "irregular"]) == 1
+    player.play_out(practice.pk)
+    text = _text(client.get(practice.get_absolute_url()).content.decode())
+    assert "Why: a careless slip in dealing" in text
 
 
 def test_careless_players_lapse_where_the_laws_punish_it_and_say_why(
@@ -290,3 +294,47 @@ def test_careless_players_lapse_where_the_laws_punish_it_and_say_why(
         return [e.to_dict() for e in committed]
 
     assert lapses() == lapses()
+
+
+@pytest.mark.parametrize(
+    ("game", "rules"),
+    [("three-card", "hoffmann"), ("five-card", "hoffmann"), ("five-card", "peel")],
+)
+def test_no_computer_players_reason_is_shown_during_a_laws_hand(
+    client: Client, player: Any, monkeypatch: pytest.MonkeyPatch, game: str, rules: str
+) -> None:
+    """Issue 26: a careless player's lapse was explained while the hand went on ("Why: a
+    careless slip: too eager to see his cards"). No reason of a computer player is shown
+    before the hand is over, lapses included (each seat lapses once a hand, tempted always);
+    once it is over, each lapse the trace tells has its reason."""
+    monkeypatch.setattr(CarelessBot, "lapse_chance", 1.0)
+    lapsed = 0
+    for seed in range(3):
+        practice = player.new_table(
+            game=game, rules=rules, players=4, seed=seed, opponents="careless", mode="laws"
+        )
+        for _ in range(60):
+            practice.refresh_from_db()
+            html = client.get(practice.get_absolute_url()).content.decode()
+            if practice.hand_over:
+                break
+            assert '<p class="log-line__reason">Why: ' not in html
+            assert "careless slip" not in html
+            lapsed += any("lapse" in str(n.get("reason", "")) for n in practice.notes)
+            player.act(practice.pk, _staying_in(player, practice, seed))
+        assert practice.hand_over
+        hand = player.current_hand(practice.pk)
+        committed = [e for e in hand.events if e.kind == "irregular"]
+        assert _text(html).count("Why: a careless slip") >= len(committed)
+    assert lapsed
+
+
+def _staying_in(player: Any, practice: PracticeTable, seed: int) -> dict[str, Any]:
+    """A legal decision of the human that keeps him in the hand (he plays where he may), so
+    that the hand goes on after the others' lapses."""
+    hand = player.current_hand(practice.pk)
+    options = hand.options()
+    if options.seat == YOU and options.kind == "declare" and "play" in options.choices:
+        return player.post_data(Action.declare(YOU, "play"), practice.version)
+    data: dict[str, Any] = player.decide(practice.pk, seed)
+    return data

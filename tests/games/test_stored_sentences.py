@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from django.apps import apps
 from django.test import Client
+from django.urls import reverse
 from django.utils.html import escape
 
 from games.loo.cards import PACK
@@ -56,13 +57,18 @@ def version_1(state: dict[str, Any]) -> dict[str, Any]:
     return old
 
 
+#: Reasons the site never wrote in English (a note of them is a message already, which the
+#: migration keeps): a last card is the only card in hand (issue 26).
+NEWER_REASONS = ("bot.last-card",)
+
+
 def old_notes(notes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Notes as the site wrote them before: the bots' reasons as English with card codes,
     the rules that bound the human as their English."""
     out = []
     for note in notes:
         note = dict(note)
-        if "reason" in note:
+        if "reason" in note and note["reason"].get("key") not in NEWER_REASONS:
             message = message_from_dict(note["reason"])
             reason = render(message, None)
             rule = message.args.get("rule")
@@ -126,7 +132,7 @@ def test_a_table_stored_before_loads_shows_and_is_migrated_to_messages(
     explained = [e["text"] for n in old.notes for e in n.get("explanations", ())]
     assert escape(explained[-1]) in response.content.decode()
     # The computer players' reasons wait for the end of the hand (they tell of hidden cards).
-    reasons = [n["reason"] for n in old.notes if "reason" in n]
+    reasons = [n["reason"] for n in old.notes if isinstance(n.get("reason"), str)]
     assert (escape(reasons[-1]) in response.content.decode()) == old.hand_over
 
     # Migrated, it is exactly what the site stores now, and the page is the same.
@@ -200,3 +206,39 @@ def test_a_hand_stored_before_a_rule_was_read_anew_still_loads(client: Client, p
     PracticeTable.objects.filter(pk=table.pk).update(state=state)
     response = client.get(table.get_absolute_url())
     assert response.status_code == 200
+
+
+def test_a_last_card_stored_as_forced_by_a_rule_is_shown_as_the_only_card_left(
+    client: Client, player: Any
+) -> None:
+    """Issue 26: before, a computer player's last card was noted as "the only choice, under
+    the rule “the first lead”" (or "follow suit if you can"). A hand stored so shows it, at the
+    table and in its replay, as what it was: the only card left in his hand."""
+    table = player.new_table(players=4, seed=3, opponents="sensible")
+    player.play_out(table.pk)
+    table.refresh_from_db()
+    record = PracticeHand.objects.get(table=table)
+
+    def as_before(notes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        old = []
+        for note in notes:
+            reason = note.get("reason") or {}
+            if reason.get("key") == "bot.last-card":
+                args = dict(reason["args"], rule="elder-leads-first")
+                note = dict(note, reason={"key": "bot.only-card-rule", "args": args})
+            old.append(note)
+        return old
+
+    last = sum(1 for n in record.notes if (n.get("reason") or {}).get("key") == "bot.last-card")
+    assert last >= 2
+    PracticeTable.objects.filter(pk=table.pk).update(notes=as_before(table.notes))
+    PracticeHand.objects.filter(pk=record.pk).update(notes=as_before(record.notes))
+    pages = [
+        client.get(table.get_absolute_url()).content.decode(),
+        client.get(
+            reverse("games:hand-replay", args=[table.pk, record.number]), {"step": record.steps}
+        ).content.decode(),
+    ]
+    for html in pages:
+        assert escape("under the rule “the first lead”") not in html
+        assert html.count("the only card left in his hand") == last

@@ -189,6 +189,17 @@ def test_the_next_question_waits_for_an_answer(
             {"scope": "rule:ante", "kind": "legal-cards"},
             "No question of the kind “Which cards may be played” asks about",
         ),
+        (
+            {"rules": "britannica", "kind": "penalty"},
+            "There are no questions of the kind “What an irregularity costs” under Britannica "
+            "(1911) at three-card Loo: they are asked under Hoffmann (1909) and Peel (1891) "
+            "only. Choose another kind of question, or a rule set and game where they are asked.",
+        ),
+        (
+            {"kind": "flush"},
+            "There are no questions of the kind “Whose flush wins” under Hoffmann (1909) at "
+            "three-card Loo: they are asked at five-card Loo only.",
+        ),
     ],
 )
 def test_an_impossible_drill_is_refused_with_the_reason(

@@ -4,6 +4,7 @@ question, the record and the rules to review, the coverage table."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -43,6 +44,39 @@ def test_the_trainer_page_offers_any_rule_each_group_and_the_rules_asked_about(
         assert f'value="{kind}"' in text
     assert 'value="peel"' in text and 'value="irish"' in text
     assert "No answers yet" in text
+
+
+def test_the_chooser_marks_the_kinds_and_games_that_exist_only_somewhere(
+    client: Client,
+) -> None:
+    """Issue 26: the chooser offered kinds of question a rule set has none of, and said so
+    only after Start. Each kind and game says where it exists, in its label (read without
+    JavaScript) and in ``data-where`` (for the page's script to disable it elsewhere)."""
+    text = _text(client.get(reverse("trainer:choose")))
+
+    penalty = bank.kind_name("penalty")
+    assert f"{penalty} — under Hoffmann (1909) and Peel (1891) only</option>" in text
+    assert f"{bank.kind_name('flush')} — at five-card Loo only</option>" in text
+    assert "Irish Loo — under Britannica (1911) only</option>" in text
+    where = re.search(r'<option value="penalty" data-where="([^"]*)"', text)
+    assert where is not None
+    assert set(where.group(1).split()) == {f"{p}/{g}" for p, g in bank.kind_places("penalty")}
+    assert "britannica/three-card" not in where.group(1)
+    assert "hoffmann/three-card" in where.group(1)
+    # A kind asked everywhere is not marked.
+    legal = bank.kind_name("legal-cards")
+    assert re.search(rf'<option value="legal-cards" data-where="[^"]*">{legal}</option>', text)
+    # Where comes first: the rule set and the game before what to practise.
+    assert text.index('name="rules"') < text.index('name="game"') < text.index('name="kind"')
+
+
+def test_where_a_kind_is_asked_is_said_in_a_few_words() -> None:
+    assert bank.only_where(bank.places()) == ""
+    assert bank.only_where(bank.kind_places("flush")) == "at five-card Loo only"
+    assert bank.only_where((("hoffmann", "five-card"), ("peel", "three-card"))) == (
+        "under Hoffmann (1909) at five-card Loo; Peel (1891) at three-card Loo only"
+    )
+    assert bank.only_where(()) == "nowhere yet"
 
 
 def test_the_trainer_page_costs_no_query_before_there_is_a_session(
@@ -107,7 +141,7 @@ def test_the_chooser_starts_where_the_learner_last_was(learner: Any) -> None:
 
     assert '<option value="rule:must-trump" selected>' in text
     assert '<option value="britannica" selected>' in text
-    assert '<option value="irish" selected>' in text
+    assert '<option value="irish" selected data-where="britannica/irish">' in text
     assert "Back to your unanswered question" in text
 
 

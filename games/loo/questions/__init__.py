@@ -56,6 +56,7 @@ from .base import (
     Kind,
     Question,
     QuestionError,
+    draws_as,
     rules_at,
     stored_coverage,
 )
@@ -166,7 +167,7 @@ def _search(
     found = KIND_BY_NAME[kind]
     if version < found.since:
         raise QuestionError(f"question version {version} makes no {kind} questions")
-    rng = rng_for("question", version, kind, preset, game, rule, seed)
+    rng = rng_for("question", draws_as(version), kind, preset, game, rule, seed)
     ask = Ask(rules_at(rules, version), preset, game, rule, seed, version)
     if rule is None or found.any_rule or rule in found.family(version):
         for attempt in range(deals):
@@ -248,7 +249,9 @@ def question_for(
         raise QuestionError(
             f"no question of the kinds asked can exercise these rules under {preset} ({game} Loo)"
         )
-    rng = rng_for("question-for", VERSION, preset, game, sorted(wanted or ()), asked, seed)
+    rng = rng_for(
+        "question-for", draws_as(VERSION), preset, game, sorted(wanted or ()), asked, seed
+    )
     # A kind, then one of its rules: each kind as likely as another.
     kind = kinds_asked[rng.randrange(len(kinds_asked))]
     rule = candidates[kind][rng.randrange(len(candidates[kind]))]
@@ -281,7 +284,7 @@ def question_at(
     _check_rule(rule)
     _check_version(version)
     ask = Ask(rules_at(rules, version), preset, game, rule, seed, version)
-    rng = rng_for("question-at", version, kind, preset, game, rule, seed)
+    rng = rng_for("question-at", draws_as(version), kind, preset, game, rule, seed)
     at = KIND_BY_NAME[kind].at
     assert at is not None  # an authored kind
     try:

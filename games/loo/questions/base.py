@@ -26,7 +26,7 @@ from ..rulesets import RuleSet
 #: The generator's version: part of what makes a question reproducible. Raise it when a change
 #: would make the same inputs give another question, and keep the older version's behaviour
 #: behind ``ask.version`` while questions of it may still be stored (:data:`VERSIONS`).
-VERSION: Final = 5
+VERSION: Final = 6
 
 
 #: The versions whose questions can still be made again, answer included: a question stored
@@ -38,7 +38,18 @@ VERSION: Final = 5
 #: Version 5 answers what a second, independent model of the texts checked (issue 25: Peel's
 #: single loo, Hoffmann's five-card dealer, positions that cannot happen, source quotations);
 #: version 4 is kept as it was (its catalogue, ``catalogue-v4.json``, and :func:`rules_at`).
-VERSIONS: Final = (2, 3, 4, 5)
+#: Version 6 (issue 26) varies the moment a ``declaration`` question about any rule asks
+#: about (at Irish Loo it was nearly always the first declaration, "play or pass"), and says
+#: how the cards were dealt in the answer of a ``procedure`` question about the deal.
+VERSIONS: Final = (2, 3, 4, 5, 6)
+
+
+def draws_as(version: int) -> int:
+    """The version whose seeded draws ``version`` makes (its generators' random numbers):
+    version 6 draws as 5 did. It changes two things of two kinds only, and its other
+    questions are version 5's, seed for seed (the lessons' and the tests' examples with
+    them); before, each version drew anew."""
+    return 5 if version == 6 else version
 
 
 #: How many seeded deals a search plays before it gives up.

@@ -120,7 +120,9 @@ def _proc_dealt(ask: Ask, rng: random.Random, attempt: int) -> Question | None:
         position=_pack_position(ask, hand, seats, top),
         choices=tuple(choices),
         answer=tuple(c.id for c in choices if BY_CODE[c.id] in mine),
-        explanations=(
+        explanations=_dealt_how(hand, learner, top, _pattern(ask, hand))
+        if ask.version >= 6
+        else (
             RuleApplication(
                 "deal-order",
                 msg("question.dealt", p=learner, cards=tuple(hand.dealt[learner])),
@@ -136,14 +138,59 @@ def _proc_dealt(ask: Ask, rng: random.Random, attempt: int) -> Question | None:
     )
 
 
+def _dealt_how(
+    hand: Hand, learner: int, top: Sequence[Card], how: Message
+) -> tuple[RuleApplication, ...]:
+    """The answer of a question about the deal, from version 6: how the cards are dealt
+    (``how``: the pattern, which the prompt says with its standing, our default or reading),
+    and so which places of the pack the learner's cards (and the miss's) come from. Before, it
+    named his cards alone, and the learner who had it wrong never read the pattern (issue
+    26)."""
+    apps = [
+        RuleApplication(
+            "deal-order",
+            msg(
+                "question.dealt-how",
+                d=hand.dealer,
+                p=learner,
+                how=how,
+                places=_places(top, hand.dealt[learner]),
+                cards=tuple(hand.dealt[learner]),
+            ),
+        )
+    ]
+    if hand.miss:
+        apps.append(
+            RuleApplication(
+                "deal-order",
+                msg(
+                    "question.dealt-miss-how",
+                    places=_places(top, hand.miss),
+                    cards=tuple(hand.miss),
+                ),
+            )
+        )
+    return tuple(apps)
+
+
+def _places(top: Sequence[Card], cards: Sequence[Card]) -> str:
+    """Where ``cards`` lie in the pack, counted from the top: "2nd, 6th and 10th"."""
+    found = sorted(top.index(c) + 1 for c in cards)
+    words = [_ordinal(n) for n in found]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
 def dealing_pattern(ask: Ask, hand: Hand) -> Message:
     """How the cards were dealt, said in the question (version 5): each source deals five-card
     Loo its own way (hoffmann ¶14 in twos and threes, parlett three then two, peel p. 27 and
     the Laws one at a time), and the britannica gives no way at all, so the pattern is stated,
     and where the source gives none it is said to be our default (issue 25, finding 10)."""
-    pattern = ask.rules.deal_5c if ask.game == "five-card" else "singly"
-    key = f"question.deal-pattern.{pattern}{'-miss' if hand.miss else ''}"
-    told = msg(key, d=hand.dealer)
+    told = _pattern(ask, hand)
     option = "deal-5c" if ask.game == "five-card" else "deal-3c"
     if ask.preset in PRESETS and PRESETS[ask.preset].basis(option).basis == "default":
         return msg("question.deal-pattern-default", how=told)
@@ -156,6 +203,12 @@ def dealing_pattern(ask: Ask, hand: Hand) -> Message:
         # the others deal a miss without saying where its cards fall (A37).
         return msg("question.deal-pattern-miss-reading", how=told)
     return told
+
+
+def _pattern(ask: Ask, hand: Hand) -> Message:
+    """The pattern of the deal alone ("one card at a time to each player from his left")."""
+    pattern = ask.rules.deal_5c if ask.game == "five-card" else "singly"
+    return msg(f"question.deal-pattern.{pattern}{'-miss' if hand.miss else ''}", d=hand.dealer)
 
 
 #: A note on ``deal-3c`` that says the miss's place in the deal is ours, not the source's.

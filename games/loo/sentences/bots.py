@@ -11,6 +11,7 @@ BOT_REASONS: Final[dict[str, str]] = {
     "bot.random-choice": "a random choice",
     "bot.slip": "a careless slip: a card the rules forbid (“{rule:rulename}”)",
     "bot.only-card": "{p:S} played the {card:card}: the only choice",
+    "bot.last-card": "{p:S} played the {card:card}: the only card left in {p:his} hand",
     "bot.only-card-rule": (
         "{p:S} played the {card:card}: the only choice, under the rule “{rule:rulename}”"
     ),

@@ -144,6 +144,11 @@ QUESTIONS: Final[dict[str, str]] = {
     ),
     "question.dealt": "{p:S} {p:receives/receive} {cards:cards}.",
     "question.dealt-miss": "The miss is {cards:cards}.",
+    "question.dealt-how": (
+        "{d:S} {d:deals/deal} {how:msg}: {p:S} {p:receives/receive} the {places} cards from "
+        "the top of the pack, {cards:cards}."
+    ),
+    "question.dealt-miss-how": "The miss receives the {places} cards, {cards:cards}.",
     "question.procedure-turn-up": (
         "{d:S} {d:deals/deal} to {n} players from the pack laid out here, top card first. "
         "Which card is turned up for trumps?"

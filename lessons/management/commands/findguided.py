@@ -13,10 +13,13 @@ from lessons.course.loader import guided_setups
 class Command(BaseCommand):
     help = (
         "Find a deal for each guided hand of content/lessons.txt, under each rule set its lesson "
-        "offers, in which the lesson's rule comes up when the hand is played sensibly, and store "
-        "it in content/guided.json (the loader checks the stored deals and never searches). "
-        "Without arguments: the guided hands with no stored deal, or whose deal no longer "
-        "brings the rule up. Run it after changing a guided hand, or when loadcontent names one."
+        "offers, in which the lesson's rule comes up on every legal line of the learner (every "
+        "declaration, exchange and card he may play, the computer players replying as at the "
+        "table), and store it in content/guided.json with what its proof covered (the loader "
+        "trusts a proof made under the engine as it is, and never searches). Without "
+        "arguments: the guided hands with no stored deal, or whose deal no longer brings the "
+        "rule up on every line (a deal still proved, under an engine changed since, has its "
+        "proof stored again). Run it after changing a guided hand, or when loadcontent names one."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -52,10 +55,11 @@ class Command(BaseCommand):
         wanted = set(lines) if everything else set(keys) if keys else None
 
         def report(setup: Setup, deal: Deal) -> None:
-            told = "during the hand" if deal.during else "when the hand is over"
+            told = "during the hand" if deal.during else "during the hand or when it is over"
             self.stdout.write(
                 f"{where}:{lines[setup.key]}: {setup.key} under {setup.preset}: seed "
-                f"{deal.seed} ({setup.rule} comes up {told})"
+                f"{deal.seed} ({setup.rule} comes up {told} on each of the learner's "
+                f"{deal.proof['lines']} lines)"
             )
 
         failed = search_all(deals, setups, wanted, report)
@@ -64,11 +68,12 @@ class Command(BaseCommand):
         if failed:
             raise CommandError(
                 "\n".join(
-                    f"{where}:{lines[s.key]}: under {s.preset}, {s.rule!r} never comes up when the "
-                    f"hand is played sensibly (in {s.tries} deals"
-                    f"{' from this stacked deal' if s.dealer is not None else ''}): choose "
-                    f"another rule{' or deal' if s.dealer is not None else ''}, or leave "
-                    f"{s.preset} out of the lesson's 'presets:'"
+                    f"{where}:{lines[s.key]}: under {s.preset}, {s.rule!r} does not come up on "
+                    f"every legal line of the learner in any of {s.tries} deals"
+                    f"{' from this stacked deal' if s.dealer is not None else ''}: choose "
+                    f"another rule{' or deal' if s.dealer is not None else ''}, a start or "
+                    f"options where the learner must play, or leave {s.preset} out of the "
+                    "lesson's 'presets:'"
                     for s in failed
                 )
             )

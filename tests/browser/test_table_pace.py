@@ -1,0 +1,202 @@
+"""The felt leads (issue 26, items 3, 4, 5, 7): while the computer players' cards arrive the
+seats and the side panel show what they showed before, and the key that skips the cards acts
+on nothing; focus is on the first decision after a deal, with JavaScript and without; the pace
+is remembered, instant gives the turn back at once, and "Next trick" holds a finished trick
+until it is pressed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Locator, Page, expect
+from pytest_django.live_server_helper import LiveServer
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+#: The player's next decision, in the order play.js and the server's autofocus choose it.
+DECISION = (
+    ".my-cards .card-button:not([aria-disabled])",
+    ".my-hand .discards input, .my-hand .choices button",
+)
+
+
+@pytest.fixture
+def slow_page(browser: Browser, live_server: LiveServer) -> Iterator[Page]:
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+def _deal(page: Page) -> None:
+    """A new table: Hoffmann's three-card Loo, five players."""
+    page.goto("/play/")
+    page.get_by_role("button", name="Deal me a hand").click()
+    expect(page.locator("#table-status")).to_be_visible()
+
+
+def _set_pace(page: Page, pace: str, wait: bool = False) -> None:
+    form = page.locator("#table-pace")
+    form.locator(f"input[value={pace}]").check()
+    form.locator("input[name=wait]").set_checked(wait)
+    form.get_by_role("button", name="Set the pace").click()
+    expect(page.locator(f"#table-pace input[value={pace}]")).to_be_checked()
+
+
+def _decision(page: Page) -> Locator:
+    for selector in DECISION:
+        if page.locator(selector).count():
+            return page.locator(selector).first
+    return page.get_by_role("button", name="Deal the next hand")
+
+
+def _over(page: Page) -> bool:
+    return "is over" in page.locator("#table-status").inner_text()
+
+
+def _act(page: Page, *, key: bool = False) -> None:
+    """Make the first decision (Enter on it, or a click) and wait until the new table is in
+    place (the cards may still be arriving)."""
+    page.evaluate("document.getElementById('hand-table').setAttribute('data-old', '')")
+    target = _decision(page)
+    if key:
+        target.focus()
+        page.keyboard.press("Enter")
+    else:
+        target.click()
+    page.locator("#hand-table[data-old]").wait_for(state="detached")
+
+
+def _arriving(page: Page) -> bool:
+    return bool(page.locator(".table-status--wait").count())
+
+
+def _posts(page: Page) -> list[str]:
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    return posts
+
+
+def test_the_seats_and_the_panel_never_run_ahead_of_the_felt(slow_page: Page) -> None:
+    page = slow_page
+    _deal(page)
+    _set_pace(page, "slow")
+    for _ in range(30):
+        if _over(page):
+            page.get_by_role("button", name="Deal the next hand").click()
+        seats = page.locator("#table-seats").inner_text()
+        panels = page.locator(".table-panels").inner_text()
+        _act(page)
+        if not _arriving(page):
+            continue
+        # The cards arrive: the seats and the panel are the old ones, and cannot be used.
+        assert page.locator("#table-seats").inner_text() == seats
+        assert page.locator(".table-panels").inner_text() == panels
+        assert page.locator(".table-panels").evaluate("e => e.inert")
+        assert page.locator("#table-trick .is-pending").count()
+        # Once the last card is shown (here at the slow pace, unskipped): the new ones.
+        expect(page.locator(".table-status--wait")).to_have_count(0, timeout=20_000)
+        expect(page.locator("#table-trick .is-pending")).to_have_count(0)
+        assert page.locator("#table-seats").inner_text() != seats
+        assert page.locator(".table-panels").inner_text() != panels
+        assert not page.locator(".table-panels").evaluate("e => e.inert")
+        expect(_decision(page)).to_be_focused()
+        return
+    pytest.fail("no computer player's card arrived")
+
+
+def test_enter_while_the_cards_arrive_plays_nothing(slow_page: Page) -> None:
+    page = slow_page
+    _deal(page)
+    _set_pace(page, "slow")
+    posts = _posts(page)
+    for _ in range(30):
+        if _over(page):
+            page.get_by_role("button", name="Deal the next hand").click()
+        _act(page, key=True)
+        if not _arriving(page) or _over(page):
+            continue
+        version = page.locator("#hand-table input[name=version]").first.input_value()
+        sent = len(posts)
+        # Focus is on no control of the next decision while the cards arrive.
+        assert page.evaluate("!document.activeElement.closest('.my-hand, .table-panels')")
+        # Enter, held down (so that it repeats once the turn is back), then released.
+        page.keyboard.down("Enter")
+        expect(page.locator(".table-status--wait")).to_have_count(0)  # skipped
+        page.keyboard.down("Enter")
+        page.keyboard.up("Enter")
+        page.wait_for_timeout(500)
+        assert len(posts) == sent, posts[sent:]
+        assert page.locator("#hand-table input[name=version]").first.input_value() == version
+        expect(_decision(page)).to_be_focused()
+        return
+    pytest.fail("no computer player's card arrived while a decision followed")
+
+
+def test_focus_is_on_the_first_decision_after_a_deal(page: Page) -> None:
+    _deal(page)
+    _set_pace(page, "instant")
+    expect(_decision(page)).to_be_focused()
+    for _ in range(20):
+        if _over(page):
+            break
+        _act(page)
+        expect(_decision(page)).to_be_focused()
+    deal = page.get_by_role("button", name="Deal the next hand")
+    expect(deal).to_be_focused()
+    deal.press("Enter")
+    expect(page.locator("#table-status")).not_to_contain_text("is over")
+    expect(_decision(page)).to_be_focused()
+
+
+def test_the_pace_is_remembered_and_instant_gives_the_turn_back_at_once(
+    slow_page: Page,
+) -> None:
+    page = slow_page
+    _deal(page)
+    _set_pace(page, "instant")
+    _deal(page)  # another table, another page: the same pace
+    expect(page.locator("#table-pace input[value=instant]")).to_be_checked()
+    played = 0
+    for _ in range(20):
+        if _over(page):
+            page.get_by_role("button", name="Deal the next hand").click()
+        before = page.locator("#table-trick li[data-card]").count()
+        _act(page)
+        # At once, as the table is swapped: no card to wait for, the turn is back.
+        assert not _arriving(page)
+        assert page.locator("#table-trick .is-pending").count() == 0
+        played += page.locator("#table-trick li[data-card]").count() > before + 1
+        if played >= 2:
+            break
+    assert played, "the computer players never played after you"
+
+
+def test_next_trick_holds_a_finished_trick_until_pressed(slow_page: Page) -> None:
+    page = slow_page
+    _deal(page)
+    _set_pace(page, "fast", wait=True)
+    for _ in range(40):
+        if _over(page):
+            page.get_by_role("button", name="Deal the next hand").click()
+        seats = page.locator("#table-seats").inner_text()
+        _act(page)
+        if not page.locator("#table-trick .trick-previous:not([hidden])").count():
+            continue
+        button = page.get_by_role("button", name="Next trick")
+        expect(button).to_be_focused()
+        page.wait_for_timeout(1_500)  # longer than any hold
+        expect(button).to_be_visible()
+        expect(page.locator("#table-trick .trick-previous")).to_be_visible()
+        assert page.locator("#table-seats").inner_text() == seats
+        expect(page.locator("#table-live")).to_contain_text("took it")
+        button.press("Enter")
+        expect(button).to_have_count(0)
+        expect(page.locator("#table-trick .trick-previous")).to_be_hidden()
+        expect(page.locator(".table-status--wait")).to_have_count(0)
+        expect(page.locator("#table-status")).to_be_visible()
+        expect(_decision(page)).to_be_focused()
+        return
+    pytest.fail("no finished trick was followed by the computer players' cards")
