@@ -298,7 +298,10 @@ def finish_game(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 def take_back_decision(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """Take back the human's last decision in this deal, and the computer players' replies."""
+    """Take back the human's last decision in this deal, while nothing hidden has been shown
+    because of it (``Table.takeback_refusal``: no other seat has acted since, nothing was
+    revealed, the hand is not over); at an honest table, never. A refusal says why and
+    changes nothing."""
     loaded = _load_for_post(request, pk)
     if isinstance(loaded, HttpResponse):
         return loaded
