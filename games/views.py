@@ -225,14 +225,16 @@ def take_turn(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     try:
         table.apply(action)
     except IllegalAction as refusal:
-        form.add_error(None, say(refusal.message))
+        form.add_error(None, say(refusal.message, practice.players))
         return _answer(request, practice, table, form=form, refusal=refusal)
     except LooError as error:
         form.add_error(None, presenting.sentence(str(error)))
         return _answer(request, practice, table, form=form)
     hand = _current_hand(table)
     # An irregularity of his: what it costs him, in the engine's words, said at once.
-    done = [say(e.message) for e in hand.events[first_event:] if e.kind == "irregular"]
+    done = [
+        say(e.message, practice.players) for e in hand.events[first_event:] if e.kind == "irregular"
+    ]
     # The rules that bound the human's decision, for the trick log: they name only his cards.
     if bound := practice.autoplay.rules_note(hand, action, form.options, first_event):
         notes.append(bound)
@@ -269,7 +271,7 @@ def finish_game(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         done = table.withdraw(HUMAN) if way == WITHDRAW else table.finish(way)
     except LooError as error:
         return _answer(request, practice, table, error=presenting.sentence(str(error)))
-    return _store(request, practice, table, practice.notes, done=[say(done)])
+    return _store(request, practice, table, practice.notes, done=[say(done, practice.players)])
 
 
 @require_POST
