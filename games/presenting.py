@@ -27,7 +27,7 @@ from games.loo.cards import Card, card
 from games.loo.hand import IRREGULARITIES, Event, Hand, IllegalAction, Payment
 from games.loo.messages import Message, msg
 from games.loo.play import trick_winner
-from games.loo.rulesets import GAME_NAMES, PRESETS
+from games.loo.rulesets import GAME_NAMES, HAND_SIZE, PRESETS
 from games.loo.table import Table
 from games.loo.view import PlayerView, TrickView, view_for
 from games.models import MAX_PLAYERS, PracticeHand, PracticeTable, deal_seed
@@ -106,7 +106,7 @@ def table_context(
         (say(a.message, n), links.link(a.rule))
         for a in (options.legal.notes if options and options.legal else ())
     ]
-    return {
+    context: dict[str, Any] = {
         "practice": practice,
         "view": view,
         "status": _status(view),
@@ -134,6 +134,7 @@ def table_context(
             "next": reverse("games:table-next", args=[practice.pk]),
             "takeback": reverse("games:table-takeback", args=[practice.pk]),
             "finish": reverse("games:table-finish", args=[practice.pk]),
+            "leave": reverse("games:table-leave", args=[practice.pk]),
         },
         # Peel's ways to finish the game (p. 17, A54), and what ending it now would leave.
         "finishes": table.finishes(),
@@ -163,6 +164,121 @@ def table_context(
         "links": links,
         "guide_rule": links.link(practice.guide["rule"]) if practice.guide else None,
         **_table_context(view, hand, links),
+    }
+    context.update(session_context(practice, table, hand))
+    if practice.left:
+        # The human has left the table: the session is over, and nothing more is done at it.
+        context.update(can_deal=False, can_take_back=False, finishes=(), may_withdraw=False)
+    return context
+
+
+# -- the session ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's standing in the session: his counters now, his net since the first deal,
+    how many times he was looed, and his counters after each finished deal."""
+
+    seat: int
+    name: str
+    label: str
+    counters: int
+    net: int
+    looed: int
+    after: list[int]
+
+
+@dataclass
+class ChartLine:
+    """A player's line on the running score's chart, and where its label is written."""
+
+    you: bool
+    points: str
+    label: str
+    end: float
+    label_y: float = 0.0
+
+
+#: The running score's chart: its size (the SVG's user units) and its margins.
+CHART_WIDTH: Final = 320
+CHART_HEIGHT: Final = 150
+_CHART_LEFT, _CHART_RIGHT, _CHART_TOP, _CHART_BOTTOM = 34, 70, 8, 20
+
+
+def session_context(practice: PracticeTable, table: Table, hand: Hand) -> dict[str, Any]:
+    """The session so far (issue 26, item 8): every player's counters after each finished deal
+    (a small chart and its table), how often each was looed, the standing now; whether the
+    human has left the table. Built from the finished hands' rows, which keep what the table
+    showed when each was over."""
+    n = table.config.players
+    # No hand is finished before the first is over: no query for that.
+    first = hand.setup.hand_number == 1 and not hand.over
+    records = [] if first else list(PracticeHand.objects.filter(table=practice).order_by("number"))
+    after = [record.standing() for record in records]
+    chips = table.config.chips
+    now = list(table.balances) if hand.over else (after[-1][0] if after else [chips] * n)
+    standings = [
+        Standing(
+            seat=s,
+            name=seat_name(s, n),
+            label=seat_label(s, n),
+            counters=now[s],
+            net=now[s] - chips,
+            looed=sum(s in looed for _, looed in after),
+            after=[balances[s] for balances, _ in after],
+        )
+        for s in range(n)
+    ]
+    return {
+        "deals_played": len(records),
+        "standings": standings,
+        "deal_numbers": [record.number for record in records],
+        "chart": _chart(standings, chips) if records else None,
+        "left": practice.left,
+    }
+
+
+def _chart(standings: list[Standing], chips: int) -> dict[str, Any]:
+    """The running score as SVG lines, one a player from the counters he began with, each
+    labelled at its end (the labels spread so that none covers another); the table beside
+    it says the same in numbers."""
+    deals = len(standings[0].after)
+    values = [chips, *(v for row in standings for v in row.after)]
+    low, high = min(values), max(values)
+    span = max(high - low, 1)
+    width = CHART_WIDTH - _CHART_LEFT - _CHART_RIGHT
+    height = CHART_HEIGHT - _CHART_TOP - _CHART_BOTTOM
+
+    def x(i: int) -> float:
+        return round(_CHART_LEFT + width * i / max(deals, 1), 1)
+
+    def y(v: int) -> float:
+        return round(_CHART_TOP + height * (high - v) / span, 1)
+
+    lines = [
+        ChartLine(
+            you=row.seat == HUMAN,
+            points=" ".join(f"{x(i)},{y(v)}" for i, v in enumerate([chips, *row.after])),
+            label=row.label,
+            end=y(row.after[-1]),
+        )
+        for row in standings
+    ]
+    # The end labels, top to bottom, at least 10 units apart.
+    placed = -10.0
+    for line in sorted(lines, key=lambda line: line.end):
+        line.label_y = placed = max(line.end + 3, placed + 10)
+    return {
+        "width": CHART_WIDTH,
+        "height": CHART_HEIGHT,
+        "lines": lines,
+        "label_x": x(deals) + 4,
+        "axis": [(y(high), high), (y(low), low)] if high != low else [(y(high), high)],
+        "left": _CHART_LEFT,
+        "right": x(deals),
+        "bottom": CHART_HEIGHT - _CHART_BOTTOM,
+        "ticks": [(x(i), i) for i in range(deals + 1)],
     }
 
 
@@ -376,6 +492,8 @@ def _table_context(view: PlayerView, hand: Hand, links: RuleLinks) -> dict[str, 
         "ante_rule": links.link("ante"),
         "single_rule": links.link("single"),
         "loo_cost": hand.loo_amount(),
+        "goal": _goal(view, hand.loo_amount()),
+        "division_rule": links.link("pool-division"),
         "loo_rule": links.link(loo_rule),
         "deal_rule": links.link("single" if view.single else "double"),
         "must_rule": links.link("must"),
@@ -399,6 +517,30 @@ def _table_context(view: PlayerView, hand: Hand, links: RuleLinks) -> dict[str, 
         "my_tricks_line": _my_tricks_line(view, tricks_won[HUMAN]),
         "single_cards": _single_cards(view, seats),
     }
+
+
+#: A share of the pool, by the number of tricks in a hand.
+_SHARES: Final = {3: "a third", 5: "a fifth"}
+
+
+def _goal(view: PlayerView, loo_cost: int) -> str:
+    """What a newcomer plays for at this table, from the engine's facts of this deal: the
+    number of tricks (each wins a share of the pool), what a loo costs, and whether he may
+    stand out (not in a must, nor under club law); nothing at Peel's single deal, which asks
+    nothing of him."""
+    if view.outcome == "single-deal":
+        return ""
+    tricks = HAND_SIZE[view.game]
+    share = _SHARES.get(tricks, f"one {tricks}th")
+    pool = view.pool_at_start
+    text = (
+        f"The goal: take at least one trick. Each of the {tricks} tricks wins {share} of the "
+        f"pool ({pool // tricks} of its {pool} counters this deal); a player who plays and takes "
+        f"no trick is looed, and pays {loo_cost} into the next pool."
+    )
+    if view.must or view.club_law:
+        return text + " This deal nobody may pass: everyone plays."
+    return text + " With poor cards, pass: a player who stands out risks nothing more."
 
 
 def _single_cards(view: PlayerView, seats: list[SeatRow]) -> list[tuple[str, Card, bool]]:
@@ -580,6 +722,10 @@ GUIDED_HAND_OVER: Final = (
     "deal the next hand."
 )
 NOTHING_TO_TAKE_BACK: Final = "You have made no decision in this deal to take back."
+#: Why a table one has left does nothing more, and why one leaves only between deals.
+TABLE_LEFT: Final = "You have left this table: the session is over, and nothing more is dealt."
+FINISH_THE_HAND: Final = "Finish this deal first: you may leave the table between deals."
+LEFT_THE_TABLE: Final = "You left the table. Here is the final standing."
 TOO_MANY_TABLES: Final = "Too many practice tables have been dealt."
 NO_VERSION: Final = "This request could not be read: it lacks the table's version. Reload the page."
 BAD_STEP: Final = "The step must be a whole number from 0 to the number of actions in the hand."

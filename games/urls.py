@@ -18,6 +18,7 @@ urlpatterns = [
     path("<int:pk>/next/", views.deal_next_hand, name="table-next"),
     path("<int:pk>/takeback/", views.take_back_decision, name="table-takeback"),
     path("<int:pk>/finish/", views.finish_game, name="table-finish"),
+    path("<int:pk>/leave/", views.leave_table, name="table-leave"),
     path("<int:pk>/hand/<int:number>/", views.replay_hand, name="hand-replay"),
     path("shared/<str:token>/", views.show_shared_replay, name="shared-replay"),
 ]

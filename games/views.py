@@ -202,6 +202,8 @@ def _load_for_post(request: HtmxHttpRequest, pk: int) -> tuple[PracticeTable, Ta
     table = practice.to_engine()
     if version != practice.version:
         return _answer(request, practice, table, notice=presenting.STALE)
+    if practice.left:
+        return _answer(request, practice, table, error=presenting.TABLE_LEFT)
     return practice, table
 
 
@@ -294,6 +296,25 @@ def take_back_decision(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return _answer(request, practice, table, error=presenting.sentence(str(error)))
     notes = [n for n in practice.notes if n["action"] < keep]
     return _store(request, practice, table, notes)
+
+
+@require_POST
+def leave_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Leave the table between deals: the session ends with its final standing, and no more
+    is dealt at it (the chooser lists it as ended)."""
+    loaded = _load_for_post(request, pk)
+    if isinstance(loaded, HttpResponse):
+        return loaded
+    practice, table = loaded
+    if not _current_hand(table).over:
+        return _answer(request, practice, table, error=presenting.FINISH_THE_HAND)
+    if not practice.leave():
+        practice.refresh_from_db()
+        return _answer(request, practice, practice.to_engine(), notice=presenting.STALE)
+    if request.htmx:
+        return _render_table(request, practice, table, done=[presenting.LEFT_THE_TABLE])
+    messages.info(request, presenting.LEFT_THE_TABLE)
+    return redirect(practice)
 
 
 # -- finished hands -------------------------------------------------------------------------
