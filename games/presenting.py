@@ -181,7 +181,6 @@ class Standing:
     how many times he was looed, and his counters after each finished deal."""
 
     seat: int
-    name: str
     label: str
     counters: int
     net: int
@@ -221,7 +220,6 @@ def session_context(practice: PracticeTable, table: Table, hand: Hand) -> dict[s
     standings = [
         Standing(
             seat=s,
-            name=seat_name(s, n),
             label=seat_label(s, n),
             counters=now[s],
             net=now[s] - chips,
