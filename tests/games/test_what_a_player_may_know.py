@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 def _reasons(table: PracticeTable) -> list[str]:
     """The computer players' reasons noted so far that tell of their cards."""
     return [
-        escape(say(stored_message(n["reason"])))
+        escape(say(stored_message(n["reason"]), table.players))
         for n in table.notes
         if "reason" in n and not str(n["reason"].get("key", "")).startswith(PUBLIC_REASONS)
     ]
