@@ -162,6 +162,9 @@ class PracticeTable(RulesAndGameNames, models.Model):
     #: ``{"lesson": its title, "banner": what to look for, "rule": the rule to watch, whose
     #: lines of the trick log are marked, "back": the lesson's address}``.
     guide = models.JSONField(null=True, blank=True)
+    #: When the human left the table ("Leave the table"): the session is over, with its final
+    #: standing; no more deals, nothing more changes.
+    left = models.DateTimeField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -298,6 +301,17 @@ class PracticeTable(RulesAndGameNames, models.Model):
                 self.hands.filter(number=hand.setup.hand_number).delete()
         return True
 
+    def leave(self) -> bool:
+        """End the session: the human leaves the table. False (nothing stored) if the table
+        changed since this object was loaded, as :meth:`update_from_engine`."""
+        now = timezone.now()
+        stored = PracticeTable.objects.filter(pk=self.pk, version=self.version).update(
+            left=now, version=F("version") + 1, updated=now
+        )
+        if stored:
+            self.left, self.version = now, self.version + 1
+        return bool(stored)
+
     @property
     def hand_over(self) -> bool:
         hand = self.state.get("hand") if self.state else None
@@ -336,6 +350,8 @@ class PracticeTable(RulesAndGameNames, models.Model):
             tricks=hand.tricks_won().get(HUMAN, 0),
             net=hand.balances[HUMAN] - hand.setup.balances[HUMAN],
             looed=HUMAN in hand.looed,
+            balances=list(hand.balances),
+            looed_seats=sorted(set(hand.looed)),
             finished=timezone.now(),
         )
         PracticeHand.objects.bulk_create(
@@ -350,6 +366,8 @@ class PracticeTable(RulesAndGameNames, models.Model):
                 "tricks",
                 "net",
                 "looed",
+                "balances",
+                "looed_seats",
                 "finished",
             ],
         )
@@ -373,6 +391,10 @@ class PracticeHand(models.Model):
     tricks = models.PositiveSmallIntegerField(default=0)
     net = models.IntegerField(default=0)
     looed = models.BooleanField(default=False)
+    #: Every seat's counters when the hand was over, and the seats looed in it (the running
+    #: score of the session); None in a row stored before they were kept: :meth:`standing`.
+    balances = models.JSONField(null=True, blank=True)
+    looed_seats = models.JSONField(null=True, blank=True)
     finished = models.DateTimeField()
 
     objects = PracticeHandQuerySet.as_manager()
@@ -405,6 +427,14 @@ class PracticeHand(models.Model):
     @property
     def steps(self) -> int:
         return len(self.log)
+
+    def standing(self) -> tuple[list[int], list[int]]:
+        """Every seat's counters after this hand, and the seats it looed: as stored, or (a row
+        stored before they were kept) from a replay of the hand."""
+        if self.balances is not None and self.looed_seats is not None:
+            return list(self.balances), list(self.looed_seats)
+        hand = self.replay()
+        return list(hand.balances), sorted(set(hand.looed))
 
     def replay(self, step: int | None = None) -> Hand:
         """The hand after its first ``step`` actions (all of them by default)."""

@@ -1,13 +1,22 @@
 """How the practice table names its seats, and how it says the engine's sentences.
 
-The human always sits at seat index 0 and the computer players round the table to the left
-get fixed names. The engine's sentences are messages (``games.loo.messages``): the table asks
-the engine's renderer to write each one for the human, who reads them in the second person
-("You take trick 2", "You are looed and pay 6"), the others by their names.
+The human always sits at seat index 0, at the foot of the table; the computer players sit
+round it to his left, seat 1 on his left, the last seat on his right (the deal and the play
+pass to the left). A player is named by where he sits, as seen from the human's chair, the
+same every deal: "the player on your left", "the second player on your left", "the player
+opposite you", "the player on your right". One scheme from three players to nine, that reads
+in a sentence ("The player on your left takes trick 2"); on the felt, where each seat is drawn
+in its place, the same position in short ("Left", "2nd left", "Opposite", "Right").
+
+The engine's sentences are messages (``games.loo.messages``): the table asks the engine's
+renderer to write each one for the human, who reads them in the second person ("You take
+trick 2", "You are looed and pay 6"), the others by where they sit.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any, Final
 
 from games.loo.messages import Message, message_from_dict, render, text
@@ -15,23 +24,72 @@ from games.loo.messages import Message, message_from_dict, render, text
 #: The human's seat index at every practice table.
 HUMAN: Final = 0
 
-#: Fixed names, by seat index: the human, then the computer players to the left. (The engine's
-#: sentences call a player "he", as the sources do, so the names agree with it.)
+#: The words a lesson's stacked deal names the seats by (``deal: you ...; west (dealer) ...``,
+#: read by ``lessons.course.loader``): a notation of the content, by seat index from the
+#: learner round to his left, never shown at the table, which names a player by where he sits.
 SEAT_NAMES: Final = ("You", "West", "North", "East", "Abe", "Ben", "Cal", "Dan", "Eli")
 
+#: The ordinals of a seat counted from the human's left or right (at most four each way at
+#: nine players).
+_ORDINALS: Final = ("", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+_SHORT: Final = ("", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")
 
-def seat_name(seat: int | None) -> str:
-    """``0`` → ``"You"``, ``1`` → ``"West"``; ``None`` is the pool."""
+
+def _place(seat: int, players: int | None) -> tuple[str, int]:
+    """Where ``seat`` sits for the human: ("left", k) the k-th on his left (from 0), ("right",
+    k) the k-th on his right, or ("opposite", 0). Without the number of players every seat is
+    counted from the left."""
+    if players is None or not 0 < seat < players:
+        return "left", seat - 1
+    others = players - 1
+    half = others // 2
+    if others % 2 and seat == half + 1:
+        return "opposite", 0
+    if seat <= half:
+        return "left", seat - 1
+    return "right", players - 1 - seat
+
+
+def seat_name(seat: int | None, players: int | None = None) -> str:
+    """A seat as the table names it in a sentence, for a table of ``players``: ``0`` → "You",
+    ``1`` → "the player on your left", at five players ``3`` → "the second player on your
+    right"; ``None`` is the pool. (The engine capitalises a name that begins a sentence.)"""
     if seat is None:
         return "the pool"
-    if 0 <= seat < len(SEAT_NAMES):
-        return SEAT_NAMES[seat]
-    return f"Seat {seat + 1}"
+    if seat == HUMAN:
+        return "You"
+    side, k = _place(seat, players)
+    if side == "opposite":
+        return "the player opposite you"
+    if k >= len(_ORDINALS):
+        return f"seat {seat + 1}"
+    return f"the {_ORDINALS[k]} player on your {side}".replace("the  player", "the player")
 
 
-def say(message: Message) -> str:
-    """An engine sentence as the human reads it at the practice table."""
-    return render(message, HUMAN, seat_name)
+def seat_possessive(seat: int, players: int) -> str:
+    """Whose, for a seat: "your", "the player on your left's"."""
+    return "your" if seat == HUMAN else f"{seat_name(seat, players)}’s"
+
+
+def seat_label(seat: int, players: int) -> str:
+    """The same position in short, where the seat is drawn in its place on the felt ("Left",
+    "2nd left", "Opposite", "Right"; the human's own seat is "You")."""
+    if seat == HUMAN:
+        return "You"
+    side, k = _place(seat, players)
+    if side == "opposite":
+        return "Opposite"
+    return f"{_SHORT[k]} {side}" if k else side.capitalize()
+
+
+def namer(players: int) -> Callable[[int | None], str]:
+    """``seat_name`` for a table of ``players``, as the engine's renderer takes it."""
+    return partial(seat_name, players=players)
+
+
+def say(message: Message, players: int | None = None) -> str:
+    """An engine sentence as the human reads it at a practice table of ``players``."""
+    return render(message, HUMAN, partial(seat_name, players=players))
 
 
 def stored_message(data: Any) -> Message:

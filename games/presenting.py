@@ -13,7 +13,7 @@ sentences already are.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -32,7 +32,7 @@ from games.loo.rulesets import GAME_NAMES, HAND_SIZE, PRESETS
 from games.loo.table import Table
 from games.loo.view import PlayerView, TrickView, view_for
 from games.models import MAX_PLAYERS, PracticeHand, PracticeTable
-from games.naming import HUMAN, say, seat_name, stored_message
+from games.naming import HUMAN, say, seat_label, seat_name, seat_possessive, stored_message
 
 # -- the chooser ----------------------------------------------------------------------------
 
@@ -91,21 +91,23 @@ def table_context(
     flashed += [(text, "info", "") for text in done]
     links = RuleLinks.of(practice.rules, practice.game)
     options = view.options
+    n = view.players
     explanations = [
-        (say(a.message), links.link(a.rule)) for a in (options.explanations if options else ())
+        (say(a.message, n), links.link(a.rule)) for a in (options.explanations if options else ())
     ]
     card_rows = [(c, links.link(c.why.rule) if c.why else None) for c in form.card_choices]
     # The rules that forbid cards now, each said once beside the cards.
     binding: list[tuple[str, RuleLink | None]] = []
     for choice, rule in card_rows:
-        if not choice.legal and choice.why and (say(choice.why.message), rule) not in binding:
-            binding.append((say(choice.why.message), rule))
+        why = say(choice.why.message, n) if choice.why else ""
+        if not choice.legal and why and (why, rule) not in binding:
+            binding.append((why, rule))
     log_earlier, log_current = _split_log(_linked(log, links))
     notes = [
-        (say(a.message), links.link(a.rule))
+        (say(a.message, n), links.link(a.rule))
         for a in (options.legal.notes if options and options.legal else ())
     ]
-    return {
+    context: dict[str, Any] = {
         "practice": practice,
         "view": view,
         "status": _status(view),
@@ -133,6 +135,7 @@ def table_context(
             "next": reverse("games:table-next", args=[practice.pk]),
             "takeback": reverse("games:table-takeback", args=[practice.pk]),
             "finish": reverse("games:table-finish", args=[practice.pk]),
+            "leave": reverse("games:table-leave", args=[practice.pk]),
         },
         # Peel's ways to finish the game (p. 17, A54), and what ending it now would leave.
         "finishes": table.finishes(),
@@ -158,11 +161,124 @@ def table_context(
             for what in form.irregularities
         },
         "declare_before": _declare_before(view) if form.waiting else "",
-        "first_dealer": _first_dealer(table) if hand.setup.hand_number == 1 else "",
+        "first_dealer": _first_dealer(table, n) if hand.setup.hand_number == 1 else "",
         "links": links,
         "guide_rule": links.link(practice.guide["rule"]) if practice.guide else None,
         **_table_context(view, hand, links),
         **guidance.guide_context(practice.guide, hand, practice.pk),
+    }
+    context.update(session_context(practice, table, hand))
+    if practice.left:
+        # The human has left the table: the session is over, and nothing more is done at it.
+        context.update(can_deal=False, can_take_back=False, finishes=(), may_withdraw=False)
+    return context
+
+
+# -- the session ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's standing in the session: his counters now, his net since the first deal,
+    how many times he was looed, and his counters after each finished deal."""
+
+    seat: int
+    label: str
+    counters: int
+    net: int
+    looed: int
+    after: list[int]
+
+
+@dataclass
+class ChartLine:
+    """A player's line on the running score's chart, and where its label is written."""
+
+    you: bool
+    points: str
+    label: str
+    end: float
+    label_y: float = 0.0
+
+
+#: The running score's chart: its size (the SVG's user units) and its margins.
+CHART_WIDTH: Final = 320
+CHART_HEIGHT: Final = 150
+_CHART_LEFT, _CHART_RIGHT, _CHART_TOP, _CHART_BOTTOM = 34, 70, 8, 20
+
+
+def session_context(practice: PracticeTable, table: Table, hand: Hand) -> dict[str, Any]:
+    """The session so far (issue 26, item 8): every player's counters after each finished deal
+    (a small chart and its table), how often each was looed, the standing now; whether the
+    human has left the table. Built from the finished hands' rows, which keep what the table
+    showed when each was over."""
+    n = table.config.players
+    # No hand is finished before the first is over: no query for that.
+    first = hand.setup.hand_number == 1 and not hand.over
+    records = [] if first else list(PracticeHand.objects.filter(table=practice).order_by("number"))
+    after = [record.standing() for record in records]
+    chips = table.config.chips
+    now = list(table.balances) if hand.over else (after[-1][0] if after else [chips] * n)
+    standings = [
+        Standing(
+            seat=s,
+            label=seat_label(s, n),
+            counters=now[s],
+            net=now[s] - chips,
+            looed=sum(s in looed for _, looed in after),
+            after=[balances[s] for balances, _ in after],
+        )
+        for s in range(n)
+    ]
+    return {
+        "deals_played": len(records),
+        "standings": standings,
+        "deal_numbers": [record.number for record in records],
+        "chart": _chart(standings, chips) if records else None,
+        "left": practice.left,
+    }
+
+
+def _chart(standings: list[Standing], chips: int) -> dict[str, Any]:
+    """The running score as SVG lines, one a player from the counters he began with, each
+    labelled at its end (the labels spread so that none covers another); the table beside
+    it says the same in numbers."""
+    deals = len(standings[0].after)
+    values = [chips, *(v for row in standings for v in row.after)]
+    low, high = min(values), max(values)
+    span = max(high - low, 1)
+    width = CHART_WIDTH - _CHART_LEFT - _CHART_RIGHT
+    height = CHART_HEIGHT - _CHART_TOP - _CHART_BOTTOM
+
+    def x(i: int) -> float:
+        return round(_CHART_LEFT + width * i / max(deals, 1), 1)
+
+    def y(v: int) -> float:
+        return round(_CHART_TOP + height * (high - v) / span, 1)
+
+    lines = [
+        ChartLine(
+            you=row.seat == HUMAN,
+            points=" ".join(f"{x(i)},{y(v)}" for i, v in enumerate([chips, *row.after])),
+            label=row.label,
+            end=y(row.after[-1]),
+        )
+        for row in standings
+    ]
+    # The end labels, top to bottom, at least 10 units apart.
+    placed = -10.0
+    for line in sorted(lines, key=lambda line: line.end):
+        line.label_y = placed = max(line.end + 3, placed + 10)
+    return {
+        "width": CHART_WIDTH,
+        "height": CHART_HEIGHT,
+        "lines": lines,
+        "label_x": x(deals) + 4,
+        "axis": [(y(high), high), (y(low), low)] if high != low else [(y(high), high)],
+        "left": _CHART_LEFT,
+        "right": x(deals),
+        "bottom": CHART_HEIGHT - _CHART_BOTTOM,
+        "ticks": [(x(i), i) for i in range(deals + 1)],
     }
 
 
@@ -262,7 +378,8 @@ def _log_lines(
     which the table finds only when the hand is over); a careless player's lapse, which the
     table saw, is told by its own line of the trace, and why he did it ("too eager to see his
     cards") waits with the rest."""
-    lines = [LogLine(e, say(e.message), [card(c) for c in e.cards]) for e in view.events]
+    n = view.players
+    lines = [LogLine(e, say(e.message, n), [card(c) for c in e.cards]) for e in view.events]
     last_trick = _last_trick_lines(view)
     # A note belongs to the first line of the trace its action produced.
     for note in notes:
@@ -270,10 +387,10 @@ def _log_lines(
             continue
         line = lines[note["event"]]
         if "reason" in note and reasons:
-            line.reason = say(_reason(note["reason"], note["event"] in last_trick))
+            line.reason = say(_reason(note["reason"], note["event"] in last_trick), n)
         if "explanations" in note:
             line.explanations = [
-                {"rule": e["rule"], "text": say(stored_message(e.get("message", e.get("text"))))}
+                {"rule": e["rule"], "text": say(stored_message(e.get("message", e.get("text"))), n)}
                 for e in note["explanations"]
             ]
     return lines
@@ -314,15 +431,49 @@ def _linked(log: list[LogLine], links: RuleLinks) -> list[LogLine]:
 
 @dataclass(frozen=True)
 class SeatRow:
+    """A player as his seat on the felt shows him. ``slot``: where the seat is drawn round the
+    felt, and his card of the trick before it (:func:`seat_slots`); ``label``: his position
+    in short ("2nd left"); ``elder``: the elder hand, on the dealer's left, who declares and
+    leads first."""
+
     seat: int
     name: str
+    label: str
+    slot: str
     counters: int
     dealer: bool
+    elder: bool
     to_act: bool
     declared: str
     cards: int
     tricks: int
     looed: bool
+
+
+@dataclass(frozen=True)
+class Play:
+    """A card of a trick, with who played it and the slot of his seat (his card lies in front
+    of it)."""
+
+    name: str
+    label: str
+    slot: str
+    card: Card
+
+
+def seat_slots(players: int) -> list[str]:
+    """Where each seat is drawn round the felt, by seat index: the human at the foot
+    (``you``), the others from his left round to his right, up the left side, across the top
+    and down the right side: one seat on each side up to six players (none across the top at
+    three), two on each side from seven. The names are the CSS classes ``at-…`` of
+    ``play.css``, which lays the seats and the trick's cards out on one grid."""
+    others = players - 1
+    sides = 1 if others <= 5 else 2
+    top = others - 2 * sides
+    left = ["left"] if sides == 1 else ["left-low", "left-high"]
+    right = ["right"] if sides == 1 else ["right-high", "right-low"]
+    across = [f"top-{i}-of-{top}" for i in range(1, top + 1)]
+    return ["you", *left, *across, *right]
 
 
 @dataclass(frozen=True)
@@ -350,29 +501,45 @@ def _table_context(view: PlayerView, hand: Hand, links: RuleLinks) -> dict[str, 
     for t in view.tricks:
         if t.winner is not None:
             tricks_won[t.winner] += 1
+    n = view.players
+    slots = seat_slots(n)
+    # The elder hand, on the dealer's left, declares first: marked while the players declare.
+    elder = (view.dealer + 1) % n
     seats = [
         SeatRow(
             seat=s,
-            name=seat_name(s),
+            name=seat_name(s, n),
+            label=seat_label(s, n),
+            slot=slots[s],
             counters=view.balances[s],
             dealer=s == view.dealer,
+            elder=s == elder and view.phase in ("declare", "exchange"),
             to_act=s == view.to_act,
             declared=DECLARED.get(view.declared[s], view.declared[s] or ""),
             cards=view.hand_sizes[s],
             tricks=tricks_won[s],
             looed=s in view.looed,
         )
-        for s in [(view.dealer + 1 + k) % view.players for k in range(view.players)]
+        # Fixed seats: from the human's left round to his right, the same every deal.
+        for s in range(n)
     ]
-    payments = [_payment_row(p, links) for p in view.payments if p.rule != "ante"]
+
+    def plays(trick: TrickView) -> list[Play]:
+        return [Play(seat_name(s, n), seat_label(s, n), slots[s], c) for s, c in trick.plays]
+
+    payments = [_payment_row(p, links, n) for p in view.payments if p.rule != "ante"]
     # The rule that prices a loo under these rules: the engine's own answer.
     loo_rule = hand.loo_rule()
     return {
         "seats": seats,
+        # Two seats on each side of the felt: the trick lies in three rows, not two.
+        "two_sides": "left-low" in slots,
         "payments": payments,
         "ante_rule": links.link("ante"),
         "single_rule": links.link("single"),
         "loo_cost": hand.loo_amount(),
+        "goal": _goal(view, hand.loo_amount()),
+        "division_rule": links.link("pool-division"),
         "loo_rule": links.link(loo_rule),
         "deal_rule": links.link("single" if view.single else "double"),
         "must_rule": links.link("must"),
@@ -382,20 +549,44 @@ def _table_context(view: PlayerView, hand: Hand, links: RuleLinks) -> dict[str, 
         "tricks": [
             {
                 "number": i + 1,
-                "plays": [(seat_name(s), c) for s, c in t.plays],
-                "winner": seat_name(t.winner),
+                "plays": plays(t),
+                "winner": seat_name(t.winner, n),
             }
             for i, t in enumerate(view.tricks)
         ],
-        "trick": [(seat_name(s), c) for s, c in view.trick.plays] if view.trick else [],
+        "trick": plays(view.trick) if view.trick else [],
         "trick_lead": _trick_lead(view, view.trick, links) if view.trick else None,
-        "last_trick": _last_trick(view, links),
+        "last_trick": _last_trick(view, links, plays),
         "opponents": [s for s in seats if s.seat != HUMAN],
         "me": next(s for s in seats if s.seat == HUMAN),
-        "looed_line": _looed_line(view.looed),
+        "looed_line": _looed_line(view.looed, n),
         "my_tricks_line": _my_tricks_line(view, tricks_won[HUMAN]),
         "single_cards": _single_cards(view, seats),
     }
+
+
+#: A share of the pool, by the number of tricks in a hand.
+_SHARES: Final = {3: "a third", 5: "a fifth"}
+
+
+def _goal(view: PlayerView, loo_cost: int) -> str:
+    """What a newcomer plays for at this table, from the engine's facts of this deal: the
+    number of tricks (each wins a share of the pool), what a loo costs, and whether he may
+    stand out (not in a must, nor under club law); nothing at Peel's single deal, which asks
+    nothing of him."""
+    if view.outcome == "single-deal":
+        return ""
+    tricks = HAND_SIZE[view.game]
+    share = _SHARES.get(tricks, f"one {tricks}th")
+    pool = view.pool_at_start
+    text = (
+        f"The goal: take at least one trick. Each of the {tricks} tricks wins {share} of the "
+        f"pool ({pool // tricks} of its {pool} counters this deal); a player who plays and takes "
+        f"no trick is looed, and pays {loo_cost} into the next pool."
+    )
+    if view.must or view.club_law:
+        return text + " This deal nobody may pass: everyone plays."
+    return text + " With poor cards, pass: a player who stands out risks nothing more."
 
 
 def _single_cards(view: PlayerView, seats: list[SeatRow]) -> list[tuple[str, Card, bool]]:
@@ -403,9 +594,10 @@ def _single_cards(view: PlayerView, seats: list[SeatRow]) -> list[tuple[str, Car
     whether it took the pool."""
     if view.outcome != "single-deal":
         return []
+    dealt = sorted(seats, key=lambda row: (row.seat - view.dealer - 1) % view.players)
     return [
         (row.name, view.shown_held[row.seat][0], row.seat in view.in_play)
-        for row in seats
+        for row in dealt
         if view.shown_held[row.seat]
     ]
 
@@ -418,6 +610,8 @@ class TrickLead:
     name: str
     card: Card
     why: list[tuple[str, RuleLink]]
+    #: Whose card it is ("your", "the player on your left's").
+    whose: str = ""
 
 
 def _trick_lead(view: PlayerView, trick: TrickView, links: RuleLinks) -> TrickLead | None:
@@ -427,13 +621,17 @@ def _trick_lead(view: PlayerView, trick: TrickView, links: RuleLinks) -> TrickLe
     if not cards:
         return None
     if len(cards) == 1:
-        return TrickLead(0, seat_name(trick.plays[0][0]), cards[0], [])
+        return TrickLead(0, seat_name(trick.plays[0][0], view.players), cards[0], [], "")
     result = trick_winner(view.game, view.rules, view.trump, cards)
-    why = [(say(a.message), links.link(a.rule)) for a in result.explanations]
-    return TrickLead(result.winner, seat_name(trick.plays[result.winner][0]), result.card, why)
+    why = [(say(a.message, view.players), links.link(a.rule)) for a in result.explanations]
+    seat = trick.plays[result.winner][0]
+    name, whose = seat_name(seat, view.players), seat_possessive(seat, view.players)
+    return TrickLead(result.winner, name, result.card, why, whose)
 
 
-def _last_trick(view: PlayerView, links: RuleLinks) -> dict[str, Any] | None:
+def _last_trick(
+    view: PlayerView, links: RuleLinks, plays: Callable[[TrickView], list[Play]]
+) -> dict[str, Any] | None:
     """The trick taken last, with who took it and why: shown while the next is not yet led, and
     when the hand is over (with JavaScript, played out before the next one when the computer
     players took it)."""
@@ -444,10 +642,10 @@ def _last_trick(view: PlayerView, links: RuleLinks) -> dict[str, Any] | None:
     if lead is None or done.winner is None:
         return None
     if done.plays[lead.index][0] != done.winner:  # taken otherwise (a law): say only who took it
-        lead = TrickLead(lead.index, seat_name(done.winner), lead.card, [])
+        lead = TrickLead(lead.index, seat_name(done.winner, view.players), lead.card, [])
     return {
         "number": len(view.tricks),
-        "plays": [(seat_name(s), c) for s, c in done.plays],
+        "plays": plays(done),
         "lead": lead,
     }
 
@@ -462,14 +660,14 @@ def _split_log(log: list[LogLine]) -> tuple[list[LogLine], list[LogLine]]:
     return log[:start], log[start:]
 
 
-def _looed_line(looed: tuple[int, ...]) -> str:
+def _looed_line(looed: tuple[int, ...], players: int) -> str:
     """Who was looed, in the order of the play ("You, West and East were looed."): whoever
     paid a loo, for taking no trick or, under peel, for an offence."""
     if not looed:
         return ""
     if len(looed) == 1:
-        return say(msg("table.looed-one", p=looed[0]))
-    return say(msg("table.looed-many", ps=list(looed)))
+        return say(msg("table.looed-one", p=looed[0]), players)
+    return say(msg("table.looed-many", ps=list(looed)), players)
 
 
 #: The settlement's lines that say what became of a player's tricks when they did not simply
@@ -490,21 +688,21 @@ def _my_tricks_line(view: PlayerView, tricks: int) -> str:
     stayed in the pool (or he took the pool alone), else their count."""
     for event in view.events:
         if event.seat == HUMAN and event.message.key in _OWN_TRICKS_LINES:
-            return say(event.message)
+            return say(event.message, view.players)
     if not tricks:
-        return say(msg("table.no-trick", p=HUMAN))
-    return say(msg("table.tricks-won", p=HUMAN, n=tricks))
+        return say(msg("table.no-trick", p=HUMAN), view.players)
+    return say(msg("table.tricks-won", p=HUMAN, n=tricks), view.players)
 
 
-def _first_dealer(table: Table) -> str:
+def _first_dealer(table: Table, players: int) -> str:
     """How the first dealer was chosen, without the cards of the cut: those came from another
     shuffle, and naming them beside this deal's cards would only confuse."""
-    return say(table.first_dealer_brief)
+    return say(table.first_dealer_brief, players)
 
 
 def _status(view: PlayerView) -> str:
     """The heading of the table: whose turn it is and what to do."""
-    return say(_status_message(view))
+    return say(_status_message(view), view.players)
 
 
 def _status_message(view: PlayerView) -> Message:
@@ -545,15 +743,15 @@ def _declare_before(view: PlayerView) -> str:
     assert view.to_act is not None
     first = view.to_act
     before = [(first + k) % view.players for k in range((HUMAN - first) % view.players)]
-    return say(msg("table.declare-before", ps=before, p=HUMAN))
+    return say(msg("table.declare-before", ps=before, p=HUMAN), view.players)
 
 
-def _payment_row(payment: Payment, links: RuleLinks) -> PaymentRow:
+def _payment_row(payment: Payment, links: RuleLinks, players: int) -> PaymentRow:
     return PaymentRow(
-        payer=seat_name(payment.payer),
-        payee=seat_name(payment.payee),
+        payer=seat_name(payment.payer, players),
+        payee=seat_name(payment.payee, players),
         amount=payment.amount,
-        reason=say(payment.reason),
+        reason=say(payment.reason, players),
         rule=links.link(payment.rule),
     )
 
@@ -587,6 +785,10 @@ def takeback_refused(refusal: IllegalAction) -> str:
 
 
 TAKEBACK_REFUSED: Final = "Your last decision cannot be taken back."
+#: Why a table one has left does nothing more, and why one leaves only between deals.
+TABLE_LEFT: Final = "You have left this table: the session is over, and nothing more is dealt."
+FINISH_THE_HAND: Final = "Finish this deal first: you may leave the table between deals."
+LEFT_THE_TABLE: Final = "You left the table. Here is the final standing."
 TOO_MANY_TABLES: Final = "Too many practice tables have been dealt."
 NO_VERSION: Final = "This request could not be read: it lacks the table's version. Reload the page."
 BAD_STEP: Final = "The step must be a whole number from 0 to the number of actions in the hand."

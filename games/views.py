@@ -224,6 +224,8 @@ def _load_for_post(request: HtmxHttpRequest, pk: int) -> tuple[PracticeTable, Ta
     table = practice.to_engine()
     if version != practice.version:
         return _answer(request, practice, table, notice=presenting.STALE)
+    if practice.left:
+        return _answer(request, practice, table, error=presenting.TABLE_LEFT)
     return practice, table
 
 
@@ -249,14 +251,16 @@ def take_turn(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     try:
         table.apply(action)
     except IllegalAction as refusal:
-        form.add_error(None, say(refusal.message))
+        form.add_error(None, say(refusal.message, practice.players))
         return _answer(request, practice, table, form=form, refusal=refusal)
     except LooError as error:
         form.add_error(None, presenting.sentence(str(error)))
         return _answer(request, practice, table, form=form)
     hand = _current_hand(table)
     # An irregularity of his: what it costs him, in the engine's words, said at once.
-    done = [say(e.message) for e in hand.events[first_event:] if e.kind == "irregular"]
+    done = [
+        say(e.message, practice.players) for e in hand.events[first_event:] if e.kind == "irregular"
+    ]
     # The rules that bound the human's decision, for the trick log: they name only his cards.
     if bound := practice.autoplay.rules_note(hand, action, form.options, first_event):
         notes.append(bound)
@@ -293,7 +297,7 @@ def finish_game(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         done = table.withdraw(HUMAN) if way == WITHDRAW else table.finish(way)
     except LooError as error:
         return _answer(request, practice, table, error=presenting.sentence(str(error)))
-    return _store(request, practice, table, practice.notes, done=[say(done)])
+    return _store(request, practice, table, practice.notes, done=[say(done, practice.players)])
 
 
 @require_POST
@@ -373,6 +377,25 @@ def say_trick_winner(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return _answer(request, practice, table, error=guidance.NOT_ASKED)
     practice.guide = guide
     return _store(request, practice, table, list(practice.notes), done=[told])
+
+
+@require_POST
+def leave_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Leave the table between deals: the session ends with its final standing, and no more
+    is dealt at it (the chooser lists it as ended)."""
+    loaded = _load_for_post(request, pk)
+    if isinstance(loaded, HttpResponse):
+        return loaded
+    practice, table = loaded
+    if not _current_hand(table).over:
+        return _answer(request, practice, table, error=presenting.FINISH_THE_HAND)
+    if not practice.leave():
+        practice.refresh_from_db()
+        return _answer(request, practice, practice.to_engine(), notice=presenting.STALE)
+    if request.htmx:
+        return _render_table(request, practice, table, done=[presenting.LEFT_THE_TABLE])
+    messages.info(request, presenting.LEFT_THE_TABLE)
+    return redirect(practice)
 
 
 # -- finished hands -------------------------------------------------------------------------

@@ -53,14 +53,15 @@ def card_face(c: Card, size: str = "") -> SafeString:
 
 
 @register.filter
-def say(message: Message) -> str:
-    """An engine sentence as the human at the practice table reads it."""
-    return say_for_the_table(message)
+def say(message: Message, players: int | None = None) -> str:
+    """An engine sentence as the human at a practice table of ``players`` reads it."""
+    return say_for_the_table(message, players)
 
 
 @register.filter
-def seat(index: int | None) -> str:
-    return seat_name(index)
+def seat(index: int | None, players: int | None = None) -> str:
+    """A seat's name at a practice table of ``players`` ("the player on your left")."""
+    return seat_name(index, players)
 
 
 @register.filter

@@ -71,9 +71,9 @@ def test_a_new_deal_waits_while_the_others_declare_and_offers_to_declare_first(
     practice = waiting_table(player, rules)
     html = client.get(practice.get_absolute_url()).content.decode()
     text = _text(html)
-    assert "Waiting for East to declare" in text
+    assert "Waiting for the player on your right to declare" in text
     assert "Your cards lie face down until your turn to declare" in text
-    assert "East declares before you, in turn; then it is your turn." in text
+    assert "The player on your right declares before you, in turn; then it is your turn." in text
     assert re.search(r'<input type="hidden" name="kind" value="wait">', html)
     assert ">Declare before your turn</button>" in html
     # What it costs, in the source's words, with the rule's links, before it is done.
@@ -254,12 +254,12 @@ def test_a_careless_dealer_misdeals_and_the_declarations_start_again(
     assert hand.to_act == EAST and not any(hand.declared)
     text = _text(client.get(practice.get_absolute_url()).content.decode())
     assert (
-        "North, the dealer, misdeals: he forfeits a single (3) to the pool, and there is a fresh "
-        "deal by the same dealer (Law 3)."
+        "The player opposite you, the dealer, misdeals: he forfeits a single (3) to the pool, and "
+        "there is a fresh deal by the same dealer (Law 3)."
     ) in text
     # Why he did it waits for the end of the hand, as every computer player's reason does.
     assert "careless slip" not in text
-    assert "Waiting for East to declare" in text
+    assert "Waiting for the player on your right to declare" in text
     # Letting them declare: North does not misdeal twice, and the hand goes on to the human.
     player.act(practice.pk, {"version": practice.version, "kind": "wait"})
     hand = player.current_hand(practice.pk)

@@ -111,18 +111,27 @@ def test_peel_several_offences_each_named_and_every_offender_looed(
     assert text.count("You lead the 2♠ irregularly") == 0
     trump_after_trick = "the rule “the winner of a trick must lead a trump”"
     assert text.count(f"You play the 2♠ irregularly, against {trump_after_trick}") == 1
-    assert text.count("East plays the 10♣ irregularly, against the rule “follow suit") == 1
+    assert (
+        text.count("The player on your right plays the 10♣ irregularly, against the rule “follow")
+        == 1
+    )
     first_play = text.split("The cards are taken up")[0]
-    assert "You play the K♥." not in first_play and "East plays the 10♣." not in first_play
+    assert (
+        "You play the K♥." not in first_play
+        and "The player on your right plays the 10♣." not in first_play
+    )
     # The settlement: every offender looed, you among them, each offence named.
-    assert "East, you, West and North were looed." in text
+    assert (
+        "The player on your right, you, the player on your left and the player opposite you "
+        "were looed." in text
+    )
     assert (
         f"You are looed, pay 6 to the next pool and win nothing (Peel, pp. 22, 25), for {KH}; "
         f"{TWO_S}." in text
     )
     assert (
-        f"East is looed, pays 6 to the next pool and wins nothing (Peel, pp. 22, 25), for {TEN_C}."
-        in text
+        "The player on your right is looed, pays 6 to the next pool and wins nothing (Peel, "
+        f"pp. 22, 25), for {TEN_C}." in text
     )
     assert f"Looed (Peel, p. 25), for {KH}; {TWO_S}." in text
     assert f"Looed (Peel, p. 25), for {TEN_C}." in text
@@ -149,9 +158,15 @@ def test_hoffmann_several_offences_each_named_and_the_forfeited_tricks_told(
     assert (
         f"You forfeit four singles (12) to the next pool (after Law 14) for {KH}; {TWO_S}." in text
     )
-    assert f"East forfeits four singles (12) to the next pool (after Law 14) for {TEN_C}." in text
+    assert (
+        "The player on your right forfeits four singles (12) to the next pool (after Law 14) "
+        f"for {TEN_C}." in text
+    )
     assert f"Four singles to the next pool (after Law 14), for {KH}; {TWO_S}." in text
-    assert "East, West and North were looed." in text
+    assert (
+        "The player on your right, the player on your left and the player opposite you were "
+        "looed." in text
+    )
     # Item 9: all three tricks were forfeited: not "You won 3 tricks".
     assert (
         "You took 3 tricks, but you offended: their shares (3) stay in the pool for the next "

@@ -1,5 +1,5 @@
 """The practice table's sentences: the engine's messages written for the human at seat 0
-("You take trick 2"), the computer players by their names (West, North, …)."""
+("You take trick 2"), the computer players by where they sit ("the player on your left")."""
 
 from __future__ import annotations
 
@@ -17,37 +17,67 @@ from games.loo.messages import TEMPLATES, Message, arg_kinds, msg, remap, render
 from games.loo.rulesets import GAMES, PRESET_IDS, RuleSet
 from games.loo.table import Table, TableConfig
 from games.loo.view import view_for
-from games.naming import HUMAN, SEAT_NAMES, say, seat_name, stored_message
+from games.naming import HUMAN, namer, say, seat_label, seat_name, stored_message
 
 # The table's sentences are the engine's and the presenter's, whichever database holds the
 # table (one lane: README, Set-up).
 pytestmark = pytest.mark.db_agnostic
 
 
-def test_the_human_is_you_and_the_others_have_fixed_names() -> None:
-    assert [seat_name(s) for s in range(5)] == ["You", "West", "North", "East", "Abe"]
+def test_the_human_is_you_and_the_others_are_named_by_where_they_sit() -> None:
+    assert [seat_name(s, 5) for s in range(5)] == [
+        "You",
+        "the player on your left",
+        "the second player on your left",
+        "the second player on your right",
+        "the player on your right",
+    ]
+    assert [seat_label(s, 5) for s in range(5)] == ["You", "Left", "2nd left", "2nd right", "Right"]
+    assert [seat_name(s, 4) for s in range(1, 4)] == [
+        "the player on your left",
+        "the player opposite you",
+        "the player on your right",
+    ]
+    assert [seat_label(s, 3) for s in range(3)] == ["You", "Left", "Right"]
+    assert [seat_label(s, 9) for s in range(1, 9)] == [
+        "Left", "2nd left", "3rd left", "4th left", "4th right", "3rd right", "2nd right", "Right"
+    ]  # fmt: skip
+    assert seat_name(4, 9) == "the fourth player on your left"
+    assert seat_name(5, 9) == "the fourth player on your right"
     assert seat_name(None) == "the pool"
-    assert seat_name(11) == "Seat 12"
-    assert len(SEAT_NAMES) == 9
+    assert seat_name(11, 5) == "seat 12"
+
+
+def test_every_seat_has_its_own_name_from_three_to_nine_players() -> None:
+    for players in range(3, 10):
+        names = [seat_name(s, players) for s in range(players)]
+        labels = [seat_label(s, players) for s in range(players)]
+        assert len(set(names)) == len(set(labels)) == players, names
 
 
 @pytest.mark.parametrize(
     ("message", "table"),
     [
         (msg("declare.play", p=0), "You play."),
-        (msg("declare.play", p=1), "West plays."),
+        (msg("declare.play", p=1), "The player on your left plays."),
         (msg("declare.take-miss", p=0), "You take miss, and so must play."),
         (msg("exchange.stand", p=0), "You stand on your cards."),
-        (msg("exchange.stand", p=2), "North stands on his cards."),
+        (msg("exchange.stand", p=2), "The second player on your left stands on his cards."),
         (msg("exchange.draw", p=0, n=2), "You discard 2 and draw 2, and so must play."),
-        (msg("play-begins", n=3, players=(0, 2, 1), p=0), "3 play: you, North, West. You lead."),
+        (
+            msg("play-begins", n=3, players=(0, 2, 1), p=0),
+            "3 play: you, the second player on your left, the player on your left. You lead.",
+        ),
         (msg("settle.looed", p=0, n=6), "You are looed and pay 6 to the next pool."),
         (
             msg("lone-miss", p=0),
             "You alone have taken miss and everyone else has passed: you take the pool without "
             "play.",
         ),
-        (msg("error.out-of-turn", turn=1, p=0), "It is West's turn, not yours."),
+        (
+            msg("error.out-of-turn", turn=4, p=0),
+            "It is the player on your right's turn, not yours.",
+        ),
         (
             msg("dealer.lowest-cut-brief", p=0),
             "Each player cuts; you cut the lowest card and deal first.",
@@ -59,8 +89,8 @@ def test_the_human_is_you_and_the_others_have_fixed_names() -> None:
                 d=0,
                 menu=msg("part.dealer-vs-one.own|miss", d=0),
             ),
-            "Only North has declared to play, on his own cards, so you, the dealer, may not "
-            "pass: you may play your own cards or take miss.",
+            "Only the second player on your left has declared to play, on his own cards, so you, "
+            "the dealer, may not pass: you may play your own cards or take miss.",
         ),
         (
             msg("play.lead-civil", p=0, card=card("AH"), had=()),
@@ -70,13 +100,13 @@ def test_the_human_is_you_and_the_others_have_fixed_names() -> None:
         (msg("declare.play", p=11), "Seat 12 plays."),
         (
             msg("bot.best-card", p=2, card="QH", n=2, samples=8, mean="+1.0"),
-            "North played the Q♥: "
+            "The second player on your left played the Q♥: "
             "the best of 2 legal cards over 8 sampled deals (+1.0 counters on average)",
         ),
     ],
 )
 def test_engine_sentences_are_written_for_the_table(message: Message, table: str) -> None:
-    assert say(message) == table
+    assert say(message, 5) == table
 
 
 def test_a_note_stored_before_sentences_were_data_is_shown_as_it_was() -> None:
@@ -116,14 +146,17 @@ def mentions(message: Message, seat: int) -> bool:
     return False
 
 
-def check(message: Message, where: str) -> str:
-    shown = say(message)
+def check(message: Message, where: str, players: int = 5) -> str:
+    shown = say(message, players)
     assert not SEAT_N.search(shown), (where, shown)
     assert not YOU_THIRD.search(shown), (where, shown)
     if not mentions(message, HUMAN):
         # "you" and "your" are the human's alone (but for a rule's name, quoted: the only
-        # choice, under the rule “follow suit if you can”).
-        assert not YOUR.search(re.sub(r"“[^”]*”", "", shown)), (where, shown)
+        # choice, under the rule “follow suit if you can”; and the others' names, which say
+        # where they sit from his chair: "the player on your left").
+        others = "|".join(re.escape(seat_name(s, players)) for s in range(1, players))
+        bare = re.sub(rf"“[^”]*”|(?i:{others})", "", shown)
+        assert not YOUR.search(bare), (where, shown)
     return shown
 
 
@@ -151,7 +184,7 @@ def play_session(game: str, preset: str, laws: bool, kind: str, hands: int) -> t
     players = min(max(low, 5), high)
     seed = f"naming:{game}:{preset}:{laws}:{kind}"
     table = Table(TableConfig(game, rules, players, seed, laws=laws))
-    check(table.first_dealer_brief, "first dealer")
+    check(table.first_dealer_brief, "first dealer", players)
     human = CarelessBot(f"{seed}:human", slip=0.3)
     bots: list[Any] = [human] + [make_bot(kind, f"{seed}:{s}") for s in range(1, players)]
     for bot in bots:
@@ -168,29 +201,29 @@ def play_session(game: str, preset: str, laws: bool, kind: str, hands: int) -> t
                 options = view.options
                 assert options is not None
                 for app in options.explanations:
-                    check(app.message, "options")
+                    check(app.message, "options", players)
                     sentences += 1
                 if options.legal is not None:
                     for note in options.legal.notes:
-                        check(note.message, "note")
+                        check(note.message, "note", players)
                     for c in view.hand or ():
                         why = options.legal.why_not(c)
                         if why is not None:
-                            check(why.message, "why not")
+                            check(why.message, "why not", players)
                             if not hand.laws_apply():
                                 with pytest.raises(IllegalAction) as refusal:
                                     hand.step(c)
-                                check(refusal.value.message, "refusal")
+                                check(refusal.value.message, "refusal", players)
             decision = bots[seat].decide(view)
-            check(decision.reason, "reason")
+            check(decision.reason, "reason", players)
             table.apply(decision.action)
         for event in hand.events:
-            check(event.message, event.kind)
+            check(event.message, event.kind, players)
         for payment in hand.payments:
-            check(payment.reason, "payment")
+            check(payment.reason, "payment", players)
         if hand.flush is not None:
             for message in flush_messages(hand.flush, hand):
-                check(message, "flush")
+                check(message, "flush", players)
         sentences += len(hand.events) + len(hand.payments)
     return hands, sentences
 
@@ -214,5 +247,7 @@ def test_the_check_catches_what_it_looks_for() -> None:
     with pytest.raises(AssertionError):
         check(msg("text", text="seat 2 plays."), "test")
     with pytest.raises(AssertionError):
-        check(msg("text", text="West's your card."), "test")
-    assert render(msg("declare.play", p=2), HUMAN, seat_name) == "North plays."
+        check(msg("text", text="The player on your left's your card."), "test")
+    assert render(msg("declare.play", p=2), HUMAN, namer(5)) == (
+        "The second player on your left plays."
+    )

@@ -40,7 +40,7 @@ from games.loo.cards import RANKS
 from games.loo.hand import Hand
 from games.loo.rng import deal_rng, shuffled_pack
 from games.loo.view import view_for
-from games.models import PracticeTable, stored_state
+from games.models import PracticeHand, PracticeTable, stored_state
 from games.naming import HUMAN
 
 # What a response shows of the cards is the engine's and the views' doing, whichever database
@@ -122,6 +122,12 @@ def _counterfactual(
     practice.notes = practice.run_bots(table, [], wait=True)
     practice.state = stored_state(table)
     practice.save()
+    # The finished deals before this one (peel's single) are the original's: the session's
+    # running score shows them.
+    for record in PracticeHand.objects.filter(table=original):
+        if record.number < table.hand.setup.hand_number:
+            record.pk, record.table = None, practice
+            record.save()
     return practice
 
 

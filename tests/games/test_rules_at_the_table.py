@@ -148,7 +148,7 @@ def test_the_log_names_the_seats_and_speaks_to_the_human(client: Client, player:
 
     assert "You play." in text
     assert "You lead the A♥ (had to lead the ace of trumps)." in text
-    assert "West plays." in text
+    assert "The player on your left plays." in text
     assert "seat 1" not in text and "seat 2" not in text
     # The rules that bound the human are kept with his decision, naming only his cards.
     assert "You hold the ace of trumps (A♥), so you must lead it." in text
@@ -205,7 +205,8 @@ def test_leading_the_ace_of_trumps_offers_pam_be_civil(client: Client, player: A
 
 
 def test_a_flush_loos_the_board_and_the_settlement_says_so(client: Client, player: Any) -> None:
-    """West, the elder hand, holds a heart flush: it is shown at once under hoffmann."""
+    """The player on your left, the elder hand, holds a heart flush: it is shown at once under
+    hoffmann."""
     table = player.stacked_table(
         game="five-card",
         rules="hoffmann",
@@ -223,10 +224,10 @@ def test_a_flush_loos_the_board_and_the_settlement_says_so(client: Client, playe
 
     assert player.current_hand(table.pk).outcome == "flush"
     assert "a flush loos the board" in text
-    assert "West shows a plain flush" in text
+    assert "The player on your left shows a plain flush" in text
     assert 'aria-label="king of hearts"' in text
     assert 'href="/rules/flush-loos-the-board/"' in text
-    assert "queen of diamonds" not in text  # North's hand stays hidden
+    assert "queen of diamonds" not in text  # the right-hand player's hand stays hidden
 
 
 def test_rules_link_to_the_passage_of_the_tables_source(client: Client, player: Any) -> None:

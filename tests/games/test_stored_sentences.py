@@ -160,17 +160,20 @@ def test_a_finished_hand_stored_before_is_migrated(player: Any) -> None:
     [
         (
             "seat 3 played the QH: the only choice (follow-suit)",
-            "North played the Q♥: the only choice, under the rule “follow suit if you can”",
+            "The second player on your left played the Q♥: the only choice, under the rule "
+            "“follow suit if you can”",
         ),
         ("seat 1 chose to pass: the only choice", "You chose to pass: the only choice"),
         (
             "seat 2 drew 3: the best of 4 ways to exchange (+1.5 counters on average, looed in "
             "20%)",
-            "West drew 3: the best of 4 ways to exchange (+1.5 counters on average, looed in 20%)",
+            "The player on your left drew 3: the best of 4 ways to exchange (+1.5 counters on "
+            "average, looed in 20%)",
         ),
         (
             "seat 4 took miss: the unseen miss did better than its own cards (-0.5)",
-            "East took miss: the unseen miss did better than his own cards (-0.5)",
+            "The third player on your left took miss: the unseen miss did better than his own "
+            "cards (-0.5)",
         ),
         (
             "a careless slip: a card the rules forbid (follow-suit)",

@@ -21,7 +21,11 @@ pytestmark = pytest.mark.django_db
 
 def _reasons(table: PracticeTable) -> list[str]:
     """The computer players' reasons noted so far (none is shown during the hand)."""
-    return [escape(say(stored_message(n["reason"]))) for n in table.notes if "reason" in n]
+    return [
+        escape(say(stored_message(n["reason"]), table.players))
+        for n in table.notes
+        if "reason" in n
+    ]
 
 
 @pytest.mark.parametrize(("game", "rules"), [("three-card", "hoffmann"), ("five-card", "peel")])

@@ -149,7 +149,8 @@ def test_every_reading_a_note_rests_on_is_said_in_words() -> None:
 
 def test_a_message_names_the_rule_it_cites() -> None:
     assert say(msg("bot.only-card-rule", p=1, card="QH", rule="follow-suit")) == (
-        "West played the Q♥: the only choice, under the rule “follow suit if you can”"
+        "The player on your left played the Q♥: the only choice, under the rule “follow suit "
+        "if you can”"
     )
 
 
