@@ -134,7 +134,10 @@ def guide_context(guide: dict[str, Any] | None, hand: Hand, pk: int) -> dict[str
                 guide_ask={
                     "number": number,
                     "url": reverse("games:table-say", args=[pk]),
-                    "choices": [(seat, seat_name(seat), card) for seat, card in trick.plays],
+                    "choices": [
+                        (seat, seat_name(seat, hand.setup.players), card)
+                        for seat, card in trick.plays
+                    ],
                 },
                 last_trick=None,
                 can_deal=False,
@@ -158,7 +161,8 @@ def say_winner(guide: dict[str, Any], hand: Hand, seat: int) -> tuple[dict[str, 
         raise ValueError(f"seat {seat} played no card to trick {number}")
     taken = [e for e in hand.events if e.kind == "trick"][number - 1]
     right = "Right" if seat == trick.winner else "Not so"
-    return {**guide, "said": [*guide.get("said", []), seat]}, f"{right}: {say(taken.message)}"
+    told = f"{right}: {say(taken.message, hand.setup.players)}"
+    return {**guide, "said": [*guide.get("said", []), seat]}, told
 
 
 def answers_kept(guide: dict[str, Any] | None, hand: Hand) -> dict[str, Any] | None:

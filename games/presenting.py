@@ -381,13 +381,16 @@ def _log_lines(
     n = view.players
     lines = [LogLine(e, say(e.message, n), [card(c) for c in e.cards]) for e in view.events]
     last_trick = _last_trick_lines(view)
+    unseen = _resting_on_unseen_cards(view)
     # A note belongs to the first line of the trace its action produced.
     for note in notes:
         if not 0 <= note["event"] < len(lines):
             continue
         line = lines[note["event"]]
         if "reason" in note and reasons:
-            line.reason = say(_reason(note["reason"], note["event"] in last_trick), n)
+            reason = _reason(note["reason"], note["event"] in last_trick)
+            if note["event"] not in unseen or reason.key.startswith("bot.lapse"):
+                line.reason = say(reason, n)
         if "explanations" in note:
             line.explanations = [
                 {"rule": e["rule"], "text": say(stored_message(e.get("message", e.get("text"))), n)}
@@ -405,6 +408,39 @@ def _reason(stored: Any, last_card: bool) -> Message:
     if last_card and message.key == "bot.only-card-rule":
         return msg("bot.last-card", p=message.args["p"], card=message.args["card"])
     return message
+
+
+#: The lines by which a player gives up the cards he holds for others: what he decided before
+#: them rested on cards that are never shown.
+_HAND_CHANGES: Final = frozenset({"declare.take-miss", "declare.defend-miss", "exchange.draw"})
+
+
+def _resting_on_unseen_cards(view: PlayerView) -> set[int]:
+    """The lines of the trace whose computer player's reason would tell of cards the human
+    never sees, even once the hand is over: every decision of a player who did not play out
+    all his cards face up (he passed, threw up his cards, took the pool without play, or the
+    hand ended before the play), and the decisions a player made before taking the miss or
+    drawing (the hand he gave up, his discards, are never shown). At a real table a player
+    who passed keeps his cards and his reasons to himself ("looed in 83% of 8 sampled deals"
+    would tell of them). Found from the public trace alone, so whether a reason is shown
+    tells nothing either. A careless player's lapse rests on no card, and is told."""
+    played: dict[int, set[str]] = {}
+    changed: dict[int, int] = {}
+    for i, event in enumerate(view.events):
+        if event.seat is None:
+            continue
+        if event.kind == "play":
+            played.setdefault(event.seat, set()).update(event.cards)
+        elif event.message.key in _HAND_CHANGES:
+            changed[event.seat] = i
+    unseen = set()
+    for i, event in enumerate(view.events):
+        seat = event.seat
+        if seat is None or seat == HUMAN:
+            continue
+        if len(played.get(seat, ())) < HAND_SIZE[view.game] or i <= changed.get(seat, -1):
+            unseen.add(i)
+    return unseen
 
 
 def _last_trick_lines(view: PlayerView) -> set[int]:

@@ -147,13 +147,26 @@ def _flush_position(q: Question) -> dict[str, Any]:
     choices = {c.id for c in q.choices}
     return {
         "facts": [_trumps(position)],
-        "hands": [(_hand_name(i), h) for i, h in enumerate(hands) if str(i) not in choices],
+        "hands": [
+            (_hand_name(position, i), h) for i, h in enumerate(hands) if str(i) not in choices
+        ],
     }
 
 
-def _hand_name(seat: int) -> str:
+def _players(position: dict[str, Any]) -> int | None:
+    """How many sit at a question's table (a flush question's: its hands), so that a seat is
+    named as the practice table names it, from the learner's left round to his right."""
+    return position.get("players") or len(position.get("hands") or ()) or None
+
+
+def _name(position: dict[str, Any], seat: int) -> str:
+    """``seat`` as the practice table names it at this question's table."""
+    return seat_name(seat, _players(position))
+
+
+def _hand_name(position: dict[str, Any], seat: int) -> str:
     """The hand of ``seat`` in a flush question (the learner, seat 0, is the elder hand)."""
-    return "You (the elder hand)" if seat == 0 else seat_name(seat)
+    return "You (the elder hand)" if seat == 0 else _name(position, seat)
 
 
 DECLARED = {
@@ -182,14 +195,14 @@ def _declaration_position(q: Question) -> dict[str, Any]:
     position = q.position
     facts = [
         Fact("Players", str(position["players"])),
-        Fact("Dealer", seat_name(position["dealer"])),
+        Fact("Dealer", _name(position, position["dealer"])),
         _trumps(position),
     ]
     if "pool" in position:
         facts.append(Fact("Pool", str(position["pool"])))
     holder = position.get("miss_holder")
     if holder is not None:
-        facts.append(Fact("The miss", f"taken by {holder_name(holder)}"))
+        facts.append(Fact("The miss", f"taken by {holder_name(position, holder)}"))
     elif position.get("miss"):
         facts.append(Fact("The miss", "on the table"))
     flags = [
@@ -205,14 +218,14 @@ def _declaration_position(q: Question) -> dict[str, Any]:
         "flags": flags,
         "hand": _cards(position.get("hand")),
         "declarations": [
-            (seat_name(seat), declared(seat, choice))
+            (_name(position, seat), declared(seat, choice))
             for seat, choice in position.get("declarations") or ()
         ],
     }
 
 
-def holder_name(seat: int) -> str:
-    return "you" if seat == 0 else seat_name(seat)
+def holder_name(position: dict[str, Any], seat: int) -> str:
+    return "you" if seat == 0 else _name(position, seat)
 
 
 def _settlement_position(q: Question) -> dict[str, Any]:
@@ -223,13 +236,13 @@ def _settlement_position(q: Question) -> dict[str, Any]:
         return {
             "facts": [
                 Fact("Players", str(position["players"])),
-                Fact("Dealer", seat_name(position["dealer"])),
+                Fact("Dealer", _name(position, position["dealer"])),
                 Fact("Stake", str(position["stake"])),
                 Fact("Pool", str(position["pool"])),
                 *_loo_facts(position),
                 Fact("Turned up", "", _cards([position["turn_up"]])),
                 *(
-                    Fact(seat_name(seat), "face up", _cards([code]))
+                    Fact(_name(position, seat), "face up", _cards([code]))
                     for seat, code in position["single"]
                 ),
             ],
@@ -237,17 +250,17 @@ def _settlement_position(q: Question) -> dict[str, Any]:
         }
     facts = [
         Fact("Players", str(position["players"])),
-        Fact("Dealer", seat_name(position["dealer"])),
+        Fact("Dealer", _name(position, position["dealer"])),
         Fact("Stake", str(position["stake"])),
         Fact("Pool", str(position["pool"])),
         *_loo_facts(position),
-        Fact("In the play", ", ".join(seat_name(s) for s in position["played"]) or "nobody"),
+        Fact("In the play", ", ".join(_name(position, s) for s in position["played"]) or "nobody"),
     ]
     if position.get("defender") is not None:
-        facts.append(Fact("Plays for the pool", seat_name(position["defender"])))
+        facts.append(Fact("Plays for the pool", _name(position, position["defender"])))
     return {
         "facts": facts,
-        "tricks": [(i + 1, seat_name(s)) for i, s in enumerate(position["tricks"])],
+        "tricks": [(i + 1, _name(position, s)) for i, s in enumerate(position["tricks"])],
     }
 
 
@@ -265,7 +278,7 @@ def _loo_facts(position: dict[str, Any]) -> list[Fact]:
 def _penalty_position(q: Question) -> dict[str, Any]:
     """penalty: a settlement, the offender named (the offence is the prompt's)."""
     shown = _settlement_position(q)
-    shown["facts"].append(Fact("The offender", seat_name(q.position["offender"])))
+    shown["facts"].append(Fact("The offender", _name(q.position, q.position["offender"])))
     return shown
 
 
@@ -275,7 +288,7 @@ def _procedure_position(q: Question) -> dict[str, Any]:
     position = q.position
     facts = [
         Fact("Players", str(position["players"])),
-        Fact("Dealer", seat_name(position["dealer"])),
+        Fact("Dealer", _name(position, position["dealer"])),
     ]
     if "miss" in position:
         facts.append(Fact("A miss", "dealt" if position["miss"] else "not dealt"))
@@ -294,16 +307,18 @@ def _procedure_position(q: Question) -> dict[str, Any]:
         facts.append(Fact("The last hand", last))
         facts.append(Fact("Counters carried from it", str(position["carried"])))
     if position.get("miss_holder") is not None:
-        facts.append(Fact("The miss", f"taken by {holder_name(position['miss_holder'])}"))
+        facts.append(Fact("The miss", f"taken by {holder_name(position, position['miss_holder'])}"))
     if "holder" in position:
         facts.append(
-            Fact(f"{seat_name(position['holder'])}'s cards", "", _cards(position.get("flush")))
+            Fact(
+                f"{_name(position, position['holder'])}'s cards", "", _cards(position.get("flush"))
+            )
         )
     return {
         "facts": facts,
         "pack": _cards(position.get("pack")),
         "declarations": [
-            (seat_name(seat), declared(seat, choice))
+            (_name(position, seat), declared(seat, choice))
             for seat, choice in position.get("declarations") or ()
         ],
         "has_declarations": "declarations" in position,
@@ -391,7 +406,7 @@ def _choice(q: Question, choice_id: str, label: str) -> ShownChoice:
                 choice_id, _hand_name(i), hand, ": " + ", ".join(c.label for c in hand)
             )
         if choice_id.startswith("seat:"):
-            return ShownChoice(choice_id, seat_name(int(choice_id.removeprefix("seat:"))))
+            return ShownChoice(choice_id, _name(q.position, int(choice_id.removeprefix("seat:"))))
         if shape == "procedure" and len(choice_id) == 2:
             c = card(choice_id)
             return ShownChoice(choice_id, c.label[:1].upper() + c.label[1:], (c,))
@@ -408,7 +423,7 @@ def shown(q: Question) -> Shown:
     template, position = _position(q)
     return Shown(
         kind=q.kind,
-        prompt=say(q.prompt),
+        prompt=say(q.prompt, _players(q.position)),
         multiple=q.multiple,
         choices=tuple(_choice(q, c.id, c.label) for c in q.choices),
         rules_title=PRESETS[q.rules].title,
@@ -439,19 +454,21 @@ def graded(q: Question, grade: Grade, topic: str = "") -> Graded:
         shown=page,
         correct=grade.correct,
         feedback=feedback,
-        explanations=_explained(grade, links),
+        explanations=_explained(grade, links, _players(q.position)),
         topic=links.link(topic) if topic else None,
         answers=tuple(f.choice for f in feedback if f.is_answer),
     )
 
 
-def _explained(grade: Grade, links: RuleLinks) -> tuple[tuple[str, RuleLink | None], ...]:
+def _explained(
+    grade: Grade, links: RuleLinks, players: int | None
+) -> tuple[tuple[str, RuleLink | None], ...]:
     """The engine's explanations, each linked to its rule, once for a run of sentences about
     the same rule (a source question's five sentences are about one)."""
     said: list[tuple[str, RuleLink | None]] = []
     previous = None
     for a in grade.explanations:
-        said.append((say(a.message), links.link(a.rule) if a.rule != previous else None))
+        said.append((say(a.message, players), links.link(a.rule) if a.rule != previous else None))
         previous = a.rule
     return tuple(said)
 
