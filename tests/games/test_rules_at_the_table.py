@@ -64,7 +64,9 @@ def test_legal_cards_are_buttons_and_illegal_ones_say_why(client: Client, player
     text = _page(client, table)
 
     assert "Your turn: lead a card" in text
-    assert re.search(r'<button type="submit" name="card" value="AH" class="card-button">', text)
+    assert re.search(
+        r'<button type="submit" name="card" value="AH" class="card-button"( autofocus)?>', text
+    )
     for code, display in (("5C", "5♣"), ("7D", "7♦")):
         assert (
             f'value="{code}" class="card-button" aria-disabled="true" '
@@ -287,7 +289,8 @@ def test_a_careless_opponents_revoke_lets_the_human_demand_a_replay(
     assert any(o.seat != 0 and o.penalty == "penalty-revoke" for o in hand.offences)
     page = _page(client, table)
     assert "irregularly" in page
-    assert 'name="choice" value="demand">Demand a replay</button>' in page
+    # The first choice has the focus (autofocus): the page's first decision.
+    assert re.search(r'name="choice" value="demand"( autofocus)?>Demand a replay</button>', page)
     assert 'name="choice" value="decline">Let the result stand</button>' in page
 
     text = _act(client, table, kind="replay", choice=choice)

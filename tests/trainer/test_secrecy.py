@@ -57,9 +57,11 @@ def test_the_page_of_a_question_is_the_same_whatever_its_answer(
     other = _without_tokens(learner.page(asked, htmx))
 
     assert real == other
+    # The page names seats as the table does, by the number at the question's table.
+    players = q.position.get("players") or len(q.position.get("hands") or ()) or None
     for explanation in q.explanations:
-        assert say(explanation.message) not in learner.text(real)
-    assert say(q.prompt) in learner.text(real)
+        assert say(explanation.message, players) not in learner.text(real)
+    assert say(q.prompt, players) in learner.text(real)
     assert "verdict" not in real and "is-answer" not in real
 
 
