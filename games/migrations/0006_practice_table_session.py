@@ -4,25 +4,24 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0005_honest_table'),
+        ("games", "0005_honest_table"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='practicehand',
-            name='balances',
+            model_name="practicehand",
+            name="balances",
             field=models.JSONField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='practicehand',
-            name='looed_seats',
+            model_name="practicehand",
+            name="looed_seats",
             field=models.JSONField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='practicetable',
-            name='left',
+            model_name="practicetable",
+            name="left",
             field=models.DateTimeField(blank=True, null=True),
         ),
     ]

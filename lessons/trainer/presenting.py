@@ -403,7 +403,7 @@ def _choice(q: Question, choice_id: str, label: str) -> ShownChoice:
             i = int(choice_id)
             hand = _cards(position["hands"][i])
             return ShownChoice(
-                choice_id, _hand_name(i), hand, ": " + ", ".join(c.label for c in hand)
+                choice_id, _hand_name(position, i), hand, ": " + ", ".join(c.label for c in hand)
             )
         if choice_id.startswith("seat:"):
             return ShownChoice(choice_id, _name(q.position, int(choice_id.removeprefix("seat:"))))
