@@ -80,13 +80,14 @@
     };
   }
 
+  // Every card the table has laid in this deal so far, the hidden last trick's too: it was
+  // shown when it was played, and a request that completes no trick (a refused card) brings
+  // it back hidden, so it must not arrive again.
   function shownCards() {
     var codes = {};
     document.querySelectorAll("#table-trick li[data-card], .single-cards li[data-card]").forEach(
       function (li) {
-        if (!li.closest("[hidden]")) {
-          codes[li.getAttribute("data-card")] = true;
-        }
+        codes[li.getAttribute("data-card")] = true;
       }
     );
     return codes;

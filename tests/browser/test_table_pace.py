@@ -200,3 +200,25 @@ def test_next_trick_holds_a_finished_trick_until_pressed(slow_page: Page) -> Non
         expect(_decision(page)).to_be_focused()
         return
     pytest.fail("no finished trick was followed by the computer players' cards")
+
+
+def test_a_refused_card_brings_no_card_back_to_the_felt(slow_page: Page) -> None:
+    """A card the rules forbid is refused and nothing arrives: the last trick, which the
+    answer brings back hidden, is not played again as if its cards were new."""
+    page = slow_page
+    _deal(page)
+    for _ in range(80):
+        page.keyboard.press("Escape")
+        expect(page.locator(".table-status--wait")).to_have_count(0)
+        forbidden = page.locator(".my-cards .card-button[aria-disabled]")
+        if forbidden.count() and page.locator("#table-trick .trick-previous").count():
+            page.evaluate("document.getElementById('hand-table').setAttribute('data-old', '')")
+            forbidden.first.click(force=True)
+            page.locator("#hand-table[data-old]").wait_for(state="detached")
+            expect(page.locator(".alerts .alert--error")).to_be_visible()
+            assert not _arriving(page), "'The others play…' after a refused card"
+            assert page.locator("#table-trick .trick-previous").is_hidden()
+            assert not page.locator("#table-trick .is-pending").count()
+            return
+        _act(page)
+    pytest.fail("no card was forbidden after a first trick")
