@@ -60,7 +60,7 @@ TABLES = [
 HANDS_PER_TABLE = 2
 
 _VERSION = re.compile(r'name="version" value="(\d+)"')
-_LEGAL_CARD = re.compile(r'name="card" value="(\w\w)" class="card-button">')
+_LEGAL_CARD = re.compile(r'name="card" value="(\w\w)" class="card-button"(?: autofocus)?>')
 _CHOICE = re.compile(r'name="choice" value="([\w-]+)"')
 _DISCARD = re.compile(r'name="discards" value="(\w\w)"')
 _TABLE_URL = re.compile(r"^/play/(\d+)/$")

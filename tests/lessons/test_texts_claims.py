@@ -287,10 +287,12 @@ def test_the_pool_defending_dealer_is_not_looed_by_hoffmanns_law_and_our_reading
 
 
 def test_the_trainer_does_not_say_only_the_britannica_describes_irish_loo(client: Client) -> None:
-    """Peel p. 28 describes Irish Loo in one sentence; only the Britannica's rule set plays it."""
+    """Peel p. 28 describes Irish Loo in one sentence; only the Britannica's rule set plays it:
+    the trainer's choice of game says so of the rule set (issue 26: a game some rule sets lack
+    is marked in its label)."""
     page = _page(client, reverse("trainer:choose"))
     assert "described by the Britannica only" not in page
-    assert "Irish Loo is played under the Britannica's rule set only." in page
+    assert "Irish Loo — under Britannica (1911) only" in page
 
 
 def test_every_quotation_we_make_of_an_old_text_is_in_its_words() -> None:
