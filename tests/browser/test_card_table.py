@@ -246,7 +246,12 @@ def test_the_computer_players_cards_arrive_one_by_one(js_page: Page) -> None:
 
 
 def test_no_motion_when_the_reader_asks_for_none(browser: Browser, live_server: Any) -> None:
-    context = browser.new_context(base_url=live_server.url, reduced_motion="reduce")
+    # At the desktop size the table is laid out for (1280x900; Playwright's default is 720 high).
+    context = browser.new_context(
+        base_url=live_server.url,
+        reduced_motion="reduce",
+        viewport={"width": 1280, "height": 900},
+    )
     page = context.new_page()
     page.goto("/play/")
     page.get_by_role("button", name="Deal me a hand").click()

@@ -162,7 +162,8 @@ def test_the_pace_is_remembered_and_instant_gives_the_turn_back_at_once(
     played = 0
     for _ in range(20):
         if _over(page):
-            page.get_by_role("button", name="Deal the next hand").click()
+            _act(page)  # "Deal the next hand", and the new table in place
+            continue
         before = page.locator("#table-trick li[data-card]").count()
         _act(page)
         # At once, as the table is swapped: no card to wait for, the turn is back.
@@ -180,7 +181,8 @@ def test_next_trick_holds_a_finished_trick_until_pressed(slow_page: Page) -> Non
     _set_pace(page, "fast", wait=True)
     for _ in range(40):
         if _over(page):
-            page.get_by_role("button", name="Deal the next hand").click()
+            _act(page)  # "Deal the next hand", and the new table in place
+            continue
         seats = page.locator("#table-seats").inner_text()
         _act(page)
         if not page.locator("#table-trick .trick-previous:not([hidden])").count():
