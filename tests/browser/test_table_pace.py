@@ -86,6 +86,8 @@ def test_the_seats_and_the_panel_never_run_ahead_of_the_felt(slow_page: Page) ->
     for _ in range(30):
         if _over(page):
             page.get_by_role("button", name="Deal the next hand").click()
+        # The cards of the last answer have all arrived: the seats and panel are the new ones.
+        expect(page.locator(".table-status--wait")).to_have_count(0, timeout=20_000)
         seats = page.locator("#table-seats").inner_text()
         panels = page.locator(".table-panels").inner_text()
         _act(page)
@@ -183,6 +185,8 @@ def test_next_trick_holds_a_finished_trick_until_pressed(slow_page: Page) -> Non
         if _over(page):
             _act(page)  # "Deal the next hand", and the new table in place
             continue
+        # The cards of the last answer have all arrived: the seats are the new ones.
+        expect(page.locator(".table-status--wait")).to_have_count(0, timeout=20_000)
         seats = page.locator("#table-seats").inner_text()
         _act(page)
         if not page.locator("#table-trick .trick-previous:not([hidden])").count():
