@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from games.links import rule_name, rule_url
@@ -75,20 +75,79 @@ class Share:
     right: int = 0
     asked: int = 0
     url: str = ""
+    #: The question's text (by question: the prompt of its most answered variant).
+    text: str = ""
 
     @property
     def percent(self) -> int:
         return round(100 * self.right / self.asked) if self.asked else 0
 
 
+@dataclass
+class ChoiceCount:
+    """One option of a question, as the page words it, and how many chose it."""
+
+    text: str
+    chosen: int = 0
+    #: The answer in every variant that offered it (False: a wrong option in at least one).
+    right: bool = True
+    #: Chosen where it was not the answer: the option a misconception leads to.
+    chosen_wrong: int = 0
+
+
+@dataclass
+class QuestionChoices:
+    """What the class chose at one question of the quiz (by position and kind of question):
+    each option with its count, the right ones marked. Variants (a question each, or a new
+    question each attempt) are counted together by the options' wording."""
+
+    number: int
+    kind: str
+    prompt: str = ""
+    answered: int = 0
+    #: The distinct questions (variants) counted, and the answers to those left uncounted.
+    variants: int = 0
+    uncounted: int = 0
+    choices: list[ChoiceCount] = field(default_factory=list)
+
+    @property
+    def misconception(self) -> ChoiceCount | None:
+        """The wrong option chosen most often (None if no wrong option was chosen)."""
+        wrong = [c for c in self.choices if c.chosen_wrong]
+        return max(wrong, key=lambda c: c.chosen_wrong) if wrong else None
+
+
+#: Distinct questions the per-choice analysis makes again (each a few milliseconds of the
+#: engine): the most answered first; answers to the others are counted as uncounted. A
+#: same-for-all quiz has at most one per question, attempt and version.
+MAX_REMADE = 200
+
+
+def _answered(assignment: Assignment, students: Iterable[int]) -> Any:
+    return Answer.objects.filter(
+        attempt__assignment=assignment, attempt__student__in=students, answered__isnull=False
+    )
+
+
+def _shares(answered: Any, key: str) -> list[tuple[Any, int, int]]:
+    """(key, answered, right) of the answers grouped by ``key``, counted by the database."""
+    rows = (
+        answered.values(key)
+        .annotate(asked=Count("pk"), right=Count("pk", filter=Q(correct=True)))
+        .order_by(key)
+    )
+    return [(r[key], r["asked"], r["right"]) for r in rows]
+
+
 def results(assignment: Assignment, now: datetime) -> dict[str, Any]:
     """Every student's state, grade, attempts and time; per question and per rule, the share
-    answered right (a fixed number of queries, whatever the class's size)."""
+    answered right; per question, the options chosen (a fixed number of queries, whatever the
+    class's size or the attempts stored: answers are counted by the database)."""
     memberships = list(
         Membership.objects.filter(school_class=assignment.school_class).select_related("student")
     )
     rows = {m.student_id: StudentRow(m) for m in memberships}
-    attempts = list(
+    attempts = (
         Attempt.objects.filter(assignment=assignment, student__in=rows)
         .with_scores()
         .order_by("student", "number")
@@ -106,23 +165,94 @@ def results(assignment: Assignment, now: datetime) -> dict[str, Any]:
             row.state = "in progress"
     for row in rows.values():
         row.kept = assignment.kept(row.percents)
-    by_question: dict[int, Share] = {}
-    by_rule: dict[str, Share] = {}
-    answered = Answer.objects.filter(
-        attempt__assignment=assignment, attempt__student__in=rows, answered__isnull=False
-    ).values_list("position", "topic", "correct")
-    for position, topic, correct in answered:
-        share = by_question.setdefault(position, Share(f"Question {position + 1}"))
-        share.asked += 1
-        share.right += bool(correct)
-        share = by_rule.setdefault(topic, Share(capital(rule_name(topic)), url=rule_url(topic)))
-        share.asked += 1
-        share.right += bool(correct)
+    answered = _answered(assignment, list(rows))
+    choices = choice_analysis(answered)
+    by_question = [
+        Share(f"Question {position + 1}", right, asked, text=choices[position].prompt)
+        if position in choices
+        else Share(f"Question {position + 1}", right, asked)
+        for position, asked, right in _shares(answered, "position")
+    ]
+    by_rule = [
+        Share(capital(rule_name(topic)), right, asked, url=rule_url(topic))
+        for topic, asked, right in _shares(answered, "topic")
+    ]
     return {
         "rows": list(rows.values()),
-        "by_question": [by_question[k] for k in sorted(by_question)],
-        "by_rule": sorted(by_rule.values(), key=lambda s: (s.percent, s.label)),
+        "by_question": by_question,
+        "by_rule": sorted(by_rule, key=lambda s: (s.percent, s.label)),
+        "choices": [choices[k] for k in sorted(choices)],
     }
+
+
+IDENTITY = ("kind", "rules", "game", "rule", "seed", "version")
+
+
+def choice_analysis(answered: Any) -> dict[int, QuestionChoices]:
+    """By position: the options of the question asked there and how many chose each (two
+    queries: the most answered distinct questions, then their responses, counted)."""
+    questions = list(
+        answered.values("position", *IDENTITY).annotate(n=Count("pk")).order_by("-n", "position")
+    )
+    kept = questions[:MAX_REMADE]
+    found: dict[int, QuestionChoices] = {}
+    for q in questions[MAX_REMADE:]:
+        group = found.setdefault(q["position"], QuestionChoices(q["position"] + 1, q["kind"]))
+        group.uncounted += q["n"]
+    if not kept:
+        return found
+    responses = (
+        answered.filter(seed__in={q["seed"] for q in kept})
+        .values("position", *IDENTITY, "response")
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+    chosen: dict[tuple[Any, ...], list[tuple[list[str], int]]] = defaultdict(list)
+    for r in responses:
+        chosen[(r["position"], *(r[f] for f in IDENTITY))].append((r["response"] or [], r["n"]))
+    for q in kept:
+        key = (q["position"], *(q[f] for f in IDENTITY))
+        group = found.setdefault(q["position"], QuestionChoices(q["position"] + 1, q["kind"]))
+        made = _question(*key[1:])
+        if made is None:
+            group.uncounted += q["n"]
+            continue
+        prompt, options, answer = made
+        group.prompt = group.prompt or prompt
+        group.variants += 1
+        group.answered += q["n"]
+        counts = {c.text: c for c in group.choices}
+        for option_id, wording in options:
+            count = counts.get(wording)
+            if count is None:
+                count = counts[wording] = ChoiceCount(wording)
+                group.choices.append(count)
+            count.right = count.right and option_id in answer
+        labels = dict(options)
+        for response, n in chosen.get(key, ()):
+            for option_id in response:
+                count = counts.get(labels.get(option_id, option_id))
+                if count is None:
+                    continue
+                count.chosen += n
+                if option_id not in answer:
+                    count.chosen_wrong += n
+    return found
+
+
+@functools.lru_cache(maxsize=1024)
+def _question(
+    kind: str, rules: str, game: str, rule: str, seed: int, version: int
+) -> tuple[str, tuple[tuple[str, str], ...], frozenset[str]] | None:
+    """A stored question's prompt, options (id, wording) and answer, made again once per
+    process (the same question is asked of many students); None if it cannot be."""
+    q = Answer(kind=kind, rules=rules, game=game, rule=rule, seed=seed, version=version)
+    try:
+        made = q.to_engine()
+    except StaleAnswer:
+        return None
+    page = shown(made)
+    return page.prompt, tuple((c.id, c.text) for c in page.choices), frozenset(made.answer)
 
 
 def lesson_rows(assignment: Assignment) -> list[tuple[Membership, bool]]:
@@ -260,42 +390,55 @@ def response_words(answer: Answer) -> str:
     again)."""
     if answer.response is None:
         return ""
-    try:
-        labels = _labels(*answer.identity_fields().values())
-    except StaleAnswer:
-        labels = {}
+    made = _question(*answer.identity_fields().values())
+    labels = dict(made[1]) if made is not None else {}
     return "; ".join(labels.get(r, r) for r in answer.response)
 
 
-@functools.lru_cache(maxsize=256)
-def _labels(kind: str, rules: str, game: str, rule: str, seed: int, version: int) -> dict[str, str]:
-    """A question's choices by id (the same question is asked of many students)."""
-    q = Answer(kind=kind, rules=rules, game=game, rule=rule, seed=seed, version=version)
-    return {c.id: c.text for c in shown(q.to_engine()).choices}
+#: Answers read from the database at a time while the CSV streams.
+CHUNK = 2000
 
 
 def answer_rows(assignment: Assignment) -> tuple[tuple[str, ...], Iterator[tuple[Any, ...]]]:
-    """A header and one row per answer: student, attempt, question, kind, rule, response,
-    correct, time (in the assignment's time zone)."""
+    """A header and one row per answer: student, his real name, attempt, question, kind, rule
+    (id and title), response, correct, time (in the assignment's time zone). The rows are read
+    in chunks as they are written, so that the CSV of an attempt-heavy class streams."""
     zone = assignment.time_zone()
-    students = Membership.objects.filter(school_class=assignment.school_class).values("student")
+    names = dict(
+        Membership.objects.filter(school_class=assignment.school_class).values_list(
+            "student_id", "real_name"
+        )
+    )
     answers = (
-        Answer.objects.filter(attempt__assignment=assignment, attempt__student__in=students)
+        Answer.objects.filter(attempt__assignment=assignment, attempt__student__in=list(names))
         .select_related("attempt__student")
         .order_by("attempt__student__username", "attempt__number", "position")
     )
     rows = (
         (
             a.attempt.student.get_username(),
+            names.get(a.attempt.student_id, ""),
             a.attempt.number,
             a.number,
             a.kind,
             a.topic,
+            capital(rule_name(a.topic)) if a.topic else "",
             response_words(a),
             "" if a.correct is None else ("yes" if a.correct else "no"),
             timezone.localtime(a.answered, zone).isoformat() if a.answered else "",
         )
-        for a in answers
+        for a in answers.iterator(chunk_size=CHUNK)
     )
-    header = ("student", "attempt", "question", "kind", "rule", "response", "correct", "time")
+    header = (
+        "student",
+        "name",
+        "attempt",
+        "question",
+        "kind",
+        "rule",
+        "rule title",
+        "response",
+        "correct",
+        "time",
+    )
     return header, rows

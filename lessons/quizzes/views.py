@@ -18,8 +18,9 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count
-from django.http import Http404, HttpResponse
+from django.core.paginator import Paginator
+from django.db.models import Count, prefetch_related_objects
+from django.http import Http404, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -32,7 +33,7 @@ from games.loo.questions import Question
 from games.models import new_seed
 from lessons.classes.access import class_for_teacher, classes_joined, classes_taught
 from lessons.classes.models import Membership, SchoolClass
-from lessons.quizzes import charts, csvexport, reports
+from lessons.quizzes import charts, csvexport, mastery, reports
 from lessons.quizzes.forms import AssignmentForm, QuizForm, ReportForm
 from lessons.quizzes.models import (
     Answer,
@@ -47,6 +48,9 @@ from lessons.quizzes.models import (
 )
 from lessons.trainer.forms import AnswerForm
 from lessons.trainer.presenting import asking_context, graded_context, shown
+
+#: Attempts reviewed on one page of a student's results.
+ATTEMPTS_PER_PAGE = 10
 
 STALE = "This question can no longer be made: the question bank has changed since."
 
@@ -581,14 +585,51 @@ def show_student_results(request: AuthenticatedHttpRequest, pk: int, student: in
     )
     if membership is None:
         raise Http404("No such student in this class.")
-    attempts = list(
+    # A page of attempts at a time: each shows every answer made again by the engine, and a
+    # student with unlimited attempts may have hundreds.
+    attempts = Paginator(
         Attempt.objects.filter(assignment=assignment, student=student)
         .with_scores()
-        .prefetch_related("answers")
+        .select_related("version")
+        .order_by("number"),
+        ATTEMPTS_PER_PAGE,
     )
-    reviewed = [(a, [_graded(x) for x in a.answers.all()]) for a in attempts]
-    context = {"assignment": assignment, "membership": membership, "reviewed": reviewed}
+    shown_page = attempts.get_page(request.GET.get("page"))
+    listed: list[Attempt] = list(shown_page.object_list)
+    prefetch_related_objects(listed, "answers")
+    reviewed = [(a, [_graded(x) for x in a.answers.all()]) for a in listed]
+    context = {
+        "assignment": assignment,
+        "membership": membership,
+        "reviewed": reviewed,
+        "page": shown_page,
+    }
     return _in_zone(request, assignment.time_zone(), "quizzes/student_results.html", context)
+
+
+@login_required
+@require_safe
+def show_mastery(
+    request: AuthenticatedHttpRequest, pk: int, membership: int | None = None
+) -> HttpResponse:
+    """Mastery by rule, the weakest first: of one student (``membership``), or of the class's
+    students still on the roster; in the class's quizzes, the trainer and the lessons."""
+    school_class = class_for_teacher(request.user, pk)
+    found = Membership.objects.filter(school_class=school_class).select_related("student")
+    if membership is None:
+        members, member = list(found.filter(archived__isnull=True)), None
+    else:
+        members = list(found.filter(pk=membership))
+        if not members:
+            raise Http404("No such student in this class.")
+        member = members[0]
+    context = {
+        "school_class": school_class,
+        "members": members,
+        "member": member,
+        **mastery.context(school_class, [m.student_id for m in members]),
+    }
+    return render(request, "quizzes/mastery.html", context)
 
 
 @login_required
@@ -608,8 +649,9 @@ def regrade(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_safe
-def download_answers(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """One row per answer: student, attempt, question, rule, response, correct, time."""
+def download_answers(request: AuthenticatedHttpRequest, pk: int) -> HttpResponseBase:
+    """One row per answer: student and real name, attempt, question, rule (id and title),
+    response, correct, time; streamed."""
     assignment = _assignment_for_teacher(request, pk)
     header, rows = reports.answer_rows(assignment)
     return csvexport.csv_response(f"assignment-{assignment.pk}-answers.csv", header, rows)
@@ -628,7 +670,7 @@ def show_gradebook(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_safe
-def download_gradebook(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+def download_gradebook(request: AuthenticatedHttpRequest, pk: int) -> HttpResponseBase:
     school_class = class_for_teacher(request.user, pk)
     header, rows = reports.gradebook_rows(reports.gradebook(school_class, timezone.now()))
     return csvexport.csv_response(f"class-{school_class.pk}-gradebook.csv", header, rows)

@@ -7,11 +7,16 @@ import csv
 import io
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from games.links import rule_name
 from lessons.classes.models import Membership
 from lessons.quizzes.csvexport import safe_cell
-from lessons.quizzes.models import Attempt
+from lessons.quizzes.models import Answer, Attempt
+from lessons.quizzes.reports import capital
+from lessons.trainer.presenting import shown
 
 from .conftest import (
     client_for,
@@ -37,8 +42,12 @@ def _take(assignment, student, right: int) -> Attempt:
     return attempt
 
 
+def _csv(response) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode("utf-8-sig"))))
+
+
 #: The queries of each results page, whatever the number of students and questions.
-QUERIES = {"results": 7, "gradebook": 10}
+QUERIES = {"results": 10, "gradebook": 10}
 
 
 def _class_of(school_class, n: int, first: int = 0) -> list:
@@ -51,11 +60,13 @@ def _class_of(school_class, n: int, first: int = 0) -> list:
 
 
 def test_the_results_show_each_student_and_the_shares(assignment, student, teacher, clock) -> None:
-    _take(assignment, student, right=2)
+    attempt = _take(assignment, student, right=2)
     page = client_for(teacher).get(reverse("quizzes:results", args=[assignment.pk]))
     body = text(page)
     assert "student (Ann Example) submitted 67% 1" in body
-    assert "Question 1 1 1 100%" in body and "Question 3 0 1 0%" in body
+    prompts = [shown(a.to_engine()).prompt for a in attempt.answers.all()]
+    assert f"Question 1 {prompts[0]} 1 1 100%" in body
+    assert f"Question 3 {prompts[2]} 0 1 0%" in body
     assert '<svg role="img"' in page.content.decode()
     assert "Share answered right, by rule" in body
 
@@ -97,28 +108,22 @@ def test_the_answers_csv_is_one_row_per_answer_in_utf8_with_a_bom(
     response = client_for(teacher).get(reverse("quizzes:answers-csv", args=[assignment.pk]))
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert "attachment" in response["Content-Disposition"]
-    raw = response.content
+    assert response.streaming  # written as it is read
+    raw = b"".join(response.streaming_content)
     assert raw.startswith(b"\xef\xbb\xbf")
     rows = list(csv.reader(io.StringIO(raw.decode("utf-8-sig"))))
-    assert rows[0] == [
-        "student",
-        "attempt",
-        "question",
-        "kind",
-        "rule",
-        "response",
-        "correct",
-        "time",
-    ]
+    header = "student name attempt question kind rule rule_title response correct time"
+    assert rows[0] == [h.replace("_", " ") for h in header.split()]
     assert len(rows) == 4
-    assert [r[6] for r in rows[1:]] == ["yes", "no", "no"]
-    assert all(r[0] == "student" and r[7].endswith("+01:00") for r in rows[1:])  # Paris
-    # The response as the page labelled the choices given.
-    from lessons.trainer.presenting import shown
-
+    assert [r[8] for r in rows[1:]] == ["yes", "no", "no"]
+    assert all(r[0] == "student" and r[1] == "Ann Example" for r in rows[1:])
+    assert all(r[9].endswith("+01:00") for r in rows[1:])  # Paris
     for row, answer in zip(rows[1:], attempt.answers.all(), strict=True):
+        # The rule's title as the results page gives it, beside its id.
+        assert row[5] == answer.topic and row[6] == capital(rule_name(answer.topic))
+        # The response as the page labelled the choices given.
         labels = {c.id: c.text for c in shown(answer.to_engine()).choices}
-        assert row[5] == "; ".join(labels[r] for r in answer.response)
+        assert row[7] == "; ".join(labels[r] for r in answer.response)
 
 
 def test_the_gradebook_csv_neutralises_formulas(teacher, school_class, quiz, clock) -> None:
@@ -126,7 +131,7 @@ def test_the_gradebook_csv_neutralises_formulas(teacher, school_class, quiz, clo
     (pupil,) = _class_of(school_class, 1)
     _take(assignment, pupil, right=3)
     response = client_for(teacher).get(reverse("quizzes:gradebook-csv", args=[school_class.pk]))
-    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    rows = _csv(response)
     assert rows[0] == ["student", "name", "Following"]
     assert rows[1] == ["pupil0", "'=Pupil 0", "100%"]
 
@@ -181,3 +186,155 @@ def test_the_results_pages_do_not_grow_with_the_questions(
         client.get(url)
         with django_assert_num_queries(QUERIES[page]):
             assert client.get(url).status_code == 200
+
+
+# -- the options chosen ---------------------------------------------------------------------------
+
+
+def _options(answer) -> dict[str, str]:
+    return {c.id: c.text for c in shown(answer.to_engine()).choices}
+
+
+def test_the_options_chosen_name_the_most_chosen_wrong_one(teacher, school_class, clock) -> None:
+    """Two of three students give the same wrong answer to question 1: it is called out, the
+    right option is marked, and each option's count is given."""
+    assignment = make_assignment(school_class, make_quiz(teacher, kinds=["trick-winner"]))
+    ann, bob, cid = _class_of(school_class, 3)
+    for user, right in ((ann, 3), (bob, 0), (cid, 0)):
+        _take(assignment, user, right=right)
+    first = Attempt.objects.get(student=bob).answers.get(position=0)
+    labels = _options(first)
+    wrong = "; ".join(labels[r] for r in first.response)
+    right = "; ".join(labels[r] for r in first.to_engine().answer)
+    page = client_for(teacher).get(reverse("quizzes:results", args=[assignment.pk]))
+    body = text(page)
+    prompt = shown(first.to_engine()).prompt
+    assert f"Question 1: {prompt}" in body
+    assert "Question 1: options chosen (3 answers)" in body
+    assert f"Most chosen wrong option: {wrong} (2 times)" in body
+    assert f"{wrong} 2 wrong: chosen most" in body
+    assert f"{right} 1 the answer" in body
+    # Every option of the question is listed, chosen or not.
+    for label in labels.values():
+        assert label in body
+
+
+def test_the_options_of_variants_are_counted_together_by_their_wording(
+    teacher, school_class, clock
+) -> None:
+    assignment = make_assignment(school_class, make_quiz(teacher, same_for_all=False))
+    students = _class_of(school_class, 3)
+    for user in students:
+        _take(assignment, user, right=1)
+    answers = [Attempt.objects.get(student=u).answers.get(position=0) for u in students]
+    variants = len({a.seed for a in answers})
+    body = text(client_for(teacher).get(reverse("quizzes:results", args=[assignment.pk])))
+    assert "Question 1: options chosen (3 answers)" in body
+    if variants > 1:
+        assert f"{variants} variants of this question, counted together" in body
+
+
+def test_the_options_chosen_leave_out_what_the_engine_cannot_make_again(
+    assignment, student, teacher, clock
+) -> None:
+    attempt = _take(assignment, student, right=1)
+    attempt.answers.filter(position=0).update(version=1)  # a version the bank no longer has
+    body = text(client_for(teacher).get(reverse("quizzes:results", args=[assignment.pk])))
+    assert "1 answer to other variants not counted here." in body
+
+
+# -- an attempt-heavy student: every page costs the same queries -------------------------------
+
+
+def _many_attempts(assignment, student, count: int) -> None:
+    """``count`` submitted attempts of the student, written at once: each a copy of his
+    first (answered) attempt's answers."""
+    first = _take(assignment, student, right=2)
+    answers = list(first.answers.all())
+    Attempt.objects.bulk_create(
+        Attempt(
+            assignment=assignment,
+            student=student,
+            version=first.version,
+            number=n,
+            started=first.started,
+            deadline=first.deadline,
+            submitted=first.submitted,
+        )
+        for n in range(2, count + 1)
+    )
+    made = Attempt.objects.filter(assignment=assignment, student=student, number__gt=1)
+    fields = ("kind", "rules", "game", "rule", "seed", "version", "position", "topic")
+    Answer.objects.bulk_create(
+        Answer(
+            attempt=attempt,
+            response=a.response,
+            correct=a.correct,
+            answered=a.answered,
+            **{f: getattr(a, f) for f in fields},
+        )
+        for attempt in made
+        for a in answers
+    )
+
+
+def _queries(client, url: str) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+        assert response.status_code == 200
+        if response.streaming:
+            b"".join(response.streaming_content)
+    return len(queries)
+
+
+@pytest.mark.parametrize(
+    "page",
+    ["results", "gradebook", "answers-csv", "gradebook-csv", "mastery", "mastery-student"],
+)
+def test_the_pages_cost_the_same_queries_for_one_attempt_or_three_hundred(
+    page, teacher, school_class, clock
+) -> None:
+    """300 attempts of 10 answers each from one student (as 'unlimited attempts' allowed):
+    every page is read in as many queries as with a single attempt (answers are counted by
+    the database; the CSV streams its rows in chunks)."""
+    quiz = make_quiz(teacher, count=10)
+    light, heavy = _class_of(school_class, 2)
+    assignments = [make_assignment(school_class, quiz) for _ in range(2)]
+    client = client_for(teacher)
+
+    args = {
+        "results": [assignments[0].pk],
+        "answers-csv": [assignments[0].pk],
+        # The heavy student's own page: none of his answers at first, then 3,000.
+        "mastery-student": [school_class.pk, Membership.objects.get(student=heavy).pk],
+    }.get(page, [school_class.pk])
+    url = reverse(f"quizzes:{page}", args=args)
+    _take(assignments[0], light, right=2)
+    client.get(url)  # the session and the user, loaded once
+    few = _queries(client, url)
+    _many_attempts(assignments[0], heavy, 300)
+    assert Answer.objects.filter(attempt__student=heavy).count() == 3000
+    assert _queries(client, url) == few
+
+
+def test_a_students_attempts_are_shown_a_page_at_a_time(
+    teacher, school_class, quiz, clock, django_assert_max_num_queries
+) -> None:
+    assignment = make_assignment(school_class, quiz, attempts_allowed=None)
+    (pupil,) = _class_of(school_class, 1)
+    _many_attempts(assignment, pupil, 300)
+    client = client_for(teacher)
+    url = reverse("quizzes:student-results", args=[assignment.pk, pupil.pk])
+    client.get(url)
+    # A page of 10 attempts of 3 answers, made again by the engine: the same bound for the
+    # first page and the last.
+    for query in ("", "?page=30"):
+        with django_assert_max_num_queries(40):
+            body = text(client.get(url + query))
+    assert "300 attempts; attempts 291 to 300 shown." in body
+    assert "Attempt 300:" in body and "Attempt 290:" not in body
+    assert "Page 30 of 30" in body and "Earlier attempts" in body
+    assert "Later attempts" not in body
+    first = text(client.get(url))
+    assert "Attempt 1:" in first and "Attempt 10:" in first and "Attempt 11:" not in first
+    assert "Later attempts" in first
