@@ -90,7 +90,7 @@ def test_the_class_shows_its_weakest_rule_first_and_links_each_student(
     assert strong != weak
     body = text(client_for(teacher).get(reverse("quizzes:mastery", args=[school_class.pk])))
     assert body.index(capital(rule_name(weak))) < body.index(capital(rule_name(strong)))
-    assert "0% (0 of 4)" in body and "100% (4 of 4)" in body
+    assert "0% 0 of 4" in body and "100% 4 of 4" in body
     assert "student (Ann Example)" in body and "pupil (Bo)" in body
     # A student archived in the class is left out of the class's figures.
     Membership.objects.filter(student=pupil).update(archived=school_class.created)
