@@ -49,8 +49,9 @@ from lessons.quizzes.models import (
 from lessons.trainer.forms import AnswerForm
 from lessons.trainer.presenting import asking_context, graded_context, shown
 
-#: Attempts reviewed on one page of a student's results.
-ATTEMPTS_PER_PAGE = 10
+#: Answers reviewed on one page of a student's results (whole attempts: at least one), each
+#: made again by the engine.
+ANSWERS_PER_PAGE = 60
 
 STALE = "This question can no longer be made: the question bank has changed since."
 
@@ -587,12 +588,13 @@ def show_student_results(request: AuthenticatedHttpRequest, pk: int, student: in
         raise Http404("No such student in this class.")
     # A page of attempts at a time: each shows every answer made again by the engine, and a
     # student with unlimited attempts may have hundreds.
+    questions = assignment.quiz.current.count if assignment.quiz and assignment.quiz.current else 1
     attempts = Paginator(
         Attempt.objects.filter(assignment=assignment, student=student)
         .with_scores()
         .select_related("version")
         .order_by("number"),
-        ATTEMPTS_PER_PAGE,
+        max(1, ANSWERS_PER_PAGE // max(1, questions)),
     )
     shown_page = attempts.get_page(request.GET.get("page"))
     listed: list[Attempt] = list(shown_page.object_list)
