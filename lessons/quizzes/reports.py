@@ -17,6 +17,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from games.links import rule_name, rule_url
+from games.loo.questions import Question
 from games.loo.rulesets import GAME_NAMES, PRESETS
 from lessons.classes.models import Membership, SchoolClass
 from lessons.classes.progress import course_lessons, marks_in_order, progress_of
@@ -240,15 +241,27 @@ def choice_analysis(answered: Any) -> dict[int, QuestionChoices]:
     return found
 
 
+def remade(answer: Answer) -> Question:
+    """The answer's question made again (:meth:`Answer.to_engine`), once per process for the
+    same question: a student's many attempts at a quiz the same for all ask the same questions
+    again, and some take the engine 10 ms to find. Raises :class:`StaleAnswer`."""
+    return _remade(*answer.identity_fields().values())
+
+
+@functools.lru_cache(maxsize=512)
+def _remade(kind: str, rules: str, game: str, rule: str, seed: int, version: int) -> Question:
+    q = Answer(kind=kind, rules=rules, game=game, rule=rule, seed=seed, version=version)
+    return q.to_engine()
+
+
 @functools.lru_cache(maxsize=1024)
 def _question(
     kind: str, rules: str, game: str, rule: str, seed: int, version: int
 ) -> tuple[str, tuple[tuple[str, str], ...], frozenset[str]] | None:
     """A stored question's prompt, options (id, wording) and answer, made again once per
     process (the same question is asked of many students); None if it cannot be."""
-    q = Answer(kind=kind, rules=rules, game=game, rule=rule, seed=seed, version=version)
     try:
-        made = q.to_engine()
+        made = _remade(kind, rules, game, rule, seed, version)
     except StaleAnswer:
         return None
     page = shown(made)
@@ -385,14 +398,14 @@ def gradebook_rows(book: dict[str, Any]) -> tuple[list[str], Iterator[list[Any]]
 # -- the answers, for their CSV -------------------------------------------------------------------
 
 
-def response_words(answer: Answer) -> str:
+def response_words(response: list[str] | None, identity: Iterable[Any]) -> str:
     """The choices given, as the question's page labels them (their ids if it cannot be made
     again)."""
-    if answer.response is None:
+    if response is None:
         return ""
-    made = _question(*answer.identity_fields().values())
+    made = _question(*identity)
     labels = dict(made[1]) if made is not None else {}
-    return "; ".join(labels.get(r, r) for r in answer.response)
+    return "; ".join(labels.get(r, r) for r in response)
 
 
 #: Answers read from the database at a time while the CSV streams.
@@ -411,23 +424,36 @@ def answer_rows(assignment: Assignment) -> tuple[tuple[str, ...], Iterator[tuple
     )
     answers = (
         Answer.objects.filter(attempt__assignment=assignment, attempt__student__in=list(names))
-        .select_related("attempt__student")
         .order_by("attempt__student__username", "attempt__number", "position")
+        .values_list(
+            "attempt__student__username",
+            "attempt__student_id",
+            "attempt__number",
+            "position",
+            "topic",
+            "response",
+            "correct",
+            "answered",
+            *IDENTITY,
+        )
     )
+    titles: dict[str, str] = {}
     rows = (
         (
-            a.attempt.student.get_username(),
-            names.get(a.attempt.student_id, ""),
-            a.attempt.number,
-            a.number,
-            a.kind,
-            a.topic,
-            capital(rule_name(a.topic)) if a.topic else "",
-            response_words(a),
-            "" if a.correct is None else ("yes" if a.correct else "no"),
-            timezone.localtime(a.answered, zone).isoformat() if a.answered else "",
+            username,
+            names.get(student, ""),
+            number,
+            position + 1,
+            identity[0],
+            topic,
+            titles.get(topic) or titles.setdefault(topic, capital(rule_name(topic))),
+            response_words(response, identity),
+            "" if correct is None else ("yes" if correct else "no"),
+            timezone.localtime(answered, zone).isoformat() if answered else "",
         )
-        for a in answers.iterator(chunk_size=CHUNK)
+        for username, student, number, position, topic, response, correct, answered, *identity in (
+            answers.iterator(chunk_size=CHUNK)
+        )
     )
     header = (
         "student",

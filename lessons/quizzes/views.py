@@ -10,7 +10,7 @@ yet (the right answers, whether an answer was right) is never put in a page's co
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -462,9 +462,11 @@ def _question_context(
     return {"shown": page, "given": [labels.get(r, r) for r in answer.response or []]}
 
 
-def _graded(answer: Answer) -> dict[str, Any]:
+def _graded(
+    answer: Answer, remake: Callable[[Answer], Question] = Answer.to_engine
+) -> dict[str, Any]:
     try:
-        q = answer.to_engine()
+        q = remake(answer)
     except StaleAnswer:
         return {"asked": answer, "stale": STALE}
     return (
@@ -599,7 +601,7 @@ def show_student_results(request: AuthenticatedHttpRequest, pk: int, student: in
     shown_page = attempts.get_page(request.GET.get("page"))
     listed: list[Attempt] = list(shown_page.object_list)
     prefetch_related_objects(listed, "answers")
-    reviewed = [(a, [_graded(x) for x in a.answers.all()]) for a in listed]
+    reviewed = [(a, [_graded(x, reports.remade) for x in a.answers.all()]) for a in listed]
     context = {
         "assignment": assignment,
         "membership": membership,
