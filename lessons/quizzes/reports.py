@@ -254,12 +254,14 @@ def _remade(kind: str, rules: str, game: str, rule: str, seed: int, version: int
     return q.to_engine()
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=4096)
 def _question(
     kind: str, rules: str, game: str, rule: str, seed: int, version: int
 ) -> tuple[str, tuple[tuple[str, str], ...], frozenset[str]] | None:
     """A stored question's prompt, options (id, wording) and answer, made again once per
-    process (the same question is asked of many students); None if it cannot be."""
+    process (the same question is asked of many students); None if it cannot be. Room for a
+    class of 80 with a variant each of a 50-question quiz: the answers CSV of such a class
+    reads every one in turn, and a smaller cache would make them all again at each download."""
     try:
         made = _remade(kind, rules, game, rule, seed, version)
     except StaleAnswer:
