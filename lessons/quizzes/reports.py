@@ -119,9 +119,10 @@ class QuestionChoices:
 
 
 #: Distinct questions the per-choice analysis makes again (each a few milliseconds of the
-#: engine): the most answered first; answers to the others are counted as uncounted. A
-#: same-for-all quiz has at most one per question, attempt and version.
-MAX_REMADE = 200
+#: engine, once per process): the most answered first; answers to the others are counted as
+#: uncounted. A same-for-all quiz has one per question and version; a quiz of a variant
+#: each, one per student and question (20 students of a 50-question quiz).
+MAX_REMADE = 1000
 
 
 def _answered(assignment: Assignment, students: Iterable[int]) -> Any:
@@ -167,7 +168,9 @@ def results(assignment: Assignment, now: datetime) -> dict[str, Any]:
     for row in rows.values():
         row.kept = assignment.kept(row.percents)
     answered = _answered(assignment, list(rows))
-    choices = choice_analysis(answered)
+    # The options chosen at each student's first attempt: a count of students, which one
+    # student's hundred attempts do not outweigh, and their first thoughts.
+    choices = choice_analysis(answered.filter(attempt__number=1))
     by_question = [
         Share(f"Question {position + 1}", right, asked, text=choices[position].prompt)
         if position in choices

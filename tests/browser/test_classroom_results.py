@@ -101,7 +101,7 @@ def test_a_teacher_reads_the_results_and_a_students_mastery_on_a_phone(
         return scale * parseFloat(getComputedStyle(svg.querySelector('text')).fontSize); }"""
     )
     assert size >= 12
-    options = page.get_by_role("table", name="Question 1: options chosen (3 answers)")
+    options = page.get_by_role("table", name="Question 1: options chosen (3 first attempts)")
     expect(options.get_by_role("row", name=wrong)).to_contain_text("wrong: chosen most")
     expect(page.get_by_text(f"Most chosen wrong option: {wrong} (2 times).")).to_be_visible()
     _serious(page, "the results page on a phone")
