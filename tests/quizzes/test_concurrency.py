@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.db import OperationalError, connection
 
-from lessons.quizzes.models import Answer, Attempt
+from lessons.quizzes.models import Answer, Assignment, Attempt
 
 from .conftest import make_assignment, make_quiz, right_response, wrong_response
 
@@ -54,6 +54,8 @@ def attempt(teacher, school_class, student, clock) -> Attempt:
 
 
 def test_two_tabs_answering_the_same_question_at_once_count_once(attempt) -> None:
+    """With feedback after each answer (the first answer stands)."""
+    Assignment.objects.filter(pk=attempt.assignment_id).update(feedback="each")
     right, wrong = right_response(attempt, 0), wrong_response(attempt, 0)
 
     def answer(response: list[str]) -> Any:
