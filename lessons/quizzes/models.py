@@ -16,6 +16,7 @@ double click never count twice, and nothing is accepted after the deadline.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -284,6 +285,14 @@ class Assignment(models.Model):
     def is_closed(self, now: datetime | None = None) -> bool:
         return (now or timezone.now()) >= self.closes
 
+    @functools.cached_property
+    def final_close(self) -> datetime:
+        """When the last student's close has passed: the assignment's, or a later one an
+        exception gave. Feedback "after the assignment closes" waits for it, so that no
+        student still at work can learn the answers from a classmate's review."""
+        later = self.exceptions.aggregate(last=Max("closes"))["last"]
+        return max(self.closes, later) if later else self.closes
+
     def shows_answers(self, attempt_over: bool, now: datetime | None = None) -> bool:
         """Whether a student may see the right answers and explanations of an attempt."""
         if self.feedback == Feedback.EACH:
@@ -291,12 +300,12 @@ class Assignment(models.Model):
         if self.feedback == Feedback.ATTEMPT:
             return attempt_over
         if self.feedback == Feedback.CLOSED:
-            return self.is_closed(now)
+            return (now or timezone.now()) >= self.final_close
         return False
 
     def shows_score(self, attempt_over: bool, now: datetime | None = None) -> bool:
         if self.feedback == Feedback.CLOSED:
-            return self.is_closed(now)
+            return (now or timezone.now()) >= self.final_close
         return attempt_over
 
     def time_zone(self) -> ZoneInfo:

@@ -47,6 +47,7 @@ from lessons.quizzes.models import (
     ProblemReport,
     Quiz,
     StaleAnswer,
+    Terms,
     spoken,
     teacher_zone,
 )
@@ -314,6 +315,12 @@ def list_my_assignments(request: AuthenticatedHttpRequest) -> HttpResponse:
     attempts = defaultdict(list)
     for a in Attempt.objects.filter(assignment__in=assignments, student=request.user):
         attempts[a.assignment_id].append(a)
+    exceptions = {
+        e.assignment_id: e
+        for e in AssignmentException.objects.filter(
+            assignment__in=assignments, student=request.user
+        )
+    }
     done_lessons = reports.lessons_done(
         [request.user.pk], [a.lesson for a in assignments if a.lesson]
     )
@@ -327,7 +334,8 @@ def list_my_assignments(request: AuthenticatedHttpRequest) -> HttpResponse:
             order = (IN_PROGRESS, SUBMITTED_STATE, NEVER_SUBMITTED)
             state = next((s for s in order if s in states), "not started")
         # Dates in the teacher's time zone.
-        rows.append({"assignment": a, "state": state, "zone": a.time_zone()})
+        closes = Terms.of(a, exceptions.get(a.pk)).closes  # his own, if extended
+        rows.append({"assignment": a, "state": state, "zone": a.time_zone(), "closes": closes})
     return render(request, "quizzes/my_assignments.html", {"rows": rows})
 
 

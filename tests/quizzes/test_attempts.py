@@ -356,3 +356,30 @@ def test_the_teacher_sets_the_wait(school_class, quiz, teacher, student, clock) 
         Attempt.start(assignment, student)
     response = client_for(teacher).post(url, form | {"delay": "-1"})
     assert response.status_code == 200 and school_class.assignments.count() == 1
+
+
+def test_answers_after_the_close_wait_for_the_last_students_close(
+    school_class, quiz, student, teacher, clock
+) -> None:
+    """Feedback after the close: while one student's extension runs, no classmate's review
+    shows the answers he could pass on."""
+    from .conftest import make_user
+
+    assignment = make_assignment(school_class, quiz, feedback="closed")
+    late = make_user("late")
+    Membership.objects.create(school_class=school_class, student=late)
+    _except(teacher, assignment, late, closes="2026-11-30T17:00")
+    client = client_for(student)
+    attempt = _start(client, assignment)
+    client.post(_submit_url(attempt))
+
+    clock.at = assignment.closes + timedelta(hours=1)
+    body = text(client.get(attempt.get_absolute_url()))
+    assert "The answer:" not in body and "Your score:" not in body
+    assert "closes for everyone, 30 Nov 2026, 17:00" in body
+    mine = text(client_for(late).get(reverse("quizzes:my-assignments")))
+    assert "30 Nov 2026, 17:00 CET (extended for you)" in mine
+
+    clock.at = datetime(2026, 11, 30, 16, 0, tzinfo=UTC)
+    body = text(client.get(attempt.get_absolute_url()))
+    assert "The answer:" in body and "Your score: 0 of 3 right" in body
