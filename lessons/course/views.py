@@ -3,10 +3,14 @@ page with its steps (exercises, a guided hand, a check), answered in the page.
 
 A lesson's steps are taken in order; the page shows the first not done (or, with ``?step=``,
 one already done, to look at it again). The rule set is the learner's choice among those the
-lesson is offered under (``?rules=``); the exercises follow it. An answer is graded by the
-engine and stored once (:meth:`AskedQuestion.record_answer`): a replayed POST, a second tab or
-the back button find the step as it is and change nothing. With htmx the step's fragment is
-swapped; without JavaScript every POST redirects to the lesson's page.
+lesson is offered under (``?rules=``, carried by every link and form of the page); the
+exercises follow it. No GET makes anything (the one thing a GET writes is a guided hand's
+progress marked done once its hand is over): a session, a progress row, a question or a table
+is made by a POST ("Begin", "Deal the hand"), within the limits of its kind (the trainer's
+drills, the practice tables). An answer is graded by the engine and stored once
+(:meth:`AskedQuestion.record_answer`): a replayed POST, a second tab or the back button find
+the step as it is and change nothing. With htmx the step's fragment is swapped; without
+JavaScript every POST redirects to the lesson's page.
 """
 
 from __future__ import annotations
