@@ -268,7 +268,7 @@ class RosterActionForm(forms.Form):
     ACTIONS = [
         ("move", "Move to another class"),
         ("archive", "Archive"),
-        ("restore", "Bring back from the archive"),
+        ("restore", "Bring back (from the archive, or after leaving)"),
         ("remove", "Remove from the class"),
     ]
     action = forms.ChoiceField(label="With the students ticked", choices=ACTIONS)

@@ -278,7 +278,10 @@ def delete_class(request: HttpRequest, pk: int) -> HttpResponseBase:
     form = forms.DeleteClassForm(school_class, _post(request))
     if form.is_valid():
         name = school_class.name
-        school_class.delete()
+        with transaction.atomic():
+            # Its teacher-made students left in no class lose the password he knows (9b).
+            leave(school_class.memberships.all())
+            school_class.delete()
         messages.success(request, f"The class “{name}” is deleted.")
         return redirect("classes:list")
     context = {
@@ -588,7 +591,7 @@ def show_teachers(request: HttpRequest, pk: int) -> HttpResponseBase:
     co-teacher sees the list, and may only step down himself."""
     school_class = _teacher_class(request, pk)
     owner = school_class.is_owner(request.user)
-    add_form = forms.CoTeacherForm(school_class, request.POST if owner else None)
+    add_form = forms.CoTeacherForm(school_class, _post(request) if owner else None)
     if request.method == "POST":
         action = request.POST.get("action")
         if not owner and action != "step-down":

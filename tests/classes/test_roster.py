@@ -254,6 +254,17 @@ def test_a_made_account_removed_from_its_last_class_cannot_log_in(world: World) 
     assert Membership.objects.get(pk=made.pk).left is None
 
 
+def test_a_made_account_whose_only_class_is_deleted_cannot_log_in(world: World) -> None:
+    _made(world, world.class1)
+
+    _client(world.teacher).post(
+        reverse("classes:delete", args=[world.class1.pk]), {"confirm": "Loo 1"}
+    )
+
+    assert not SchoolClass.objects.filter(pk=world.class1.pk).exists()
+    assert not _logs_in("Made", PASSWORD)
+
+
 def test_a_self_made_account_keeps_its_password_when_removed(world: World) -> None:
     _remove(world, world.membership)
 
