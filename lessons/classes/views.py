@@ -628,6 +628,8 @@ def _change_teachers(
     found = row.select_related("teacher").first() if action in ("remove", "hand-over") else None
     if found is None:
         messages.error(request, forms.STALE)
+    elif action == "hand-over" and request.POST.get("confirm") != "yes":
+        messages.error(request, "Tick the box to confirm that you hand the class over.")
     elif action == "remove":
         found.delete()
         messages.success(request, f"{found.teacher.get_username()} no longer teaches this class.")

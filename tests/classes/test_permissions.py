@@ -107,7 +107,7 @@ POSTS: list[tuple[str, dict[str, Any]]] = [
     ("delete-student", {"confirm": "student"}),
     ("teachers", {"action": "add", "username": "teacher2"}),
     ("teachers", {"action": "remove", "co_teacher": "COTEACHER"}),
-    ("teachers", {"action": "hand-over", "co_teacher": "COTEACHER"}),
+    ("teachers", {"action": "hand-over", "co_teacher": "COTEACHER", "confirm": "yes"}),
 ]
 
 

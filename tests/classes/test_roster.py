@@ -407,7 +407,12 @@ def test_handing_over_makes_a_co_teacher_the_owner_and_the_owner_a_co_teacher(
 ) -> None:
     row = CoTeacher.objects.get(teacher=world.co_teacher)
 
-    text = _teachers(_client(world.teacher), world.class1, action="hand-over", co_teacher=row.pk)
+    owner = _client(world.teacher)
+    unconfirmed = _teachers(owner, world.class1, action="hand-over", co_teacher=row.pk)
+    assert "Tick the box" in unconfirmed
+    assert SchoolClass.objects.get(pk=world.class1.pk).teacher == world.teacher
+
+    text = _teachers(owner, world.class1, action="hand-over", co_teacher=row.pk, confirm="yes")
 
     assert "owns “Loo 1” now" in text
     school_class = SchoolClass.objects.get(pk=world.class1.pk)
