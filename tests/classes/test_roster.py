@@ -21,6 +21,7 @@ from lessons.classes.models import (
     ManagedStudent,
     Membership,
     SchoolClass,
+    Teacher,
 )
 from lessons.quizzes.models import Assignment, Attempt
 from tests.quizzes.conftest import make_quiz, right_response
@@ -455,3 +456,12 @@ def test_a_teacher_never_joins_a_class_he_co_teaches(world: World) -> None:
     page = _client(teacher).post(reverse("classes:join"), {"code": world.class1.join_code})
 
     assert "You teach this class" in page.content.decode()
+
+
+def test_a_co_teacher_cannot_stop_teaching_while_he_co_teaches(world: World) -> None:
+    page = _client(world.co_teacher).post(
+        reverse("account"), {"time_zone": "Europe/London"}, follow=True
+    )
+
+    assert "You still teach 1 class" in page.content.decode()
+    assert Teacher.objects.filter(user=world.co_teacher).exists()
