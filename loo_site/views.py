@@ -26,6 +26,7 @@ from lessons.classes.models import (
     Membership,
     SchoolClass,
     Teacher,
+    before_deleting,
     is_managed,
     looks_taken,
 )
@@ -186,9 +187,13 @@ def delete_account(request: HttpRequest) -> HttpResponseBase:
     then log out."""
     user = request.user
     assert isinstance(user, AbstractBaseUser)
+    if is_managed(user):
+        # A teacher made it: it is his (or another teacher of its classes') to delete.
+        return render(request, "registration/delete_account.html", {"managed": True})
     form = DeleteAccountForm(user, request.POST if request.method == "POST" else None)
     if form.is_valid():
         with transaction.atomic():
+            before_deleting(user)  # its quiz results stay with its teachers, anonymous
             user.delete()  # its tables and their hands go with it (on_delete=CASCADE)
         logout(request)
         return redirect("account-deleted")
@@ -198,7 +203,7 @@ def delete_account(request: HttpRequest) -> HttpResponseBase:
         "tables": tables.count(),
         "hands": PracticeHand.objects.filter(table__in=tables).count(),
         "classes_taught": SchoolClass.objects.filter(teacher=user).count(),
-        "classes_joined": Membership.objects.filter(student=user).count(),
+        "classes_joined": Membership.objects.filter(student=user, left__isnull=True).count(),
     }
     return render(request, "registration/delete_account.html", context)
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django import forms
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import QuerySet
@@ -57,11 +58,11 @@ class TeachForm(forms.Form):
                 "An account a teacher made for a student cannot teach. Nothing was changed."
             )
         if not data.get("teaches"):
-            taught = SchoolClass.objects.filter(teacher=self.user).count()
+            taught = SchoolClass.objects.taught_by(self.user).count()
             if taught:
                 raise forms.ValidationError(
                     f"You still teach {taught} class{'es' if taught != 1 else ''}: delete "
-                    "them first. Nothing was changed."
+                    "them, hand them over or step down first. Nothing was changed."
                 )
         return data
 
@@ -108,9 +109,9 @@ class JoinForm(forms.Form):
             )
         user = self.user
         if getattr(user, "is_authenticated", False):
-            if found.teacher_id == user.pk:
+            if SchoolClass.objects.taught_by(user).filter(pk=found.pk).exists():
                 raise forms.ValidationError("You teach this class.", code="teacher")
-            if found.memberships.filter(student=user).exists():
+            if found.memberships.present().filter(student=user).exists():
                 raise forms.ValidationError("You are in this class already.", code="member")
         if found.room() <= 0:
             raise forms.ValidationError(
@@ -120,16 +121,21 @@ class JoinForm(forms.Form):
         return code
 
     def join(self, user: Any) -> Membership:
-        """The membership made; :class:`ClassFull` if the class filled up since the form
+        """The membership made, or the one of a student who had left brought back (his work
+        in the class is his again); :class:`ClassFull` if the class filled up since the form
         was checked (nothing is then written)."""
         assert self.school_class is not None
+        real_name = self.cleaned_data.get("real_name", "")
         with transaction.atomic():
             self.school_class.hold_room(1)
-            return Membership.objects.create(
-                school_class=self.school_class,
-                student=user,
-                real_name=self.cleaned_data.get("real_name", ""),
+            membership, made = Membership.objects.get_or_create(
+                school_class=self.school_class, student=user, defaults={"real_name": real_name}
             )
+            if not made:
+                membership.left = membership.archived = None
+                membership.real_name = real_name or membership.real_name
+                membership.save(update_fields=["left", "archived", "real_name"])
+            return membership
 
 
 # -- making student accounts ------------------------------------------------------------------
@@ -262,7 +268,7 @@ class RosterActionForm(forms.Form):
     ACTIONS = [
         ("move", "Move to another class"),
         ("archive", "Archive"),
-        ("restore", "Bring back from the archive"),
+        ("restore", "Bring back (from the archive, or after leaving)"),
         ("remove", "Remove from the class"),
     ]
     action = forms.ChoiceField(label="With the students ticked", choices=ACTIONS)
@@ -273,14 +279,14 @@ class RosterActionForm(forms.Form):
         label="Move them to", queryset=SchoolClass.objects.none(), required=False
     )
 
-    def __init__(self, school_class: SchoolClass, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, school_class: SchoolClass, teacher: Any, *args: Any, **kwargs: Any) -> None:
         self.school_class = school_class
         super().__init__(*args, **kwargs)
         students: QuerySet[Membership] = school_class.memberships.select_related("student")
         self.fields["students"].queryset = students  # type: ignore[attr-defined]
         self.fields["students"].error_messages["invalid_choice"] = STALE
         self.fields["students"].error_messages["required"] = "Tick at least one student."
-        others = SchoolClass.objects.active().filter(teacher=school_class.teacher_id)
+        others = SchoolClass.objects.active().taught_by(teacher)
         self.fields["target"].queryset = others.exclude(pk=school_class.pk)  # type: ignore[attr-defined]
         self.fields["target"].error_messages["invalid_choice"] = STALE
 
@@ -291,12 +297,51 @@ class RosterActionForm(forms.Form):
             if target is None:
                 raise forms.ValidationError("Choose the class to move them to.")
             moving = [m.student_id for m in data["students"]]
-            arriving = len(moving) - target.memberships.filter(student__in=moving).count()
+            arriving = len(moving) - target.memberships.active().filter(student__in=moving).count()
             if arriving > target.room():
                 raise forms.ValidationError(
                     f"“{target}” has room for {target.room()} more students "
                     f"(at most {MAX_STUDENTS}): nothing was moved."
                 )
+        return data
+
+
+class CoTeacherForm(forms.Form):
+    """The owner adds a co-teacher by his username: an account that has said "I teach"."""
+
+    action = forms.CharField(widget=forms.HiddenInput, initial="add")
+    username = forms.CharField(label="The teacher's username", max_length=150)
+
+    def __init__(self, school_class: SchoolClass, *args: Any, **kwargs: Any) -> None:
+        self.school_class = school_class
+        super().__init__(*args, **kwargs)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        name = data.get("username", "").strip()
+        if not name:
+            return data
+        found = (
+            get_user_model()
+            .objects.filter(username__iexact=name, teacher__isnull=False, is_active=True)
+            .first()
+        )
+        if found is None:
+            raise forms.ValidationError(
+                f"No teacher has the username “{name}”: he must have an account and have said "
+                "“I teach” on his account page. Nobody was added.",
+                code="unknown",
+            )
+        if (
+            found.pk == self.school_class.teacher_id
+            or self.school_class.co_teachers.filter(teacher=found).exists()
+        ):
+            raise forms.ValidationError(f"{found.get_username()} teaches this class already.")
+        if self.school_class.memberships.filter(student=found).exists():
+            raise forms.ValidationError(
+                f"{found.get_username()} is a student of this class: a student cannot teach it."
+            )
+        data["teacher"] = found
         return data
 
 
@@ -313,20 +358,36 @@ class CopyForm(forms.Form):
     )
 
 
-class DeleteClassForm(forms.Form):
-    confirm = forms.CharField(label="Type the class's name to confirm", max_length=100)
+class TypeToConfirm(forms.Form):
+    """A deletion confirmed by typing the name of what goes (``what``: "the class's name")."""
 
-    def __init__(self, school_class: SchoolClass, *args: Any, **kwargs: Any) -> None:
-        self.school_class = school_class
+    confirm = forms.CharField(max_length=150)
+
+    def __init__(self, expected: str, what: str, *args: Any, **kwargs: Any) -> None:
+        self.expected, self.what = expected, what
         super().__init__(*args, **kwargs)
+        self.fields["confirm"].label = f"Type {what} to confirm"
 
     def clean_confirm(self) -> str:
         typed: str = self.cleaned_data["confirm"]
-        if typed.strip() != self.school_class.name.strip():
+        if typed.strip() != self.expected.strip():
             raise forms.ValidationError(
-                "That is not the class's name. Nothing has been deleted.", code="mismatch"
+                f"That is not {self.what}. Nothing has been deleted.", code="mismatch"
             )
         return typed
+
+
+class DeleteClassForm(TypeToConfirm):
+    def __init__(self, school_class: SchoolClass, *args: Any, **kwargs: Any) -> None:
+        self.school_class = school_class
+        super().__init__(school_class.name, "the class's name", *args, **kwargs)
+
+
+class DeleteStudentForm(TypeToConfirm):
+    """A teacher deletes an account a teacher made: typing its username confirms."""
+
+    def __init__(self, student: Any, *args: Any, **kwargs: Any) -> None:
+        super().__init__(student.get_username(), "the student's username", *args, **kwargs)
 
 
 # -- one-time form tokens ---------------------------------------------------------------------

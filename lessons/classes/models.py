@@ -20,7 +20,8 @@ from importlib.resources import files
 from typing import Any
 
 from django.conf import settings
-from django.db import models
+from django.contrib.auth import get_user_model
+from django.db import models, transaction
 from django.urls import reverse
 from django.utils import timezone
 
@@ -155,14 +156,25 @@ class SchoolClassQuerySet(models.QuerySet["SchoolClass"]):
         return self.filter(archived__isnull=False)
 
     def annotate_size(self) -> SchoolClassQuerySet:
-        """Each class with ``size``, its students not archived."""
+        """Each class with ``size``, its students on the roster (not archived, not left)."""
         return self.annotate(
-            size=models.Count("memberships", filter=models.Q(memberships__archived__isnull=True))
+            size=models.Count(
+                "memberships",
+                filter=models.Q(memberships__archived__isnull=True, memberships__left__isnull=True),
+            )
         )
+
+    def taught_by(self, user: Any) -> SchoolClassQuerySet:
+        """The classes ``user`` owns or co-teaches (a subquery, not a join: a class with
+        several co-teachers is still one row, and counts annotated on it stay right)."""
+        co_taught = CoTeacher.objects.filter(teacher=user).values("school_class")
+        return self.filter(models.Q(teacher=user) | models.Q(pk__in=co_taught))
 
 
 class SchoolClass(models.Model):
-    """A teacher's class: a name, a description, a join code and a roster."""
+    """A teacher's class: a name, a description, a join code and a roster. ``teacher`` owns
+    it; its co-teachers (:class:`CoTeacher`) do everything he does but delete it, change who
+    co-teaches and hand it over."""
 
     teacher = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="classes_taught"
@@ -198,14 +210,22 @@ class SchoolClass(models.Model):
     def is_archived(self) -> bool:
         return self.archived is not None
 
+    def is_owner(self, user: Any) -> bool:
+        return bool(getattr(user, "is_authenticated", False)) and self.teacher_id == user.pk
+
+    def teachers(self) -> list[Any]:
+        """The owner, then the co-teachers by name."""
+        return [self.teacher, *(c.teacher for c in self.co_teachers.select_related("teacher"))]
+
     @property
     def can_join(self) -> bool:
         """Whether the join code lets students in now."""
         return self.joining_open and self.archived is None
 
     def room(self) -> int:
-        """How many more students the class can take (archived students count too)."""
-        return max(0, MAX_STUDENTS - self.memberships.count())
+        """How many more students the class can take: those archived or gone do not count
+        (their rows stay, with their results, but they are off the roster)."""
+        return max(0, MAX_STUDENTS - self.memberships.active().count())
 
     def hold_room(self, arriving: int) -> None:
         """Inside a transaction about to add ``arriving`` students: lock the class's row, so
@@ -235,11 +255,21 @@ class SchoolClass(models.Model):
 
 class MembershipQuerySet(models.QuerySet["Membership"]):
     def active(self) -> MembershipQuerySet:
-        return self.filter(archived__isnull=True)
+        """On the roster: neither archived nor gone from the class."""
+        return self.filter(archived__isnull=True, left__isnull=True)
+
+    def present(self) -> MembershipQuerySet:
+        """Still in the class (archived ones included), not gone from it."""
+        return self.filter(left__isnull=True)
 
 
 class Membership(models.Model):
-    """A student in a class. ``real_name`` and ``notes`` are for the class's teacher only."""
+    """A student in a class. ``real_name`` and ``notes`` are for the class's teacher only.
+
+    A student removed from the class keeps his row, with ``left`` set: off the roster and
+    unable to start work, but his attempts stay in every teacher view ("left the class") and
+    he can still read his own feedback. Joining again, or the teacher bringing him back,
+    clears it (one row per class and student, always)."""
 
     school_class = models.ForeignKey(
         SchoolClass, on_delete=models.CASCADE, related_name="memberships"
@@ -252,6 +282,9 @@ class Membership(models.Model):
     joined = models.DateTimeField(auto_now_add=True)
     #: When the teacher archived the student: kept with his results, off the roster.
     archived = models.DateTimeField(null=True, blank=True)
+    #: When the student was removed from the class (or his account deleted): kept with his
+    #: results, off the roster, no new work; None while he is in it.
+    left = models.DateTimeField(null=True, blank=True)
 
     objects = MembershipQuerySet.as_manager()
 
@@ -265,3 +298,90 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.student} in {self.school_class}"
+
+
+class CoTeacher(models.Model):
+    """A teacher who teaches a class beside its owner: he sees and does all the owner does,
+    but delete the class, change its co-teachers or hand it over."""
+
+    school_class = models.ForeignKey(
+        SchoolClass, on_delete=models.CASCADE, related_name="co_teachers"
+    )
+    teacher = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="classes_co_taught"
+    )
+    added = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["teacher__username"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["school_class", "teacher"], name="one_co_teacher_row_per_class"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.teacher} co-teaches {self.school_class}"
+
+
+# -- leaving a class, and deleting an account without losing its results -----------------------
+
+
+def leave(memberships: models.QuerySet[Membership]) -> int:
+    """Take these students off their classes' rosters, keeping their rows (and so their
+    results). A teacher-made account left in no class gets an unusable password: the one its
+    teacher knows must not let it in any more (a teacher of a class it was in can reset it,
+    which brings it back). Returns how many left."""
+    with transaction.atomic():
+        leaving = memberships.filter(left__isnull=True)
+        students = list(leaving.values_list("student_id", flat=True))
+        n = leaving.update(left=timezone.now())
+        classless = (
+            get_user_model()
+            .objects.filter(pk__in=students, managed__isnull=False)
+            .exclude(pk__in=Membership.objects.present().values("student"))
+        )
+        for user in classless:
+            user.set_unusable_password()  # no hash is computed: nothing slow under the lock
+            user.save(update_fields=["password"])
+    return n
+
+
+def keep_results(user: Any, *, real_names: bool) -> Any:
+    """Before ``user`` is deleted: his quiz attempts, and his rows in the classes he took them
+    in, go to a placeholder account (inactive, no password, named "a deleted account (…)"),
+    so that no teacher's results change. ``real_names``: keep what his teachers wrote of him
+    (a teacher deleting an account he made); else the real names and notes go with the
+    account. Returns the placeholder, or None if there was nothing to keep."""
+    attempts = user.quiz_attempts.all()
+    if not attempts.exists():
+        return None
+    placeholder = get_user_model()(
+        username=f"{DELETED_ACCOUNT} ({secrets.token_hex(3)})", is_active=False
+    )
+    placeholder.set_unusable_password()
+    placeholder.save()
+    rows = Membership.objects.filter(
+        student=user, school_class__in=attempts.values("assignment__school_class")
+    )
+    rows.filter(left__isnull=True).update(left=timezone.now())
+    rows.update(student=placeholder, **({} if real_names else {"real_name": "", "notes": ""}))
+    attempts.update(student=placeholder)
+    return placeholder
+
+
+def before_deleting(user: Any, *, by_teacher: bool = False) -> None:
+    """What deleting an account must do first (inside its transaction): keep its results
+    (:func:`keep_results`; the real names its teachers wrote stay only when a teacher deletes
+    it), and hand each class it owns to its longest-standing co-teacher, so that a class
+    others teach does not vanish with one of them."""
+    keep_results(user, real_names=by_teacher)
+    for school_class in SchoolClass.objects.filter(teacher=user):
+        heir = school_class.co_teachers.order_by("added", "pk").first()
+        if heir is not None:
+            heir.delete()
+            SchoolClass.objects.filter(pk=school_class.pk).update(teacher=heir.teacher_id)
+
+
+#: How a deleted account's results are named (a space: no account can sign up so named).
+DELETED_ACCOUNT = "a deleted account"

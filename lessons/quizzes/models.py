@@ -339,9 +339,12 @@ class Assignment(models.Model):
             return "This assignment is a lesson: it is done on the lesson's page."
         if self.school_class.archived is not None:
             return "This class is archived: its work is kept, read-only."
-        if Membership.objects.filter(
-            school_class=self.school_class_id, student=student, archived__isnull=False
-        ).exists():
+        membership = Membership.objects.filter(
+            school_class=self.school_class_id, student=student
+        ).first()
+        if membership is None or membership.left is not None:
+            return "You are no longer in this class: your work in it is kept."
+        if membership.archived is not None:
             return "Your teacher has archived you in this class: your work is kept."
         if now < self.opens:
             return f"This assignment is not open yet: it opens {spoken(self.opens, zone)}."
@@ -497,13 +500,12 @@ class Saved:
 
 
 def _in_use() -> Q:
-    """Attempts whose class is not archived and whose student is not archived in it."""
+    """Attempts whose class is not archived and whose student is on its roster (neither
+    archived in it nor gone from it)."""
     return Q(assignment__school_class__archived__isnull=True) & Q(
         Exists(
-            Membership.objects.filter(
-                school_class=OuterRef("assignment__school_class"),
-                student=OuterRef("student"),
-                archived__isnull=True,
+            Membership.objects.active().filter(
+                school_class=OuterRef("assignment__school_class"), student=OuterRef("student")
             )
         )
     )
@@ -541,8 +543,10 @@ class Attempt(models.Model):
     last_answer: datetime | None
 
     assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="attempts")
+    #: PROTECT: results never vanish with an account. Deleting one first hands its attempts
+    #: to a placeholder (lessons.classes.models.keep_results).
     student = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="quiz_attempts"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="quiz_attempts"
     )
     version = models.ForeignKey(QuizVersion, on_delete=models.RESTRICT, related_name="attempts")
     number = models.PositiveSmallIntegerField()

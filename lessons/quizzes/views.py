@@ -224,10 +224,13 @@ def list_class_assignments(request: AuthenticatedHttpRequest, pk: int) -> HttpRe
     return _render_class_assignments(request, school_class, form)
 
 
-def _quizzes_of(request: AuthenticatedHttpRequest) -> list[Quiz]:
-    return list(
+def _quizzes_of(request: AuthenticatedHttpRequest, keep: Quiz | None = None) -> list[Quiz]:
+    """The teacher's own quizzes (a co-teacher assigns his own), and ``keep``: the quiz of an
+    assignment he edits, whoever wrote it (the owner's, for a co-teacher)."""
+    mine = list(
         Quiz.objects.filter(teacher=request.user, current__isnull=False).select_related("current")
     )
+    return mine + [keep] if keep is not None and keep not in mine else mine
 
 
 def _default_dates() -> dict[str, Any]:
@@ -273,7 +276,9 @@ def edit_assignment(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     have started it, stays); attempts in progress get their deadlines again."""
     assignment = _assignment_for_teacher(request, pk)
     with timezone.override(teacher_zone(request.user)):
-        form = AssignmentForm(_quizzes_of(request), request.POST or None, instance=assignment)
+        form = AssignmentForm(
+            _quizzes_of(request, assignment.quiz), request.POST or None, instance=assignment
+        )
         valid = request.method == "POST" and form.is_valid()
     if valid:
         form.save()

@@ -209,12 +209,23 @@ def test_a_question_of_an_older_bank_version_is_reported_not_regraded(
 def test_deleting_accounts_takes_their_quizzes_attempts_and_answers(
     teacher, assignment, student, clock
 ) -> None:
+    """A student's attempts never go by cascade (issue 27): a plain delete is refused, and
+    deleting his account (before_deleting, then delete) hands them to a placeholder; his
+    teacher's account takes the classes, and with them their attempts."""
+    from django.db.models import ProtectedError
+
+    from lessons.classes.models import DELETED_ACCOUNT, before_deleting
+
     attempt = Attempt.start(assignment, student)
     answer = attempt.answers.get(position=0)
     answer.record(answer.to_engine(), right_response(attempt, 0))
 
+    with pytest.raises(ProtectedError):
+        student.delete()
+    before_deleting(student)
     student.delete()
-    assert not Answer.objects.exists()
+    kept = Attempt.objects.select_related("student").get(pk=attempt.pk)
+    assert kept.student.username.startswith(DELETED_ACCOUNT) and kept.answers.count()
     Attempt.start(assignment, _another_student(assignment))
     teacher.delete()  # his classes, quizzes, assignments and their attempts go with him
     assert not Answer.objects.exists() and not Attempt.objects.exists()
