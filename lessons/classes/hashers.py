@@ -40,6 +40,16 @@ class OneTimePasswordHasher(PBKDF2PasswordHasher):
     algorithm = "pbkdf2_sha256_once"
     iterations = 2000
 
+    def verify(self, password: str, encoded: str) -> bool:
+        """Whether ``password`` is the one hashed; a wrong one costs a hash by the first
+        hasher, as it would for any other account. The right one costs the same, as Django
+        then hashes it again with that hasher: how long a login takes does not tell whether
+        an account still has the password its teacher was shown."""
+        right = super().verify(password, encoded)
+        if not right:
+            make_password(password)
+        return right
+
 
 #: The hasher that :func:`one_time_hash` uses, by its algorithm name.
 ONE_TIME = OneTimePasswordHasher.algorithm

@@ -89,6 +89,22 @@ def test_no_password_is_hashed_while_a_transaction_is_open(
     assert not any(in_transaction for _, in_transaction in hashes_made)
 
 
+def test_a_wrong_one_time_password_costs_what_a_right_one_does(
+    world: World, teacher: Client, hashes_made: list[tuple[str, bool]]
+) -> None:
+    """A right one is hashed again with the first hasher at login (Django's upgrade); a
+    wrong one costs a hash with it too, so that the time a login takes tells nothing."""
+    _, text = _add(teacher, world.class1, "Ada")
+    user = User.objects.get(username="Ada")
+    del hashes_made[:]
+
+    assert not user.check_password("wrong-pass-word")
+    assert user.check_password(_passwords(text)["Ada"])
+
+    first = get_hashers()[0].algorithm  # (the one-time hasher's checks hash too: left out)
+    assert [algorithm for algorithm, _ in hashes_made if algorithm != ONE_TIME] == [first] * 2
+
+
 def test_a_class_of_100_is_made_in_one_request_with_a_few_queries(
     world: World, teacher: Client
 ) -> None:
