@@ -334,3 +334,10 @@ def test_plain_digits_and_letters_are_what_their_owner_typed(db: None) -> None:
     assert username_key("bS\u0661") == username_key("bS1")
     assert username_key("bS\u2160") == username_key("bSI")
     assert username_key("\u0410da") == username_key("ADA")
+
+
+def test_the_teachers_chosen_username_is_plain_ascii(world: World, teacher: Client) -> None:
+    _, text = _add(teacher, world.class1, "Ann = bS\u0661\nBea = b\u0405\u2160")
+
+    assert text.count("cannot be a username") == 2
+    assert world.class1.memberships.count() == 1
