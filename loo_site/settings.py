@@ -241,6 +241,17 @@ RATE_LIMITS = {
 # removes its oldest finished one (never a hand in progress).
 SESSION_TABLES = 20
 
+# Chosen passwords: Argon2id at OWASP's parameters (about 40 ms, where PBKDF2 at 1,000,000
+# rounds costs 0.6 s). The one-time passwords of accounts a teacher made are random, so a few
+# thousand PBKDF2 rounds keep them out of reach (lessons/classes/hashers.py). Django's PBKDF2
+# hashers stay so that older hashes verify; each is made again with the first at its login.
+PASSWORD_HASHERS = [
+    "lessons.classes.hashers.OwaspArgon2PasswordHasher",
+    "lessons.classes.hashers.OneTimePasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+]
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

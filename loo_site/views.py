@@ -73,7 +73,8 @@ class SignUpForm(UserCreationForm):
 
     def clean_username(self) -> str:
         username: str = super().clean_username()
-        if username and looks_taken(username):
+        typed = str(self.data.get("username", "")).strip()  # before Django's NFKC: Ⅰ, not I
+        if username and (looks_taken(username) or looks_taken(typed)):
             raise forms.ValidationError(
                 "A name that looks the same is taken (capitals, and letters of other scripts "
                 "that look alike, count as the same): choose another.",

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import secrets
-import unicodedata
 import zoneinfo
 from dataclasses import dataclass
 from typing import Any
 
+from anyascii import anyascii
+from confusable_homoglyphs import categories  # type: ignore[import-untyped]
 from django import forms
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
@@ -22,6 +24,7 @@ from lessons.classes.models import (
     SchoolClass,
     UsernameKey,
     is_managed,
+    read_as_ascii,
     username_key,
 )
 
@@ -149,26 +152,95 @@ class NewStudent:
 
 
 def username_from(real_name: str) -> str:
-    """A username made from a real name: its words without accents, capitalised and run
-    together (``Ève d'Arcy`` → ``EveDArcy``), at most 20 characters; ``Student`` if nothing
-    is left."""
-    plain = unicodedata.normalize("NFKD", real_name).encode("ascii", "ignore").decode()
-    words = re.findall(r"[A-Za-z0-9]+", plain)
-    return "".join(w[:1].upper() + w[1:] for w in words)[:20] or "Student"
+    """A username made from a real name: its words in Latin letters, capitalised and run
+    together, at most 20 characters; ``Student`` if nothing is left. Accents go (``Ève
+    d'Arcy`` → ``EveDArcy``); other scripts are transliterated (``Анна Иванова`` →
+    ``AnnaIvanova``, ``Γιώργος`` → ``Giorgos``). A word that mixes Latin with another script
+    is a look-alike (``Аda``, its А Cyrillic): its look-alikes are read as the ASCII they
+    look like first, so it is ``Ada``, as the key of the name reads it."""
+    words = []
+    for word in real_name.split():
+        scripts = {_script(c) for c in word if c.isalpha()}
+        if "LATIN" in scripts and len(scripts) > 1:
+            word = read_as_ascii(word)
+        words.append("".join(c if c.isascii() else _transliterated(c) for c in word))
+    plain = re.findall(r"[A-Za-z0-9]+", " ".join(words))
+    return "".join(w[:1].upper() + w[1:] for w in plain)[:20] or "Student"
+
+
+def _script(char: str) -> str:
+    try:
+        return str(categories.alias(char))
+    except Exception:  # a character the script table lacks
+        return "UNKNOWN"
+
+
+def _transliterated(char: str) -> str:
+    """A letter or digit of a name in Latin letters and digits only (anyascii writes a soft
+    sign as an apostrophe, which is no part of a word); nothing for anything else (an emoji
+    would become its name)."""
+    return re.sub(r"[^A-Za-z0-9]", "", anyascii(char)) if char.isalnum() else ""
+
+
+#: How long one teacher's list may be in the making before he may send another (a worker
+#: killed midway leaves the lock behind: it goes by itself).
+MAKING_SECONDS = 60
+
+BUSY = (
+    "A list of yours is being made just now: wait until its page of passwords has come, "
+    "then send this one again. No account was made from it."
+)
+
+#: Account creation fails closed: without the shared cache, no limit can be counted.
+NO_CACHE = (
+    "Accounts cannot be made just now (the site is under repair): try again in a few minutes."
+)
 
 
 def _rate_key(teacher: Any, hour: int) -> str:
     return f"classes:accounts-made:{teacher.pk}:{hour}"
 
 
-def accounts_made_this_hour(teacher: Any, hour: int) -> int:
-    return int(cache.get(_rate_key(teacher, hour), 0))
+def _making_key(teacher: Any) -> str:
+    return f"classes:making-accounts:{teacher.pk}"
 
 
-def count_accounts_made(teacher: Any, hour: int, n: int) -> None:
+def start_making(teacher: Any) -> str | None:
+    """Take the teacher's lock before any work on a list of names: None if this list may be
+    made now, else why not (another of his lists is being made, or the cache is down). One
+    list at a time per teacher, so two forms sent at once never both run, and the hourly
+    count below is only ever changed by one request of his at a time."""
+    try:
+        taken = cache.add(_making_key(teacher), 1, timeout=MAKING_SECONDS)
+    except Exception:  # the cache's own errors (Redis, or its database table) are not ours
+        return NO_CACHE
+    return None if taken else BUSY
+
+
+def stop_making(teacher: Any) -> None:
+    with contextlib.suppress(Exception):  # else the lock goes by itself after MAKING_SECONDS
+        cache.delete(_making_key(teacher))
+
+
+def reserve_accounts(teacher: Any, hour: int, n: int) -> tuple[bool, int]:
+    """Count ``n`` accounts against the teacher's hour before they are made: whether they
+    were (False, and nothing counted, if they would take him past ACCOUNTS_PER_HOUR), and how
+    many he had made this hour before them.
+    ``incr`` is atomic in Redis; in the database cache it is not, but the teacher's lock
+    (:func:`start_making`) keeps his other requests out meanwhile."""
     key = _rate_key(teacher, hour)
     cache.add(key, 0, timeout=2 * 3600)
-    cache.incr(key, n)
+    total = int(cache.incr(key, n))
+    if total > ACCOUNTS_PER_HOUR:
+        give_back_accounts(teacher, hour, n)
+        return False, total - n
+    return True, total - n
+
+
+def give_back_accounts(teacher: Any, hour: int, n: int) -> None:
+    """Uncount ``n`` accounts reserved and not made (a list refused, or a name taken since)."""
+    with contextlib.suppress(Exception):  # gone (expired, the cache restarted): nothing to do
+        cache.decr(_rate_key(teacher, hour), n)
 
 
 class AddStudentsForm(forms.Form):
@@ -191,6 +263,9 @@ class AddStudentsForm(forms.Form):
         self.teacher = teacher
         self.hour = hour
         self.students: list[NewStudent] = []
+        #: How many accounts this form counted against the teacher's hour (given back if
+        #: they are not made).
+        self.reserved = 0
         super().__init__(*args, **kwargs)
 
     def clean_names(self) -> list[NewStudent]:
@@ -217,14 +292,37 @@ class AddStudentsForm(forms.Form):
                 f"A class has at most {MAX_STUDENTS} students: this one has room for {room} "
                 f"more, and the list has {len(wanted)}."
             )
-        made = accounts_made_this_hour(self.teacher, self.hour)
-        if made + len(wanted) > ACCOUNTS_PER_HOUR:
-            errors.append(
+        if errors:
+            raise forms.ValidationError(errors)
+        self._reserve(len(wanted))
+        try:
+            return self._usernames(wanted)
+        except forms.ValidationError:
+            self.give_back()
+            raise
+
+    def _reserve(self, n: int) -> None:
+        """Count the accounts asked for before any is made (and before the usernames are
+        worked out): a refused list does no work."""
+        try:
+            counted, made = reserve_accounts(self.teacher, self.hour, n)
+        except Exception as error:  # the cache is down: account creation fails closed
+            raise forms.ValidationError(NO_CACHE) from error
+        if not counted:
+            raise forms.ValidationError(
                 f"You can make at most {ACCOUNTS_PER_HOUR} student accounts an hour, and have "
                 f"made {made} this hour: try again later, or with fewer names."
             )
-        if errors:
-            raise forms.ValidationError(errors)
+        self.reserved = n
+
+    def give_back(self) -> None:
+        """The accounts reserved were not made: they do not count."""
+        if self.reserved:
+            give_back_accounts(self.teacher, self.hour, self.reserved)
+            self.reserved = 0
+
+    def _usernames(self, wanted: list[tuple[int, str, str]]) -> list[NewStudent]:
+        errors: list[str] = []
         taken = set(UsernameKey.objects.values_list("key", flat=True))
         students: list[NewStudent] = []
         for number, name, chosen in wanted:

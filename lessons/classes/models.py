@@ -12,6 +12,7 @@ The quizzes, assignments and results that teachers give classes are in ``lessons
 
 from __future__ import annotations
 
+import itertools
 import json
 import secrets
 import unicodedata
@@ -48,31 +49,103 @@ def new_password() -> str:
     return "-".join("".join(secrets.choice(alphabet) for _ in range(4)) for _ in range(3))
 
 
+#: Bidirectional marks that the confusables data writes around right-to-left characters.
+_MARKS = str.maketrans("", "", "\u200e\u200f")
+
+
 @cache
-def _look_alikes() -> dict[str, str]:
-    """Each character of another script (or a symbol) that looks like an ASCII character →
-    that character (the first in code order if several): Cyrillic ``а`` → ``a``, Greek
-    ``Ο`` → ``O``. From Unicode's confusables, as confusable_homoglyphs ships them. ASCII
-    characters are left alone: ``l`` and ``1`` may look alike in some fonts, but a name
-    written in plain letters and digits is what its owner typed."""
+def _look_alikes() -> dict[str, tuple[str, ...]]:
+    """Each character that looks like ASCII characters → those characters, letters first:
+    Cyrillic ``а`` → ``a``, Greek ``Ο`` → ``O``, ``0``, Arabic-Indic ``١`` and Roman ``Ⅰ`` →
+    ``I``, ``l``, ``1``, ``|`` (and ASCII ``I`` → the same). From Unicode's confusables, as
+    confusable_homoglyphs ships them: characters that look alike form classes (those of one
+    skeleton), and a character's look-alikes are the ASCII ones of its class. Only
+    characters of other scripts are read so (:func:`_readings`): ``l`` and ``1`` may look
+    alike in some fonts, but a name written in plain letters and digits is what its owner
+    typed."""
     data = json.loads(files("confusable_homoglyphs").joinpath("confusables.json").read_text())
-    look: dict[str, str] = {}
+    parent: dict[str, str] = {}
+
+    def root(c: str) -> str:
+        while parent.setdefault(c, c) != c:
+            c = parent[c]
+        return c
+
     for char, glyphs in data.items():
-        plain = [g["c"] for g in glyphs if len(g["c"]) == 1 and g["c"].isascii()]
-        if len(char) == 1 and not char.isascii() and plain:
-            look[char] = min(plain)
+        for glyph in glyphs:
+            a, b = root(char.translate(_MARKS)), root(glyph["c"].translate(_MARKS))
+            if a != b:
+                parent[a] = b
+    classes: dict[str, list[str]] = {}
+    for c in list(parent):
+        classes.setdefault(root(c), []).append(c)
+    look: dict[str, tuple[str, ...]] = {}
+    for members in classes.values():
+        plain = [c for c in members if len(c) == 1 and c.isascii()]
+        for c in members:
+            if plain and len(c) == 1:
+                look[c] = tuple(sorted(plain, key=lambda p: (not p.isalpha(), p)))
     return look
 
 
-def username_key(username: str) -> str:
-    """What two usernames that look alike have in common: NFKC, each character of another
-    script that looks like an ASCII one written as it (:func:`_look_alikes`), case folded,
-    NFKC again (folding can undo it). ``Ada``, ``ADA``, ``Ａｄａ`` and ``Аda`` (a Cyrillic
-    А) have the same key."""
+@cache
+def _readings(char: str) -> tuple[str, ...]:
+    """The ways a character of a username may be read, the first being the one its key
+    keeps. An ASCII character: itself. Any other: a digit of another script, its value
+    (``١`` → ``1``); its NFKC form if that is ASCII (fullwidth ``Ａ`` → ``A``, Roman ``Ⅱ`` →
+    ``II``), each of its characters also read as their look-alikes; the ASCII characters it
+    looks like (:func:`_look_alikes`); failing all these, its NFKC form."""
+    if char.isascii():
+        return (char,)
     look = _look_alikes()
-    plain = unicodedata.normalize("NFKC", username)
-    shown = "".join(look.get(c, c) for c in plain)
+    plain = unicodedata.normalize("NFKC", char)
+    found: list[str] = []
+    digit = unicodedata.digit(char, None)
+    if digit is not None:
+        found.append(str(digit))
+    if plain and plain.isascii():
+        options = [(c, *look.get(c, ())) for c in plain]
+        found.extend("".join(p) for p in itertools.islice(itertools.product(*options), 64))
+    found.extend(look.get(char, ()))
+    if len(plain) == 1:
+        found.extend(look.get(plain, ()))
+    return tuple(dict.fromkeys(found)) or (plain,)
+
+
+def _key(shown: str) -> str:
     return unicodedata.normalize("NFKC", shown.casefold())
+
+
+def username_key(username: str) -> str:
+    """What two usernames that look alike have in common: each character read as
+    :func:`_readings` first reads it (another script's look-alikes as ASCII, digits of other
+    scripts as ASCII digits), case folded, NFKC again (folding can undo it). ``Ada``,
+    ``ADA``, ``Ａｄａ`` and ``Аda`` (a Cyrillic А) have the same key; so have ``bS1``,
+    ``bS١`` and ``bSⅠ``."""
+    return _key(read_as_ascii(username))
+
+
+def read_as_ascii(text: str) -> str:
+    """``text`` with each character as its key reads it (:func:`_readings`): look-alikes of
+    other scripts and their digits as ASCII, anything else as it is."""
+    return "".join(_readings(c)[0] for c in text)
+
+
+#: At most this many keys are tried for one username (a name made of nothing but
+#: ambiguous characters of other scripts has more): beyond them it counts as taken.
+MAX_READINGS = 256
+
+
+def username_keys(username: str) -> set[str] | None:
+    """Every key a username may be read as (``bSⅠ``: those of ``bS1``, ``bSI``, ``bSl``,
+    ``bS|``), or None if there are more than MAX_READINGS. An account's stored key is its
+    first (:func:`username_key`); a new name looks taken if any of its keys is stored."""
+    keys: set[str] = set()
+    for shown in itertools.product(*(_readings(c) for c in username)):
+        keys.add(_key("".join(shown)))
+        if len(keys) > MAX_READINGS:
+            return None
+    return keys
 
 
 def is_teacher(user: object) -> bool:
@@ -109,8 +182,9 @@ def keep_username_key(sender: object, instance: Any, update_fields: Any = None, 
 
 
 def looks_taken(username: str) -> bool:
-    """Whether an account's name already looks like ``username``."""
-    return UsernameKey.objects.filter(key=username_key(username)).exists()
+    """Whether an account's name already looks like ``username`` (read any way it may be)."""
+    keys = username_keys(username)
+    return keys is None or UsernameKey.objects.filter(key__in=keys).exists()
 
 
 class Teacher(models.Model):

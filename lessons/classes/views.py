@@ -26,6 +26,7 @@ from lessons.classes.access import (
     class_for_teacher,
     classes_taught,
 )
+from lessons.classes.hashers import one_time_hash
 from lessons.classes.models import (
     MAX_STUDENTS,
     ClassFull,
@@ -33,11 +34,13 @@ from lessons.classes.models import (
     ManagedStudent,
     Membership,
     SchoolClass,
+    UsernameKey,
     before_deleting,
     is_managed,
     is_teacher,
     leave,
     new_password,
+    username_key,
 )
 from lessons.classes.progress import course_lessons, marks_in_order, progress_of
 
@@ -299,33 +302,34 @@ def delete_class(request: HttpRequest, pk: int) -> HttpResponseBase:
 @require_http_methods(["GET", "HEAD", "POST"])
 def add_students(request: HttpRequest, pk: int) -> HttpResponseBase:
     """Make student accounts from a list of names. The passwords are shown once, in the
-    answer to this POST (a printable page), and never stored in plain text."""
+    answer to this POST (a printable page), and never stored in plain text.
+
+    Before any work, the teacher's lock (one list of his at a time) and his hourly count
+    (the names asked for, given back if nothing is made): two lists sent at once, or a list
+    past the limit, cost the site nothing."""
     school_class = _teacher_class(request, pk)
     if refused := _refuse_if_archived(request, school_class):
         return refused
     hour = int(time.time() // 3600)
     form = forms.AddStudentsForm(school_class, request.user, hour, _post(request))
-    if request.method == "POST" and not forms.spend_token(request, request.POST.get("token", "")):
-        messages.error(
-            request,
-            "This list was sent already, or the form is out of date: no account was made. "
-            "Here is a fresh form.",
-        )
-        form = forms.AddStudentsForm(school_class, request.user, hour)
-    elif form.is_valid():
-        students: list[forms.NewStudent] = form.cleaned_data["names"]
-        try:
-            _make_students(school_class, request.user, students)
-        except IntegrityError:
-            form.add_error(None, "Someone took one of these usernames just now: try again.")
-        except ClassFull as full:
-            form.add_error(None, f"{full} Nobody was added.")
+    if request.method == "POST":
+        if not forms.spend_token(request, request.POST.get("token", "")):
+            messages.error(
+                request,
+                "This list was sent already, or the form is out of date: no account was made. "
+                "Here is a fresh form.",
+            )
+            form = forms.AddStudentsForm(school_class, request.user, hour)
+        elif busy := forms.start_making(request.user):
+            messages.error(request, busy)
+            names = {"names": request.POST.get("names", "")}
+            form = forms.AddStudentsForm(school_class, request.user, hour, initial=names)
         else:
-            forms.count_accounts_made(request.user, hour, len(students))
-            context = {"school_class": school_class, "students": students}
-            response = render(request, "classes/new_students.html", context)
-            add_never_cache_headers(response)
-            return response
+            try:
+                if made := _add_students(request, school_class, form):
+                    return made
+            finally:
+                forms.stop_making(request.user)
     form.initial["token"] = forms.issue_token(request)
     if form.is_bound:
         form.data = form.data.copy()  # type: ignore[attr-defined]
@@ -339,19 +343,61 @@ def add_students(request: HttpRequest, pk: int) -> HttpResponseBase:
     return render(request, "classes/add_students.html", context)
 
 
-def _make_students(school_class: SchoolClass, teacher: Any, students: list[Any]) -> None:
+def _add_students(
+    request: HttpRequest, school_class: SchoolClass, form: forms.AddStudentsForm
+) -> HttpResponse | None:
+    """The printable page of the accounts made from a valid list; None (with the form's
+    errors) if none was made."""
+    if not form.is_valid():
+        return None
+    students: list[forms.NewStudent] = form.cleaned_data["names"]
+    try:
+        _make_students(school_class, request.user, students)
+    except IntegrityError:
+        form.add_error(None, "Someone took one of these usernames just now: try again.")
+    except ClassFull as full:
+        form.add_error(None, f"{full} Nobody was added.")
+    else:
+        return _passwords_page(request, school_class, students)
+    form.give_back()
+    return None
+
+
+def _passwords_page(
+    request: HttpRequest, school_class: SchoolClass, students: list[forms.NewStudent], **extra: Any
+) -> HttpResponse:
+    context = {"school_class": school_class, "students": students, **extra}
+    response = render(request, "classes/new_students.html", context)
+    add_never_cache_headers(response)
+    return response
+
+
+def _make_students(
+    school_class: SchoolClass, teacher: Any, students: list[forms.NewStudent]
+) -> None:
+    """Make the accounts: every password hashed first, outside any transaction (SQLite holds
+    its write lock from BEGIN to COMMIT, and a student's answer would wait behind it), then
+    one short transaction of bulk writes. ``bulk_create`` sends no ``post_save``, so the
+    usernames' keys (:func:`keep_username_key`) are written here too."""
     user_model = get_user_model()
+    users = []
+    for new in students:
+        new.password = new_password()
+        users.append(user_model(username=new.username, password=one_time_hash(new.password)))
+    keys = [username_key(new.username) for new in students]
     with transaction.atomic():
         school_class.hold_room(len(students))
-        for new in students:
-            new.password = new_password()
-            user = user_model(username=new.username)
-            user.set_password(new.password)
-            user.save()
-            ManagedStudent.objects.create(user=user, created_by=teacher)
-            Membership.objects.create(
-                school_class=school_class, student=user, real_name=new.real_name
-            )
+        user_model.objects.bulk_create(users)
+        ManagedStudent.objects.bulk_create(
+            ManagedStudent(user=user, created_by=teacher) for user in users
+        )
+        Membership.objects.bulk_create(
+            Membership(school_class=school_class, student=user, real_name=new.real_name)
+            for user, new in zip(users, students, strict=True)
+        )
+        UsernameKey.objects.bulk_create(
+            UsernameKey(user=user, key=key) for user, key in zip(users, keys, strict=True)
+        )
 
 
 @login_required
@@ -432,14 +478,12 @@ def reset_password(request: HttpRequest, pk: int, membership: int) -> HttpRespon
             messages.error(request, f"{full} The password was not changed.")
             return redirect("classes:student", school_class.pk, member.pk)
     password = new_password()
-    member.student.set_password(password)
-    ManagedStudent.objects.filter(user=member.student).update(one_time_password=True)
-    member.student.save(update_fields=["password"])
+    member.student.password = one_time_hash(password)  # hashed before the transaction
+    with transaction.atomic():
+        member.student.save(update_fields=["password"])
+        ManagedStudent.objects.filter(user=member.student).update(one_time_password=True)
     student = forms.NewStudent(member.real_name, member.student.username, password)
-    context = {"school_class": school_class, "students": [student], "reset": True}
-    response = render(request, "classes/new_students.html", context)
-    add_never_cache_headers(response)
-    return response
+    return _passwords_page(request, school_class, [student], reset=True)
 
 
 @login_required
