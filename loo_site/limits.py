@@ -81,6 +81,26 @@ def _counted(kind: str, request: HttpRequest) -> list[tuple[Limit, str, str]]:
     return counted + ([(limit("joins-per-account"), account, JOINS)] if account else [])
 
 
+def _take_all(
+    request: HttpRequest, counted: list[tuple[Limit, str]], what: str, *, accounts: bool = False
+) -> list[Taken] | HttpResponse:
+    """Count one event against each limit; over any of them, give back the others and answer
+    with the 429 page. ``accounts``: the event makes accounts, and while the limits cannot be
+    counted it is refused (the 503 page)."""
+    taken: list[Taken] = []
+    for rule, who in counted:
+        try:
+            took = take(rule, who, closed_when_down=accounts)
+        except LimitsUnavailable:
+            took = None
+        if took is None or took.wait:
+            for each in taken:
+                give_back(each)
+            return cannot_count(request) if took is None else too_many(request, took.wait, what)
+        taken.append(took)
+    return taken
+
+
 def _digest(*parts: str) -> str:
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
 
@@ -143,13 +163,11 @@ def _log_in(
         return too_many(request, wait, NAME)
     earlier: list[str] = shared_cache.get(_pending(f"ip:{ip}", name)) or []
     if not earlier:
-        for rule in (limit("guesses-per-address"), limit("guesses-per-address-minute")):
-            took = take(rule, f"ip:{ip}")
-            if took.wait:
-                for each in taken:
-                    give_back(each)
-                return too_many(request, took.wait, GUESSES)
-            taken.append(took)
+        rules = ("guesses-per-address", "guesses-per-address-minute")
+        took = _take_all(request, [(limit(rule), f"ip:{ip}") for rule in rules], GUESSES)
+        if isinstance(took, HttpResponse):
+            return took
+        taken = took
     response = get_response(request)
     if response.status_code == 302:  # in
         for key in [*(t.key for t in taken), *earlier]:
@@ -182,19 +200,10 @@ def _sign_up(
     before the form is checked, and each outcome gives the other's count back. While they
     cannot be counted, no account is made."""
     ip = f"ip:{client_ip(request)}"
-    taken: list[Taken] = []
-    for name in ("sign-ups-per-address", "failed-sign-ups-per-address"):
-        try:
-            took = take(limit(name), ip, closed_when_down=True)
-        except LimitsUnavailable:
-            for each in taken:
-                give_back(each)
-            return cannot_count(request)
-        if took.wait:
-            for each in taken:
-                give_back(each)
-            return too_many(request, took.wait, SIGN_UPS)
-        taken.append(took)
+    rules = ("sign-ups-per-address", "failed-sign-ups-per-address")
+    taken = _take_all(request, [(limit(rule), ip) for rule in rules], SIGN_UPS, accounts=True)
+    if isinstance(taken, HttpResponse):
+        return taken
     response = get_response(request)
     made, failed = taken
     give_back(failed if response.status_code == 302 else made)
@@ -317,15 +326,5 @@ class CreationLimitMiddleware:
         counted = [(limit(creating.per_address), f"ip:{client_ip(request)}")]
         if request.user.is_authenticated:
             counted.append((limit(creating.per_account), f"user:{request.user.pk}"))
-        taken = []
-        for rule, who in counted:
-            try:
-                took = take(rule, who, closed_when_down=creating.makes_accounts)
-            except LimitsUnavailable:
-                return cannot_count(request)
-            if took.wait:
-                for earlier in taken:
-                    give_back(earlier)
-                return too_many(request, took.wait, creating.what)
-            taken.append(took)
-        return None
+        taken = _take_all(request, counted, creating.what, accounts=creating.makes_accounts)
+        return taken if isinstance(taken, HttpResponse) else None
