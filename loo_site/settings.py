@@ -107,6 +107,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A teacher's and a student's own pages are never kept by a browser's or proxy's cache.
+    "loo_site.middleware.PrivatePageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # A student account a teacher made: its one-time password is changed before all else.
     "lessons.classes.middleware.OneTimePasswordMiddleware",
