@@ -269,6 +269,7 @@ CREATING: dict[str, Creating] = {
     "classes:create": _CLASSES,
     "classes:copy": _CLASSES,
     "classes:edit": _ROSTER,
+    "classes:student": _ROSTER,  # the teacher's notes
     "classes:code": _ROSTER,
     "classes:archive": _ROSTER,
     "classes:delete": _ROSTER,
