@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from django.core.cache.backends import db, redis
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.db import connections, router, transaction
 from django.utils.timezone import now as tz_now
 
@@ -50,7 +51,7 @@ class DatabaseCache(db.DatabaseCache):
         using = router.db_for_write(self.cache_model_class)
         connection = connections[using]
         quote = connection.ops.quote_name
-        table = quote(self._table)
+        table = quote(self._table)  # type: ignore[attr-defined]
         # PostgreSQL locks the row; SQLite's write transactions (IMMEDIATE) lock the file.
         lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
         now = connection.ops.adapt_datetimefield_value(tz_now().replace(microsecond=0))
@@ -86,7 +87,7 @@ class RedisCache(redis.RedisCache):
             return fallback()
         try:
             result = call()
-        except (ConnectionError, TimeoutError, OSError, *_redis_errors()) as error:
+        except _ERRORS as error:
             with self._lock:
                 if not self._down_until:
                     log.error("The shared cache (Redis) cannot be reached: %s", error)
@@ -110,26 +111,22 @@ class RedisCache(redis.RedisCache):
     def has_key(self, key: Any, version: int | None = None) -> Any:
         return self._safely(lambda: super(RedisCache, self).has_key(key, version), lambda: False)
 
-    def add(
-        self, key: Any, value: Any, timeout: Any = redis.DEFAULT_TIMEOUT, version: Any = None
-    ) -> Any:
+    def add(self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None) -> Any:
         return self._safely(
             lambda: super(RedisCache, self).add(key, value, timeout, version), lambda: False
         )
 
-    def set(
-        self, key: Any, value: Any, timeout: Any = redis.DEFAULT_TIMEOUT, version: Any = None
-    ) -> Any:
+    def set(self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None) -> Any:
         return self._safely(
             lambda: super(RedisCache, self).set(key, value, timeout, version), lambda: None
         )
 
-    def set_many(self, data: Any, timeout: Any = redis.DEFAULT_TIMEOUT, version: Any = None) -> Any:
+    def set_many(self, data: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None) -> Any:
         return self._safely(
             lambda: super(RedisCache, self).set_many(data, timeout, version), lambda: list(data)
         )
 
-    def touch(self, key: Any, timeout: Any = redis.DEFAULT_TIMEOUT, version: Any = None) -> Any:
+    def touch(self, key: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None) -> Any:
         return self._safely(
             lambda: super(RedisCache, self).touch(key, timeout, version), lambda: False
         )
@@ -154,6 +151,12 @@ def _unavailable() -> Any:
 
 
 def _redis_errors() -> tuple[type[Exception], ...]:
-    import redis as client  # the client library, present wherever REDIS_URL is used
-
+    try:
+        import redis as client  # the client library, present wherever REDIS_URL is used
+    except ImportError:
+        return ()
     return (client.exceptions.ConnectionError, client.exceptions.TimeoutError)
+
+
+#: What an outage raises: the client's errors (not its others: a wrong command is a bug).
+_ERRORS: tuple[type[Exception], ...] = (ConnectionError, TimeoutError, *_redis_errors())
