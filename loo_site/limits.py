@@ -21,6 +21,7 @@ outage must not open the way to making accounts without limit.
 from __future__ import annotations
 
 import hashlib
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -129,9 +130,15 @@ DEVICE_NAMES = 8
 DEVICE_SECONDS = 400 * 24 * 3600
 
 
-def _known_names(request: HttpRequest) -> list[str]:
+def _device(request: HttpRequest) -> tuple[str, list[str]]:
+    """This browser's id and the names (digests) it has logged in to, from its signed cookie;
+    a new id and none without one. (The id stays while the names change, so that logging in
+    to another name does not start its count of guesses again.)"""
     value = request.get_signed_cookie(DEVICE_COOKIE, default="", salt=DEVICE_SALT)
-    return value.split(",") if value else []
+    device, _, names = value.partition(":")
+    if not device:
+        return secrets.token_urlsafe(12), []
+    return device, names.split(",") if names else []
 
 
 def known_device(request: HttpRequest, credentials: dict[str, Any] | None = None) -> bool:
@@ -151,12 +158,12 @@ def _log_in(
     ip = client_ip(request)
     name = str(request.POST.get("username", "")).strip().casefold()
     me = _digest(name)
-    known = _known_names(request)
+    device_id, known = _device(request)
     device = me in known
     request.lanterloo_known_device = device  # type: ignore[attr-defined]
     taken: list[Taken] = []
     if device:
-        per_name = (limit("guesses-per-device"), f"device:{_digest(*known)}:{me}", NAME)
+        per_name = (limit("guesses-per-device"), f"device:{device_id}:{me}", NAME)
     else:
         per_name = (limit("guesses-per-name"), f"name:{name}", NAME)
     if wait := retry_after(per_name[0], per_name[1]):
@@ -177,7 +184,7 @@ def _log_in(
         names = [me, *(n for n in known if n != me)][:DEVICE_NAMES]
         response.set_signed_cookie(
             DEVICE_COOKIE,
-            ",".join(names),
+            f"{device_id}:{','.join(names)}",
             salt=DEVICE_SALT,
             max_age=DEVICE_SECONDS,
             secure=settings.SESSION_COOKIE_SECURE,

@@ -267,6 +267,12 @@ def test_a_browser_that_knows_the_name_has_its_own_five_guesses() -> None:
         response = browser.post(reverse("login"), {"username": "teach", "password": f"no{i}"})
         assert response.status_code == 200
     assert _refused(browser.post(reverse("login"), {"username": "teach", "password": PASSWORD}))
+    # Logging in to another name from the same browser does not start the count again.
+    User.objects.create_user("pupil", password=PASSWORD)
+    for name in ("pupil", "teach", "pupil"):
+        browser.post(reverse("login"), {"username": name, "password": PASSWORD})
+        browser.post(reverse("logout"))
+    assert _refused(browser.post(reverse("login"), {"username": "teach", "password": PASSWORD}))
     # A forged cookie is not read.
     forged = Client(REMOTE_ADDR="192.0.2.25")
     forged.cookies["lanterloo_device"] = "anything"

@@ -167,3 +167,13 @@ def test_with_redis_down_no_page_fails(redis_down: None) -> None:
     deal = {"game": "three-card", "rules": "hoffmann", "players": 4, "opponents": "beginner"}
     response = client.post(reverse("games:table-create"), {**deal, "mode": "learning", "seed": 1})
     assert response.status_code == 302
+
+
+def test_sessions_are_not_in_the_cache() -> None:
+    """A Redis outage must log nobody out: sessions are in the database."""
+    from django.conf import settings
+
+    assert settings.SESSION_ENGINE in (
+        "django.contrib.sessions.backends.db",
+        "django.contrib.sessions.backends.cached_db",
+    )
