@@ -140,13 +140,19 @@ def retry_after(rule: Limit, who: str) -> int:
 
 def too_many(request: HttpRequest, seconds: int, what: str) -> HttpResponse:
     """The answer to a request over a limit: a page that says what, and when to try again
-    (HTTP 429, with ``Retry-After``)."""
+    (HTTP 429, with ``Retry-After``); to htmx, that sentence alone, for the page's script to
+    show where it shows a request's error."""
     minutes = max(1, -(-seconds // 60))
-    response = render(
-        request,
-        "429.html",
-        {"what": what, "minutes": minutes, "seconds": seconds},
-        status=429,
-    )
+    if request.headers.get("HX-Request"):
+        # htmx swaps nothing on a 429: the page's script shows this sentence instead.
+        sentence = f"{what} Please wait {minutes} minute{'s' if minutes > 1 else ''} and try again."
+        response = HttpResponse(sentence, status=429, content_type="text/plain; charset=utf-8")
+    else:
+        response = render(
+            request,
+            "429.html",
+            {"what": what, "minutes": minutes, "seconds": seconds},
+            status=429,
+        )
     response["Retry-After"] = str(seconds)
     return response

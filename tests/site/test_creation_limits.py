@@ -83,6 +83,13 @@ def test_answers_are_capped_per_minute_before_any_work() -> None:
     assert _refused(client.post(url, {}))
     assert _refused(client.post(reverse("quizzes:attempt-submit", args=[999999]), {}))
     assert client.get(reverse("quizzes:my-assignments")).status_code == 200  # reading goes on
+    # An answer sent by htmx is told in a sentence the page's script shows.
+    response = client.post(url, {}, headers={"HX-Request": "true"})
+    assert _refused(response)
+    assert (
+        response.content.decode()
+        == "Too many answers, too fast. Please wait 1 minute and try again."
+    )
 
 
 @override_settings(RATE_LIMITS={**LIMITS, "attempts-per-account": (2, 60)})
