@@ -129,3 +129,16 @@ def test_with_redis_down_a_list_of_students_is_refused_and_a_class_is_made() -> 
         assert response.status_code == 503
         assert "Nothing has been made or changed." in response.content.decode()
     assert not school_class.memberships.exists()
+
+
+@override_settings(RATE_LIMITS={**LIMITS, "classes-per-account": (1, 3600)})
+def test_a_forged_post_counts_against_no_one() -> None:
+    """Counted after the CSRF check: a page elsewhere cannot use up a teacher's limit."""
+    user = User.objects.create_user("teach", password="pw")
+    Teacher.objects.create(user=user)
+    forged = Client(enforce_csrf_checks=True)
+    forged.force_login(user)
+    assert forged.post(reverse("classes:create"), {"name": "F"}).status_code == 403
+    client = Client()
+    client.force_login(user)
+    assert client.post(reverse("classes:create"), {"name": "F"}).status_code == 302
