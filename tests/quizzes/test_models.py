@@ -61,8 +61,10 @@ def test_every_student_gets_the_same_questions_or_a_variant_of_his_own(
     assert [int(version.make_question(i, student.pk).seed) for i in range(3)] == mine
 
 
-def test_an_answer_is_stored_once(assignment, student, clock) -> None:
-    attempt = Attempt.start(assignment, student)
+def test_with_feedback_after_each_answer_an_answer_is_stored_once(
+    school_class, quiz, student, clock
+) -> None:
+    attempt = Attempt.start(make_assignment(school_class, quiz, feedback="each"), student)
     answer = attempt.answers.get(position=0)
     q = answer.to_engine()
 
@@ -129,7 +131,7 @@ def test_attempts_allowed_and_unlimited(school_class, quiz, student, clock) -> N
     with pytest.raises(AttemptRefused, match="every attempt"):
         Attempt.start(two, student)
 
-    unlimited = make_assignment(school_class, quiz, attempts_allowed=None)
+    unlimited = make_assignment(school_class, quiz, attempts_allowed=None, delay=0)
     for n in range(1, 13):
         attempt = Attempt.start(unlimited, student)
         assert attempt.number == n

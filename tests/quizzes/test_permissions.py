@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from lessons.quizzes.models import Attempt, ProblemReport, Quiz
+from lessons.quizzes.models import AssignmentException, Attempt, ProblemReport, Quiz
 
 from .conftest import client_for, make_assignment, make_quiz, right_response
 
@@ -29,6 +29,7 @@ TEACHER_PAGES = [
     ("quizzes:assignment-delete", "assignment", "post"),
     ("quizzes:results", "assignment", "get"),
     ("quizzes:student-results", "assignment+student", "get"),
+    ("quizzes:exception", "assignment+student", "post"),
     ("quizzes:regrade", "assignment", "post"),
     ("quizzes:answers-csv", "assignment", "get"),
 ]
@@ -38,6 +39,7 @@ STUDENT_PAGES = [
     ("quizzes:attempt", "attempt", "get"),
     ("quizzes:attempt-answer", "attempt+1", "post"),
     ("quizzes:report", "attempt+1", "post"),
+    ("quizzes:attempt-submit", "attempt", "get"),
     ("quizzes:attempt-submit", "attempt", "post"),
 ]
 #: Pages of one's own, open to any teacher (a 403 for an account that does not teach).
@@ -103,6 +105,8 @@ def _request(world, actor, name, spec, method):
     data = {"response": right_response(world["attempt"], 0)} if "answer" in name else {}
     if name == "quizzes:quiz-new":
         data = NEW_QUIZ
+    if name == "quizzes:exception":
+        data = {"extra_attempts": "1"}
     return getattr(client, method)(url, data)
 
 
@@ -122,6 +126,7 @@ def test_another_s_object_is_a_404(world, actor, name, spec, method, allowed) ->
     answers_before = list(world["attempt"].answers.values_list("response", "correct"))
     reports_before = ProblemReport.objects.count()
     response = _request(world, actor, name, spec, method)
+    made = AssignmentException.objects.exists()
 
     if actor == "anonymous":
         assert response.status_code == 302 and "/accounts/log-in/" in response.url
@@ -134,6 +139,7 @@ def test_another_s_object_is_a_404(world, actor, name, spec, method, allowed) ->
     if not allowed:
         assert list(world["attempt"].answers.values_list("response", "correct")) == answers_before
         assert ProblemReport.objects.count() == reports_before
+        assert not made
 
 
 @pytest.mark.parametrize(
