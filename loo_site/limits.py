@@ -295,6 +295,7 @@ CREATING: dict[str, Creating] = {
     "quizzes:assignment-edit": _ASSIGNMENTS,
     "quizzes:assignment-delete": _ASSIGNMENTS,
     "quizzes:regrade": _ASSIGNMENTS,
+    "quizzes:exception": _ASSIGNMENTS,  # one student's extra attempts or later close
     "quizzes:report": Creating(
         "reports-per-account", "reports-per-address", "Too many problems have been reported."
     ),
