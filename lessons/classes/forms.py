@@ -249,6 +249,7 @@ class AddStudentsForm(forms.Form):
     names = forms.CharField(
         label="Your students' names, one a line",
         widget=forms.Textarea(attrs={"rows": 8}),
+        max_length=20_000,  # a hundred long names, with chosen usernames
         help_text=(
             "A username is made from each name; to choose it yourself, write it after an equals "
             "sign: “Ada Lovelace = ada1815”. Only you see the real names."

@@ -254,7 +254,9 @@ class SchoolClass(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="classes_taught"
     )
     name = models.CharField(max_length=100)
-    description = models.TextField(blank=True)
+    # Free text is capped (a long text 20,000 characters, a short one 2,000, as Lichess's
+    # classes are): one account must not be able to store megabytes a minute.
+    description = models.TextField(blank=True, max_length=20_000)
     join_code = models.CharField(max_length=16, unique=True, default=new_join_code)
     joining_open = models.BooleanField(default=True)
     #: When the class was archived (read-only, results kept); None while it is in use.
@@ -352,7 +354,7 @@ class Membership(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
     )
     real_name = models.CharField(max_length=150, blank=True)
-    notes = models.TextField(blank=True)
+    notes = models.TextField(blank=True, max_length=2_000)
     joined = models.DateTimeField(auto_now_add=True)
     #: When the teacher archived the student: kept with his results, off the roster.
     archived = models.DateTimeField(null=True, blank=True)
