@@ -1,6 +1,7 @@
 """A class taking a quiz at the same moment: serve Lanterloo as `make run` does and measure.
 
     .venv/bin/python bench/classroom.py [--students 40] [--questions 10] [--workers 2]
+                                        [--accounts 100]
 
 1. Starts gunicorn as ``bench/http.py`` does (DEBUG off, SQLite in a throwaway file, migrated
    and loaded with the site's content, two sync workers).
@@ -10,12 +11,18 @@
    each question as the page offers it (htmx, as the browser does), one every 1 to 3 seconds
    on a schedule fixed in advance (an open loop: a slow answer does not delay the next one),
    then submits.
-4. Afterwards reads the database: an answer the server acknowledged ("saved") but not stored
+4. Meanwhile (a second after the first answers are due) their teacher, logged in by a
+   session as they are, opens the page that adds students to another class of his and sends
+   a list of ``--accounts`` names (issue 27: making accounts must hold nobody up); the
+   answers under way while that request is are the *during_accounts* ones.
+5. Afterwards reads the database: an answer the server acknowledged ("saved") but not stored
    as given is *lost*.
 
-An error is a failed connection, a status other than 200/302, or a refusal in the fragment.
-The latencies are those of the answers. The last line is exactly
-``classroom: students=N answers=N p50_ms=A p99_ms=B errors=E lost=L``.
+An error is a failed connection, a status other than 200/302, a refusal in the fragment, or
+a list of names that did not come back with a password for each. The latencies are those of
+the answers; ``accounts_ms`` is the teacher's request. The last line is exactly
+``classroom: students=N answers=N p50_ms=A p99_ms=B during_accounts_p99_ms=C accounts_ms=D
+errors=E lost=L``.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 # Keep this folder off the import path: bench/http.py would stand in for the standard library.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
@@ -51,6 +59,7 @@ PYTHON = bench_http.PYTHON
 _CHOICE = re.compile(r'<input type="(checkbox|radio)" name="response" value="([^"]+)"')
 _ANSWER_URL = re.compile(r'action="(/quizzes/attempt/\d+/q/(\d+)/answer/)"')
 _ATTEMPT_URL = re.compile(r"^/quizzes/attempt/(\d+)/$")
+_TOKEN = re.compile(r'name="token" value="([^"]+)"')
 
 #: Run in ``manage.py shell``: the class, its quiz and assignment; prints the assignment's pk
 #: and each student's username and session key, as JSON.
@@ -64,9 +73,18 @@ from django.utils import timezone
 from lessons.classes.models import Membership, SchoolClass, Teacher
 from lessons.quizzes.models import Assignment, Quiz
 
+def logged_in(user):
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    return session.session_key
+
 teacher = User.objects.create_user("bench-teacher")
 Teacher.objects.create(user=teacher)
 school_class = SchoolClass.objects.create(teacher=teacher, name="Bench class")
+new_class = SchoolClass.objects.create(teacher=teacher, name="Bench class, new accounts")
 quiz = Quiz.objects.create(teacher=teacher)
 quiz.save_version(title="Bench quiz", rules="hoffmann", game="three-card", topics=[],
                   topics_from="any rule", kinds=[], count=QUESTIONS, same_for_all=False,
@@ -79,13 +97,9 @@ students = []
 for i in range(STUDENTS):
     user = User.objects.create_user(f"bench-student-{i:03d}")
     Membership.objects.create(school_class=school_class, student=user)
-    session = SessionStore()
-    session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    session.create()
-    students.append([user.username, session.session_key])
-print(json.dumps({"assignment": assignment.pk, "students": students}))
+    students.append([user.username, logged_in(user)])
+print(json.dumps({"assignment": assignment.pk, "students": students,
+                  "teacher": logged_in(teacher), "new_class": new_class.pk}))
 """
 
 #: Run in ``manage.py shell``: every stored answer, as JSON [username, number, response].
@@ -101,6 +115,10 @@ print(json.dumps([[u, p + 1, r] for u, p, r in rows]))
 @dataclass
 class Results:
     latencies: list[float] = field(default_factory=list)
+    #: Each answer's (sent, answered) times, to find those under way while accounts were made.
+    spans: list[tuple[float, float]] = field(default_factory=list)
+    #: When the teacher's list of names was sent and answered.
+    accounts: tuple[float, float] | None = None
     acknowledged: list[tuple[str, int, list[str]]] = field(default_factory=list)
     errors: int = 0
     problems: dict[str, int] = field(default_factory=dict)
@@ -171,9 +189,11 @@ async def take(
                 return
             url, number, response = chosen
             before = len(stats.latencies)
+            sent = time.perf_counter()
             status, _, page = await browser.request(
                 "POST", url, [("response", r) for r in response], htmx=True
             )
+            results.spans.append((sent, time.perf_counter()))
             results.latencies.extend(stats.latencies[before:])
             if status == 200 and f"Your answer to question {number} is saved" in page:
                 results.acknowledged.append((username, number, sorted(response)))
@@ -187,18 +207,63 @@ async def take(
         results.errors += n
 
 
-async def classroom(
-    port: int, assignment: int, students: list[list[str]], questions: int
-) -> Results:
+async def make_accounts(
+    port: int, session: str, new_class: int, accounts: int, start: float, results: Results
+) -> None:
+    """The teacher sends a list of ``accounts`` names, as his browser does (the form's
+    one-time token from the page first), while his students answer."""
+    stats = bench_http.Stats()
+    browser = bench_http.Browser(port, stats, record=True)
+    browser.cookies["sessionid"] = session
+    url = f"/classes/{new_class}/add-students/"
+    try:
+        await asyncio.sleep(max(0.0, start - time.perf_counter()))
+        _, _, page = await browser.request("GET", url)
+        found = _TOKEN.search(page)
+        if found is None:
+            results.fail("no form to add students")
+            return
+        names = "\n".join(f"Bench Pupil {i:03d}" for i in range(accounts))
+        sent = time.perf_counter()
+        status, _, page = await browser.request(
+            "POST", url, [("names", names), ("token", html.unescape(found.group(1)))]
+        )
+        results.accounts = (sent, time.perf_counter())
+        if status != 200 or page.count('class="password"') != accounts:
+            results.fail("the list of names made no page of passwords")
+    except (OSError, ValueError, IndexError) as error:
+        results.fail(f"teacher: {type(error).__name__}: {error}"[:80])
+    for what, n in stats.problems.items():
+        results.problems[what] = results.problems.get(what, 0) + n
+        results.errors += n
+
+
+async def classroom(port: int, made: dict[str, Any], questions: int, accounts: int) -> Results:
     results = Results()
     start = time.perf_counter() + 0.5
+    students = made["students"]
+    teacher = []
+    if accounts:
+        # A second after the first answers are due: the class is answering by then.
+        teacher.append(
+            make_accounts(port, made["teacher"], made["new_class"], accounts, start + 2.0, results)
+        )
     await asyncio.gather(
         *(
-            take(port, name, key, assignment, questions, start, results, seed=i)
+            take(port, name, key, made["assignment"], questions, start, results, seed=i)
             for i, (name, key) in enumerate(students)
-        )
+        ),
+        *teacher,
     )
     return results
+
+
+def during(results: Results) -> list[float]:
+    """The latencies of the answers under way at some moment of the teacher's request."""
+    if results.accounts is None:
+        return []
+    begun, ended = results.accounts
+    return [done - sent for sent, done in results.spans if sent < ended and done > begun]
 
 
 def percentile_ms(latencies: list[float], fraction: float) -> float:
@@ -211,6 +276,9 @@ def main() -> None:
     parser.add_argument("--students", type=int, default=40)
     parser.add_argument("--questions", type=int, default=10)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--accounts", type=int, default=100, help="names the teacher sends meanwhile (0: none)"
+    )
     args = parser.parse_args()
     if not bench_http.GUNICORN.exists():
         raise SystemExit(f"{bench_http.GUNICORN} is missing: run `make venv` first")
@@ -224,7 +292,7 @@ def main() -> None:
         )
         made = json.loads(shell(setup, env))
         started = time.perf_counter()
-        results = asyncio.run(classroom(port, made["assignment"], made["students"], args.questions))
+        results = asyncio.run(classroom(port, made, args.questions, args.accounts))
         elapsed = time.perf_counter() - started
         stored = {(u, n): sorted(r) for u, n, r in json.loads(shell(STORED, env))}
     finally:
@@ -243,12 +311,22 @@ def main() -> None:
         f"p{round(f * 100)} {percentile_ms(results.latencies, f):.0f} ms" for f in (0.9, 0.95)
     )
     print(f"answer latency: {spread}, slowest {percentile_ms(results.latencies, 1.0):.0f} ms")
+    meanwhile = during(results)
+    accounts_ms = 0.0
+    if results.accounts is not None:
+        accounts_ms = (results.accounts[1] - results.accounts[0]) * 1000
+        print(
+            f"{args.accounts} accounts made in {accounts_ms:.0f} ms, while {len(meanwhile)} "
+            f"answers were under way (slowest {percentile_ms(meanwhile, 1.0):.0f} ms)"
+        )
     for what, n in sorted(results.problems.items()):
         print(f"  error: {what}: {n}")
     print(
         f"classroom: students={args.students} answers={answers} "
         f"p50_ms={percentile_ms(results.latencies, 0.5):.0f} "
         f"p99_ms={percentile_ms(results.latencies, 0.99):.0f} "
+        f"during_accounts_p99_ms={percentile_ms(meanwhile, 0.99):.0f} "
+        f"accounts_ms={accounts_ms:.0f} "
         f"errors={results.errors} lost={lost}"
     )
 

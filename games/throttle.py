@@ -6,6 +6,12 @@ address, an account name, a user, a browser session. :func:`hit` counts one even
 limits are settings (``RATE_LIMITS``: name → (count, seconds)), so tests and deployments can
 change them.
 
+:func:`take` counts and decides in one step, so that N requests at once let exactly the limit's
+count through (counting first, then refusing a count over the limit); :func:`give_back`
+returns a count (a login that turned out right). The cache's ``incr`` is atomic for that
+(games.caches). While the cache is down a limit lets requests through, except where the
+caller says it must not (making accounts): :class:`LimitsUnavailable`.
+
 The client address is :func:`client_ip`: ``REMOTE_ADDR``, or behind ``TRUSTED_PROXIES``
 reverse proxies the address the nearest of them saw, read from the right of
 ``X-Forwarded-For``: whatever a client writes into that header itself stands further left
@@ -15,6 +21,7 @@ classes use these too.)
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import ipaddress
 import time
@@ -24,6 +31,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+
+from games.caches import CacheUnavailable
 
 
 @dataclass(frozen=True)
@@ -76,6 +85,53 @@ def hit(rule: Limit, who: str) -> None:
         cache.add(key, 1, timeout=left + 1)
 
 
+class LimitsUnavailable(Exception):
+    """The shared cache is down and the limit must hold (it guards making accounts)."""
+
+
+@dataclass(frozen=True)
+class Taken:
+    """One counted event: the window's key (for :func:`give_back`) and the seconds to wait
+    (0: within the limit)."""
+
+    key: str
+    wait: int
+
+
+def take(rule: Limit, who: str, *, closed_when_down: bool = False) -> Taken:
+    """Count one event of ``rule`` for ``who`` unless that goes over the count (then the
+    event is not counted, and ``wait`` says for how long). With the cache down the event is
+    allowed, or refused with :class:`LimitsUnavailable` if ``closed_when_down``."""
+    key, left = _key(rule, who, time.time())
+    try:
+        for _ in range(2):
+            cache.add(key, 0, timeout=left + 1)
+            try:
+                count = int(cache.incr(key))
+                break
+            except CacheUnavailable:
+                raise
+            except ValueError:  # expired between the two calls: add it again
+                continue
+        else:
+            return Taken(key, 0)
+    except CacheUnavailable:
+        if closed_when_down:
+            raise LimitsUnavailable from None
+        return Taken(key, 0)
+    if count > rule.count:
+        give_back(Taken(key, left))
+        return Taken(key, left)
+    return Taken(key, 0)
+
+
+def give_back(taken: Taken) -> None:
+    """Uncount an event :func:`take` counted (if its window has not ended)."""
+    # The window may have ended (or the cache be down): then there is nothing to give back.
+    with contextlib.suppress(ValueError):
+        cache.decr(taken.key)
+
+
 def retry_after(rule: Limit, who: str) -> int:
     """0 while ``who`` is under ``rule``'s count; else the seconds until its window ends."""
     key, left = _key(rule, who, time.time())
@@ -84,13 +140,19 @@ def retry_after(rule: Limit, who: str) -> int:
 
 def too_many(request: HttpRequest, seconds: int, what: str) -> HttpResponse:
     """The answer to a request over a limit: a page that says what, and when to try again
-    (HTTP 429, with ``Retry-After``)."""
+    (HTTP 429, with ``Retry-After``); to htmx, that sentence alone, for the page's script to
+    show where it shows a request's error."""
     minutes = max(1, -(-seconds // 60))
-    response = render(
-        request,
-        "429.html",
-        {"what": what, "minutes": minutes, "seconds": seconds},
-        status=429,
-    )
+    if request.headers.get("HX-Request"):
+        # htmx swaps nothing on a 429: the page's script shows this sentence instead.
+        sentence = f"{what} Please wait {minutes} minute{'s' if minutes > 1 else ''} and try again."
+        response = HttpResponse(sentence, status=429, content_type="text/plain; charset=utf-8")
+    else:
+        response = render(
+            request,
+            "429.html",
+            {"what": what, "minutes": minutes, "seconds": seconds},
+            status=429,
+        )
     response["Retry-After"] = str(seconds)
     return response

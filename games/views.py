@@ -12,7 +12,7 @@ that reaches a template (games.presenting builds every page from it).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.conf import settings
@@ -118,10 +118,19 @@ def create_table(request: HtmxHttpRequest) -> HttpResponse:
 
 
 def _may_deal(request: HtmxHttpRequest, form: NewTableForm) -> HttpResponse | None:
-    """Before a new table is dealt, whatever asks for it (the chooser, a shared deal): the
-    answer to give instead if the limits refuse it (too many tables lately; a browser without
-    an account whose tables are all in play, ``form`` shown again), else None, the table
-    counted against the limits and room made for it."""
+    """:func:`may_deal` for the chooser and a shared deal: a browser whose tables are all in
+    play is shown ``form`` again with the reason."""
+    return may_deal(
+        request, lambda refusal: _render_chooser(request, form, status=409, refusal=refusal)
+    )
+
+
+def may_deal(request: HtmxHttpRequest, full: Callable[[str], HttpResponse]) -> HttpResponse | None:
+    """Before a new table is dealt, whatever asks for it (the chooser, a shared deal, a
+    lesson's guided hand): the answer to give instead if the limits refuse it (too many
+    tables lately: the 429 page; a browser without an account whose tables are all in play:
+    ``full`` of the reason), else None, the table counted against the limits and room made
+    for it."""
     owner = request.user if request.user.is_authenticated else None
     if owner is None and request.session.session_key is None:
         # The table belongs to this browser session: make sure it has one.
@@ -131,8 +140,7 @@ def _may_deal(request: HtmxHttpRequest, form: NewTableForm) -> HttpResponse | No
         if wait := retry_after(rule, who):
             return too_many(request, wait, presenting.TOO_MANY_TABLES)
     if owner is None and not _make_room(request.session.session_key or ""):
-        refusal = presenting.session_full(settings.SESSION_TABLES)
-        return _render_chooser(request, form, status=409, refusal=refusal)
+        return full(presenting.session_full(settings.SESSION_TABLES))
     for rule, who in counted:
         hit(rule, who)
     return None

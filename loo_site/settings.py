@@ -107,6 +107,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A teacher's and a student's own pages are never kept by a browser's or proxy's cache.
+    "loo_site.middleware.PrivatePageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # A student account a teacher made: its one-time password is changed before all else.
     "lessons.classes.middleware.OneTimePasswordMiddleware",
@@ -114,6 +116,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # Password guesses, sign-ups and join codes, limited per address and per target.
     "loo_site.limits.AttemptLimitMiddleware",
+    # Everything that creates or stores rows, limited per account and per address.
+    "loo_site.limits.CreationLimitMiddleware",
     # Last, as django-axes asks: answers a locked-out login with its lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -173,18 +177,23 @@ else:
 # set (e.g. redis://127.0.0.1:6379/0), otherwise a table in the database above, made by
 # `manage.py createcachetable` (`make run` does; test databases get it from Django). It holds
 # the content version that tells each worker when to reload the rule links (games/links.py)
-# and the rate limits' counts; sessions and login failures are in the database itself.
+# and the rate limits' counts; sessions (SESSION_ENGINE: Django's default, the database) and
+# login failures are in the database itself, so an outage of Redis logs nobody out. Both
+# backends are Django's with what the limits need (games.caches): a count that two workers
+# cannot both miss, and Redis errors answered as misses, logged once, never a 500.
 if REDIS_URL := os.environ.get("REDIS_URL", ""):
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "games.caches.RedisCache",
             "LOCATION": REDIS_URL,
+            # A Redis that does not answer costs a request half a second, not a worker.
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
     }
 else:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "BACKEND": "games.caches.DatabaseCache",
             "LOCATION": "lanterloo_cache",
             # The rate limits keep a row per address and window: the default 300 rows would
             # be culled at random under an attack, and counts with them.
@@ -202,7 +211,8 @@ LOGOUT_REDIRECT_URL = "home"
 
 # Failed logins are counted by django-axes (in the database): after AXES_FAILURE_LIMIT
 # failures for one name from one address, that name is locked out there for a quarter of an
-# hour. Behind a proxy, REMOTE_ADDR is the proxy's address.
+# hour (but not for a browser that logged in to it before: loo_site.limits). Behind a
+# proxy, REMOTE_ADDR is the proxy's address.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
@@ -214,6 +224,9 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 # Count failures only: no log of every successful login is kept.
 AXES_DISABLE_ACCESS_LOG = True
+# A browser that has logged in to the name before is counted per browser instead (its own
+# wrong passwords lock it), so that no one at the same address locks its owner out.
+AXES_WHITELIST_CALLABLE = "loo_site.limits.known_device"
 
 # The client's address: REMOTE_ADDR, or behind this many reverse proxies (each of which adds
 # the address it saw to X-Forwarded-For) the address the nearest one saw. 0: no proxy is
@@ -228,18 +241,54 @@ RATE_LIMITS = {
     "guesses-per-address": (envint("DJANGO_LIMIT_GUESSES_PER_ADDRESS", 40), 600),
     # ... of which at most this many in a minute: a burst of hashes holds up every page.
     "guesses-per-address-minute": (20, 60),
+    # One name from everywhere (a guess spread over many addresses); a browser that has
+    # logged in to the name before is not held by it, only by its own count.
     "guesses-per-name": (envint("DJANGO_LIMIT_GUESSES_PER_NAME", 20), 900),
+    "guesses-per-device": (5, 900),
     "guesses-per-account": (5, 900),
+    # Accounts made; and forms refused (a taken name, a weak password), in a shorter window.
     "sign-ups-per-address": (envint("DJANGO_LIMIT_SIGN_UPS_PER_ADDRESS", 60), 3600),
+    "failed-sign-ups-per-address": (envint("DJANGO_LIMIT_FAILED_SIGN_UPS_PER_ADDRESS", 30), 600),
     "joins-per-address": (40, 600),
     "joins-per-account": (10, 600),
     "drills-per-address": (envint("DJANGO_LIMIT_DRILLS_PER_ADDRESS", 300), 600),
     "tables-per-session": (30, 600),
     "tables-per-address": (envint("DJANGO_LIMIT_TABLES_PER_ADDRESS", 200), 600),
+    # What creates or stores rows (loo_site.limits.CREATING), per account and per address (a
+    # school's classes share one). Far above what a teacher or student does in earnest,
+    # far below what a script does.
+    "classes-per-account": (envint("DJANGO_LIMIT_CLASSES_PER_ACCOUNT", 30), 3600),
+    "classes-per-address": (envint("DJANGO_LIMIT_CLASSES_PER_ADDRESS", 100), 3600),
+    "roster-per-account": (envint("DJANGO_LIMIT_ROSTER_PER_ACCOUNT", 300), 3600),
+    "roster-per-address": (envint("DJANGO_LIMIT_ROSTER_PER_ADDRESS", 1000), 3600),
+    "student-lists-per-account": (envint("DJANGO_LIMIT_STUDENT_LISTS_PER_ACCOUNT", 20), 3600),
+    "student-lists-per-address": (envint("DJANGO_LIMIT_STUDENT_LISTS_PER_ADDRESS", 60), 3600),
+    "quizzes-per-account": (envint("DJANGO_LIMIT_QUIZZES_PER_ACCOUNT", 100), 3600),
+    "quizzes-per-address": (envint("DJANGO_LIMIT_QUIZZES_PER_ADDRESS", 300), 3600),
+    "assignments-per-account": (envint("DJANGO_LIMIT_ASSIGNMENTS_PER_ACCOUNT", 100), 3600),
+    "assignments-per-address": (envint("DJANGO_LIMIT_ASSIGNMENTS_PER_ADDRESS", 300), 3600),
+    "reports-per-account": (envint("DJANGO_LIMIT_REPORTS_PER_ACCOUNT", 20), 3600),
+    "reports-per-address": (envint("DJANGO_LIMIT_REPORTS_PER_ADDRESS", 200), 3600),
+    # Starting attempts and answering: a cap per minute no student reaches in earnest.
+    "attempts-per-account": (envint("DJANGO_LIMIT_ATTEMPTS_PER_ACCOUNT", 10), 60),
+    "attempts-per-address": (envint("DJANGO_LIMIT_ATTEMPTS_PER_ADDRESS", 200), 60),
+    "answers-per-account": (envint("DJANGO_LIMIT_ANSWERS_PER_ACCOUNT", 60), 60),
+    "answers-per-address": (envint("DJANGO_LIMIT_ANSWERS_PER_ADDRESS", 2000), 60),
 }
 # Without an account a browser session keeps this many practice tables: dealing another
 # removes its oldest finished one (never a hand in progress).
 SESSION_TABLES = 20
+
+# Chosen passwords: Argon2id at OWASP's parameters (about 40 ms, where PBKDF2 at 1,000,000
+# rounds costs 0.6 s). The one-time passwords of accounts a teacher made are random, so a few
+# thousand PBKDF2 rounds keep them out of reach (lessons/classes/hashers.py). Django's PBKDF2
+# hashers stay so that older hashes verify; each is made again with the first at its login.
+PASSWORD_HASHERS = [
+    "lessons.classes.hashers.OwaspArgon2PasswordHasher",
+    "lessons.classes.hashers.OneTimePasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+]
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -26,6 +26,7 @@ from lessons.classes.models import (
     Membership,
     SchoolClass,
     Teacher,
+    before_deleting,
     is_managed,
     looks_taken,
 )
@@ -72,7 +73,8 @@ class SignUpForm(UserCreationForm):
 
     def clean_username(self) -> str:
         username: str = super().clean_username()
-        if username and looks_taken(username):
+        typed = str(self.data.get("username", "")).strip()  # before Django's NFKC: Ⅰ, not I
+        if username and (looks_taken(username) or looks_taken(typed)):
             raise forms.ValidationError(
                 "A name that looks the same is taken (capitals, and letters of other scripts "
                 "that look alike, count as the same): choose another.",
@@ -186,9 +188,13 @@ def delete_account(request: HttpRequest) -> HttpResponseBase:
     then log out."""
     user = request.user
     assert isinstance(user, AbstractBaseUser)
+    if is_managed(user):
+        # A teacher made it: it is his (or another teacher of its classes') to delete.
+        return render(request, "registration/delete_account.html", {"managed": True})
     form = DeleteAccountForm(user, request.POST if request.method == "POST" else None)
     if form.is_valid():
         with transaction.atomic():
+            before_deleting(user)  # its quiz results stay with its teachers, anonymous
             user.delete()  # its tables and their hands go with it (on_delete=CASCADE)
         logout(request)
         return redirect("account-deleted")
@@ -198,7 +204,7 @@ def delete_account(request: HttpRequest) -> HttpResponseBase:
         "tables": tables.count(),
         "hands": PracticeHand.objects.filter(table__in=tables).count(),
         "classes_taught": SchoolClass.objects.filter(teacher=user).count(),
-        "classes_joined": Membership.objects.filter(student=user).count(),
+        "classes_joined": Membership.objects.filter(student=user, left__isnull=True).count(),
     }
     return render(request, "registration/delete_account.html", context)
 

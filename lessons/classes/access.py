@@ -1,5 +1,9 @@
 """Who may see which class: the view helpers every page of classes (and of quizzes) goes
-through. Anyone else's class is a 404, never a 403: its existence is not told."""
+through. Anyone else's class is a 404, never a 403: its existence is not told.
+
+A class is taught by its owner and its co-teachers alike: every teacher page finds the class
+through :func:`classes_taught`. What only the owner may do (delete the class, change its
+co-teachers, hand it over) goes through :func:`class_for_owner`."""
 
 from __future__ import annotations
 
@@ -12,30 +16,40 @@ from lessons.classes.models import SchoolClass
 
 
 def classes_taught(user: Any) -> QuerySet[SchoolClass]:
-    """The classes ``user`` teaches, archived ones included (none for anyone else)."""
+    """The classes ``user`` owns or co-teaches, archived ones included (none for anyone
+    else)."""
     if not getattr(user, "is_authenticated", False):
         return SchoolClass.objects.none()
-    return SchoolClass.objects.filter(teacher=user)
+    return SchoolClass.objects.taught_by(user)
 
 
 def classes_joined(user: Any) -> QuerySet[SchoolClass]:
-    """The classes ``user`` is a student of, archived ones included."""
+    """The classes ``user`` is a student of, archived ones included; not those he left."""
     if not getattr(user, "is_authenticated", False):
         return SchoolClass.objects.none()
-    return SchoolClass.objects.filter(memberships__student=user)
+    return SchoolClass.objects.filter(memberships__student=user, memberships__left__isnull=True)
 
 
-def class_for_teacher(user: Any, pk: Any) -> SchoolClass:
-    """The class ``pk`` if ``user`` teaches it; Http404 for anyone else (staff included)."""
+def _one(classes: QuerySet[SchoolClass], pk: Any) -> SchoolClass:
     try:
-        return classes_taught(user).get(pk=int(pk))
+        return classes.get(pk=int(pk))
     except (SchoolClass.DoesNotExist, TypeError, ValueError):
         raise Http404("No such class.") from None
+
+
+def class_for_teacher(user: Any, pk: Any, *related: str) -> SchoolClass:
+    """The class ``pk`` if ``user`` teaches it (owner or co-teacher); Http404 for anyone else
+    (staff included). ``related``: relations to read with it (``select_related``)."""
+    return _one(classes_taught(user).select_related(*related), pk)
+
+
+def class_for_owner(user: Any, pk: Any) -> SchoolClass:
+    """The class ``pk`` if ``user`` owns it; Http404 for anyone else, co-teachers included."""
+    if not getattr(user, "is_authenticated", False):
+        raise Http404("No such class.")
+    return _one(SchoolClass.objects.filter(teacher=user), pk)
 
 
 def class_for_student(user: Any, pk: Any) -> SchoolClass:
     """The class ``pk`` if ``user`` is one of its students; Http404 for anyone else."""
-    try:
-        return classes_joined(user).get(pk=int(pk))
-    except (SchoolClass.DoesNotExist, TypeError, ValueError):
-        raise Http404("No such class.") from None
+    return _one(classes_joined(user), pk)

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import secrets
-import unicodedata
 import zoneinfo
 from dataclasses import dataclass
 from typing import Any
 
+from anyascii import anyascii
+from confusable_homoglyphs import categories  # type: ignore[import-untyped]
 from django import forms
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import QuerySet
@@ -21,6 +24,7 @@ from lessons.classes.models import (
     SchoolClass,
     UsernameKey,
     is_managed,
+    read_as_ascii,
     username_key,
 )
 
@@ -57,11 +61,11 @@ class TeachForm(forms.Form):
                 "An account a teacher made for a student cannot teach. Nothing was changed."
             )
         if not data.get("teaches"):
-            taught = SchoolClass.objects.filter(teacher=self.user).count()
+            taught = SchoolClass.objects.taught_by(self.user).count()
             if taught:
                 raise forms.ValidationError(
                     f"You still teach {taught} class{'es' if taught != 1 else ''}: delete "
-                    "them first. Nothing was changed."
+                    "them, hand them over or step down first. Nothing was changed."
                 )
         return data
 
@@ -108,9 +112,9 @@ class JoinForm(forms.Form):
             )
         user = self.user
         if getattr(user, "is_authenticated", False):
-            if found.teacher_id == user.pk:
+            if SchoolClass.objects.taught_by(user).filter(pk=found.pk).exists():
                 raise forms.ValidationError("You teach this class.", code="teacher")
-            if found.memberships.filter(student=user).exists():
+            if found.memberships.present().filter(student=user).exists():
                 raise forms.ValidationError("You are in this class already.", code="member")
         if found.room() <= 0:
             raise forms.ValidationError(
@@ -120,16 +124,21 @@ class JoinForm(forms.Form):
         return code
 
     def join(self, user: Any) -> Membership:
-        """The membership made; :class:`ClassFull` if the class filled up since the form
+        """The membership made, or the one of a student who had left brought back (his work
+        in the class is his again); :class:`ClassFull` if the class filled up since the form
         was checked (nothing is then written)."""
         assert self.school_class is not None
+        real_name = self.cleaned_data.get("real_name", "")
         with transaction.atomic():
             self.school_class.hold_room(1)
-            return Membership.objects.create(
-                school_class=self.school_class,
-                student=user,
-                real_name=self.cleaned_data.get("real_name", ""),
+            membership, made = Membership.objects.get_or_create(
+                school_class=self.school_class, student=user, defaults={"real_name": real_name}
             )
+            if not made:
+                membership.left = membership.archived = None
+                membership.real_name = real_name or membership.real_name
+                membership.save(update_fields=["left", "archived", "real_name"])
+            return membership
 
 
 # -- making student accounts ------------------------------------------------------------------
@@ -143,26 +152,95 @@ class NewStudent:
 
 
 def username_from(real_name: str) -> str:
-    """A username made from a real name: its words without accents, capitalised and run
-    together (``Ève d'Arcy`` → ``EveDArcy``), at most 20 characters; ``Student`` if nothing
-    is left."""
-    plain = unicodedata.normalize("NFKD", real_name).encode("ascii", "ignore").decode()
-    words = re.findall(r"[A-Za-z0-9]+", plain)
-    return "".join(w[:1].upper() + w[1:] for w in words)[:20] or "Student"
+    """A username made from a real name: its words in Latin letters, capitalised and run
+    together, at most 20 characters; ``Student`` if nothing is left. Accents go (``Ève
+    d'Arcy`` → ``EveDArcy``); other scripts are transliterated (``Анна Иванова`` →
+    ``AnnaIvanova``, ``Γιώργος`` → ``Giorgos``). A word that mixes Latin with another script
+    is a look-alike (``Аda``, its А Cyrillic): its look-alikes are read as the ASCII they
+    look like first, so it is ``Ada``, as the key of the name reads it."""
+    words = []
+    for word in real_name.split():
+        scripts = {_script(c) for c in word if c.isalpha()}
+        if "LATIN" in scripts and len(scripts) > 1:
+            word = read_as_ascii(word)
+        words.append("".join(c if c.isascii() else _transliterated(c) for c in word))
+    plain = re.findall(r"[A-Za-z0-9]+", " ".join(words))
+    return "".join(w[:1].upper() + w[1:] for w in plain)[:20] or "Student"
+
+
+def _script(char: str) -> str:
+    try:
+        return str(categories.alias(char))
+    except Exception:  # a character the script table lacks
+        return "UNKNOWN"
+
+
+def _transliterated(char: str) -> str:
+    """A letter or digit of a name in Latin letters and digits only (anyascii writes a soft
+    sign as an apostrophe, which is no part of a word); nothing for anything else (an emoji
+    would become its name)."""
+    return re.sub(r"[^A-Za-z0-9]", "", anyascii(char)) if char.isalnum() else ""
+
+
+#: How long one teacher's list may be in the making before he may send another (a worker
+#: killed midway leaves the lock behind: it goes by itself).
+MAKING_SECONDS = 60
+
+BUSY = (
+    "A list of yours is being made just now: wait until its page of passwords has come, "
+    "then send this one again. No account was made from it."
+)
+
+#: Account creation fails closed: without the shared cache, no limit can be counted.
+NO_CACHE = (
+    "Accounts cannot be made just now (the site is under repair): try again in a few minutes."
+)
 
 
 def _rate_key(teacher: Any, hour: int) -> str:
     return f"classes:accounts-made:{teacher.pk}:{hour}"
 
 
-def accounts_made_this_hour(teacher: Any, hour: int) -> int:
-    return int(cache.get(_rate_key(teacher, hour), 0))
+def _making_key(teacher: Any) -> str:
+    return f"classes:making-accounts:{teacher.pk}"
 
 
-def count_accounts_made(teacher: Any, hour: int, n: int) -> None:
+def start_making(teacher: Any) -> str | None:
+    """Take the teacher's lock before any work on a list of names: None if this list may be
+    made now, else why not (another of his lists is being made, or the cache is down). One
+    list at a time per teacher, so two forms sent at once never both run, and the hourly
+    count below is only ever changed by one request of his at a time."""
+    try:
+        taken = cache.add(_making_key(teacher), 1, timeout=MAKING_SECONDS)
+    except Exception:  # the cache's own errors (Redis, or its database table) are not ours
+        return NO_CACHE
+    return None if taken else BUSY
+
+
+def stop_making(teacher: Any) -> None:
+    with contextlib.suppress(Exception):  # else the lock goes by itself after MAKING_SECONDS
+        cache.delete(_making_key(teacher))
+
+
+def reserve_accounts(teacher: Any, hour: int, n: int) -> tuple[bool, int]:
+    """Count ``n`` accounts against the teacher's hour before they are made: whether they
+    were (False, and nothing counted, if they would take him past ACCOUNTS_PER_HOUR), and how
+    many he had made this hour before them.
+    ``incr`` is atomic in Redis; in the database cache it is not, but the teacher's lock
+    (:func:`start_making`) keeps his other requests out meanwhile."""
     key = _rate_key(teacher, hour)
     cache.add(key, 0, timeout=2 * 3600)
-    cache.incr(key, n)
+    total = int(cache.incr(key, n))
+    if total > ACCOUNTS_PER_HOUR:
+        give_back_accounts(teacher, hour, n)
+        return False, total - n
+    return True, total - n
+
+
+def give_back_accounts(teacher: Any, hour: int, n: int) -> None:
+    """Uncount ``n`` accounts reserved and not made (a list refused, or a name taken since)."""
+    with contextlib.suppress(Exception):  # gone (expired, the cache restarted): nothing to do
+        cache.decr(_rate_key(teacher, hour), n)
 
 
 class AddStudentsForm(forms.Form):
@@ -171,6 +249,7 @@ class AddStudentsForm(forms.Form):
     names = forms.CharField(
         label="Your students' names, one a line",
         widget=forms.Textarea(attrs={"rows": 8}),
+        max_length=20_000,  # a hundred long names, with chosen usernames
         help_text=(
             "A username is made from each name; to choose it yourself, write it after an equals "
             "sign: “Ada Lovelace = ada1815”. Only you see the real names."
@@ -185,6 +264,9 @@ class AddStudentsForm(forms.Form):
         self.teacher = teacher
         self.hour = hour
         self.students: list[NewStudent] = []
+        #: How many accounts this form counted against the teacher's hour (given back if
+        #: they are not made).
+        self.reserved = 0
         super().__init__(*args, **kwargs)
 
     def clean_names(self) -> list[NewStudent]:
@@ -211,14 +293,37 @@ class AddStudentsForm(forms.Form):
                 f"A class has at most {MAX_STUDENTS} students: this one has room for {room} "
                 f"more, and the list has {len(wanted)}."
             )
-        made = accounts_made_this_hour(self.teacher, self.hour)
-        if made + len(wanted) > ACCOUNTS_PER_HOUR:
-            errors.append(
+        if errors:
+            raise forms.ValidationError(errors)
+        self._reserve(len(wanted))
+        try:
+            return self._usernames(wanted)
+        except forms.ValidationError:
+            self.give_back()
+            raise
+
+    def _reserve(self, n: int) -> None:
+        """Count the accounts asked for before any is made (and before the usernames are
+        worked out): a refused list does no work."""
+        try:
+            counted, made = reserve_accounts(self.teacher, self.hour, n)
+        except Exception as error:  # the cache is down: account creation fails closed
+            raise forms.ValidationError(NO_CACHE) from error
+        if not counted:
+            raise forms.ValidationError(
                 f"You can make at most {ACCOUNTS_PER_HOUR} student accounts an hour, and have "
                 f"made {made} this hour: try again later, or with fewer names."
             )
-        if errors:
-            raise forms.ValidationError(errors)
+        self.reserved = n
+
+    def give_back(self) -> None:
+        """The accounts reserved were not made: they do not count."""
+        if self.reserved:
+            give_back_accounts(self.teacher, self.hour, self.reserved)
+            self.reserved = 0
+
+    def _usernames(self, wanted: list[tuple[int, str, str]]) -> list[NewStudent]:
+        errors: list[str] = []
         taken = set(UsernameKey.objects.values_list("key", flat=True))
         students: list[NewStudent] = []
         for number, name, chosen in wanted:
@@ -262,7 +367,7 @@ class RosterActionForm(forms.Form):
     ACTIONS = [
         ("move", "Move to another class"),
         ("archive", "Archive"),
-        ("restore", "Bring back from the archive"),
+        ("restore", "Bring back (from the archive, or after leaving)"),
         ("remove", "Remove from the class"),
     ]
     action = forms.ChoiceField(label="With the students ticked", choices=ACTIONS)
@@ -273,14 +378,14 @@ class RosterActionForm(forms.Form):
         label="Move them to", queryset=SchoolClass.objects.none(), required=False
     )
 
-    def __init__(self, school_class: SchoolClass, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, school_class: SchoolClass, teacher: Any, *args: Any, **kwargs: Any) -> None:
         self.school_class = school_class
         super().__init__(*args, **kwargs)
         students: QuerySet[Membership] = school_class.memberships.select_related("student")
         self.fields["students"].queryset = students  # type: ignore[attr-defined]
         self.fields["students"].error_messages["invalid_choice"] = STALE
         self.fields["students"].error_messages["required"] = "Tick at least one student."
-        others = SchoolClass.objects.active().filter(teacher=school_class.teacher_id)
+        others = SchoolClass.objects.active().taught_by(teacher)
         self.fields["target"].queryset = others.exclude(pk=school_class.pk)  # type: ignore[attr-defined]
         self.fields["target"].error_messages["invalid_choice"] = STALE
 
@@ -291,12 +396,51 @@ class RosterActionForm(forms.Form):
             if target is None:
                 raise forms.ValidationError("Choose the class to move them to.")
             moving = [m.student_id for m in data["students"]]
-            arriving = len(moving) - target.memberships.filter(student__in=moving).count()
+            arriving = len(moving) - target.memberships.active().filter(student__in=moving).count()
             if arriving > target.room():
                 raise forms.ValidationError(
                     f"“{target}” has room for {target.room()} more students "
                     f"(at most {MAX_STUDENTS}): nothing was moved."
                 )
+        return data
+
+
+class CoTeacherForm(forms.Form):
+    """The owner adds a co-teacher by his username: an account that has said "I teach"."""
+
+    action = forms.CharField(widget=forms.HiddenInput, initial="add")
+    username = forms.CharField(label="The teacher's username", max_length=150)
+
+    def __init__(self, school_class: SchoolClass, *args: Any, **kwargs: Any) -> None:
+        self.school_class = school_class
+        super().__init__(*args, **kwargs)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        name = data.get("username", "").strip()
+        if not name:
+            return data
+        found = (
+            get_user_model()
+            .objects.filter(username__iexact=name, teacher__isnull=False, is_active=True)
+            .first()
+        )
+        if found is None:
+            raise forms.ValidationError(
+                f"No teacher has the username “{name}”: he must have an account and have said "
+                "“I teach” on his account page. Nobody was added.",
+                code="unknown",
+            )
+        if (
+            found.pk == self.school_class.teacher_id
+            or self.school_class.co_teachers.filter(teacher=found).exists()
+        ):
+            raise forms.ValidationError(f"{found.get_username()} teaches this class already.")
+        if self.school_class.memberships.filter(student=found).exists():
+            raise forms.ValidationError(
+                f"{found.get_username()} is a student of this class: a student cannot teach it."
+            )
+        data["teacher"] = found
         return data
 
 
@@ -313,20 +457,36 @@ class CopyForm(forms.Form):
     )
 
 
-class DeleteClassForm(forms.Form):
-    confirm = forms.CharField(label="Type the class's name to confirm", max_length=100)
+class TypeToConfirm(forms.Form):
+    """A deletion confirmed by typing the name of what goes (``what``: "the class's name")."""
 
-    def __init__(self, school_class: SchoolClass, *args: Any, **kwargs: Any) -> None:
-        self.school_class = school_class
+    confirm = forms.CharField(max_length=150)
+
+    def __init__(self, expected: str, what: str, *args: Any, **kwargs: Any) -> None:
+        self.expected, self.what = expected, what
         super().__init__(*args, **kwargs)
+        self.fields["confirm"].label = f"Type {what} to confirm"
 
     def clean_confirm(self) -> str:
         typed: str = self.cleaned_data["confirm"]
-        if typed.strip() != self.school_class.name.strip():
+        if typed.strip() != self.expected.strip():
             raise forms.ValidationError(
-                "That is not the class's name. Nothing has been deleted.", code="mismatch"
+                f"That is not {self.what}. Nothing has been deleted.", code="mismatch"
             )
         return typed
+
+
+class DeleteClassForm(TypeToConfirm):
+    def __init__(self, school_class: SchoolClass, *args: Any, **kwargs: Any) -> None:
+        self.school_class = school_class
+        super().__init__(school_class.name, "the class's name", *args, **kwargs)
+
+
+class DeleteStudentForm(TypeToConfirm):
+    """A teacher deletes an account a teacher made: typing its username confirms."""
+
+    def __init__(self, student: Any, *args: Any, **kwargs: Any) -> None:
+        super().__init__(student.get_username(), "the student's username", *args, **kwargs)
 
 
 # -- one-time form tokens ---------------------------------------------------------------------

@@ -14,6 +14,7 @@ urlpatterns = [
     path("<int:pk>/archive/", views.archive_class, name="archive"),
     path("<int:pk>/copy/", views.copy_class, name="copy"),
     path("<int:pk>/delete/", views.delete_class, name="delete"),
+    path("<int:pk>/teachers/", views.show_teachers, name="teachers"),
     path("<int:pk>/add-students/", views.add_students, name="add-students"),
     path("<int:pk>/roster/", views.act_on_roster, name="roster"),
     path("<int:pk>/students/<int:membership>/", views.show_student, name="student"),
@@ -23,4 +24,5 @@ urlpatterns = [
         name="reset-password",
     ),
     path("<int:pk>/students/<int:membership>/remove/", views.remove_student, name="remove-student"),
+    path("<int:pk>/students/<int:membership>/delete/", views.delete_student, name="delete-student"),
 ]

@@ -20,16 +20,27 @@ from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from lessons.classes import forms
-from lessons.classes.access import class_for_student, class_for_teacher, classes_taught
+from lessons.classes.access import (
+    class_for_owner,
+    class_for_student,
+    class_for_teacher,
+    classes_taught,
+)
+from lessons.classes.hashers import one_time_hash
 from lessons.classes.models import (
     MAX_STUDENTS,
     ClassFull,
+    CoTeacher,
     ManagedStudent,
     Membership,
     SchoolClass,
+    UsernameKey,
+    before_deleting,
     is_managed,
     is_teacher,
+    leave,
     new_password,
+    username_key,
 )
 from lessons.classes.progress import course_lessons, marks_in_order, progress_of
 
@@ -41,7 +52,7 @@ def _post(request: HttpRequest) -> Any:
 
 
 def _teacher_class(request: HttpRequest, pk: int) -> SchoolClass:
-    return class_for_teacher(request.user, pk)
+    return class_for_teacher(request.user, pk, "teacher")
 
 
 def _membership(school_class: SchoolClass, membership: int) -> Membership:
@@ -71,11 +82,15 @@ def list_classes(request: HttpRequest) -> HttpResponse:
     """A teacher's classes (in use, or archived), a student's classes, and the way in."""
     archived_tab = request.GET.get("tab") == "archived"
     taught = classes_taught(request.user).annotate_size() if is_teacher(request.user) else None  # type: ignore[attr-defined]
-    joined = None
+    joined = left = None
     if request.user.is_authenticated:
-        joined = SchoolClass.objects.filter(memberships__student=request.user).select_related(
-            "teacher"
+        rows = list(
+            Membership.objects.filter(student=request.user)
+            .select_related("school_class__teacher")
+            .order_by("school_class__name", "school_class__pk")
         )
+        joined = [m.school_class for m in rows if m.left is None]
+        left = _work_in([m.school_class for m in rows if m.left is not None], request.user)
     context = {
         "teaches": is_teacher(request.user),
         "managed": is_managed(request.user),
@@ -84,9 +99,24 @@ def list_classes(request: HttpRequest) -> HttpResponse:
         if taught is None
         else (taught.archived() if archived_tab else taught.active()),
         "joined": joined,
+        "left": left,
         "join_form": forms.JoinForm(request.user),
     }
     return render(request, "classes/list.html", context)
+
+
+def _work_in(classes: list[SchoolClass], user: Any) -> list[tuple[SchoolClass, list[Any]]]:
+    """The classes a student left, each with his attempts in it: his feedback stays his to
+    read (through the related name: this app does not import the quizzes')."""
+    if not classes:
+        return []
+    attempts = user.quiz_attempts.filter(assignment__school_class__in=classes).select_related(
+        "assignment__quiz__current", "assignment__lesson"
+    )
+    by_class: dict[int, list[Any]] = {}
+    for attempt in attempts.order_by("assignment__closes", "number"):
+        by_class.setdefault(attempt.assignment.school_class_id, []).append(attempt)
+    return [(c, by_class.get(c.pk, [])) for c in classes]
 
 
 @login_required
@@ -133,12 +163,15 @@ def show_class(request: HttpRequest, pk: int) -> HttpResponse:
         )
     context = {
         "school_class": school_class,
-        "active": [r for r in rows if r["m"].archived is None],
-        "archived": [r for r in rows if r["m"].archived is not None],
+        "active": [r for r in rows if r["m"].archived is None and r["m"].left is None],
+        "archived": [r for r in rows if r["m"].archived is not None and r["m"].left is None],
+        "left": [r for r in rows if r["m"].left is not None],
         "lessons": lessons,
         "join_url": _join_url(request, school_class),
-        "roster_form": forms.RosterActionForm(school_class),
+        "roster_form": forms.RosterActionForm(school_class, request.user),
         "max_students": MAX_STUDENTS,
+        "owner": school_class.is_owner(request.user),
+        "teachers": school_class.teachers(),
     }
     return render(request, "classes/class_teacher.html", context)
 
@@ -220,7 +253,7 @@ def copy_class(request: HttpRequest, pk: int) -> HttpResponseBase:
     if form.is_valid():
         with transaction.atomic():
             copy = SchoolClass.objects.create(
-                teacher=school_class.teacher,
+                teacher=request.user,  # a co-teacher's copy is his own
                 name=form.cleaned_data["name"],
                 description=school_class.description,
                 copied_from=school_class,
@@ -243,11 +276,15 @@ def copy_class(request: HttpRequest, pk: int) -> HttpResponseBase:
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def delete_class(request: HttpRequest, pk: int) -> HttpResponseBase:
-    school_class = _teacher_class(request, pk)
+    """Only the owner deletes a class (a co-teacher gets a 404, as anyone else)."""
+    school_class = class_for_owner(request.user, pk)
     form = forms.DeleteClassForm(school_class, _post(request))
     if form.is_valid():
         name = school_class.name
-        school_class.delete()
+        with transaction.atomic():
+            # Its teacher-made students left in no class lose the password he knows (9b).
+            leave(school_class.memberships.all())
+            school_class.delete()
         messages.success(request, f"The class “{name}” is deleted.")
         return redirect("classes:list")
     context = {
@@ -265,33 +302,34 @@ def delete_class(request: HttpRequest, pk: int) -> HttpResponseBase:
 @require_http_methods(["GET", "HEAD", "POST"])
 def add_students(request: HttpRequest, pk: int) -> HttpResponseBase:
     """Make student accounts from a list of names. The passwords are shown once, in the
-    answer to this POST (a printable page), and never stored in plain text."""
+    answer to this POST (a printable page), and never stored in plain text.
+
+    Before any work, the teacher's lock (one list of his at a time) and his hourly count
+    (the names asked for, given back if nothing is made): two lists sent at once, or a list
+    past the limit, cost the site nothing."""
     school_class = _teacher_class(request, pk)
     if refused := _refuse_if_archived(request, school_class):
         return refused
     hour = int(time.time() // 3600)
     form = forms.AddStudentsForm(school_class, request.user, hour, _post(request))
-    if request.method == "POST" and not forms.spend_token(request, request.POST.get("token", "")):
-        messages.error(
-            request,
-            "This list was sent already, or the form is out of date: no account was made. "
-            "Here is a fresh form.",
-        )
-        form = forms.AddStudentsForm(school_class, request.user, hour)
-    elif form.is_valid():
-        students: list[forms.NewStudent] = form.cleaned_data["names"]
-        try:
-            _make_students(school_class, request.user, students)
-        except IntegrityError:
-            form.add_error(None, "Someone took one of these usernames just now: try again.")
-        except ClassFull as full:
-            form.add_error(None, f"{full} Nobody was added.")
+    if request.method == "POST":
+        if not forms.spend_token(request, request.POST.get("token", "")):
+            messages.error(
+                request,
+                "This list was sent already, or the form is out of date: no account was made. "
+                "Here is a fresh form.",
+            )
+            form = forms.AddStudentsForm(school_class, request.user, hour)
+        elif busy := forms.start_making(request.user):
+            messages.error(request, busy)
+            names = {"names": request.POST.get("names", "")}
+            form = forms.AddStudentsForm(school_class, request.user, hour, initial=names)
         else:
-            forms.count_accounts_made(request.user, hour, len(students))
-            context = {"school_class": school_class, "students": students}
-            response = render(request, "classes/new_students.html", context)
-            add_never_cache_headers(response)
-            return response
+            try:
+                if made := _add_students(request, school_class, form):
+                    return made
+            finally:
+                forms.stop_making(request.user)
     form.initial["token"] = forms.issue_token(request)
     if form.is_bound:
         form.data = form.data.copy()  # type: ignore[attr-defined]
@@ -305,19 +343,61 @@ def add_students(request: HttpRequest, pk: int) -> HttpResponseBase:
     return render(request, "classes/add_students.html", context)
 
 
-def _make_students(school_class: SchoolClass, teacher: Any, students: list[Any]) -> None:
+def _add_students(
+    request: HttpRequest, school_class: SchoolClass, form: forms.AddStudentsForm
+) -> HttpResponse | None:
+    """The printable page of the accounts made from a valid list; None (with the form's
+    errors) if none was made."""
+    if not form.is_valid():
+        return None
+    students: list[forms.NewStudent] = form.cleaned_data["names"]
+    try:
+        _make_students(school_class, request.user, students)
+    except IntegrityError:
+        form.add_error(None, "Someone took one of these usernames just now: try again.")
+    except ClassFull as full:
+        form.add_error(None, f"{full} Nobody was added.")
+    else:
+        return _passwords_page(request, school_class, students)
+    form.give_back()
+    return None
+
+
+def _passwords_page(
+    request: HttpRequest, school_class: SchoolClass, students: list[forms.NewStudent], **extra: Any
+) -> HttpResponse:
+    context = {"school_class": school_class, "students": students, **extra}
+    response = render(request, "classes/new_students.html", context)
+    add_never_cache_headers(response)
+    return response
+
+
+def _make_students(
+    school_class: SchoolClass, teacher: Any, students: list[forms.NewStudent]
+) -> None:
+    """Make the accounts: every password hashed first, outside any transaction (SQLite holds
+    its write lock from BEGIN to COMMIT, and a student's answer would wait behind it), then
+    one short transaction of bulk writes. ``bulk_create`` sends no ``post_save``, so the
+    usernames' keys (:func:`keep_username_key`) are written here too."""
     user_model = get_user_model()
+    users = []
+    for new in students:
+        new.password = new_password()
+        users.append(user_model(username=new.username, password=one_time_hash(new.password)))
+    keys = [username_key(new.username) for new in students]
     with transaction.atomic():
         school_class.hold_room(len(students))
-        for new in students:
-            new.password = new_password()
-            user = user_model(username=new.username)
-            user.set_password(new.password)
-            user.save()
-            ManagedStudent.objects.create(user=user, created_by=teacher)
-            Membership.objects.create(
-                school_class=school_class, student=user, real_name=new.real_name
-            )
+        user_model.objects.bulk_create(users)
+        ManagedStudent.objects.bulk_create(
+            ManagedStudent(user=user, created_by=teacher) for user in users
+        )
+        Membership.objects.bulk_create(
+            Membership(school_class=school_class, student=user, real_name=new.real_name)
+            for user, new in zip(users, students, strict=True)
+        )
+        UsernameKey.objects.bulk_create(
+            UsernameKey(user=user, key=key) for user, key in zip(users, keys, strict=True)
+        )
 
 
 @login_required
@@ -329,26 +409,52 @@ def show_student(request: HttpRequest, pk: int, membership: int) -> HttpResponse
     if request.method == "POST" and (refused := _refuse_if_archived(request, school_class)):
         return refused
     form = forms.StudentForm(_post(request), instance=member)
-    lessons = course_lessons()
-    progress = progress_of([member.student_id]).get(member.student_id)
     if form.is_valid():
         form.save()
         messages.success(request, f"Saved what you wrote about {member.student.username}.")
         return redirect("classes:student", school_class.pk, member.pk)
+    return _student_page(request, school_class, member, form)
+
+
+def _student_page(
+    request: HttpRequest,
+    school_class: SchoolClass,
+    member: Membership,
+    form: forms.StudentForm,
+    delete_form: forms.DeleteStudentForm | None = None,
+) -> HttpResponse:
+    lessons = course_lessons()
+    progress = progress_of([member.student_id]).get(member.student_id)
     context = {
         "school_class": school_class,
         "m": member,
         "form": form,
         "lessons": list(zip(lessons, marks_in_order(progress, lessons), strict=True)),
         "progress": progress,
-        "can_reset": _can_reset(request, member),
+        "can_reset": _can_reset(member),
+        "can_delete": _can_delete(request, member),
+        "delete_form": delete_form or forms.DeleteStudentForm(member.student),
     }
     return render(request, "classes/student.html", context)
 
 
-def _can_reset(request: HttpRequest, member: Membership) -> bool:
+def _can_reset(member: Membership) -> bool:
+    """Any teacher of the class (owner or co-teacher) may reset the password of an account a
+    teacher made, whoever made it; a student's own account looks after its own."""
+    return hasattr(member.student, "managed")
+
+
+def _can_delete(request: HttpRequest, member: Membership) -> bool:
+    """A teacher may delete an account a teacher made if he made it, or if he teaches every
+    class it is (or was) in: never an account its owner made, nor one another teacher's
+    class still has."""
     managed = getattr(member.student, "managed", None)
-    return managed is not None and managed.created_by_id == request.user.pk
+    if managed is None:
+        return False
+    if managed.created_by_id == request.user.pk:
+        return True
+    mine = classes_taught(request.user).values("pk")
+    return not member.student.memberships.exclude(school_class__in=mine).exists()
 
 
 @login_required
@@ -359,34 +465,76 @@ def reset_password(request: HttpRequest, pk: int, membership: int) -> HttpRespon
     member = _membership(school_class, membership)
     if refused := _refuse_if_archived(request, school_class):
         return refused
-    if not _can_reset(request, member):
+    if not _can_reset(member):
         messages.error(
-            request, "Only the teacher who made a student's account can reset its password."
+            request, "The student made this account himself: only he can change its password."
         )
         return redirect("classes:student", school_class.pk, member.pk)
+    if member.left is not None:
+        # A new password for a student who left brings him back (his old one no longer works).
+        try:
+            _bring_back(Membership.objects.filter(pk=member.pk), school_class)
+        except ClassFull as full:
+            messages.error(request, f"{full} The password was not changed.")
+            return redirect("classes:student", school_class.pk, member.pk)
     password = new_password()
-    member.student.set_password(password)
-    ManagedStudent.objects.filter(user=member.student).update(one_time_password=True)
-    member.student.save(update_fields=["password"])
+    member.student.password = one_time_hash(password)  # hashed before the transaction
+    with transaction.atomic():
+        member.student.save(update_fields=["password"])
+        ManagedStudent.objects.filter(user=member.student).update(one_time_password=True)
     student = forms.NewStudent(member.real_name, member.student.username, password)
-    context = {"school_class": school_class, "students": [student], "reset": True}
-    response = render(request, "classes/new_students.html", context)
-    add_never_cache_headers(response)
-    return response
+    return _passwords_page(request, school_class, [student], reset=True)
 
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def remove_student(request: HttpRequest, pk: int, membership: int) -> HttpResponseBase:
+    """Take a student off the roster: his row and his work stay (marked "left the class")."""
     school_class = _teacher_class(request, pk)
     member = _membership(school_class, membership)
     if refused := _refuse_if_archived(request, school_class):
         return refused
     if request.method == "POST":
-        member.delete()
-        messages.success(request, f"{member.student.username} is no longer in the class.")
+        if leave(Membership.objects.filter(pk=member.pk)):
+            messages.success(request, _left_text(member.student.get_username()))
+        else:
+            messages.info(request, f"{member.student.get_username()} had left the class already.")
         return redirect(school_class)
     return render(request, "classes/remove.html", {"school_class": school_class, "m": member})
+
+
+def _left_text(who: str) -> str:
+    return (
+        f"{who} is no longer in the class. The work done in it stays in your results, "
+        "marked “left the class”."
+    )
+
+
+@login_required
+@require_POST
+def delete_student(request: HttpRequest, pk: int, membership: int) -> HttpResponseBase:
+    """Delete an account a teacher made (typing its username confirms). Its results stay in
+    every class, under "a deleted account", with the real names its teachers wrote."""
+    school_class = _teacher_class(request, pk)
+    member = _membership(school_class, membership)
+    if refused := _refuse_if_archived(request, school_class):
+        return refused
+    if not _can_delete(request, member):
+        messages.error(
+            request,
+            "You can delete only an account a teacher made, when you made it or teach every "
+            "class it is in.",
+        )
+        return redirect("classes:student", school_class.pk, member.pk)
+    form = forms.DeleteStudentForm(member.student, request.POST)
+    if form.is_valid():
+        name = member.student.get_username()
+        with transaction.atomic():
+            before_deleting(member.student, by_teacher=True)
+            member.student.delete()
+        messages.success(request, f"The account {name} is deleted; its results are kept.")
+        return redirect(school_class)
+    return _student_page(request, school_class, member, forms.StudentForm(instance=member), form)
 
 
 @login_required
@@ -396,7 +544,7 @@ def act_on_roster(request: HttpRequest, pk: int) -> HttpResponseBase:
     school_class = _teacher_class(request, pk)
     if refused := _refuse_if_archived(request, school_class):
         return refused
-    form = forms.RosterActionForm(school_class, request.POST)
+    form = forms.RosterActionForm(school_class, request.user, request.POST)
     if not form.is_valid():
         for errors in form.errors.values():
             for error in errors:
@@ -407,7 +555,7 @@ def act_on_roster(request: HttpRequest, pk: int) -> HttpResponseBase:
     action = form.cleaned_data["action"]
     n = len(chosen)
     try:
-        text = _act_on_roster(action, picked, n, form.cleaned_data.get("target"))
+        text = _act_on_roster(action, picked, n, school_class, form.cleaned_data.get("target"))
     except ClassFull as full:
         messages.error(request, f"{full} Nobody was moved.")
         return redirect(school_class)
@@ -415,26 +563,132 @@ def act_on_roster(request: HttpRequest, pk: int) -> HttpResponseBase:
     return redirect(school_class)
 
 
-def _act_on_roster(action: str, picked: Any, n: int, target: SchoolClass | None) -> str:
-    """Do a roster action in one transaction; what to tell the teacher."""
+def _act_on_roster(
+    action: str, picked: Any, n: int, school_class: SchoolClass, target: SchoolClass | None
+) -> str:
+    """Do a roster action in one transaction; what to tell the teacher. No action deletes a
+    row: a student moved or removed leaves his class with his work in its results."""
+    s = "s" if n != 1 else ""
     with transaction.atomic():
         if action == "move":
             assert target is not None
-            there = set(target.memberships.values_list("student_id", flat=True))
-            target.hold_room(picked.exclude(student__in=there).count())
-            picked.exclude(student__in=there).update(school_class=target)
-            picked.filter(student__in=there).delete()
-            text = f"Moved {n} student{'s' if n != 1 else ''} to “{target}”."
+            _move(picked, target)
+            text = f"Moved {n} student{s} to “{target}”; their work stays in this class's results."
         elif action == "archive":
             picked.filter(archived__isnull=True).update(archived=timezone.now())
-            text = f"Archived {n} student{'s' if n != 1 else ''}."
+            text = f"Archived {n} student{s}."
         elif action == "restore":
-            picked.update(archived=None)
-            text = f"Brought back {n} student{'s' if n != 1 else ''}."
+            locked = _bring_back(picked, school_class)
+            text = f"Brought back {n} student{s}."
+            if locked:
+                text += (
+                    f" {locked} of them, made by a teacher, cannot log in: give each a new "
+                    "password on the student's page."
+                )
         else:
-            picked.delete()
-            text = f"Removed {n} student{'s' if n != 1 else ''} from the class."
+            leave(picked)
+            text = (
+                f"Removed {n} student{s} from the class. Their work stays in your results, "
+                "marked “left the class”."
+            )
     return text
+
+
+def _bring_back(picked: Any, school_class: SchoolClass) -> int:
+    """Put these students of ``school_class`` back on its roster (from the archive, or after
+    they left), if they fit; how many of them are teacher-made accounts left without a
+    password (they left their last class). Raises :class:`ClassFull`."""
+    with transaction.atomic():
+        school_class.hold_room(picked.exclude(archived__isnull=True, left__isnull=True).count())
+        picked.update(archived=None, left=None)
+        return sum(
+            not m.student.has_usable_password()
+            for m in picked.filter(student__managed__isnull=False).select_related("student")
+        )
+
+
+def _move(picked: Any, target: SchoolClass) -> None:
+    """Students leave their class (their rows stay, with its results) and join ``target``:
+    as new rows, or their old ones there brought back."""
+    target.hold_room(
+        picked.exclude(student__in=target.memberships.active().values("student")).count()
+    )
+    for m in picked.select_related("student"):
+        row, made = Membership.objects.get_or_create(
+            school_class=target,
+            student=m.student,
+            defaults={"real_name": m.real_name, "notes": m.notes},
+        )
+        if not made:
+            Membership.objects.filter(pk=row.pk).update(archived=None, left=None)
+    picked.filter(left__isnull=True).update(left=timezone.now())
+
+
+# -- co-teachers ------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def show_teachers(request: HttpRequest, pk: int) -> HttpResponseBase:
+    """Who teaches the class. Its owner adds a co-teacher by username (an account that said
+    "I teach"), removes one, or hands the class over to one (and becomes a co-teacher); a
+    co-teacher sees the list, and may only step down himself."""
+    school_class = _teacher_class(request, pk)
+    owner = school_class.is_owner(request.user)
+    add_form = forms.CoTeacherForm(school_class, _post(request) if owner else None)
+    if request.method == "POST":
+        action = request.POST.get("action")
+        if not owner and action != "step-down":
+            raise Http404("No such class.")  # only the owner changes who teaches
+        if action == "add":
+            if add_form.is_valid():
+                CoTeacher.objects.create(
+                    school_class=school_class, teacher=add_form.cleaned_data["teacher"]
+                )
+                messages.success(
+                    request, f"{add_form.cleaned_data['username']} now teaches this class too."
+                )
+                return redirect("classes:teachers", school_class.pk)
+        else:
+            return _change_teachers(request, school_class, action)
+    context = {
+        "school_class": school_class,
+        "owner": owner,
+        "co_teachers": school_class.co_teachers.select_related("teacher"),
+        "add_form": add_form,
+    }
+    return render(request, "classes/teachers.html", context)
+
+
+def _change_teachers(
+    request: HttpRequest, school_class: SchoolClass, action: str | None
+) -> HttpResponseBase:
+    """Remove a co-teacher, hand the class over to one, or step down (a co-teacher)."""
+    if action == "step-down":
+        CoTeacher.objects.filter(school_class=school_class, teacher=request.user).delete()
+        messages.success(request, f"You no longer teach “{school_class}”.")
+        return redirect("classes:list")
+    row = school_class.co_teachers.filter(pk=request.POST.get("co_teacher") or 0)
+    found = row.select_related("teacher").first() if action in ("remove", "hand-over") else None
+    if found is None:
+        messages.error(request, forms.STALE)
+    elif action == "hand-over" and request.POST.get("confirm") != "yes":
+        messages.error(request, "Tick the box to confirm that you hand the class over.")
+    elif action == "remove":
+        found.delete()
+        messages.success(request, f"{found.teacher.get_username()} no longer teaches this class.")
+    else:
+        with transaction.atomic():
+            found.delete()
+            CoTeacher.objects.create(school_class=school_class, teacher=school_class.teacher)
+            SchoolClass.objects.filter(pk=school_class.pk).update(teacher=found.teacher)
+        messages.success(
+            request,
+            f"{found.teacher.get_username()} owns “{school_class}” now; you teach it as a "
+            "co-teacher.",
+        )
+        return redirect(school_class)
+    return redirect("classes:teachers", school_class.pk)
 
 
 # -- joining ----------------------------------------------------------------------------------

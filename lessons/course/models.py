@@ -159,6 +159,7 @@ class Progress(models.Model):
 
     class Meta:
         ordering = ["step__lesson__position", "step__position"]
+        verbose_name = "progress row"
         constraints = [
             models.UniqueConstraint(
                 fields=["owner", "step"],

@@ -3,10 +3,14 @@ page with its steps (exercises, a guided hand, a check), answered in the page.
 
 A lesson's steps are taken in order; the page shows the first not done (or, with ``?step=``,
 one already done, to look at it again). The rule set is the learner's choice among those the
-lesson is offered under (``?rules=``); the exercises follow it. An answer is graded by the
-engine and stored once (:meth:`AskedQuestion.record_answer`): a replayed POST, a second tab or
-the back button find the step as it is and change nothing. With htmx the step's fragment is
-swapped; without JavaScript every POST redirects to the lesson's page.
+lesson is offered under (``?rules=``, carried by every link and form of the page); the
+exercises follow it. No GET makes anything (the one thing a GET writes is a guided hand's
+progress marked done once its hand is over): a session, a progress row, a question or a table
+is made by a POST ("Begin", "Deal the hand"), within the limits of its kind (the trainer's
+drills, the practice tables). An answer is graded by the engine and stored once
+(:meth:`AskedQuestion.record_answer`): a replayed POST, a second tab or the back button find
+the step as it is and change nothing. With htmx the step's fragment is swapped; without
+JavaScript every POST redirects to the lesson's page.
 """
 
 from __future__ import annotations
@@ -27,13 +31,14 @@ from games.links import RuleLinks, rule_url
 from games.loo.rulesets import PRESETS
 from games.models import PracticeTable
 from games.owners import owner_for
+from games.views import may_deal
 from lessons.course.learning import StepState, ask, lesson_states, mark_done, progress_for
 from lessons.course.models import Lesson, Progress, Step, StepKind, Unit
 from lessons.models import Passage
 from lessons.trainer.forms import AnswerForm
 from lessons.trainer.models import AskedQuestion, StaleQuestion
 from lessons.trainer.presenting import asking_context, graded_context
-from lessons.trainer.views import practise_url
+from lessons.trainer.views import may_ask, practise_url
 
 LESSON = "course/lesson.html"
 
@@ -97,10 +102,22 @@ def _resume(lessons: list[dict[str, Any]]) -> Lesson | None:
 
 
 def _preset(request: HtmxHttpRequest, lesson: Lesson) -> str:
-    """The rule set chosen (``?rules=``, or as last chosen in this session), if the lesson is
-    offered under it; else the lesson's first."""
-    wanted = request.GET.get("rules") or request.session.get("course-rules", "")
-    return wanted if wanted in lesson.presets else lesson.presets[0]
+    """The rule set chosen (``?rules=``: every link and form of a lesson carries it), if the
+    lesson is offered under it; else the one the learner last answered a lesson's question
+    under; else the lesson's first. Never kept in the session: a GET stores nothing (a reader
+    who only follows a link makes no session)."""
+    wanted = request.GET.get("rules", "")
+    if wanted in lesson.presets:
+        return wanted
+    return _last_answered_under(request, lesson.presets) or lesson.presets[0]
+
+
+def _last_answered_under(request: HtmxHttpRequest, presets: list[str]) -> str | None:
+    """The rule set of the learner's latest question in the course among ``presets`` (one
+    query; none without an account or a session)."""
+    steps = Progress.objects.for_request(request).values("questions")
+    latest = AskedQuestion.objects.filter(pk__in=steps, rules__in=presets).order_by("-asked")
+    return latest.values_list("rules", flat=True).first()
 
 
 def _lesson_url(lesson: Lesson, preset: str, step: Step | None = None) -> str:
@@ -117,8 +134,6 @@ def _lesson_url(lesson: Lesson, preset: str, step: Step | None = None) -> str:
 def show_lesson(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     lesson = get_object_or_404(Lesson.objects.select_related("unit"), slug=slug)
     preset = _preset(request, lesson)
-    if request.GET.get("rules") in lesson.presets:
-        request.session["course-rules"] = preset
     states = lesson_states(request, lesson)
     _finish_guided_hands(states)
     current = _current(states, request.GET.get("step"))
@@ -302,6 +317,8 @@ def start_step(request: HtmxHttpRequest, slug: str, key: str) -> HttpResponse:
         return _after_post(request, lesson, step, preset, [])
     if step.kind == StepKind.CHECK and len(state.answered) >= state.count:
         return _after_post(request, lesson, step, preset, [])
+    if refused := may_ask(request):
+        return refused
     owner, session_key = owner_for(request)
     progress = progress_for(request, step, owner, session_key)
     asked = ask(step, preset, owner, session_key, again=bool(state.answered))
@@ -317,30 +334,39 @@ def _deal_guided_hand(
     """The guided hand's practice table, dealt from the seed found for the rule set (and the
     stacked deal, the start, the agreed variations and the laws mode the hand names: the
     loader checked the rule comes up so); the same table again if there is one under that
-    rule set."""
+    rule set. A new table is dealt within the limits and caps of every practice table
+    (:func:`games.views.may_deal`), before any work."""
+    dealt = state.progress.table_id if state.progress else None
+    table = PracticeTable.objects.for_request(request).filter(pk=dealt).first() if dealt else None
+    if table is not None and table.rules == preset:
+        return redirect(table)
+
+    def full(refusal: str) -> HttpResponse:
+        return _after_post(request, lesson, step, preset, [(refusal, messages.ERROR)])
+
+    if refused := may_deal(request, full):
+        return refused
     owner, session_key = owner_for(request)
     progress = progress_for(request, step, owner, session_key)
-    table = PracticeTable.objects.for_request(request).filter(pk=progress.table_id).first()  # type: ignore[misc]
-    if table is None or table.rules != preset:
-        data = step.data
-        guided = step.guided(preset)
-        seed = int(data["seeds"][preset])
-        table = PracticeTable.deal_new(
-            game=lesson.game,
-            rules=preset,
-            players=data["players"],
-            seed=seed,
-            engine_seed=guided_deal_seed(seed),
-            opponents=guided.opponents,
-            laws=guided.laws,
-            owner=owner,
-            session_key=session_key,
-            guide=_guide(lesson, step, preset),
-            first_pack=guided.pack,
-            start=guided.start,
-            options=dict(guided.options),
-        )
-        Progress.objects.filter(pk=progress.pk).update(table=table)
+    data = step.data
+    guided = step.guided(preset)
+    seed = int(data["seeds"][preset])
+    table = PracticeTable.deal_new(
+        game=lesson.game,
+        rules=preset,
+        players=data["players"],
+        seed=seed,
+        engine_seed=guided_deal_seed(seed),
+        opponents=guided.opponents,
+        laws=guided.laws,
+        owner=owner,
+        session_key=session_key,
+        guide=_guide(lesson, step, preset),
+        first_pack=guided.pack,
+        start=guided.start,
+        options=dict(guided.options),
+    )
+    Progress.objects.filter(pk=progress.pk).update(table=table)
     return redirect(table)
 
 

@@ -12,9 +12,12 @@ from games.loo.questions import QuestionError
 from games.loo.rulesets import DEFAULT_PRESET, GAME_NAMES, PRESETS
 from lessons.course.models import Lesson
 from lessons.quizzes.models import (
+    DEFAULT_DELAY,
     MAX_ATTEMPTS,
+    MAX_DELAY,
     MAX_QUESTIONS,
     Assignment,
+    AssignmentException,
     Feedback,
     Grading,
     Quiz,
@@ -168,14 +171,21 @@ class AssignmentForm(forms.ModelForm):
 
     class Meta:
         model = Assignment
-        fields = ["opens", "closes", "time_limit", "grading", "feedback"]
+        fields = ["opens", "closes", "time_limit", "grading", "feedback", "delay"]
         widgets = {"opens": DateTimeInput(), "closes": DateTimeInput()}
         labels = {
             "time_limit": "Time limit (minutes)",
             "grading": "Grade kept",
             "feedback": "Show the answers",
+            "delay": "Wait between attempts (minutes)",
         }
-        help_texts = {"time_limit": "Leave empty for none."}
+        help_texts = {
+            "time_limit": "Leave empty for none.",
+            "feedback": "Until then, students can change their answers until they submit; "
+            "after each answer, the first answer stands.",
+            "delay": f"How long a student waits after an attempt before the next. Leave empty "
+            f"for {DEFAULT_DELAY} minute with unlimited attempts, none otherwise.",
+        }
 
     def __init__(self, quizzes: list[Quiz], *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, label_suffix="", **kwargs)  # type: ignore[misc]
@@ -195,6 +205,12 @@ class AssignmentForm(forms.ModelForm):
             self.initial["attempts"] = instance.attempts_allowed or 0
         for name in ("opens", "closes"):
             self.fields[name].input_formats = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"]  # type: ignore[attr-defined]
+
+    def clean_delay(self) -> int | None:
+        value: int | None = self.cleaned_data.get("delay")
+        if value is not None and not 0 <= value <= MAX_DELAY:
+            raise forms.ValidationError(f"A wait between attempts is 0 to {MAX_DELAY} minutes.")
+        return value
 
     def clean_time_limit(self) -> int | None:
         value: int | None = self.cleaned_data.get("time_limit")
@@ -227,6 +243,43 @@ class AssignmentForm(forms.ModelForm):
         attempts = data.get("attempts")
         self.instance.attempts_allowed = attempts or None
         return data
+
+
+class ExceptionForm(forms.ModelForm):
+    """One student's exception: extra attempts and/or a later close (both empty: none)."""
+
+    class Meta:
+        model = AssignmentException
+        fields = ["extra_attempts", "closes"]
+        widgets = {"closes": DateTimeInput()}
+        labels = {"extra_attempts": "Extra attempts", "closes": "A later close for this student"}
+        help_texts = {
+            "extra_attempts": f"0 to {MAX_ATTEMPTS}, beside the assignment's attempts.",
+            "closes": "In your time zone; leave empty to keep the assignment's close.",
+        }
+
+    def __init__(self, assignment: Assignment, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, label_suffix="", **kwargs)  # type: ignore[misc]
+        self.assignment = assignment
+        self.fields["extra_attempts"].required = False
+        self.fields["closes"].input_formats = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"]  # type: ignore[attr-defined]
+
+    def clean_extra_attempts(self) -> int:
+        value: int = self.cleaned_data.get("extra_attempts") or 0
+        if not 0 <= value <= MAX_ATTEMPTS:
+            raise forms.ValidationError(f"Extra attempts are 0 to {MAX_ATTEMPTS}.")
+        if value and self.assignment.attempts_allowed is None:
+            raise forms.ValidationError("This assignment's attempts are unlimited already.")
+        return value
+
+    def clean_closes(self) -> Any:
+        value = self.cleaned_data.get("closes")
+        if value is not None and value <= self.assignment.closes:
+            raise forms.ValidationError("A student's close is later than the assignment's.")
+        return value
+
+    def grants_nothing(self) -> bool:
+        return not self.cleaned_data.get("extra_attempts") and not self.cleaned_data.get("closes")
 
 
 class ReportForm(forms.Form):

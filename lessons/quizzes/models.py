@@ -16,6 +16,7 @@ double click never count twice, and nothing is accepted after the deadline.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -43,6 +44,12 @@ DISPUTED_TO_SKIP = 40
 
 MAX_QUESTIONS = 50
 MAX_ATTEMPTS = 10
+#: Minutes between the end of one attempt and the start of the next when the teacher sets no
+#: delay and the attempts are unlimited (Moodle's "enforced delay"): without one, a student
+#: could start and submit hundreds of blank attempts a minute.
+DEFAULT_DELAY = 1
+#: The longest delay a teacher may set between attempts (a week, in minutes).
+MAX_DELAY = 7 * 24 * 60
 
 
 def derive_seed(*parts: Any) -> int:
@@ -136,9 +143,12 @@ class QuizVersion(RulesAndGameNames, models.Model):
     def kind_names(self) -> list[str]:
         return [bank.kind_name(k) for k in self.kinds]
 
-    def make_question(self, index: int, variant: Any = "all") -> Question:
+    def make_question(self, index: int, variant: Any = "all", draw: int = 1) -> Question:
         """The ``index``-th question (from 0) of this version, for ``variant`` (a student's
-        pk, or "all" when every student gets the same questions). Raises QuestionError.
+        pk, or "all" when every student gets the same questions) in attempt number ``draw``:
+        each attempt draws its own questions (as Moodle does), so that the review of a blank
+        first attempt does not hand the second its answers. The first attempt's seeds are
+        those every earlier attempt was made with. Raises QuestionError.
 
         A question whose answer rests on a reading that another defensible reading would
         answer otherwise (``Question.disputed``, issue 25) is never asked in a graded quiz: the
@@ -147,7 +157,8 @@ class QuizVersion(RulesAndGameNames, models.Model):
         failed = skipped = 0
         attempt = 0
         while failed < SEEDS_TO_TRY and skipped <= DISPUTED_TO_SKIP:
-            seed = derive_seed(self.seed, variant, index, attempt)
+            parts: tuple[Any, ...] = (self.seed, variant, index, attempt)
+            seed = derive_seed(*parts) if draw == 1 else derive_seed(*parts, f"attempt {draw}")
             attempt += 1
             try:
                 made = question_for(
@@ -193,6 +204,13 @@ class Feedback(models.TextChoices):
     SCORE = "score", "Score only"
 
 
+def takes_revisions(feedback: str) -> bool:
+    """Whether an answer may be changed until the attempt is submitted: when its grade is not
+    shown at once (after each answer, the first answer stands: the student has seen whether
+    it was right)."""
+    return feedback != Feedback.EACH
+
+
 class AssignmentQuerySet(models.QuerySet["Assignment"]):
     def for_student(self, user: Any) -> AssignmentQuerySet:
         """The assignments of the classes ``user`` is a student of."""
@@ -223,6 +241,9 @@ class Assignment(models.Model):
     attempts_allowed = models.PositiveSmallIntegerField(null=True, blank=True, default=1)
     grading = models.CharField(max_length=10, choices=Grading.choices, default=Grading.HIGHEST)
     feedback = models.CharField(max_length=10, choices=Feedback.choices, default=Feedback.ATTEMPT)
+    #: Minutes a student waits after an attempt ends before the next may start (None: the
+    #: default, :data:`DEFAULT_DELAY` for unlimited attempts, none otherwise).
+    delay = models.PositiveIntegerField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
     objects = AssignmentQuerySet.as_manager()
@@ -264,6 +285,14 @@ class Assignment(models.Model):
     def is_closed(self, now: datetime | None = None) -> bool:
         return (now or timezone.now()) >= self.closes
 
+    @functools.cached_property
+    def final_close(self) -> datetime:
+        """When the last student's close has passed: the assignment's, or a later one an
+        exception gave. Feedback "after the assignment closes" waits for it, so that no
+        student still at work can learn the answers from a classmate's review."""
+        later = self.exceptions.aggregate(last=Max("closes"))["last"]
+        return max(self.closes, later) if later else self.closes
+
     def shows_answers(self, attempt_over: bool, now: datetime | None = None) -> bool:
         """Whether a student may see the right answers and explanations of an attempt."""
         if self.feedback == Feedback.EACH:
@@ -271,16 +300,63 @@ class Assignment(models.Model):
         if self.feedback == Feedback.ATTEMPT:
             return attempt_over
         if self.feedback == Feedback.CLOSED:
-            return self.is_closed(now)
+            return (now or timezone.now()) >= self.final_close
         return False
 
     def shows_score(self, attempt_over: bool, now: datetime | None = None) -> bool:
         if self.feedback == Feedback.CLOSED:
-            return self.is_closed(now)
+            return (now or timezone.now()) >= self.final_close
         return attempt_over
 
     def time_zone(self) -> ZoneInfo:
         return teacher_zone(self.school_class.teacher)
+
+    @property
+    def takes_revisions(self) -> bool:
+        return takes_revisions(self.feedback)
+
+    def delay_minutes(self) -> int:
+        """Minutes between the end of an attempt and the start of the next."""
+        if self.delay is not None:
+            return self.delay
+        return DEFAULT_DELAY if self.attempts_allowed is None else 0
+
+    def terms_for(self, student: Any) -> Terms:
+        """The close and the attempts allowed for one student: the assignment's, as his
+        exception (if the teacher gave him one) extends them."""
+        pk = getattr(student, "pk", student)
+        exception = AssignmentException.objects.filter(assignment=self, student=pk).first()
+        return Terms.of(self, exception)
+
+    def refusal_for(
+        self, student: Any, attempts: list[Attempt], terms: Terms, now: datetime
+    ) -> str:
+        """Why ``student`` may not start an attempt now ("" if he may), given his
+        ``attempts``: the one source of the refusals of :meth:`Attempt.start` and of the
+        assignment's page (which shows no "Start" button the server would refuse)."""
+        zone = self.time_zone()
+        if self.quiz_id is None:
+            return "This assignment is a lesson: it is done on the lesson's page."
+        if self.school_class.archived is not None:
+            return "This class is archived: its work is kept, read-only."
+        membership = Membership.objects.filter(
+            school_class=self.school_class_id, student=student
+        ).first()
+        if membership is None or membership.left is not None:
+            return "You are no longer in this class: your work in it is kept."
+        if membership.archived is not None:
+            return "Your teacher has archived you in this class: your work is kept."
+        if now < self.opens:
+            return f"This assignment is not open yet: it opens {spoken(self.opens, zone)}."
+        if now >= terms.closes:
+            return f"This assignment has closed: it closed {spoken(terms.closes, zone)}."
+        if terms.attempts_allowed is not None and len(attempts) >= terms.attempts_allowed:
+            return "No attempt is left: you have used every attempt this assignment allows."
+        if attempts and self.delay_minutes():
+            after = max(a.ended() for a in attempts) + timedelta(minutes=self.delay_minutes())
+            if now < after:
+                return f"You may start your next attempt {spoken(after, zone)}."
+        return ""
 
     def kept(self, percents: list[float]) -> float | None:
         """The grade kept from the finished attempts' percentages, in order of attempt."""
@@ -294,19 +370,29 @@ class Assignment(models.Model):
             return sum(percents) / len(percents)
         return max(percents)
 
-    def deadline_from(self, started: datetime) -> datetime:
-        """When an attempt started at ``started`` stops accepting answers."""
+    def deadline_from(self, started: datetime, closes: datetime | None = None) -> datetime:
+        """When an attempt started at ``started`` stops accepting answers (``closes``: the
+        student's own close, if an exception extends it)."""
+        closes = closes or self.closes
         if self.time_limit:
-            return min(self.closes, started + timedelta(minutes=self.time_limit))
-        return self.closes
+            return min(closes, started + timedelta(minutes=self.time_limit))
+        return closes
 
-    def reset_deadlines(self) -> int:
-        """After the dates or the time limit change: the deadline of every attempt not
-        submitted, from its start (a later close gives an attempt that had run out its time
-        again). Returns how many changed."""
+    def reset_deadlines(self, student: Any = None) -> int:
+        """After the dates, the time limit or a student's exception change: the deadline of
+        every attempt not submitted (of ``student`` only, if given), from its start and the
+        student's close (a later close gives an attempt that had run out its time again).
+        Returns how many changed."""
         changed = 0
-        for attempt in self.attempts.filter(submitted__isnull=True):
-            deadline = self.deadline_from(attempt.started)
+        attempts = self.attempts.filter(submitted__isnull=True)
+        if student is not None:
+            attempts = attempts.filter(student=student)
+        closes = dict(
+            self.exceptions.filter(closes__isnull=False).values_list("student_id", "closes")
+        )
+        for attempt in attempts:
+            closing = max(self.closes, closes.get(attempt.student_id, self.closes))
+            deadline = self.deadline_from(attempt.started, closing)
             if deadline != attempt.deadline:
                 Attempt.objects.filter(pk=attempt.pk).update(deadline=deadline)
                 changed += 1
@@ -328,6 +414,66 @@ class Assignment(models.Model):
                 Answer.objects.filter(pk=answer.pk).update(correct=correct)
                 changed += 1
         return graded, changed, failed
+
+
+def spoken(when: datetime, zone: ZoneInfo) -> str:
+    """A moment as a page says it, in ``zone``: "Friday 4 December at 17:00"."""
+    local = timezone.localtime(when, zone)
+    return f"{local:%A} {local.day} {local:%B} at {local:%H:%M}"
+
+
+class AssignmentException(models.Model):
+    """A teacher's exception for one student (Moodle's user override): extra attempts and/or
+    a later close than the assignment's."""
+
+    assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="exceptions")
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    extra_attempts = models.PositiveSmallIntegerField(default=0)
+    #: The student's own close (None: the assignment's); always later than the assignment's.
+    closes = models.DateTimeField(null=True, blank=True)
+    changed = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["assignment", "student"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["assignment", "student"], name="one_exception_per_student"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Exception for {self.student} at {self.assignment}"
+
+    def words(self, zone: ZoneInfo) -> str:
+        """What it grants, as the results say it: "+1 attempt; extended to Friday …"."""
+        parts = []
+        if self.extra_attempts:
+            plural = "" if self.extra_attempts == 1 else "s"
+            parts.append(f"+{self.extra_attempts} attempt{plural}")
+        if self.closes:
+            parts.append(f"extended to {spoken(self.closes, zone)}")
+        return "; ".join(parts)
+
+
+@dataclass(frozen=True)
+class Terms:
+    """An assignment's close and attempts allowed for one student, his exception applied."""
+
+    closes: datetime
+    attempts_allowed: int | None
+    exception: AssignmentException | None = None
+
+    @classmethod
+    def of(cls, assignment: Assignment, exception: AssignmentException | None) -> Terms:
+        closes, allowed = assignment.closes, assignment.attempts_allowed
+        if exception is not None:
+            if exception.closes and exception.closes > closes:
+                closes = exception.closes
+            if allowed is not None:
+                allowed += exception.extra_attempts
+        return cls(closes=closes, attempts_allowed=allowed, exception=exception)
 
 
 def teacher_zone(user: Any) -> ZoneInfo:
@@ -354,13 +500,12 @@ class Saved:
 
 
 def _in_use() -> Q:
-    """Attempts whose class is not archived and whose student is not archived in it."""
+    """Attempts whose class is not archived and whose student is on its roster (neither
+    archived in it nor gone from it)."""
     return Q(assignment__school_class__archived__isnull=True) & Q(
         Exists(
-            Membership.objects.filter(
-                school_class=OuterRef("assignment__school_class"),
-                student=OuterRef("student"),
-                archived__isnull=True,
+            Membership.objects.active().filter(
+                school_class=OuterRef("assignment__school_class"), student=OuterRef("student")
             )
         )
     )
@@ -371,6 +516,13 @@ TIME_UP = "Your time for this attempt ran out at {when}: answers are no longer a
 SUBMITTED = "This attempt has been submitted: answers are no longer accepted."
 ALREADY = "You had already answered this question: your first answer stands."
 ARCHIVED = "This class's work is archived: it is kept, read-only, and takes no new answer."
+
+#: An attempt's state, as every page and CSV says it (:attr:`Attempt.state`).
+IN_PROGRESS = "in progress"
+SUBMITTED_STATE = "submitted"
+#: Ended by the close or its time limit without the student submitting it (Moodle's
+#: "never submitted"): its answers count, but it was not handed in.
+NEVER_SUBMITTED = "never submitted"
 
 
 class AttemptQuerySet(models.QuerySet["Attempt"]):
@@ -391,8 +543,10 @@ class Attempt(models.Model):
     last_answer: datetime | None
 
     assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="attempts")
+    #: PROTECT: results never vanish with an account. Deleting one first hands its attempts
+    #: to a placeholder (lessons.classes.models.keep_results).
     student = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="quiz_attempts"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="quiz_attempts"
     )
     version = models.ForeignKey(QuizVersion, on_delete=models.RESTRICT, related_name="attempts")
     number = models.PositiveSmallIntegerField()
@@ -424,35 +578,38 @@ class Attempt(models.Model):
         """When the attempt ended (or will end)."""
         return self.submitted or self.deadline
 
+    def state_at(self, now: datetime) -> str:
+        """In progress, submitted, or never submitted (ended by the close or its time limit)."""
+        if not self.is_over(now):
+            return IN_PROGRESS
+        return SUBMITTED_STATE if self.submitted is not None else NEVER_SUBMITTED
+
+    @property
+    def state(self) -> str:
+        return self.state_at(timezone.now())
+
     @classmethod
     def start(cls, assignment: Assignment, student: Any) -> Attempt:
-        """The student's attempt in progress, or a new one with its questions made. Raises
-        :class:`AttemptRefused` when none may start. Two requests at once start one."""
+        """The student's attempt in progress, or a new one with its questions made (its own:
+        the attempt's number is in their seeds). Raises :class:`AttemptRefused` when none may
+        start (:meth:`Assignment.refusal_for` says why). Two requests at once start one."""
         now = timezone.now()
         attempts = list(cls.objects.filter(assignment=assignment, student=student))
         for a in attempts:
             if not a.is_over(now):
                 return a
-        if assignment.quiz is None:
-            raise AttemptRefused("This assignment is a lesson: it is done on the lesson's page.")
-        if assignment.school_class.archived is not None:
-            raise AttemptRefused("This class is archived: its work is kept, read-only.")
-        if Membership.objects.filter(
-            school_class=assignment.school_class, student=student, archived__isnull=False
-        ).exists():
-            raise AttemptRefused("Your teacher has archived you in this class: your work is kept.")
-        if now < assignment.opens:
-            raise AttemptRefused("This assignment is not open yet.")
-        if assignment.is_closed(now):
-            raise AttemptRefused("This assignment has closed.")
-        if assignment.attempts_allowed is not None and len(attempts) >= assignment.attempts_allowed:
-            raise AttemptRefused("You have used every attempt this assignment allows.")
+        terms = assignment.terms_for(student)
+        refused = assignment.refusal_for(student, attempts, terms, now)
+        if refused:
+            raise AttemptRefused(refused)
+        assert assignment.quiz is not None
         version = assignment.quiz.current
         assert version is not None
-        deadline = assignment.deadline_from(now)
+        deadline = assignment.deadline_from(now, terms.closes)
         variant = "all" if version.same_for_all else student.pk
+        draw = len(attempts) + 1
         try:
-            made = [version.make_question(i, variant) for i in range(version.count)]
+            made = [version.make_question(i, variant, draw) for i in range(version.count)]
         except QuestionError as error:
             raise AttemptRefused(f"The questions of this quiz could not be made: {error}") from None
         try:
@@ -474,10 +631,15 @@ class Attempt(models.Model):
         return attempt
 
     def submit(self) -> bool:
-        """End the attempt; False if it had ended already (a second submit changes nothing)."""
+        """End the attempt; False if it had ended already (a second submit changes nothing,
+        and an attempt that the close or its time limit ended stays "never submitted").
+
+        One conditional update: it waits for an answer being stored under the attempt's row
+        lock (:meth:`Answer.record`), so that an answer is either in before the submit or
+        refused after it."""
         now = timezone.now()
-        done = Attempt.objects.filter(pk=self.pk, submitted__isnull=True).update(
-            submitted=min(now, self.deadline)
+        done = Attempt.objects.filter(pk=self.pk, submitted__isnull=True, deadline__gt=now).update(
+            submitted=now
         )
         self.refresh_from_db(fields=["submitted"])
         return bool(done)
@@ -496,10 +658,9 @@ class Attempt(models.Model):
         if not self.takes_answers():
             return ARCHIVED
         if now >= self.deadline:
+            closes = self.assignment.terms_for(self.student_id).closes
             return (
-                CLOSED.format(when=when)
-                if self.deadline >= self.assignment.closes
-                else (TIME_UP.format(when=when))
+                CLOSED.format(when=when) if self.deadline >= closes else (TIME_UP.format(when=when))
             )
         return ""
 
@@ -586,17 +747,28 @@ class Answer(QuestionIdentity):
             raise StaleAnswer(str(error)) from error
 
     def record(self, q: Question, response: list[str]) -> Saved:
-        """Grade ``response`` and store it once, while the attempt is open: one conditional
-        update, so that a second answer (another tab, a double click) or an answer after the
-        deadline changes nothing."""
+        """Grade ``response`` and store it while the attempt is open, under a lock on the
+        attempt's row (which :meth:`Attempt.submit` waits for): an answer is in before the
+        submit or refused after it, never stored into a submitted attempt.
+
+        When the assignment takes revisions (:attr:`Assignment.takes_revisions`), it replaces
+        the answer stored before; otherwise it is stored once, so that a second answer
+        (another tab, a double click) changes nothing."""
         graded = grade(q, response)
         now = timezone.now()
-        open_attempts = Attempt.objects.filter(
-            _in_use(), pk=self.attempt_id, submitted__isnull=True, deadline__gt=now
-        )
-        stored = Answer.objects.filter(
-            pk=self.pk, answered__isnull=True, attempt__in=open_attempts
-        ).update(response=list(response), correct=graded.correct, answered=now)
+        with transaction.atomic():
+            open_attempt = (
+                Attempt.objects.select_for_update(of=("self",))
+                .filter(_in_use(), pk=self.attempt_id, submitted__isnull=True, deadline__gt=now)
+                .values_list("assignment__feedback", flat=True)
+            )
+            feedback = next(iter(open_attempt), None)
+            rows = Answer.objects.filter(pk=self.pk)
+            if feedback is None:
+                rows = rows.none()
+            elif not takes_revisions(feedback):
+                rows = rows.filter(answered__isnull=True)
+            stored = rows.update(response=list(response), correct=graded.correct, answered=now)
         if stored:
             self.response, self.correct, self.answered = list(response), graded.correct, now
             return Saved(grade=graded)

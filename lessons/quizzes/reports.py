@@ -162,7 +162,7 @@ def results(assignment: Assignment, now: datetime) -> dict[str, Any]:
         if a.is_over(now):
             row.percents.append(percent(a.right, a.total))
             if row.state != "in progress":
-                row.state = "submitted"
+                row.state = a.state_at(now)
         else:
             row.state = "in progress"
     for row in rows.values():

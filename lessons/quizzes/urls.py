@@ -25,6 +25,11 @@ urlpatterns = [
         views.show_student_results,
         name="student-results",
     ),
+    path(
+        "assignment/<int:pk>/results/<int:student>/exception/",
+        views.set_exception,
+        name="exception",
+    ),
     path("assignment/<int:pk>/regrade/", views.regrade, name="regrade"),
     path("assignment/<int:pk>/answers.csv", views.download_answers, name="answers-csv"),
     # A student's assignments and attempts.

@@ -34,16 +34,22 @@ from games.models import new_seed
 from lessons.classes.access import class_for_teacher, classes_joined, classes_taught
 from lessons.classes.models import Membership, SchoolClass
 from lessons.quizzes import charts, csvexport, mastery, reports
-from lessons.quizzes.forms import AssignmentForm, QuizForm, ReportForm
+from lessons.quizzes.forms import AssignmentForm, ExceptionForm, QuizForm, ReportForm
 from lessons.quizzes.models import (
+    IN_PROGRESS,
+    NEVER_SUBMITTED,
+    SUBMITTED_STATE,
     Answer,
     Assignment,
+    AssignmentException,
     Attempt,
     AttemptRefused,
     Feedback,
     ProblemReport,
     Quiz,
     StaleAnswer,
+    Terms,
+    spoken,
     teacher_zone,
 )
 from lessons.trainer.forms import AnswerForm
@@ -54,6 +60,8 @@ from lessons.trainer.presenting import asking_context, graded_context, shown
 ANSWERS_PER_PAGE = 60
 
 STALE = "This question can no longer be made: the question bank has changed since."
+REVISABLE = "You can change your answers until you submit the attempt."
+FIRST_STANDS = "Your first answer to each question stands: you see at once whether it is right."
 
 # -- access -------------------------------------------------------------------------------------
 
@@ -221,10 +229,13 @@ def list_class_assignments(request: AuthenticatedHttpRequest, pk: int) -> HttpRe
     return _render_class_assignments(request, school_class, form)
 
 
-def _quizzes_of(request: AuthenticatedHttpRequest) -> list[Quiz]:
-    return list(
+def _quizzes_of(request: AuthenticatedHttpRequest, keep: Quiz | None = None) -> list[Quiz]:
+    """The teacher's own quizzes (a co-teacher assigns his own), and ``keep``: the quiz of an
+    assignment he edits, whoever wrote it (the owner's, for a co-teacher)."""
+    mine = list(
         Quiz.objects.filter(teacher=request.user, current__isnull=False).select_related("current")
     )
+    return mine + [keep] if keep is not None and keep not in mine else mine
 
 
 def _default_dates() -> dict[str, Any]:
@@ -270,7 +281,9 @@ def edit_assignment(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     have started it, stays); attempts in progress get their deadlines again."""
     assignment = _assignment_for_teacher(request, pk)
     with timezone.override(teacher_zone(request.user)):
-        form = AssignmentForm(_quizzes_of(request), request.POST or None, instance=assignment)
+        form = AssignmentForm(
+            _quizzes_of(request, assignment.quiz), request.POST or None, instance=assignment
+        )
         valid = request.method == "POST" and form.is_valid()
     if valid:
         form.save()
@@ -312,23 +325,27 @@ def list_my_assignments(request: AuthenticatedHttpRequest) -> HttpResponse:
     attempts = defaultdict(list)
     for a in Attempt.objects.filter(assignment__in=assignments, student=request.user):
         attempts[a.assignment_id].append(a)
+    exceptions = {
+        e.assignment_id: e
+        for e in AssignmentException.objects.filter(
+            assignment__in=assignments, student=request.user
+        )
+    }
     done_lessons = reports.lessons_done(
         [request.user.pk], [a.lesson for a in assignments if a.lesson]
     )
     now = timezone.now()
     rows = []
     for a in assignments:
-        mine = attempts[a.pk]
+        states = {t.state_at(now) for t in attempts[a.pk]}
         if a.lesson_id:
             state = "done" if (request.user.pk, a.lesson_id) in done_lessons else "not done"
-        elif any(not t.is_over(now) for t in mine):
-            state = "in progress"
-        elif mine:
-            state = "submitted"
         else:
-            state = "not started"
+            order = (IN_PROGRESS, SUBMITTED_STATE, NEVER_SUBMITTED)
+            state = next((s for s in order if s in states), "not started")
         # Dates in the teacher's time zone.
-        rows.append({"assignment": a, "state": state, "zone": a.time_zone()})
+        closes = Terms.of(a, exceptions.get(a.pk)).closes  # his own, if extended
+        rows.append({"assignment": a, "state": state, "zone": a.time_zone(), "closes": closes})
     return render(request, "quizzes/my_assignments.html", {"rows": rows})
 
 
@@ -343,12 +360,12 @@ def show_assignment(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     )
     current = next((a for a in attempts if not a.is_over(now)), None)
     finished = [a for a in attempts if a.is_over(now)]
-    may_start = (
-        current is None
-        and assignment.quiz_id is not None
-        and assignment.is_open(now)
-        and (assignment.attempts_allowed is None or len(attempts) < assignment.attempts_allowed)
-    )
+    terms = assignment.terms_for(request.user)
+    # The one source of the refusals: no "Start" button the server would refuse.
+    refusal = ""
+    if current is None and assignment.quiz_id is not None:
+        refusal = assignment.refusal_for(request.user, attempts, terms, now)
+    may_start = current is None and assignment.quiz_id is not None and not refusal
     rows = [
         {
             "attempt": a,
@@ -368,6 +385,9 @@ def show_assignment(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         "rows": rows,
         "kept": kept,
         "may_start": may_start,
+        "refusal": refusal,
+        "terms": terms,
+        "closes_words": spoken(terms.closes, assignment.time_zone()),
         "lesson_done": lesson_done,
         "now": now,
     }
@@ -421,6 +441,7 @@ def _render_attempt(
         "flashed": flashed,
         "answered": sum(a.is_answered for a in answers),
         "report_form": ReportForm(),
+        "rule": REVISABLE if assignment.takes_revisions else FIRST_STANDS,
     }
     if over:
         context["show_answers"] = assignment.shows_answers(True, now)
@@ -452,14 +473,18 @@ def _question_context(
         q = answer.to_engine()
     except StaleAnswer:
         return {"stale": STALE}
+    url = reverse("quizzes:attempt-answer", args=[attempt.pk, answer.number])
     if not answer.is_answered:
-        url = reverse("quizzes:attempt-answer", args=[attempt.pk, answer.number])
         return asking_context(answer, q, answer_url=url, form=form)  # type: ignore[arg-type]
-    if attempt.assignment.feedback == Feedback.EACH:
+    if not attempt.assignment.takes_revisions:
         return graded_context(answer, q, answer.grade(q))  # type: ignore[arg-type]
-    page = shown(q)
-    labels = {c.id: c.text for c in page.choices}
-    return {"shown": page, "given": [labels.get(r, r) for r in answer.response or []]}
+    # Feedback comes later: the question stays open, its saved choice ticked, until submit.
+    context = asking_context(answer, q, answer_url=url, form=form)  # type: ignore[arg-type]
+    if form is None:
+        context["chosen"] = set(answer.response or [])
+    labels = {c.id: c.text for c in context["shown"].choices}
+    context["given"] = [labels.get(r, r) for r in answer.response or []]
+    return context
 
 
 def _graded(
@@ -524,13 +549,32 @@ def _after_answer(
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 def submit_attempt(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """GET: the summary (answered n of m, the questions left unanswered) and a button that
+    confirms; POST: submit."""
     attempt = _attempt_for_student(request, pk)
+    if request.method != "POST":
+        if attempt.is_over():
+            return redirect(attempt)
+        answers = list(attempt.answers.all())
+        context = {
+            "attempt": attempt,
+            "assignment": attempt.assignment,
+            "answers": answers,
+            "answered": sum(a.is_answered for a in answers),
+            "unanswered": [a for a in answers if not a.is_answered],
+            "rule": REVISABLE if attempt.assignment.takes_revisions else FIRST_STANDS,
+        }
+        return _in_zone(
+            request, attempt.assignment.time_zone(), "quizzes/attempt_submit.html", context
+        )
     if attempt.submit():
         messages.success(request, "Your attempt is submitted.")
     elif attempt.submitted is not None:
         messages.info(request, "This attempt had already been submitted.")
+    else:
+        messages.error(request, f"{attempt.refusal()} It was never submitted.")
     return redirect(attempt)
 
 
@@ -573,6 +617,10 @@ def show_results(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         )
         context["rule_chart"] = charts.chart(results["by_rule"], "Share answered right, by rule")
         context["reports"] = reports.problem_reports(assignment)
+        context["exceptions"] = [
+            (e, e.words(assignment.time_zone()))
+            for e in assignment.exceptions.select_related("student")
+        ]
     return _in_zone(request, assignment.time_zone(), "quizzes/results.html", context)
 
 
@@ -608,7 +656,60 @@ def show_student_results(request: AuthenticatedHttpRequest, pk: int, student: in
         "reviewed": reviewed,
         "page": shown_page,
     }
+    context.update(_exception_context(assignment, membership.student_id))
     return _in_zone(request, assignment.time_zone(), "quizzes/student_results.html", context)
+
+
+def _exception_context(assignment: Assignment, student: int) -> dict[str, Any]:
+    """The student's exception (extra attempts, a later close) and the form that sets it."""
+    if assignment.quiz_id is None:
+        return {}
+    exception = AssignmentException.objects.filter(assignment=assignment, student=student).first()
+    return {
+        "exception": exception.words(assignment.time_zone()) if exception else "",
+        "exception_form": ExceptionForm(assignment, instance=exception),
+    }
+
+
+@login_required
+@require_POST
+def set_exception(request: AuthenticatedHttpRequest, pk: int, student: int) -> HttpResponse:
+    """Give one student extra attempts and/or a later close (both empty: take it back); his
+    attempts in progress get their new deadline."""
+    assignment = _assignment_for_teacher(request, pk)
+    membership = (
+        Membership.objects.filter(school_class=assignment.school_class, student=student)
+        .select_related("student")
+        .first()
+    )
+    if membership is None or assignment.quiz_id is None:
+        raise Http404("No such student in this quiz's class.")
+    back = redirect("quizzes:student-results", assignment.pk, student)
+    zone = assignment.time_zone()
+    with timezone.override(zone):
+        form = ExceptionForm(assignment, request.POST)
+        valid = form.is_valid()
+    if not valid:
+        for errors in form.errors.values():
+            for text in errors:
+                messages.error(request, text)  # type: ignore[arg-type]
+        return back
+    name = membership.student.get_username()
+    if form.grants_nothing():
+        AssignmentException.objects.filter(assignment=assignment, student=student).delete()
+        messages.success(request, f"{name} has the assignment's close and attempts.")
+    else:
+        exception, _ = AssignmentException.objects.update_or_create(
+            assignment=assignment,
+            student_id=student,
+            defaults={
+                "extra_attempts": form.cleaned_data["extra_attempts"],
+                "closes": form.cleaned_data["closes"],
+            },
+        )
+        messages.success(request, f"{name}: {exception.words(zone)}.")
+    assignment.reset_deadlines(student)
+    return back
 
 
 @login_required

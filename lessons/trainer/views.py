@@ -57,6 +57,8 @@ NOT_FOUND = (
     "There is no such question among yours: it may belong to another browser session or "
     "account. Start again from the trainer."
 )
+TOO_MANY_DRILLS = "Too many drills have been started from your network."
+TOO_MANY_QUESTIONS = "Too many questions have been asked from your network."
 NOT_MADE = (
     "No question about {what} could be made just now. Nothing was recorded; try again, or "
     "choose other rules."
@@ -134,19 +136,34 @@ def ask_question(request: HtmxHttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _render_trainer(request, form)
     drill = form.drill()
-    # A new drill stores a question (and, for someone not logged in, a session): counted per
-    # address. (The next question needs this one answered first.)
-    rule, address = limit("drills-per-address"), f"ip:{client_ip(request)}"
-    if wait := retry_after(rule, address):
-        return too_many(request, wait, "Too many drills have been started from your network.")
+    if refused := may_ask(request, TOO_MANY_DRILLS):
+        return refused
     q = _ask(drill)
     if q is None:
         form.add_error(None, NOT_MADE.format(what=drill.name))
         return _render_trainer(request, form)
     owner, session_key = owner_for(request)
     asked = AskedQuestion.store(q, owner=owner, session_key=session_key, drill=drill)
-    hit(rule, address)
     return redirect(asked)
+
+
+def may_ask(request: HtmxHttpRequest, what: str = TOO_MANY_QUESTIONS) -> HttpResponse | None:
+    """Before a new question is made, whatever asks for it (a drill, its next question, a
+    lesson's step): each stores a question (and, for someone not logged in, a session), so
+    each counts against one limit per address, before any work. The answer to give instead
+    when it is reached (the 429 page; with htmx its sentence alone, which the page shows
+    where it says what failed), else None, the question counted."""
+    rule, address = limit("drills-per-address"), f"ip:{client_ip(request)}"
+    if wait := retry_after(rule, address):
+        if not request.htmx:
+            return too_many(request, wait, what)
+        minutes = max(1, -(-wait // 60))
+        said = f"{what} Please wait {minutes} minute{'s' if minutes != 1 else ''} and try again."
+        refused = HttpResponse(said, status=429, content_type="text/plain; charset=utf-8")
+        refused["Retry-After"] = str(wait)
+        return refused
+    hit(rule, address)
+    return None
 
 
 @require_POST
@@ -160,6 +177,8 @@ def ask_next_question(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return _after_post(request, previous, said=[(UNANSWERED, messages.ERROR)])
     following = AskedQuestion.objects.filter(previous=previous).first()
     if following is None:
+        if refused := may_ask(request):
+            return refused
         drill = bank.Drill(
             previous.scope or bank.ANY, previous.rules, previous.game, previous.wanted_kind
         )

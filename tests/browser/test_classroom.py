@@ -192,6 +192,7 @@ def _student_takes_it(
             page.get_by_role("link", name="Next question").click()
         else:
             expect(page.get_by_role("link", name="Next question")).to_have_count(0)
+    page.get_by_role("link", name="Finish the attempt").click()
     page.get_by_role("button", name="Submit the attempt").click()
     score = f"Your score: {sum(rights)} of {QUESTIONS} right"
     expect(page.get_by_text(score)).to_be_visible()

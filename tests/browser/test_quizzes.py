@@ -95,6 +95,7 @@ def test_a_teacher_assigns_a_quiz_a_student_takes_it_the_teacher_reads_the_resul
             expect(page.locator(".verdict")).to_have_count(0)
         if js:
             assert page.evaluate("() => window.stayed") is True  # swapped, not reloaded
+    page.get_by_role("link", name="Finish the attempt").click()
     page.get_by_role("button", name="Submit the attempt").click()
     expect(page.get_by_text(re.compile(r"Your score: \d of 2 right"))).to_be_visible()
     expect(page.locator(".verdict")).to_have_count(2)  # the answers, now the attempt is over

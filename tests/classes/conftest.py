@@ -1,5 +1,6 @@
 """Named actors of the class tests: two teachers with a class each, a student in each class,
-someone in neither (an outsider) and a member of staff."""
+someone in neither (an outsider), a member of staff, and two more teachers: one who
+co-teaches class 1, one who did."""
 
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -9,7 +10,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.cache import cache
 
-from lessons.classes.models import Membership, SchoolClass, Teacher
+from lessons.classes.models import CoTeacher, Membership, SchoolClass, Teacher
 
 PASSWORD = "a long pass phrase 7"
 REAL_NAME = "Henrietta Secretname"
@@ -28,6 +29,8 @@ class World:
     class2: SchoolClass
     membership: Membership
     membership2: Membership
+    co_teacher: User
+    former_co_teacher: User
 
 
 def make_teacher(username: str, **extra: Any) -> User:
@@ -60,6 +63,9 @@ def world(db: None) -> World:
     membership2 = Membership.objects.create(
         school_class=class2, student=student2, real_name="Other Realname", notes="Other note"
     )
+    co_teacher, former = make_teacher("coteacher"), make_teacher("formerco")
+    CoTeacher.objects.create(school_class=class1, teacher=co_teacher)
+    CoTeacher.objects.create(school_class=class1, teacher=former).delete()
     return World(
         teacher,
         teacher2,
@@ -71,4 +77,6 @@ def world(db: None) -> World:
         class2,
         membership,
         membership2,
+        co_teacher,
+        former,
     )

@@ -1,6 +1,8 @@
 """Who may see and do what: anonymous, a student of class 1, a student of class 2, class 1's
-teacher, class 2's teacher and staff, against every URL and action of the class pages.
-Another's class or student is a 404, changes nothing, and no roster, real name or note leaks."""
+teacher, his co-teacher and a former one, class 2's teacher and staff, against every URL and
+action of the class pages. Another's class or student is a 404, changes nothing, and no
+roster, real name or note leaks. A co-teacher does all the owner does but delete the class,
+change its co-teachers or hand it over."""
 
 from typing import Any
 
@@ -9,11 +11,22 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from lessons.classes.models import Membership, SchoolClass
+from lessons.classes.models import CoTeacher, Membership, SchoolClass
 
 from .conftest import NOTE, REAL_NAME, World
 
-ACTORS = ["anonymous", "student", "student2", "teacher", "teacher2", "staff"]
+ACTORS = [
+    "anonymous",
+    "student",
+    "student2",
+    "teacher",
+    "co_teacher",
+    "former_co_teacher",
+    "teacher2",
+    "staff",
+]
+#: Only the owner may: the rest of a class's pages are its co-teachers' too.
+OWNER_ONLY = {"delete"}
 
 
 def _client(world: World, actor: str) -> Client:
@@ -33,6 +46,7 @@ def _class_urls(world: World) -> dict[str, str]:
         "add-students": reverse("classes:add-students", args=[pk]),
         "student": reverse("classes:student", args=[pk, m]),
         "remove-student": reverse("classes:remove-student", args=[pk, m]),
+        "teachers": reverse("classes:teachers", args=[pk]),
     }
 
 
@@ -45,6 +59,8 @@ def _state(world: World) -> Any:
     )
     password = User.objects.get(pk=world.student.pk).password
     return (
+        c.teacher_id,
+        list(CoTeacher.objects.filter(school_class=c).values_list("teacher_id", flat=True)),
         c.name,
         c.description,
         c.join_code,
@@ -65,14 +81,14 @@ def test_only_the_teacher_sees_his_class_pages(world: World, actor: str) -> None
         text = response.content.decode()
         if actor == "anonymous":
             assert response.status_code == 302 and "/accounts/log-in/" in response["Location"]
-        elif actor == "teacher":
+        elif actor == "teacher" or (actor == "co_teacher" and name not in OWNER_ONLY):
             assert response.status_code == 200, name
         elif actor == "student" and name == "class":
             assert response.status_code == 200
             assert "Loo 1" in text and "teacher" in text and "student" in text
         else:
             assert response.status_code == 404, (name, actor)
-        if actor != "teacher":
+        if actor not in ("teacher", "co_teacher"):
             assert REAL_NAME not in text and NOTE not in text, (name, actor)
 
 
@@ -88,23 +104,35 @@ POSTS: list[tuple[str, dict[str, Any]]] = [
     ("student", {"real_name": "Changed", "notes": "Changed"}),
     ("reset-password", {}),
     ("remove-student", {}),
+    ("delete-student", {"confirm": "student"}),
+    ("teachers", {"action": "add", "username": "teacher2"}),
+    ("teachers", {"action": "remove", "co_teacher": "COTEACHER"}),
+    ("teachers", {"action": "hand-over", "co_teacher": "COTEACHER", "confirm": "yes"}),
 ]
 
 
 def _post_url(world: World, name: str) -> str:
-    if name in ("student", "reset-password", "remove-student"):
+    if name in ("student", "reset-password", "remove-student", "delete-student"):
         return reverse(f"classes:{name}", args=[world.class1.pk, world.membership.pk])
     return reverse(f"classes:{name}", args=[world.class1.pk])
 
 
-@pytest.mark.parametrize("actor", ["anonymous", "student", "student2", "teacher2", "staff"])
+def _data(world: World, data: dict[str, Any]) -> dict[str, Any]:
+    co_teacher = CoTeacher.objects.get(teacher=world.co_teacher).pk
+    values = {"MEMBERSHIP": world.membership.pk, "COTEACHER": co_teacher}
+    return {k: values.get(v, v) for k, v in data.items()}
+
+
+@pytest.mark.parametrize(
+    "actor", ["anonymous", "student", "student2", "former_co_teacher", "teacher2", "staff"]
+)
 @pytest.mark.parametrize(("name", "data"), POSTS)
 def test_no_one_else_can_change_a_class(
     world: World, actor: str, name: str, data: dict[str, Any]
 ) -> None:
     client = _client(world, actor)
     before = _state(world)
-    data = {k: (world.membership.pk if v == "MEMBERSHIP" else v) for k, v in data.items()}
+    data = _data(world, data)
 
     response = client.post(_post_url(world, name), data)
 
@@ -113,6 +141,24 @@ def test_no_one_else_can_change_a_class(
     else:
         assert response.status_code == 404
     assert REAL_NAME not in response.content.decode()
+    assert _state(world) == before
+
+
+@pytest.mark.parametrize(
+    ("name", "data"),
+    [
+        ("delete", {"confirm": "Loo 1"}),
+        *[(name, data) for name, data in POSTS if name == "teachers"],
+    ],
+)
+def test_a_co_teacher_cannot_delete_the_class_or_change_who_teaches_it(
+    world: World, name: str, data: dict[str, Any]
+) -> None:
+    before = _state(world)
+
+    response = _client(world, "co_teacher").post(_post_url(world, name), _data(world, data))
+
+    assert response.status_code == 404
     assert _state(world) == before
 
 
@@ -157,7 +203,7 @@ def test_moving_to_another_teachers_class_is_refused(world: World) -> None:
 def test_the_list_shows_each_only_his_own(world: World, actor: str) -> None:
     text = _client(world, actor).get(reverse("classes:list")).content.decode()
 
-    assert ("Loo 1" in text) == (actor in ("teacher", "student"))
+    assert ("Loo 1" in text) == (actor in ("teacher", "co_teacher", "student"))
     assert ("Loo 2" in text) == (actor in ("teacher2", "student2"))
     assert REAL_NAME not in text
 

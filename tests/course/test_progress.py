@@ -11,7 +11,7 @@ from urllib.parse import quote
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils import timezone
 
@@ -433,3 +433,73 @@ def test_another_try_at_an_authored_exercise_is_dealt_afresh_where_the_engine_ca
     first, second = learner.progress(step).questions.order_by("pk")
     assert first.position == step.data["position"] and second.position is None
     assert second.to_engine().rule == step.data["rule"]
+
+
+# -- what is stored, and within which limits ---------------------------------------------------
+
+
+def test_a_lesson_without_a_rule_set_in_its_link_opens_under_the_one_last_answered(
+    learner: Learner,
+) -> None:
+    """The choice is carried in the links (no session is written by a GET); a link without
+    it opens under the rule set of the learner's latest answer in the course."""
+    learner.rules = "parlett"
+    learner.do(learner.steps[0])
+    page = learner.client.get(learner.lesson.get_absolute_url()).content.decode()
+    assert '<option value="parlett" selected>' in page
+    fresh = Client().get(learner.lesson.get_absolute_url()).content.decode()
+    assert f'<option value="{learner.lesson.presets[0]}" selected>' in fresh
+
+
+def _to_the_guided_hand(learner: Learner) -> Step:
+    for step in learner.steps:
+        if step.kind == StepKind.GUIDED_HAND:
+            return step
+        learner.do(step)
+    raise AssertionError("the lesson has no guided hand")
+
+
+def test_a_guided_hand_counts_against_the_practice_tables_limit(learner: Learner) -> None:
+    """A guided hand is a practice table: dealt within the same limit per address as the
+    chooser's, before anything is stored."""
+    step = _to_the_guided_hand(learner)
+    deal = {"game": "three-card", "rules": "hoffmann", "players": 4, "opponents": "beginner"}
+    limits = {**settings.RATE_LIMITS, "tables-per-address": (1, 600)}
+    with override_settings(RATE_LIMITS=limits):
+        made = learner.client.post(reverse("games:table-create"), {**deal, "mode": "learning"})
+        assert made.status_code == 302
+        refused = learner.start(step)
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+    assert "Too many practice tables" in refused.content.decode()
+    assert PracticeTable.objects.count() == 1
+    assert not Progress.objects.filter(step=step).exists()
+
+
+@override_settings(SESSION_TABLES=1)
+def test_a_guided_hand_is_refused_when_the_browsers_tables_are_all_in_play(
+    learner: Learner,
+) -> None:
+    step = _to_the_guided_hand(learner)
+    deal = {"game": "three-card", "rules": "hoffmann", "players": 4, "opponents": "beginner"}
+    learner.client.post(reverse("games:table-create"), {**deal, "mode": "learning"})
+
+    refused = learner.start(step)
+
+    assert refused.status_code == 302
+    assert "already has 1 tables with a hand in progress" in learner.page()
+    assert PracticeTable.objects.count() == 1 and PracticeTable.objects.get().guide is None
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
+def test_a_lesson_step_counts_against_the_drill_limit(learner: Learner, htmx: bool) -> None:
+    """A step's question is a question like the trainer's: within the same limit per
+    address, before any work (no progress row, no question)."""
+    first, second = learner.steps[:2]
+    limits = {**settings.RATE_LIMITS, "drills-per-address": (1, 600)}
+    with override_settings(RATE_LIMITS=limits):
+        learner.do(first)
+        before = snapshot()
+        refused = learner.start(second, htmx=htmx)
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+    assert "Too many questions have been asked from your network." in refused.content.decode()
+    assert snapshot() == before

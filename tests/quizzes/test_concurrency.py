@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.db import OperationalError, connection
 
-from lessons.quizzes.models import Answer, Attempt
+from lessons.quizzes.models import SUBMITTED, Answer, Assignment, Attempt
 
 from .conftest import make_assignment, make_quiz, right_response, wrong_response
 
@@ -54,6 +54,8 @@ def attempt(teacher, school_class, student, clock) -> Attempt:
 
 
 def test_two_tabs_answering_the_same_question_at_once_count_once(attempt) -> None:
+    """With feedback after each answer (the first answer stands)."""
+    Assignment.objects.filter(pk=attempt.assignment_id).update(feedback="each")
     right, wrong = right_response(attempt, 0), wrong_response(attempt, 0)
 
     def answer(response: list[str]) -> Any:
@@ -93,3 +95,29 @@ def test_starting_twice_at_once_starts_one_attempt(attempt, student) -> None:
     assert results[0].pk == results[1].pk
     assert Attempt.objects.filter(assignment=assignment).count() == 2
     assert Answer.objects.filter(attempt=results[0]).count() == 3
+
+
+def test_a_revision_and_a_submit_at_once_leave_the_attempt_consistent(attempt) -> None:
+    """Feedback after the attempt: an answer revised while the attempt is submitted is either
+    in before the submit (and graded in its score) or refused after it, never stored into a
+    submitted attempt."""
+    right, wrong = right_response(attempt, 0), wrong_response(attempt, 0)
+    row = Answer.objects.get(attempt=attempt, position=0)
+    row.record(row.to_engine(), wrong)
+
+    def revise() -> Any:
+        row = Answer.objects.get(attempt=attempt, position=0)
+        return row.record(row.to_engine(), right)
+
+    def submit() -> Any:
+        return Attempt.objects.get(pk=attempt.pk).submit()
+
+    saved, submitted = _at_once(revise, submit)
+
+    assert not isinstance(saved, Exception) and submitted is True
+    row = Answer.objects.get(attempt=attempt, position=0)
+    ended = Attempt.objects.get(pk=attempt.pk).submitted
+    if saved.grade is not None:
+        assert row.response == right and row.correct is True and row.answered <= ended
+    else:
+        assert saved.refused == SUBMITTED and row.response == wrong and row.correct is False

@@ -61,8 +61,10 @@ def test_every_student_gets_the_same_questions_or_a_variant_of_his_own(
     assert [int(version.make_question(i, student.pk).seed) for i in range(3)] == mine
 
 
-def test_an_answer_is_stored_once(assignment, student, clock) -> None:
-    attempt = Attempt.start(assignment, student)
+def test_with_feedback_after_each_answer_an_answer_is_stored_once(
+    school_class, quiz, student, clock
+) -> None:
+    attempt = Attempt.start(make_assignment(school_class, quiz, feedback="each"), student)
     answer = attempt.answers.get(position=0)
     q = answer.to_engine()
 
@@ -129,7 +131,7 @@ def test_attempts_allowed_and_unlimited(school_class, quiz, student, clock) -> N
     with pytest.raises(AttemptRefused, match="every attempt"):
         Attempt.start(two, student)
 
-    unlimited = make_assignment(school_class, quiz, attempts_allowed=None)
+    unlimited = make_assignment(school_class, quiz, attempts_allowed=None, delay=0)
     for n in range(1, 13):
         attempt = Attempt.start(unlimited, student)
         assert attempt.number == n
@@ -207,12 +209,23 @@ def test_a_question_of_an_older_bank_version_is_reported_not_regraded(
 def test_deleting_accounts_takes_their_quizzes_attempts_and_answers(
     teacher, assignment, student, clock
 ) -> None:
+    """A student's attempts never go by cascade (issue 27): a plain delete is refused, and
+    deleting his account (before_deleting, then delete) hands them to a placeholder; his
+    teacher's account takes the classes, and with them their attempts."""
+    from django.db.models import ProtectedError
+
+    from lessons.classes.models import DELETED_ACCOUNT, before_deleting
+
     attempt = Attempt.start(assignment, student)
     answer = attempt.answers.get(position=0)
     answer.record(answer.to_engine(), right_response(attempt, 0))
 
+    with pytest.raises(ProtectedError):
+        student.delete()
+    before_deleting(student)
     student.delete()
-    assert not Answer.objects.exists()
+    kept = Attempt.objects.select_related("student").get(pk=attempt.pk)
+    assert kept.student.username.startswith(DELETED_ACCOUNT) and kept.answers.count()
     Attempt.start(assignment, _another_student(assignment))
     teacher.delete()  # his classes, quizzes, assignments and their attempts go with him
     assert not Answer.objects.exists() and not Attempt.objects.exists()

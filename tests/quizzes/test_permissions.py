@@ -1,19 +1,31 @@
 """The permission matrix: anonymous, a student of class 1, a student of class 2, the teacher
-of class 1, the teacher of class 2 and staff, against every URL and action of the quizzes.
-Another's object is a 404 (its existence is not told); nothing of it is in the page."""
+of class 1, his co-teacher, a former co-teacher, the teacher of class 2 and staff, against
+every URL and action of the quizzes. Another's object is a 404 (its existence is not told);
+nothing of it is in the page. A co-teacher does all a class's teacher does there, but a quiz
+stays its author's."""
 
 from __future__ import annotations
 
 import pytest
 from django.urls import reverse
 
-from lessons.quizzes.models import Attempt, ProblemReport, Quiz
+from lessons.classes.models import CoTeacher, Teacher
+from lessons.quizzes.models import AssignmentException, Attempt, ProblemReport, Quiz
 
-from .conftest import client_for, make_assignment, make_quiz, right_response
+from .conftest import client_for, make_assignment, make_quiz, make_user, right_response
 
 pytestmark = pytest.mark.django_db
 
-ACTORS = ["anonymous", "student", "outsider", "teacher", "other_teacher", "staff"]
+ACTORS = [
+    "anonymous",
+    "student",
+    "outsider",
+    "teacher",
+    "co_teacher",
+    "former_co_teacher",
+    "other_teacher",
+    "staff",
+]
 
 #: (url name, args from the world, method, who may): the rest get a 404 (or the login page).
 TEACHER_PAGES = [
@@ -29,15 +41,20 @@ TEACHER_PAGES = [
     ("quizzes:assignment-delete", "assignment", "post"),
     ("quizzes:results", "assignment", "get"),
     ("quizzes:student-results", "assignment+student", "get"),
+    ("quizzes:exception", "assignment+student", "post"),
     ("quizzes:regrade", "assignment", "post"),
     ("quizzes:answers-csv", "assignment", "get"),
 ]
+#: A quiz stays its author's; the class's pages are its co-teachers' too.
+QUIZ_PAGES = [page for page in TEACHER_PAGES if page[1] == "quiz"]
+CLASS_PAGES = [page for page in TEACHER_PAGES if page[1] != "quiz"]
 STUDENT_PAGES = [
     ("quizzes:assignment", "assignment", "get"),
     ("quizzes:attempt-start", "assignment", "post"),
     ("quizzes:attempt", "attempt", "get"),
     ("quizzes:attempt-answer", "attempt+1", "post"),
     ("quizzes:report", "attempt+1", "post"),
+    ("quizzes:attempt-submit", "attempt", "get"),
     ("quizzes:attempt-submit", "attempt", "post"),
 ]
 #: Pages of one's own, open to any teacher (a 403 for an account that does not teach).
@@ -69,6 +86,11 @@ def world(teacher, other_teacher, school_class, other_class, student, outsider, 
     answer.record(answer.to_engine(), right_response(attempt, 1))
     # Class 2 has work of its own, which nobody of class 1 sees either.
     make_assignment(other_class, make_quiz(other_teacher, title="Class two's quiz"))
+    co_teacher, former = make_user("co-teacher"), make_user("former-co-teacher")
+    for user in (co_teacher, former):
+        Teacher.objects.create(user=user)
+        CoTeacher.objects.create(school_class=school_class, teacher=user)
+    CoTeacher.objects.filter(teacher=former).delete()
     return {
         "quiz": quiz,
         "assignment": assignment,
@@ -79,6 +101,8 @@ def world(teacher, other_teacher, school_class, other_class, student, outsider, 
             "student": student,
             "outsider": outsider,
             "teacher": teacher,
+            "co_teacher": co_teacher,
+            "former_co_teacher": former,
             "other_teacher": other_teacher,
             "staff": staff,
         },
@@ -103,6 +127,8 @@ def _request(world, actor, name, spec, method):
     data = {"response": right_response(world["attempt"], 0)} if "answer" in name else {}
     if name == "quizzes:quiz-new":
         data = NEW_QUIZ
+    if name == "quizzes:exception":
+        data = {"extra_attempts": "1"}
     return getattr(client, method)(url, data)
 
 
@@ -116,12 +142,15 @@ def _cases(pages, allowed):
 
 @pytest.mark.parametrize(
     ("actor", "name", "spec", "method", "allowed"),
-    _cases(TEACHER_PAGES, {"teacher"}) + _cases(STUDENT_PAGES, {"student"}),
+    _cases(QUIZ_PAGES, {"teacher"})
+    + _cases(CLASS_PAGES, {"teacher", "co_teacher"})
+    + _cases(STUDENT_PAGES, {"student"}),
 )
 def test_another_s_object_is_a_404(world, actor, name, spec, method, allowed) -> None:
     answers_before = list(world["attempt"].answers.values_list("response", "correct"))
     reports_before = ProblemReport.objects.count()
     response = _request(world, actor, name, spec, method)
+    made = AssignmentException.objects.exists()
 
     if actor == "anonymous":
         assert response.status_code == 302 and "/accounts/log-in/" in response.url
@@ -134,11 +163,13 @@ def test_another_s_object_is_a_404(world, actor, name, spec, method, allowed) ->
     if not allowed:
         assert list(world["attempt"].answers.values_list("response", "correct")) == answers_before
         assert ProblemReport.objects.count() == reports_before
+        assert not made
 
 
 @pytest.mark.parametrize(
     ("actor", "name", "spec", "method", "allowed"),
-    _cases(OWN_TEACHER_PAGES, {"teacher", "other_teacher"}) + _cases(OWN_PAGES, set(ACTORS)),
+    _cases(OWN_TEACHER_PAGES, {"teacher", "co_teacher", "former_co_teacher", "other_teacher"})
+    + _cases(OWN_PAGES, set(ACTORS)),
 )
 def test_pages_of_ones_own_show_only_ones_own(world, actor, name, spec, method, allowed) -> None:
     quizzes_before = Quiz.objects.count()

@@ -47,7 +47,8 @@ def _csv(response) -> list[list[str]]:
 
 
 #: The queries of each results page, whatever the number of students and questions.
-QUERIES = {"results": 10, "gradebook": 10}
+#: results: 7, the exceptions, and the options chosen (2) and the shares by rule (1).
+QUERIES = {"results": 11, "gradebook": 10}
 
 
 def _class_of(school_class, n: int, first: int = 0) -> list:

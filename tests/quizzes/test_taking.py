@@ -96,7 +96,10 @@ def test_a_reload_or_a_second_device_resumes_where_the_attempt_was(
     assert "Question 2 of 3" in page and "1 of 3 questions answered" in page
 
 
-def test_two_tabs_answering_the_same_question_count_once(assignment, student, clock) -> None:
+def test_with_feedback_after_each_answer_two_tabs_answering_the_same_question_count_once(
+    school_class, quiz, student, clock
+) -> None:
+    assignment = make_assignment(school_class, quiz, feedback="each")
     one, two = client_for(student), client_for(student)
     attempt = _start(one, assignment)
 

@@ -198,3 +198,113 @@ def test_behind_a_proxy_each_client_has_its_own_count_and_lock() -> None:
         _log_in("ada", "wrong", HTTP_X_FORWARDED_FOR="198.51.100.8")
     assert _log_in("ada", PASSWORD, HTTP_X_FORWARDED_FOR="198.51.100.8").status_code == 429
     assert _log_in("ada", PASSWORD, HTTP_X_FORWARDED_FOR="198.51.100.9").status_code == 302
+
+
+# -- a classroom on one address (issue 27) ---------------------------------------------------
+
+
+def test_thirty_students_each_mistyping_once_all_get_in() -> None:
+    names = [f"pupil{i}" for i in range(30)]
+    for name in names:
+        User.objects.create_user(name, password=PASSWORD)
+    for name in names:
+        assert _log_in(name, "mistyped", address="192.0.2.20").status_code == 200
+        assert _log_in(name, PASSWORD, address="192.0.2.20").status_code == 302, name
+
+
+def test_thirty_typos_first_then_every_right_password_gets_in() -> None:
+    """The address's count is of names that failed and never got in: the first twenty typos
+    count, the next are refused; each right password then gives its name's count back."""
+    names = [f"pupil{i}" for i in range(30)]
+    for name in names:
+        User.objects.create_user(name, password=PASSWORD)
+    typos = [_log_in(name, "mistyped", address="192.0.2.21").status_code for name in names]
+    assert typos == [200] * 20 + [429] * 10
+    for name in names:
+        assert _log_in(name, PASSWORD, address="192.0.2.21").status_code == 302, name
+
+
+def test_a_name_retried_does_not_let_a_spray_go_on() -> None:
+    """Retrying the names already tried costs the address nothing more, but a new name over
+    the limit is refused, and axes locks each retried name after five."""
+    for i in range(20):
+        assert _log_in(f"nobody{i}", "123456", address="192.0.2.22").status_code == 200
+    assert _refused(_log_in("nobody20", "123456", address="192.0.2.22"))
+    assert _log_in("nobody0", "password", address="192.0.2.22").status_code == 200
+    for _ in range(3):
+        _log_in("nobody0", "qwerty", address="192.0.2.22")
+    assert _log_in("nobody0", "letmein", address="192.0.2.22").status_code == 429  # axes
+
+
+def test_a_classmate_cannot_lock_the_teacher_out_of_his_own_browser() -> None:
+    User.objects.create_user("teach", password=PASSWORD)
+    teacher = Client(REMOTE_ADDR="192.0.2.23")
+    assert (
+        teacher.post(reverse("login"), {"username": "teach", "password": PASSWORD}).status_code
+        == 302
+    )
+    teacher.post(reverse("logout"))
+    for i in range(6):  # a classmate at the same school address
+        _log_in("teach", f"guess{i}", address="192.0.2.23")
+    assert _log_in("teach", PASSWORD, address="192.0.2.23").status_code == 429  # axes
+    # ... and from everywhere else at once, over the name's own limit.
+    for i in range(20):
+        _log_in("teach", f"guess{i}", address=f"10.3.0.{i + 1}")
+    assert _log_in("teach", PASSWORD, address="10.4.0.1").status_code == 429
+    response = teacher.post(reverse("login"), {"username": "teach", "password": PASSWORD})
+    assert response.status_code == 302
+
+
+def test_a_browser_that_knows_the_name_has_its_own_five_guesses() -> None:
+    User.objects.create_user("teach", password=PASSWORD)
+    browser = Client(REMOTE_ADDR="192.0.2.24")
+    assert (
+        browser.post(reverse("login"), {"username": "teach", "password": PASSWORD}).status_code
+        == 302
+    )
+    browser.post(reverse("logout"))
+    for i in range(5):
+        response = browser.post(reverse("login"), {"username": "teach", "password": f"no{i}"})
+        assert response.status_code == 200
+    assert _refused(browser.post(reverse("login"), {"username": "teach", "password": PASSWORD}))
+    # Logging in to another name from the same browser does not start the count again.
+    User.objects.create_user("pupil", password=PASSWORD)
+    for name in ("pupil", "teach", "pupil"):
+        browser.post(reverse("login"), {"username": name, "password": PASSWORD})
+        browser.post(reverse("logout"))
+    assert _refused(browser.post(reverse("login"), {"username": "teach", "password": PASSWORD}))
+    # A forged cookie is not read.
+    forged = Client(REMOTE_ADDR="192.0.2.25")
+    forged.cookies["lanterloo_device"] = "anything"
+    assert (
+        forged.post(reverse("login"), {"username": "teach", "password": PASSWORD}).status_code
+        == 302
+    )
+
+
+def test_failed_sign_up_forms_do_not_block_signing_up_for_an_hour() -> None:
+    """Thirty refused forms in ten minutes are the limit of those; accounts made are counted
+    apart (sixty an hour)."""
+    client = Client(REMOTE_ADDR="192.0.2.26")
+    for i in range(30):
+        response = client.post(
+            reverse("sign-up"), {"username": f"new{i}", "password1": "short", "password2": "short"}
+        )
+        assert response.status_code == 200
+    assert _refused(
+        client.post(reverse("sign-up"), {"username": "new", "password1": "x", "password2": "x"})
+    )
+    response = Client(REMOTE_ADDR="192.0.2.27").post(
+        reverse("sign-up"), {"username": "made", "password1": PASSWORD, "password2": PASSWORD}
+    )
+    assert response.status_code == 302
+
+
+@override_settings(RATE_LIMITS={**LIMITS, "failed-sign-ups-per-address": (2, 600)})
+def test_made_accounts_give_back_what_they_counted_as_failed() -> None:
+    for i in range(5):
+        response = Client(REMOTE_ADDR="192.0.2.28").post(
+            reverse("sign-up"),
+            {"username": f"made{i}", "password1": PASSWORD, "password2": PASSWORD},
+        )
+        assert response.status_code == 302

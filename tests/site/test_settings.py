@@ -165,7 +165,7 @@ def test_the_shared_cache_is_a_database_table_by_default() -> None:
 
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
-        "django.core.cache.backends.db.DatabaseCache",
+        "games.caches.DatabaseCache",
         "lanterloo_cache",
     ]
 
@@ -176,7 +176,7 @@ def test_the_shared_cache_is_redis_when_redis_url_is_set() -> None:
 
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
-        "django.core.cache.backends.redis.RedisCache",
+        "games.caches.RedisCache",
         "redis://cache.example:6379/2",
     ]
 

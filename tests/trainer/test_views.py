@@ -122,6 +122,25 @@ def test_drills_started_from_one_address_are_limited(client: Client, learner: An
     assert AskedQuestion.objects.count() == 2
 
 
+@pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
+def test_the_next_question_counts_against_the_drill_limit(learner: Any, htmx: bool) -> None:
+    """ "Next" stores a question as a new drill does: within the same limit per address, before
+    any work; with htmx the refusal is its sentence alone, which the page shows."""
+    with override_settings(RATE_LIMITS={**settings.RATE_LIMITS, "drills-per-address": (2, 600)}):
+        first = learner.start()
+        learner.answer(first, list(first.to_engine().answer))
+        assert learner.next(first).status_code == 302
+        second = AskedQuestion.objects.get(previous=first)
+        learner.answer(second, list(second.to_engine().answer))
+        refused = learner.next(second, htmx=htmx)
+        again = learner.next(first, htmx=htmx)  # the question already asked is found again
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+    assert "Too many questions have been asked from your network." in refused.content.decode()
+    assert refused["Content-Type"].startswith("text/plain" if htmx else "text/html")
+    assert AskedQuestion.objects.count() == 2
+    assert again.status_code == 200 if htmx else again["Location"] == second.get_absolute_url()
+
+
 @pytest.mark.parametrize("kind", bank.kinds())
 def test_a_kind_of_question_can_be_chosen(learner: Any, kind: str) -> None:
     game = "five-card" if kind == "flush" else "three-card"

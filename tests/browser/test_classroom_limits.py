@@ -1,0 +1,45 @@
+"""A shared school computer on a phone-sized screen (issue 27, limits): a student mistypes
+his password and then gets in; his classes page comes with ``Cache-Control: no-store``; he
+logs out, and Back does not show the next person his page: the browser asks the server
+again, which sends the page for nobody logged in. (Chromium asks again already because the
+page varies by cookie; no-store is for browsers and proxies that would not.)"""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from playwright.sync_api import Page, expect
+
+from lessons.classes.models import Membership, SchoolClass, Teacher
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PASSWORD = "a long pass phrase 7"
+
+
+def _log_in(page: Page, password: str) -> None:
+    page.goto("/accounts/log-in/")
+    page.get_by_label("Username").fill("ada1815")
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Log in").click()
+
+
+def test_a_typo_then_in_and_back_after_logging_out_shows_nothing(phone_page: Page) -> None:
+    teacher = User.objects.create_user("mrs_quadrille", password=PASSWORD)
+    Teacher.objects.create(user=teacher)
+    school_class = SchoolClass.objects.create(teacher=teacher, name="Loo on Fridays")
+    student = User.objects.create_user("ada1815", password=PASSWORD)
+    Membership.objects.create(school_class=school_class, student=student)
+    page = phone_page
+    _log_in(page, "a long pass phrase 8")
+    expect(page.get_by_role("heading", name="Log in")).to_be_visible()
+    _log_in(page, PASSWORD)
+    response = page.goto("/classes/")
+    assert response is not None
+    assert "no-store" in response.headers["cache-control"]
+    expect(page.get_by_text("Loo on Fridays").first).to_be_visible()
+    page.get_by_role("button", name="Log out").click()
+    page.go_back()
+    expect(page.get_by_role("heading", name="Classes")).to_be_visible()
+    expect(page.get_by_role("main").get_by_role("link", name="log in")).to_be_visible()
+    expect(page.get_by_text("Loo on Fridays")).to_have_count(0)
