@@ -132,6 +132,21 @@ def give_back(taken: Taken) -> None:
         cache.decr(taken.key)
 
 
+def take_all(counted: list[tuple[Limit, str]]) -> tuple[list[Taken], int]:
+    """Count one event against each of these limits (with the cache down, each allows it):
+    what was counted, for :func:`give_back` should the work be refused after all, and 0; or,
+    over any of them, nothing counted and the seconds to wait."""
+    taken: list[Taken] = []
+    for rule, who in counted:
+        took = take(rule, who)
+        if took.wait:
+            for each in taken:
+                give_back(each)
+            return [], took.wait
+        taken.append(took)
+    return taken, 0
+
+
 def retry_after(rule: Limit, who: str) -> int:
     """0 while ``who`` is under ``rule``'s count; else the seconds until its window ends."""
     key, left = _key(rule, who, time.time())

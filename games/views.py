@@ -44,7 +44,7 @@ from games.loo.table import WITHDRAW, Table, first_deal_of
 from games.loo.view import view_for
 from games.models import SHARE_SALT, PracticeHand, PracticeTable, copy_seed, new_seed
 from games.naming import HUMAN, say
-from games.throttle import Limit, client_ip, hit, limit, retry_after, too_many
+from games.throttle import Limit, client_ip, give_back, limit, take_all, too_many
 
 TABLE_TEMPLATE = "games/table.html"
 
@@ -135,14 +135,13 @@ def may_deal(request: HtmxHttpRequest, full: Callable[[str], HttpResponse]) -> H
     if owner is None and request.session.session_key is None:
         # The table belongs to this browser session: make sure it has one.
         request.session.create()
-    counted = _dealing_limits(request)
-    for rule, who in counted:
-        if wait := retry_after(rule, who):
-            return too_many(request, wait, presenting.TOO_MANY_TABLES)
+    taken, wait = take_all(_dealing_limits(request))  # counted at once: none slips past
+    if wait:
+        return too_many(request, wait, presenting.TOO_MANY_TABLES)
     if owner is None and not _make_room(request.session.session_key or ""):
+        for each in taken:
+            give_back(each)
         return full(presenting.session_full(settings.SESSION_TABLES))
-    for rule, who in counted:
-        hit(rule, who)
     return None
 
 

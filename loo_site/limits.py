@@ -280,6 +280,8 @@ CREATING: dict[str, Creating] = {
     "classes:code": _ROSTER,
     "classes:archive": _ROSTER,
     "classes:delete": _ROSTER,
+    "classes:teachers": _ROSTER,  # co-teachers added, removed, the class handed over
+    "classes:delete-student": _ROSTER,
     "classes:roster": _ROSTER,
     "classes:remove-student": _ROSTER,
     "classes:reset-password": _ROSTER,

@@ -32,7 +32,7 @@ from games.loo.questions import Question, QuestionError
 from games.loo.rulesets import GAME_NAMES, PRESETS
 from games.models import new_seed
 from games.owners import owner_for
-from games.throttle import client_ip, hit, limit, retry_after, too_many
+from games.throttle import client_ip, limit, take_all, too_many
 from lessons.trainer import bank
 from lessons.trainer.forms import AnswerForm, CoverageForm, DrillForm
 from lessons.trainer.models import AskedQuestion, Record, RuleRecord, StaleQuestion
@@ -153,17 +153,8 @@ def may_ask(request: HtmxHttpRequest, what: str = TOO_MANY_QUESTIONS) -> HttpRes
     each counts against one limit per address, before any work. The answer to give instead
     when it is reached (the 429 page; with htmx its sentence alone, which the page shows
     where it says what failed), else None, the question counted."""
-    rule, address = limit("drills-per-address"), f"ip:{client_ip(request)}"
-    if wait := retry_after(rule, address):
-        if not request.htmx:
-            return too_many(request, wait, what)
-        minutes = max(1, -(-wait // 60))
-        said = f"{what} Please wait {minutes} minute{'s' if minutes != 1 else ''} and try again."
-        refused = HttpResponse(said, status=429, content_type="text/plain; charset=utf-8")
-        refused["Retry-After"] = str(wait)
-        return refused
-    hit(rule, address)
-    return None
+    _, wait = take_all([(limit("drills-per-address"), f"ip:{client_ip(request)}")])
+    return too_many(request, wait, what) if wait else None
 
 
 @require_POST

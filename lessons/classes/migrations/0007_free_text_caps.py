@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("classes", "0004_username_key"),
+        ("classes", "0006_username_keys_read_again"),
     ]
 
     operations = [
