@@ -134,7 +134,7 @@ def _device(request: HttpRequest) -> tuple[str, list[str]]:
     """This browser's id and the names (digests) it has logged in to, from its signed cookie;
     a new id and none without one. (The id stays while the names change, so that logging in
     to another name does not start its count of guesses again.)"""
-    value = request.get_signed_cookie(DEVICE_COOKIE, default="", salt=DEVICE_SALT)
+    value = request.get_signed_cookie(DEVICE_COOKIE, default="", salt=DEVICE_SALT) or ""
     device, _, names = value.partition(":")
     if not device:
         return secrets.token_urlsafe(12), []

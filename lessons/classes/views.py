@@ -253,7 +253,7 @@ def copy_class(request: HttpRequest, pk: int) -> HttpResponseBase:
     if form.is_valid():
         with transaction.atomic():
             copy = SchoolClass.objects.create(
-                teacher=request.user,  # a co-teacher's copy is his own
+                teacher=request.user,  # type: ignore[misc]  # a co-teacher's copy is his own
                 name=form.cleaned_data["name"],
                 description=school_class.description,
                 copied_from=school_class,
@@ -665,7 +665,7 @@ def _change_teachers(
 ) -> HttpResponseBase:
     """Remove a co-teacher, hand the class over to one, or step down (a co-teacher)."""
     if action == "step-down":
-        CoTeacher.objects.filter(school_class=school_class, teacher=request.user).delete()
+        CoTeacher.objects.filter(school_class=school_class, teacher_id=request.user.pk).delete()
         messages.success(request, f"You no longer teach “{school_class}”.")
         return redirect("classes:list")
     row = school_class.co_teachers.filter(pk=request.POST.get("co_teacher") or 0)

@@ -391,7 +391,7 @@ class Assignment(models.Model):
             self.exceptions.filter(closes__isnull=False).values_list("student_id", "closes")
         )
         for attempt in attempts:
-            closing = max(self.closes, closes.get(attempt.student_id, self.closes))
+            closing = max(self.closes, closes.get(attempt.student_id) or self.closes)
             deadline = self.deadline_from(attempt.started, closing)
             if deadline != attempt.deadline:
                 Attempt.objects.filter(pk=attempt.pk).update(deadline=deadline)
