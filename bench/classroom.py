@@ -1,7 +1,7 @@
 """A class taking a quiz at the same moment: serve Lanterloo as `make run` does and measure.
 
     .venv/bin/python bench/classroom.py [--students 40] [--questions 10] [--workers 2]
-                                        [--accounts 100]
+                                        [--accounts 100] [--lists 4]
 
 1. Starts gunicorn as ``bench/http.py`` does (DEBUG off, SQLite in a throwaway file, migrated
    and loaded with the site's content, two sync workers).
@@ -11,16 +11,17 @@
    each question as the page offers it (htmx, as the browser does), one every 1 to 3 seconds
    on a schedule fixed in advance (an open loop: a slow answer does not delay the next one),
    then submits.
-4. Meanwhile (a second after the first answers are due) their teacher, logged in by a
-   session as they are, opens the page that adds students to another class of his and sends
-   a list of ``--accounts`` names (issue 27: making accounts must hold nobody up); the
-   answers under way while that request is are the *during_accounts* ones.
+4. Meanwhile ``--lists`` other teachers of the school, each logged in by a session as the
+   students are, open the page that adds students to a class of theirs and send a list of
+   ``--accounts`` names, one after another, spread over the time the class answers (issue
+   27: making accounts must hold nobody up); the answers under way at some moment of a
+   list are the *during_accounts* ones.
 5. Afterwards reads the database: an answer the server acknowledged ("saved") but not stored
    as given is *lost*.
 
 An error is a failed connection, a status other than 200/302, a refusal in the fragment, or
 a list of names that did not come back with a password for each. The latencies are those of
-the answers; ``accounts_ms`` is the teacher's request. The last line is exactly
+the answers; ``accounts_ms`` is the slowest list's request. The last line is exactly
 ``classroom: students=N answers=N p50_ms=A p99_ms=B during_accounts_p99_ms=C accounts_ms=D
 errors=E lost=L``.
 """
@@ -84,7 +85,12 @@ def logged_in(user):
 teacher = User.objects.create_user("bench-teacher")
 Teacher.objects.create(user=teacher)
 school_class = SchoolClass.objects.create(teacher=teacher, name="Bench class")
-new_class = SchoolClass.objects.create(teacher=teacher, name="Bench class, new accounts")
+makers = []
+for i in range(LISTS):  # teachers of the same school, each making a class of accounts
+    maker = User.objects.create_user(f"bench-maker-{i}")
+    Teacher.objects.create(user=maker)
+    made_class = SchoolClass.objects.create(teacher=maker, name="Bench class, new accounts")
+    makers.append([logged_in(maker), made_class.pk])
 quiz = Quiz.objects.create(teacher=teacher)
 quiz.save_version(title="Bench quiz", rules="hoffmann", game="three-card", topics=[],
                   topics_from="any rule", kinds=[], count=QUESTIONS, same_for_all=False,
@@ -98,8 +104,7 @@ for i in range(STUDENTS):
     user = User.objects.create_user(f"bench-student-{i:03d}")
     Membership.objects.create(school_class=school_class, student=user)
     students.append([user.username, logged_in(user)])
-print(json.dumps({"assignment": assignment.pk, "students": students,
-                  "teacher": logged_in(teacher), "new_class": new_class.pk}))
+print(json.dumps({"assignment": assignment.pk, "students": students, "makers": makers}))
 """
 
 #: Run in ``manage.py shell``: every stored answer, as JSON [username, number, response].
@@ -118,7 +123,8 @@ class Results:
     #: Each answer's (sent, answered) times, to find those under way while accounts were made.
     spans: list[tuple[float, float]] = field(default_factory=list)
     #: When the teacher's list of names was sent and answered.
-    accounts: tuple[float, float] | None = None
+    #: Each list of names's (sent, answered) times.
+    accounts: list[tuple[float, float]] = field(default_factory=list)
     acknowledged: list[tuple[str, int, list[str]]] = field(default_factory=list)
     errors: int = 0
     problems: dict[str, int] = field(default_factory=dict)
@@ -228,7 +234,7 @@ async def make_accounts(
         status, _, page = await browser.request(
             "POST", url, [("names", names), ("token", html.unescape(found.group(1)))]
         )
-        results.accounts = (sent, time.perf_counter())
+        results.accounts.append((sent, time.perf_counter()))
         if status != 200 or page.count('class="password"') != accounts:
             results.fail("the list of names made no page of passwords")
     except (OSError, ValueError, IndexError) as error:
@@ -238,16 +244,19 @@ async def make_accounts(
         results.errors += n
 
 
-async def classroom(port: int, made: dict[str, Any], questions: int, accounts: int) -> Results:
+async def classroom(
+    port: int, made: dict[str, Any], questions: int, accounts: int, seconds: float
+) -> Results:
     results = Results()
     start = time.perf_counter() + 0.5
     students = made["students"]
-    teacher = []
-    if accounts:
-        # A second after the first answers are due: the class is answering by then.
-        teacher.append(
-            make_accounts(port, made["teacher"], made["new_class"], accounts, start + 2.0, results)
-        )
+    # The lists are sent one after another, spread over the time the class answers (from
+    # a few seconds in, once every student has started), so that each meets answers under way.
+    makers = made["makers"] if accounts else []
+    teacher = [
+        make_accounts(port, session, pk, accounts, start + 4 + i * seconds / len(makers), results)
+        for i, (session, pk) in enumerate(makers)
+    ]
     await asyncio.gather(
         *(
             take(port, name, key, made["assignment"], questions, start, results, seed=i)
@@ -259,11 +268,12 @@ async def classroom(port: int, made: dict[str, Any], questions: int, accounts: i
 
 
 def during(results: Results) -> list[float]:
-    """The latencies of the answers under way at some moment of the teacher's request."""
-    if results.accounts is None:
-        return []
-    begun, ended = results.accounts
-    return [done - sent for sent, done in results.spans if sent < ended and done > begun]
+    """The latencies of the answers under way at some moment of a teacher's list."""
+    return [
+        done - sent
+        for sent, done in results.spans
+        if any(sent < ended and done > begun for begun, ended in results.accounts)
+    ]
 
 
 def percentile_ms(latencies: list[float], fraction: float) -> float:
@@ -277,7 +287,10 @@ def main() -> None:
     parser.add_argument("--questions", type=int, default=10)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument(
-        "--accounts", type=int, default=100, help="names the teacher sends meanwhile (0: none)"
+        "--accounts", type=int, default=100, help="names each teacher sends meanwhile (0: none)"
+    )
+    parser.add_argument(
+        "--lists", type=int, default=4, help="teachers who each send a list meanwhile"
     )
     args = parser.parse_args()
     if not bench_http.GUNICORN.exists():
@@ -287,12 +300,16 @@ def main() -> None:
     try:
         server, port, env = bench_http.serve(args.workers, folder / "db.sqlite3")
         print(f"gunicorn: {args.workers} sync workers on 127.0.0.1:{port}, DEBUG off, SQLite")
-        setup = SETUP.replace("QUESTIONS", str(args.questions)).replace(
-            "STUDENTS", str(args.students)
+        setup = (
+            SETUP.replace("QUESTIONS", str(args.questions))
+            .replace("STUDENTS", str(args.students))
+            .replace("LISTS", str(args.lists if args.accounts else 0))
         )
         made = json.loads(shell(setup, env))
         started = time.perf_counter()
-        results = asyncio.run(classroom(port, made, args.questions, args.accounts))
+        # The class answers for about two seconds a question.
+        seconds = 2.0 * args.questions - 4
+        results = asyncio.run(classroom(port, made, args.questions, args.accounts, seconds))
         elapsed = time.perf_counter() - started
         stored = {(u, n): sorted(r) for u, n, r in json.loads(shell(STORED, env))}
     finally:
@@ -312,12 +329,12 @@ def main() -> None:
     )
     print(f"answer latency: {spread}, slowest {percentile_ms(results.latencies, 1.0):.0f} ms")
     meanwhile = during(results)
-    accounts_ms = 0.0
-    if results.accounts is not None:
-        accounts_ms = (results.accounts[1] - results.accounts[0]) * 1000
+    accounts_ms = max(((e - b) * 1000 for b, e in results.accounts), default=0.0)
+    if results.accounts:
         print(
-            f"{args.accounts} accounts made in {accounts_ms:.0f} ms, while {len(meanwhile)} "
-            f"answers were under way (slowest {percentile_ms(meanwhile, 1.0):.0f} ms)"
+            f"{len(results.accounts)} lists of {args.accounts} accounts, the slowest made in "
+            f"{accounts_ms:.0f} ms, while {len(meanwhile)} answers were under way "
+            f"(slowest {percentile_ms(meanwhile, 1.0):.0f} ms)"
         )
     for what, n in sorted(results.problems.items()):
         print(f"  error: {what}: {n}")

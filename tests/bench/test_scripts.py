@@ -70,7 +70,17 @@ def test_the_questions_benchmark_times_every_kind() -> None:
 
 
 def test_the_classroom_benchmark_takes_a_quiz_without_errors_or_lost_answers() -> None:
-    lines = _run("bench/classroom.py", "--students", "3", "--questions", "2", "--accounts", "5")
+    lines = _run(
+        "bench/classroom.py",
+        "--students",
+        "3",
+        "--questions",
+        "2",
+        "--accounts",
+        "5",
+        "--lists",
+        "2",
+    )
 
     found = re.fullmatch(
         r"classroom: students=3 answers=(\d+) p50_ms=\d+ p99_ms=\d+ "
@@ -80,7 +90,7 @@ def test_the_classroom_benchmark_takes_a_quiz_without_errors_or_lost_answers() -
     assert found, lines[-1]
     answers, errors, lost = map(int, found.groups())
     assert (answers, errors, lost) == (6, 0, 0), "\n".join(lines)
-    assert any(line.startswith("5 accounts made in ") for line in lines), lines
+    assert any(line.startswith("2 lists of 5 accounts, the slowest made in ") for line in lines)
 
 
 def test_the_abuse_benchmark_reads_while_logins_fail() -> None:
