@@ -112,10 +112,11 @@ class QuestionChoices:
     choices: list[ChoiceCount] = field(default_factory=list)
 
     @property
-    def misconception(self) -> ChoiceCount | None:
-        """The wrong option chosen most often (None if no wrong option was chosen)."""
-        wrong = [c for c in self.choices if c.chosen_wrong]
-        return max(wrong, key=lambda c: c.chosen_wrong) if wrong else None
+    def misconceptions(self) -> list[ChoiceCount]:
+        """The wrong options chosen most often: one, or those tied for most (none if no wrong
+        option was chosen). A tie is told as one: naming one of them would be a guess."""
+        most = max((c.chosen_wrong for c in self.choices), default=0)
+        return [c for c in self.choices if most and c.chosen_wrong == most]
 
 
 #: Distinct questions the per-choice analysis makes again (each a few milliseconds of the

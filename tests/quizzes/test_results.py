@@ -15,7 +15,7 @@ from games.links import rule_name
 from lessons.classes.models import Membership
 from lessons.quizzes.csvexport import safe_cell
 from lessons.quizzes.models import Answer, Attempt
-from lessons.quizzes.reports import capital
+from lessons.quizzes.reports import ChoiceCount, QuestionChoices, capital
 from lessons.trainer.presenting import shown
 
 from .conftest import (
@@ -219,6 +219,19 @@ def test_the_options_chosen_name_the_most_chosen_wrong_one(teacher, school_class
     # Every option of the question is listed, chosen or not.
     for label in labels.values():
         assert label in body
+
+
+def test_wrong_options_tied_for_most_are_named_together() -> None:
+    """Naming one of two options chosen equally often would be a guess: both are named."""
+    counts = [
+        ChoiceCount("Ace", chosen=2, right=False, chosen_wrong=2),
+        ChoiceCount("King", chosen=2, right=False, chosen_wrong=2),
+        ChoiceCount("Queen", chosen=1, right=True),
+        ChoiceCount("Knave", chosen=1, right=False, chosen_wrong=1),
+    ]
+    tied = QuestionChoices(number=1, kind="trick-winner", choices=counts)
+    assert [c.text for c in tied.misconceptions] == ["Ace", "King"]
+    assert QuestionChoices(1, "trick-winner", choices=counts[2:3]).misconceptions == []
 
 
 def test_the_options_of_variants_are_counted_together_by_their_wording(
