@@ -388,6 +388,7 @@ def show_assignment(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         "refusal": refusal,
         "terms": terms,
         "closes_words": spoken(terms.closes, assignment.time_zone()),
+        "current_ends": spoken(current.deadline, assignment.time_zone()) if current else "",
         "lesson_done": lesson_done,
         "now": now,
     }

@@ -231,6 +231,9 @@ def test_the_assignment_page_says_when_it_closes_and_when_no_attempt_is_left(
     # Closes 24 November 10:00 UTC: 11:00 in the teacher's Paris.
     assert "closes Tuesday 24 November at 11:00" in page
     attempt = _start(client, assignment)
+    page = text(client.get(assignment.get_absolute_url()))
+    # The attempt under way says its end with its date, not a bare hour.
+    assert "takes answers until Tuesday 24 November at 11:00" in page
     client.post(_submit_url(attempt))
     page = text(client.get(assignment.get_absolute_url()))
     assert "No attempt is left" in page and "Start" not in page
