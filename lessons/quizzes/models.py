@@ -516,6 +516,7 @@ TIME_UP = "Your time for this attempt ran out at {when}: answers are no longer a
 SUBMITTED = "This attempt has been submitted: answers are no longer accepted."
 ALREADY = "You had already answered this question: your first answer stands."
 ARCHIVED = "This class's work is archived: it is kept, read-only, and takes no new answer."
+LEFT = "You are no longer in this class: your work in it is kept, and takes no new answer."
 
 #: An attempt's state, as every page and CSV says it (:attr:`Attempt.state`).
 IN_PROGRESS = "in progress"
@@ -656,7 +657,12 @@ class Attempt(models.Model):
         if self.submitted is not None:
             return SUBMITTED
         if not self.takes_answers():
-            return ARCHIVED
+            gone = Membership.objects.filter(
+                school_class=self.assignment.school_class_id,
+                student=self.student_id,
+                left__isnull=False,
+            ).exists()
+            return LEFT if gone else ARCHIVED
         if now >= self.deadline:
             closes = self.assignment.terms_for(self.student_id).closes
             return (

@@ -121,7 +121,8 @@ def test_a_removed_student_can_start_no_work_and_his_answers_are_refused(world: 
     assert student.get(world.class1.get_absolute_url()).status_code == 404
     assert student.get(assignment.get_absolute_url()).status_code == 404
     answer = attempt.answers.get(position=0)
-    assert answer.record(answer.to_engine(), right_response(attempt, 0)).refused
+    refused = answer.record(answer.to_engine(), right_response(attempt, 0)).refused
+    assert refused.startswith("You are no longer in this class")  # not "archived"
     attempt.submit()
     with pytest.raises(Exception, match="no longer in this class"):
         Attempt.start(assignment, world.student)
