@@ -229,7 +229,9 @@ async def make_accounts(
         if found is None:
             results.fail("no form to add students")
             return
-        names = "\n".join(f"Bench Pupil {i:03d}" for i in range(accounts))
+        # Names of this class's own (two lists of the same names sent at once would race
+        # for the same usernames: the second is then refused, as a teacher's would be).
+        names = "\n".join(f"Pupil {i:03d} of class {new_class}" for i in range(accounts))
         sent = time.perf_counter()
         status, _, page = await browser.request(
             "POST", url, [("names", names), ("token", html.unescape(found.group(1)))]

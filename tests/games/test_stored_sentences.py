@@ -91,8 +91,10 @@ def old_notes(notes: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def page(client: Client, table: PracticeTable) -> str:
-    """The table page, less its CSRF tokens (new at every request)."""
+    """The table page, less its CSRF tokens (new at every request) and the signatures of its
+    share links (they carry the second they were signed in)."""
     html = client.get(table.get_absolute_url()).content.decode()
+    html = re.sub(r"/play/shared/[^/\"]+/", "/play/shared/SIGNED/", html)
     return re.sub(r"[A-Za-z0-9]{64}", "TOKEN", html)
 
 
