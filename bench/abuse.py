@@ -23,9 +23,6 @@ import argparse
 import asyncio
 import importlib.util
 import re
-import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -135,13 +132,7 @@ def main() -> None:
         quiet, _ = asyncio.run(phase(port, args.seconds, 0, args.reads))
         attacked, counts = asyncio.run(phase(port, args.seconds, args.attackers, args.reads))
     finally:
-        if server is not None:
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-        shutil.rmtree(folder, ignore_errors=True)
+        bench_http.stop(server, folder)
     quiet_p50 = bench_http.percentile_ms(quiet, 0.5)
     attacked_p50 = bench_http.percentile_ms(attacked, 0.5)
     answers = ", ".join(f"{n} × {status}" for status, n in sorted(counts.items()))

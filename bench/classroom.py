@@ -35,8 +35,6 @@ import importlib.util
 import json
 import random
 import re
-import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -315,13 +313,7 @@ def main() -> None:
         elapsed = time.perf_counter() - started
         stored = {(u, n): sorted(r) for u, n, r in json.loads(shell(STORED, env))}
     finally:
-        if server is not None:
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-        shutil.rmtree(folder, ignore_errors=True)
+        bench_http.stop(server, folder)
     lost = sum(1 for u, n, r in results.acknowledged if stored.get((u, n)) != r)
     answers = len(results.acknowledged)
     print(f"{args.students} students, {args.questions} questions each, in {elapsed:.1f} s")

@@ -271,6 +271,17 @@ def percentile_ms(stats: Stats, fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] * 1000
 
 
+def stop(server: subprocess.Popen[bytes] | None, folder: Path) -> None:
+    """Stop the server :func:`serve` started (if it did), then remove its throwaway folder."""
+    if server is not None:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 def serve(workers: int, database: Path) -> tuple[subprocess.Popen[bytes], int, dict[str, str]]:
     options = urllib.parse.urlencode(
         {
@@ -359,13 +370,7 @@ def main() -> None:
             for kind in ("play", "bare")
         }
     finally:
-        if server is not None:
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-        shutil.rmtree(folder, ignore_errors=True)
+        stop(server, folder)
     play_rps, bare_rps = rps(played), rps(bare)
     errors = played.errors + bare.errors + sum(stats.errors for stats in solo.values())
     p99 = percentile_ms(played, 0.99)

@@ -24,9 +24,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -136,8 +133,10 @@ def main() -> None:
     try:
         server, port, env = bench_http.serve(1, folder / "db.sqlite3")
         print(f"gunicorn: 1 sync worker on 127.0.0.1:{port}, DEBUG off, SQLite")
-        classroom = bench_classroom.SETUP.replace("QUESTIONS", str(args.questions)).replace(
-            "STUDENTS", str(args.students)
+        classroom = (
+            bench_classroom.SETUP.replace("QUESTIONS", str(args.questions))
+            .replace("STUDENTS", str(args.students))
+            .replace("LISTS", "0")  # no teacher making accounts here
         )
         assignment = json.loads(bench_classroom.shell(classroom, env))["assignment"]
         setup = SETUP.replace("ASSIGNMENT", str(assignment)).replace("ATTEMPTS", str(args.attempts))
@@ -151,13 +150,7 @@ def main() -> None:
             timings[name] = max(read(port, path, made["session"]) for _ in range(3))
             print(f"  {name}: {timings[name] * 1000:.0f} ms, the first {cold * 1000:.0f} ms")
     finally:
-        if server is not None:
-            server.send_signal(signal.SIGTERM)
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-        shutil.rmtree(folder, ignore_errors=True)
+        bench_http.stop(server, folder)
     figures = " ".join(f"{name}_ms={seconds * 1000:.0f}" for name, seconds in timings.items())
     slowest = max(timings.values()) * 1000
     print(f"results: answers={made['answers']} {figures} slowest_ms={slowest:.0f}")

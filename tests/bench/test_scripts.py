@@ -93,6 +93,20 @@ def test_the_classroom_benchmark_takes_a_quiz_without_errors_or_lost_answers() -
     assert any(line.startswith("2 lists of 5 accounts, the slowest made in ") for line in lines)
 
 
+def test_the_results_benchmark_reads_every_page_over_a_class() -> None:
+    lines = _run("bench/results.py", "--students", "3", "--attempts", "3", "--questions", "3")
+
+    found = re.fullmatch(
+        r"results: answers=(\d+) results_ms=\d+ student_ms=\d+ gradebook_ms=\d+ "
+        r"answers_csv_ms=\d+ gradebook_csv_ms=\d+ mastery_ms=\d+ student_mastery_ms=\d+ "
+        r"slowest_ms=\d+",
+        lines[-1],
+    )
+    assert found, lines[-1]
+    # Each student once, the first of them three times in all: five attempts of three answers.
+    assert int(found.group(1)) == 15, "\n".join(lines)
+
+
 def test_the_abuse_benchmark_reads_while_logins_fail() -> None:
     # A fixed number of reads, not a time: what is checked does not depend on the machine.
     lines = _run("bench/abuse.py", "--reads", "20", "--attackers", "2")
