@@ -85,6 +85,10 @@ def hit(rule: Limit, who: str) -> None:
         cache.add(key, 1, timeout=left + 1)
 
 
+#: How many times :func:`take` tries to count an event before it treats the cache as down.
+_TRIES = 10
+
+
 class LimitsUnavailable(Exception):
     """The shared cache is down and the limit must hold (it guards making accounts)."""
 
@@ -104,17 +108,20 @@ def take(rule: Limit, who: str, *, closed_when_down: bool = False) -> Taken:
     allowed, or refused with :class:`LimitsUnavailable` if ``closed_when_down``."""
     key, left = _key(rule, who, time.time())
     try:
-        for _ in range(2):
+        for attempt in range(_TRIES):
+            # Django's database cache answers an ``add`` it could not write (another
+            # worker's insert, a busy database) with False, as if the key were there: the
+            # incr then finds no key, and the pair is tried again after a moment.
             cache.add(key, 0, timeout=left + 1)
             try:
                 count = int(cache.incr(key))
                 break
             except CacheUnavailable:
                 raise
-            except ValueError:  # expired between the two calls: add it again
-                continue
-        else:
-            return Taken(key, 0)
+            except ValueError:  # not written, or expired between the two calls
+                time.sleep(0.002 * (attempt + 1))
+        else:  # never counted: as with the cache down, never as a free pass
+            raise CacheUnavailable("The count could not be written.")
     except CacheUnavailable:
         if closed_when_down:
             raise LimitsUnavailable from None
