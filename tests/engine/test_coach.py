@@ -4,7 +4,9 @@ shrinks with the samples as a mean's should."""
 
 from __future__ import annotations
 
+import io
 import itertools
+import json
 import random
 
 import pytest
@@ -12,6 +14,7 @@ import pytest
 from games.loo import RuleSet
 from games.loo.bots import SensibleBot, World, build_world, sample_world, voids
 from games.loo.cards import PACK
+from games.loo.cli import main
 from games.loo.coach import CoachError, advise, finish
 from games.loo.hand import Hand
 from games.loo.table import Table, TableConfig
@@ -160,3 +163,32 @@ def test_the_coach_answers_the_same_way_twice_and_refuses_a_view_without_a_decis
     waiting = next(s for s in range(5) if s != hand.to_act)
     with pytest.raises(CoachError):
         advise(view_for(hand, waiting), seed=1)
+
+
+def test_the_command_line_advises_from_a_view_as_json_as_the_coach_does() -> None:
+    view = _views("three-card", 5, "coach:cli", ("declare",))[0]
+    out, err = io.StringIO(), io.StringIO()
+    text = json.dumps(view.to_dict())
+    argv = ["advise", "--rules", "hoffmann", "--samples", "30", "--seed", "4", "-"]
+    assert main(argv, stdin=io.StringIO(text), stdout=out, stderr=err) == 0
+    assert json.loads(out.getvalue()) == advise(view, samples=30, seed=4).to_dict()
+
+
+@pytest.mark.parametrize(
+    ("change", "error"),
+    [
+        ({"hand": ["AS", "AS", "2C"]}, "a card appears twice"),
+        ({"turn_up": "1X"}, "1X"),
+        ({"balances": [0]}, "must fit 5 players"),
+        ({"seat": "two"}, "field 'seat' must be a whole number"),
+    ],
+)
+def test_the_command_line_refuses_a_bad_view_with_one_line(
+    change: dict[str, object], error: str
+) -> None:
+    view = _views("three-card", 5, "coach:cli", ("declare",))[0]
+    data = view.to_dict() | change
+    out, err = io.StringIO(), io.StringIO()
+    argv = ["advise", "--rules", "hoffmann", "-"]
+    assert main(argv, stdin=io.StringIO(json.dumps(data)), stdout=out, stderr=err) == 2
+    assert error in err.getvalue() and out.getvalue() == ""
