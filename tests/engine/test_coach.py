@@ -18,7 +18,7 @@ from games.loo.cli import main
 from games.loo.coach import CoachError, advise, finish
 from games.loo.hand import Hand
 from games.loo.table import Table, TableConfig
-from games.loo.view import PlayerView, view_for
+from games.loo.view import PlayerView, view_for, view_from_dict
 
 
 def _views(game: str, players: int, seed: str, phases: tuple[str, ...]) -> list[PlayerView]:
@@ -68,7 +68,7 @@ def test_the_advice_is_the_same_for_deals_that_differ_only_in_unseen_cards(
 def _late_view() -> PlayerView:
     """A three-handed hand at its second trick, the adviser third to play with two cards and a
     choice between them, and no one yet shown out of a suit: each other player holds one card,
-    any of the unseen."""
+    any of the unseen; and the trick is his in some deals and not in others."""
     for n in range(200):
         table = Table(TableConfig("three-card", RuleSet.preset("hoffmann"), 3, seed=f"late:{n}"))
         hand = table.deal()
@@ -84,6 +84,7 @@ def _late_view() -> PlayerView:
                 and len(view.trick.plays) == 2
                 and len(_options(view)) == 2
                 and not voids(view)
+                and any(0.1 < e.p_trick < 0.9 for e in advise(view, samples=40, seed=0).options)
             ):
                 return view
             table.apply(SensibleBot(f"late:{n}:{len(hand.log)}", playouts=6).decide(view).action)
@@ -120,15 +121,21 @@ def test_the_estimates_agree_with_the_exact_expectation_over_every_hidden_deal()
     advice = advise(view, samples=400, seed="exact")
     for estimate in advice.options:
         gains = []
+        took = 0
         for deal in deals:
             before = deal.balances[view.seat]
             deal = build_world(view, _world_of(deal))
             deal.apply(estimate.action)
             finish(deal, random.Random(0))
             gains.append(deal.balances[view.seat] - before)
+            took += any(t.winner == view.seat for t in deal.tricks)
         exact = sum(gains) / len(gains)
         error = abs(estimate.expected_counters - exact)
         assert error <= max(3 * estimate.stderr, 1e-9), (estimate, exact)
+        # The chance of a trick, a proportion: its standard error is sqrt(p(1-p)/n).
+        p = took / len(deals)
+        assert abs(estimate.p_trick - p) <= 3 * (p * (1 - p) / advice.samples) ** 0.5 + 1e-9
+    assert len({e.expected_counters for e in advice.options}) > 1  # a choice that matters
 
 
 def _world_of(hand: Hand) -> World:
@@ -192,3 +199,14 @@ def test_the_command_line_refuses_a_bad_view_with_one_line(
     argv = ["advise", "--rules", "hoffmann", "-"]
     assert main(argv, stdin=io.StringIO(json.dumps(data)), stdout=out, stderr=err) == 2
     assert error in err.getvalue() and out.getvalue() == ""
+
+
+def test_a_view_read_back_from_its_json_offers_what_the_table_offered() -> None:
+    for view in _views("five-card", 5, "coach:json", ("exchange", "play"))[:6]:
+        back = view_from_dict(json.loads(json.dumps(view.to_dict())), view.rules)
+        assert back.options is not None and view.options is not None
+        assert back.options.choices == view.options.choices
+        assert back.options.max_discards == view.options.max_discards
+        assert _options(back) == _options(view)
+        unread = {"events": [], "payments": [], "options": None}
+        assert back.to_dict() | unread == view.to_dict() | unread
