@@ -54,6 +54,7 @@ def test_the_advice_is_the_same_for_deals_that_differ_only_in_unseen_cards(
     assert len(views) >= 3
     rng = random.Random(3)
     for view in views[:4]:
+        # The table's own deal, and two others that agree with everything the adviser sees.
         advice = advise(view, samples=12, seed="same").to_dict()
         others = []
         for _ in range(2):
