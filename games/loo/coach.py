@@ -43,8 +43,9 @@ from .hand.state import HandState
 from .rng import rng_for
 from .view import PlayerView
 
-#: The deals sampled for an answer unless told otherwise: a standard error of a tenth to a fifth
-#: of a counter on a declaration, in about 300 ms at most on this machine (``bench/coach.py``).
+#: The deals sampled for an answer unless told otherwise: a standard error of up to about a third
+#: of a counter on a declaration (less on a card), with a median answer of about 110 ms and a
+#: 95th percentile of about 320 ms on this machine (``bench/coach.py``).
 SAMPLES: Final = 120
 #: The exact search takes over when this many cards or fewer are left in the hands: the last
 #: two tricks of two players, or the last trick (six would take in the last two tricks of three
