@@ -435,14 +435,15 @@ def test_a_seed_whose_search_finds_nothing_gives_way_to_another(
     assert len(seeds) == 2 and asked.seed == seeds[1]
 
 
-def test_the_trainer_page_costs_four_queries_with_a_record(
+def test_the_trainer_page_costs_five_queries_with_a_record(
     learner: Any, django_assert_num_queries: DjangoAssertNumQueries
 ) -> None:
     for seed in range(3):
         asked = learner.store(make("trick-winner", "hoffmann", "three-card", seed=seed))
         learner.answer(asked, list(asked.to_engine().answer))
 
-    with django_assert_num_queries(4):  # the session, the last drill, the record, the latest
+    # The session, the last drill, the record, the latest, the rules due for review.
+    with django_assert_num_queries(5):
         response = learner.client.get(reverse("trainer:choose"))
 
     assert "100% (3 of 3)" in _text(response)
