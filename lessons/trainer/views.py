@@ -21,6 +21,7 @@ from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import push_url
@@ -337,6 +338,7 @@ def review_due(request: HtmxHttpRequest) -> HttpResponse:
 
 
 @require_safe
+@never_cache  # one learner's own record: no shared computer's cache or proxy keeps it
 def show_reviews(request: HtmxHttpRequest) -> HttpResponse:
     """The learner's dashboard: each rule's state (due, learning, known, new), weakest
     first, with its page and a drill; and how many are in each state, as a chart."""

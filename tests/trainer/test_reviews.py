@@ -164,7 +164,9 @@ def test_the_dashboard_shows_each_rule_weakest_first(learner: Learner) -> None:
     _overdue(key, "follow-suit")
     reviews.review(None, key, "head-the-trick", True, rules="hoffmann", game="three-card")
 
-    text = learner.text(learner.client.get(reverse("trainer:reviews")).content.decode())
+    response = learner.client.get(reverse("trainer:reviews"))
+    assert "no-store" in response["Cache-Control"]
+    text = learner.text(response.content.decode())
 
     assert "Due for review 1 rule" in text and "Learning 1 rule" in text
     assert "New " + f"{len(rules()) - 2} rules" in text
