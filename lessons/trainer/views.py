@@ -286,6 +286,7 @@ def _render_question(
     else:
         if asked.is_answered:
             context.update(graded_context(asked, q))
+            context["due"] = RuleReview.objects.for_request(request).due().count()
         else:
             answer_url = reverse("trainer:question-answer", args=[asked.pk])
             context.update(asking_context(asked, q, answer_url=answer_url, form=form))

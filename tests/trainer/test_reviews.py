@@ -207,3 +207,19 @@ def test_logging_in_brings_the_sessions_schedules_to_the_account(client: Client)
         ("head-the-trick", ""),
     ]
     assert RuleReview.objects.filter(owner=user).count() == 2
+
+
+def test_an_answered_question_offers_the_next_due_rule(learner: Learner) -> None:
+    key = _session(learner)
+    _overdue(key, "follow-suit")
+    _overdue(key, "head-the-trick")
+    learner.client.post(reverse("trainer:review-due"))
+    first = AskedQuestion.objects.get()
+    learner.answer(first, list(first.to_engine().answer))
+
+    page = learner.text(learner.page(first))
+    assert "Next rule due for review (1 due)" in page
+    learner.client.post(reverse("trainer:review-due"))
+
+    second = AskedQuestion.objects.exclude(pk=first.pk).get()
+    assert {first.scope, second.scope} == {"rule:follow-suit", "rule:head-the-trick"}

@@ -311,17 +311,17 @@ def test_logging_in_brings_the_sessions_questions_and_record(
     assert "100% (1 of 1)" in _text(client.get(reverse("trainer:choose")))
 
 
-def test_showing_an_answered_question_costs_four_queries(
+def test_showing_an_answered_question_costs_five_queries(
     learner: Any, django_assert_num_queries: DjangoAssertNumQueries
 ) -> None:
     asked = learner.start()
     learner.answer(asked, list(asked.to_engine().answer))
     learner.page(asked)  # the worker now holds the source's rule links
 
-    # The session, the question, the record, and the content version the worker's rule links
-    # were loaded under (a get from the shared cache: a query with the database cache, none
-    # with Redis).
-    with django_assert_num_queries(4):
+    # The session, the question, the record, the rules due for review, and the content
+    # version the worker's rule links were loaded under (a get from the shared cache: a query
+    # with the database cache, none with Redis).
+    with django_assert_num_queries(5):
         learner.page(asked)
 
 
