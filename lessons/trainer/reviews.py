@@ -27,10 +27,12 @@ from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone
 from fsrs import Card, Rating, Scheduler, State
 
 from games.loo import catalogue
+from lessons.models import LessonLink, course_lessons
 from lessons.trainer.models import AboutARule, RuleReview, RuleReviewQuerySet
 
 #: No fuzzing: the same answers at the same times give the same schedule (tests, support).
@@ -115,6 +117,8 @@ class RuleState(AboutARule):
     #: FSRS's chance, now, that the learner recalls the rule (None: never answered).
     recall: float | None
     row: RuleReview | None = None
+    #: The first lesson of the course that teaches the rule, if one does.
+    lesson: LessonLink | None = None
 
     @property
     def percent(self) -> int:
@@ -139,13 +143,20 @@ def state_of(row: RuleReview, now: datetime) -> RuleState:
 
 def dashboard(rows: RuleReviewQuerySet, now: datetime | None = None) -> list[RuleState]:
     """Every rule of the catalogue with its state, weakest first: the due rules, then those
-    being learnt, then those known, each by the chance of recall, lowest first; new last."""
+    being learnt, then those known, each by the chance of recall, lowest first; new last;
+    each with the lesson that teaches it (two queries)."""
     now = now or timezone.now()
     order = {state: i for i, (state, _) in enumerate(STATES)}
     known = {row.rule: state_of(row, now) for row in rows}
     states = list(known.values())
     states.sort(key=lambda s: (order[s.state], s.recall or 0.0, s.rule))
     new = [RuleState(r.id, NEW, None) for r in catalogue.rules() if r.id not in known]
+    teaching: dict[str, LessonLink] = {}
+    for slug, title, teaches in course_lessons():
+        for rule_id in teaches:
+            teaching.setdefault(rule_id, LessonLink(title, reverse("course:lesson", args=[slug])))
+    for state in states + new:
+        state.lesson = teaching.get(state.rule)
     return states + new
 
 
