@@ -3,8 +3,11 @@ schedules the rule it exercises, wrong = Again, right = Good; a refused one chan
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from lessons.quizzes.models import Answer, Attempt
 from lessons.trainer.models import RuleReview
@@ -32,3 +35,25 @@ def test_a_quiz_answer_schedules_its_rule_for_the_student(assignment, student, c
 
     row.refresh_from_db()
     assert (row.reviews, row.last_rating) == (1, 1)
+
+
+def test_the_teachers_mastery_page_counts_the_students_due_for_review(
+    school_class, teacher, assignment, student, clock
+) -> None:
+    client = client_for(student)
+    client.post(reverse("quizzes:attempt-start", args=[assignment.pk]))
+    attempt = Attempt.objects.get(assignment=assignment)
+    client.post(
+        reverse("quizzes:attempt-answer", args=[attempt.pk, 1]),
+        {"response": wrong_response(attempt, 0)},
+    )
+    rule = RuleReview.objects.get().rule
+    url = reverse("quizzes:mastery", args=[school_class.pk])
+
+    def due_cell() -> str:
+        page = client_for(teacher).get(url).content.decode()
+        return page.split(f'href="/rules/{rule}/"')[1].split("</tr>")[0].split("<td>")[-1]
+
+    assert due_cell().startswith("0 of 1")
+    RuleReview.objects.update(due=timezone.now() - timedelta(minutes=1))
+    assert due_cell().startswith("1 of 1")
