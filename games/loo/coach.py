@@ -208,7 +208,7 @@ def _clone(hand: Hand) -> Hand:
     (immutable) shared. Only searched with ``trace`` off, in the play, with no irregularity."""
     new = copy.copy(hand)
     for name in HandState.__slots__:
-        value = getattr(hand, name)
+        value: Any = getattr(hand, name)
         if type(value) is list:
             if value and type(value[0]) is list:
                 value = [list(v) for v in value]
