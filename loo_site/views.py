@@ -31,12 +31,14 @@ from lessons.classes.models import (
     looks_taken,
 )
 from lessons.course.learning import give_progress_to
-from lessons.trainer.models import AskedQuestion
+from lessons.trainer.models import AskedQuestion, RuleReview
 
 
 @require_safe
 def show_start_page(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    """The home page; for a learner with rules due for review, the button that reviews them."""
+    due = RuleReview.objects.for_request(request).due().count()
+    return render(request, "home.html", {"due": due})
 
 
 @require_safe
@@ -64,6 +66,7 @@ def _bring_along(user: Any, session_key: str | None) -> None:
     progress in the lessons."""
     PracticeTable.objects.give_to(user, session_key)
     AskedQuestion.objects.give_to(user, session_key)
+    RuleReview.objects.give_to(user, session_key)
     give_progress_to(user, session_key)
 
 

@@ -1,4 +1,4 @@
-"""The command line: ``python -m games.loo legal|winner|flush|presets ...``.
+"""The command line: ``python -m games.loo legal|winner|flush|presets|advise ...``.
 
 Other tools call it, so its input and output are stable (README, "The rules engine and its
 command line"). Bad input exits with status 2 and one line on stderr naming the problem.
@@ -13,12 +13,14 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import IO, NoReturn
 
 from .authored import authored_position, cards_field, hands_field, trump_field
+from .coach import SAMPLES, advise
 from .errors import LooError
 from .flushes import compare_flushes
 from .play import legal, trick_winner
 from .questions import KINDS, VERSIONS, grade, question
 from .rulesets import GAMES, OPTIONS, PRESETS, RuleSet, preset
 from .simulate import simulate
+from .view import view_from_dict
 
 
 class InputError(Exception):
@@ -150,6 +152,19 @@ def cmd_grade(data: Mapping[str, object]) -> dict[str, object]:
     return grade(q, response).to_dict()
 
 
+def cmd_advise(
+    data: Mapping[str, object], rules: str, samples: int, seed: str
+) -> dict[str, object]:
+    """A player's view (``PlayerView.to_dict``, the player to act) and the coach's estimate of
+    each of his options (``games.loo.coach``)."""
+    if samples < 2:
+        raise InputError("--samples must be 2 or more: a margin of error needs two deals")
+    view = view_from_dict(data, preset(rules).rules)
+    if view.options is None:
+        raise InputError(f"seat {view.seat} is not to act, or has not looked at his cards")
+    return advise(view, samples=samples, seed=_seed(seed)).to_dict()
+
+
 def cmd_presets() -> dict[str, object]:
     return {
         pid: {
@@ -196,6 +211,11 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--seed", required=True)
     mark = sub.add_parser("grade", help="grade a response to a question of the 'question' command")
     mark.add_argument("file", metavar="FILE", help="a JSON file, or - for standard input")
+    coach = sub.add_parser("advise", help="the coach's odds of each option, from a player's view")
+    coach.add_argument("--rules", required=True, metavar="PRESET")
+    coach.add_argument("--samples", type=int, default=SAMPLES, help="deals sampled")
+    coach.add_argument("--seed", default="0", help="the sampling seed: same seed, same answer")
+    coach.add_argument("file", metavar="POSITION", help="a player's view as JSON, or -")
     sim = sub.add_parser("simulate", help="play many hands with computer players")
     sim.add_argument("--game", required=True, choices=GAMES)
     sim.add_argument("--players", required=True, type=int)
@@ -235,6 +255,9 @@ def main(
             ).to_dict()
         elif args.command == "grade":
             result = cmd_grade(_read_json(args.file, stdin))
+        elif args.command == "advise":
+            data = _read_json(args.file, stdin)
+            result = cmd_advise(data, args.rules, args.samples, args.seed)
         elif args.command == "simulate":
             result = simulate(
                 args.game,

@@ -38,6 +38,7 @@ from lessons.models import Passage
 from lessons.trainer.forms import AnswerForm
 from lessons.trainer.models import AskedQuestion, StaleQuestion
 from lessons.trainer.presenting import asking_context, graded_context
+from lessons.trainer.reviews import review_for_request
 from lessons.trainer.views import may_ask, practise_url
 
 LESSON = "course/lesson.html"
@@ -416,6 +417,7 @@ def answer(request: HtmxHttpRequest, slug: str, key: str, pk: int) -> HttpRespon
     graded = asked.record_answer(q, form.response())
     if graded is None:
         return _after_post(request, lesson, step, preset, [(ANSWERED, messages.WARNING)])
+    review_for_request(request, asked.topic, graded.correct, rules=q.rules, game=q.game)
     assert state.progress is not None
     answered = state.answered  # this one included: record_answer marked it answered
     if step.kind == StepKind.EXERCISE and graded.correct:

@@ -24,7 +24,7 @@ from lessons.classes.progress import course_lessons, progress_of
 from lessons.course.models import Lesson
 from lessons.quizzes.models import Answer
 from lessons.quizzes.reports import Share
-from lessons.trainer.models import AskedQuestion
+from lessons.trainer.models import AskedQuestion, RuleReview
 
 SOURCES = ("quizzes", "trainer", "lessons")
 
@@ -44,6 +44,8 @@ class RuleMastery:
     #: (on a class's page: how many of its students have).
     lesson: Lesson | None = None
     lesson_done: int = 0
+    #: How many of the students have it due for review now (lessons.trainer.reviews).
+    due: int = 0
 
     @property
     def name(self) -> str:
@@ -68,7 +70,7 @@ class RuleMastery:
 
 def mastery(school_class: SchoolClass, students: Iterable[int]) -> list[RuleMastery]:
     """Each rule ``students`` have answered about, weakest first: the lowest share right
-    overall, then the most answers (four queries, whatever is stored)."""
+    overall, then the most answers (five queries, whatever is stored)."""
     students = list(students)
     found: dict[str, RuleMastery] = {}
 
@@ -105,6 +107,10 @@ def mastery(school_class: SchoolClass, students: Iterable[int]) -> list[RuleMast
         rule.by_source["trainer"] = tally(row["trainer"], row["trainer_right"])
         rule.by_source["lessons"] = tally(row["lessons"], row["lessons_right"])
     found.pop("", None)
+    due = RuleReview.objects.filter(owner__in=students).due().values("rule")
+    for row in due.annotate(students=Count("pk")).order_by():
+        if row["rule"] in found:
+            found[row["rule"]].due = row["students"]
     _lessons(found, students)
     return sorted(found.values(), key=lambda r: (r.total.percent, -r.total.asked, r.rule))
 

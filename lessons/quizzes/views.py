@@ -54,6 +54,7 @@ from lessons.quizzes.models import (
 )
 from lessons.trainer.forms import AnswerForm
 from lessons.trainer.presenting import asking_context, graded_context, shown
+from lessons.trainer.reviews import review_for_request
 
 #: Answers reviewed on one page of a student's results (whole attempts: at least one), each
 #: made again by the engine.
@@ -524,6 +525,8 @@ def answer_question(request: AuthenticatedHttpRequest, pk: int, number: int) -> 
     if saved.refused:
         attempt.refresh_from_db()
         return _after_answer(request, attempt, number, said=[(saved.refused, "error")])
+    if saved.grade is not None:
+        review_for_request(request, answer.topic, saved.grade.correct, rules=q.rules, game=q.game)
     if attempt.assignment.feedback == Feedback.EACH:
         return _after_answer(request, attempt, number)  # the graded question, then "next"
     said.append((f"Your answer to question {number} is saved.", "success"))

@@ -23,7 +23,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from games.links import rule_name
+from games.links import rule_name, rule_url
 from games.loo.catalogue import UnknownRule
 from games.loo.questions import VERSIONS, Grade, Question, QuestionError, grade
 from games.models import RulesAndGameNames
@@ -36,8 +36,23 @@ class StaleQuestion(QuestionError):
     changed since): it cannot be answered."""
 
 
+class AboutARule:
+    """Something said about one rule (``rule``, its id): its name as a heading, its page."""
+
+    rule: str
+
+    @property
+    def name(self) -> str:
+        name = rule_name(self.rule)
+        return name[:1].upper() + name[1:]
+
+    @property
+    def url(self) -> str:
+        return rule_url(self.rule)
+
+
 @dataclass
-class RuleRecord:
+class RuleRecord(AboutARule):
     """How a learner has done on one rule."""
 
     rule: str
@@ -56,11 +71,6 @@ class RuleRecord:
     def accuracy(self) -> int:
         """Right answers, as a whole percentage of those given."""
         return round(100 * self.right / self.asked) if self.asked else 0
-
-    @property
-    def name(self) -> str:
-        name = rule_name(self.rule)
-        return name[:1].upper() + name[1:]
 
     def add(self, correct: bool, where: tuple[str, str, str] = ("", "", "")) -> None:
         self.last = where
@@ -267,3 +277,76 @@ class AskedQuestion(RulesAndGameNames, models.Model):
         """The stored answer's grade (the row must be answered)."""
         assert self.response is not None
         return grade(q, self.response)
+
+
+# -- reviews that come back (spaced repetition) ---------------------------------------------------
+
+
+class RuleReviewQuerySet(OwnedQuerySet["RuleReview"]):
+    def due(self, when: Any = None) -> RuleReviewQuerySet:
+        """The rules whose review is due at ``when`` (now), the longest overdue first."""
+        return self.filter(due__lte=when or timezone.now()).order_by("due", "rule")
+
+    def give_to(self, user: Any, session_key: str | None) -> int:
+        """As for questions; but a rule the account has a schedule for already keeps the
+        account's (one schedule per learner and rule), and the session's is dropped."""
+        if not session_key:
+            return 0
+        mine = self.filter(owner=user).values("rule")
+        self.filter(owner=None, session_key=session_key, rule__in=mine).delete()
+        return super().give_to(user, session_key)
+
+
+class RuleReview(models.Model):
+    """When a learner should next be asked about a rule: the FSRS card of one learner (an
+    account, or a browser session without one) and rule, updated by every answer about the
+    rule in the trainer, a lesson or a quiz (``lessons.trainer.reviews.review``)."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="rule_reviews",
+    )
+    session_key = models.CharField(max_length=40, blank=True, db_index=True)
+    rule = models.CharField(max_length=60)
+    #: The FSRS card, as ``fsrs.Card.to_dict()`` gives it: made again for each review.
+    card = models.JSONField()
+    #: When the rule should be asked about again (the card's own due date, kept as a column
+    #: so that the due rules are one query).
+    due = models.DateTimeField()
+    #: The card's state: 1 learning, 2 review, 3 relearning (fsrs.State).
+    state = models.PositiveSmallIntegerField()
+    #: The latest rating: 1 again (wrong), 3 good (right).
+    last_rating = models.PositiveSmallIntegerField()
+    reviews = models.PositiveIntegerField(default=0)
+    lapses = models.PositiveIntegerField(default=0)
+    #: Where the rule was last asked about (rule set and game): where a review drills it.
+    rules = models.CharField(max_length=20)
+    game = models.CharField(max_length=12)
+    reviewed = models.DateTimeField()
+
+    objects = RuleReviewQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["due", "rule"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(owner__isnull=False) | ~Q(session_key=""),
+                name="rule_review_has_an_owner_or_a_session",
+            ),
+            models.UniqueConstraint(
+                fields=["owner", "rule"],
+                condition=Q(owner__isnull=False),
+                name="rule_review_once_per_account",
+            ),
+            models.UniqueConstraint(
+                fields=["session_key", "rule"],
+                condition=Q(owner__isnull=True),
+                name="rule_review_once_per_session",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Review of {self.rule} due {self.due:%Y-%m-%d %H:%M}"

@@ -21,6 +21,7 @@ from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import push_url
@@ -29,13 +30,13 @@ from games.http import HtmxHttpRequest
 from games.links import RuleLinks, rule_url
 from games.loo import catalogue
 from games.loo.questions import Question, QuestionError
-from games.loo.rulesets import GAME_NAMES, PRESETS
+from games.loo.rulesets import DEFAULT_PRESET, GAME_NAMES, PRESETS
 from games.models import new_seed
 from games.owners import owner_for
 from games.throttle import client_ip, limit, take_all, too_many
-from lessons.trainer import bank
+from lessons.trainer import bank, reviews
 from lessons.trainer.forms import AnswerForm, CoverageForm, DrillForm
-from lessons.trainer.models import AskedQuestion, Record, RuleRecord, StaleQuestion
+from lessons.trainer.models import AskedQuestion, Record, RuleRecord, RuleReview, StaleQuestion
 from lessons.trainer.presenting import asking_context, graded_context
 
 #: What a request did or refused, said above the question: (text, message level).
@@ -107,11 +108,19 @@ def _last_drill(request: HtmxHttpRequest) -> dict[str, str]:
     return {"scope": last.scope, "rules": last.rules, "game": last.game, "kind": last.wanted_kind}
 
 
-def _render_trainer(request: HtmxHttpRequest, form: DrillForm) -> HttpResponse:
+def _render_trainer(request: HtmxHttpRequest, form: DrillForm, said: str = "") -> HttpResponse:
     record = AskedQuestion.objects.for_request(request).record()
     review = [(r, rule_url(r.rule), _practise_again(r)) for r in record.to_review()]
     latest = AskedQuestion.objects.for_request(request).filter(answered__isnull=True).first()
-    context = {"form": form, "record": record, "review": review, "latest": latest}
+    due = RuleReview.objects.for_request(request).due().count()
+    context = {
+        "form": form,
+        "record": record,
+        "review": review,
+        "latest": latest,
+        "due": due,
+        "said": said,
+    }
     return render(request, TRAINER, context)
 
 
@@ -224,8 +233,10 @@ def answer_question(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     form = AnswerForm(q, request.POST)
     if not form.is_valid():
         return _after_post(request, asked, form=form)
-    if asked.record_answer(q, form.response()) is None:
+    graded = asked.record_answer(q, form.response())
+    if graded is None:
         return _after_post(request, asked, said=[(ANSWERED, messages.WARNING)])
+    reviews.review_for_request(request, asked.topic, graded.correct, rules=q.rules, game=q.game)
     return _after_post(request, asked)
 
 
@@ -275,6 +286,7 @@ def _render_question(
     else:
         if asked.is_answered:
             context.update(graded_context(asked, q))
+            context["due"] = RuleReview.objects.for_request(request).due().count()
         else:
             answer_url = reverse("trainer:question-answer", args=[asked.pk])
             context.update(asking_context(asked, q, answer_url=answer_url, form=form))
@@ -289,6 +301,63 @@ def _record_context(request: HtmxHttpRequest, asked: AskedQuestion) -> dict[str,
     record: Record = AskedQuestion.objects.for_request(request).record()
     on_topic = record.on(asked.topic) if asked.is_answered else None
     return {"record": record, "on_topic": on_topic}
+
+
+# -- reviews that come back ------------------------------------------------------------------------
+
+NOTHING_DUE = "No rule is due for review just now: nothing was asked."
+NO_REVIEW_MADE = (
+    "No question about the rules due for review could be made just now. Nothing was recorded; "
+    "try again, or choose what to practise."
+)
+
+
+@require_POST
+def review_due(request: HtmxHttpRequest) -> HttpResponse:
+    """A drill on the rules due for review: a question about the longest overdue rule that
+    can be asked where it was last answered about (its next questions drill the same rule)."""
+    due = list(RuleReview.objects.for_request(request).due()[:20])
+    if not due:
+        return _render_trainer(request, DrillForm(initial=_last_drill(request)), NOTHING_DUE)
+    if refused := may_ask(request, TOO_MANY_DRILLS):
+        return refused
+    # Any kind about the play; else a kind about the texts (a rule only those ask about).
+    kinds = ["", *(k for k in bank.kinds() if k not in bank.play_kinds())]
+    drills = [bank.Drill(bank.RULE + r.rule, r.rules, r.game, k) for r in due for k in kinds]
+    for drill in drills:
+        try:
+            if not drill.askable():
+                continue
+        except (KeyError, ValueError):  # a rule set, game or rule no longer known
+            continue
+        q = _ask(drill)
+        if q is not None:
+            owner, session_key = owner_for(request)
+            asked = AskedQuestion.store(q, owner=owner, session_key=session_key, drill=drill)
+            return redirect(asked)
+    return _render_trainer(request, DrillForm(initial=_last_drill(request)), NO_REVIEW_MADE)
+
+
+@require_safe
+@never_cache  # one learner's own record: no shared computer's cache or proxy keeps it
+def show_reviews(request: HtmxHttpRequest) -> HttpResponse:
+    """The learner's dashboard: each rule's state (due, learning, known, new), weakest
+    first, with its page and a drill; and how many are in each state, as a chart."""
+    states = reviews.dashboard(RuleReview.objects.for_request(request))
+    rows = [(s, _review_drill_url(s)) for s in states]
+    counts = reviews.counts(states)
+    most = max((n for _, _, n in counts), default=0) or 1
+    chart = [(state, name, n, round(100 * n / most)) for state, name, n in counts]
+    context = {"rows": rows, "chart": chart, "due": counts[0][2]}
+    return render(request, "trainer/reviews.html", context)
+
+
+def _review_drill_url(state: reviews.RuleState) -> str:
+    """The chooser set to drill the rule where it was last asked about (a new rule: under
+    the default rule set at three-card Loo)."""
+    if state.row is None:
+        return practise_url(bank.RULE + state.rule, DEFAULT_PRESET, "three-card")
+    return _drill_url(state.rule, state.row.rules, state.row.game, "")
 
 
 # -- what each kind asks about --------------------------------------------------------------------

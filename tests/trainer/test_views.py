@@ -311,17 +311,17 @@ def test_logging_in_brings_the_sessions_questions_and_record(
     assert "100% (1 of 1)" in _text(client.get(reverse("trainer:choose")))
 
 
-def test_showing_an_answered_question_costs_four_queries(
+def test_showing_an_answered_question_costs_five_queries(
     learner: Any, django_assert_num_queries: DjangoAssertNumQueries
 ) -> None:
     asked = learner.start()
     learner.answer(asked, list(asked.to_engine().answer))
     learner.page(asked)  # the worker now holds the source's rule links
 
-    # The session, the question, the record, and the content version the worker's rule links
-    # were loaded under (a get from the shared cache: a query with the database cache, none
-    # with Redis).
-    with django_assert_num_queries(4):
+    # The session, the question, the record, the rules due for review, and the content
+    # version the worker's rule links were loaded under (a get from the shared cache: a query
+    # with the database cache, none with Redis).
+    with django_assert_num_queries(5):
         learner.page(asked)
 
 
@@ -435,14 +435,15 @@ def test_a_seed_whose_search_finds_nothing_gives_way_to_another(
     assert len(seeds) == 2 and asked.seed == seeds[1]
 
 
-def test_the_trainer_page_costs_four_queries_with_a_record(
+def test_the_trainer_page_costs_five_queries_with_a_record(
     learner: Any, django_assert_num_queries: DjangoAssertNumQueries
 ) -> None:
     for seed in range(3):
         asked = learner.store(make("trick-winner", "hoffmann", "three-card", seed=seed))
         learner.answer(asked, list(asked.to_engine().answer))
 
-    with django_assert_num_queries(4):  # the session, the last drill, the record, the latest
+    # The session, the last drill, the record, the latest, the rules due for review.
+    with django_assert_num_queries(5):
         response = learner.client.get(reverse("trainer:choose"))
 
     assert "100% (3 of 3)" in _text(response)

@@ -1,0 +1,165 @@
+"""Reviews that come back: each rule a learner answers about is scheduled with FSRS.
+
+One FSRS card per learner (an account, or a browser session without one) and rule, in
+:class:`~lessons.trainer.models.RuleReview`. :func:`review` is the one door: the trainer, a
+lesson's exercise or check and a quiz call it after they store an answer (never on a GET).
+
+The mapping of an answer to an FSRS rating: a wrong answer is *Again*, a right one *Good*.
+(No *Hard* or *Easy*: a graded question says right or wrong, not how hard it felt.) A first
+answer about a rule makes its card, right or wrong: a rule right at once is then asked again
+after FSRS's learning steps and soon counts as known; one got wrong comes back within minutes.
+
+The learner's dashboard sorts every rule of the catalogue into four states:
+
+- *new*: never answered about;
+- *due*: its review is due now;
+- *learning*: answered, in FSRS's learning or relearning steps, not yet due;
+- *known*: in FSRS's review state, not yet due.
+
+"Weakest first" is by FSRS's retrievability now (the chance the learner recalls the rule),
+lowest first; new rules last.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+from django.utils import timezone
+from fsrs import Card, Rating, Scheduler, State
+
+from games.loo import catalogue
+from lessons.models import LessonLink, course_lessons
+from lessons.trainer.models import AboutARule, RuleReview, RuleReviewQuerySet
+
+#: No fuzzing: the same answers at the same times give the same schedule (tests, support).
+SCHEDULER = Scheduler(enable_fuzzing=False)
+
+NEW, LEARNING, DUE, KNOWN = "new", "learning", "due", "known"
+#: The states in the dashboard's order, weakest first, with what each means in words.
+STATES = (
+    (DUE, "Due for review"),
+    (LEARNING, "Learning"),
+    (KNOWN, "Known"),
+    (NEW, "New"),
+)
+
+
+def rating(right: bool) -> Rating:
+    """A graded answer as an FSRS rating: wrong is Again, right is Good."""
+    return Rating.Good if right else Rating.Again
+
+
+def review(
+    owner: Any,
+    session_key: str,
+    rule: str,
+    right: bool,
+    when: datetime | None = None,
+    *,
+    rules: str,
+    game: str,
+) -> RuleReview | None:
+    """Schedule ``rule``'s next review for the learner (``owner``, or without an account his
+    browser session's key) after an answer, right or wrong, given at ``when`` (now) under
+    ``rules`` at ``game``. Nothing for an answer about no rule (a question without a topic)."""
+    if not rule or (owner is None and not session_key):
+        return None
+    when = when or timezone.now()
+    learner = {"owner": owner} if owner is not None else {"owner": None, "session_key": session_key}
+    for _ in range(2):  # a second try if another request made the row between get and create
+        try:
+            with transaction.atomic():
+                row = RuleReview.objects.select_for_update().filter(rule=rule, **learner).first()
+                card = Card.from_dict(row.card) if row is not None else Card(due=when)
+                card, _log = SCHEDULER.review_card(card, rating(right), when)
+                fields = {
+                    "card": card.to_dict(),
+                    "due": card.due,
+                    "state": card.state.value,
+                    "last_rating": rating(right).value,
+                    "rules": rules,
+                    "game": game,
+                    "reviewed": when,
+                }
+                if row is None:
+                    return RuleReview.objects.create(
+                        rule=rule, reviews=1, lapses=int(not right), **learner, **fields
+                    )
+                for name, value in fields.items():
+                    setattr(row, name, value)
+                row.reviews += 1
+                row.lapses += not right
+                row.save()
+                return row
+        except IntegrityError:
+            continue
+    return None
+
+
+def review_for_request(request: Any, rule: str, right: bool, *, rules: str, game: str) -> None:
+    """:func:`review` for whoever made ``request`` (a POST that has just stored an answer)."""
+    if request.user.is_authenticated:
+        review(request.user, "", rule, right, rules=rules, game=game)
+    elif request.session.session_key:
+        review(None, request.session.session_key, rule, right, rules=rules, game=game)
+
+
+@dataclass
+class RuleState(AboutARule):
+    """One rule on the learner's dashboard."""
+
+    rule: str
+    state: str
+    #: FSRS's chance, now, that the learner recalls the rule (None: never answered).
+    recall: float | None
+    row: RuleReview | None = None
+    #: The first lesson of the course that teaches the rule, if one does.
+    lesson: LessonLink | None = None
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.recall) if self.recall is not None else 0
+
+    @property
+    def state_name(self) -> str:
+        return dict(STATES)[self.state]
+
+
+def state_of(row: RuleReview, now: datetime) -> RuleState:
+    card = Card.from_dict(row.card)
+    recall = SCHEDULER.get_card_retrievability(card, now)
+    if row.due <= now:
+        state = DUE
+    elif card.state == State.Review:
+        state = KNOWN
+    else:
+        state = LEARNING
+    return RuleState(row.rule, state, recall, row)
+
+
+def dashboard(rows: RuleReviewQuerySet, now: datetime | None = None) -> list[RuleState]:
+    """Every rule of the catalogue with its state, weakest first: the due rules, then those
+    being learnt, then those known, each by the chance of recall, lowest first; new last;
+    each with the lesson that teaches it (two queries)."""
+    now = now or timezone.now()
+    order = {state: i for i, (state, _) in enumerate(STATES)}
+    known = {row.rule: state_of(row, now) for row in rows}
+    states = list(known.values())
+    states.sort(key=lambda s: (order[s.state], s.recall or 0.0, s.rule))
+    new = [RuleState(r.id, NEW, None) for r in catalogue.rules() if r.id not in known]
+    teaching: dict[str, LessonLink] = {}
+    for slug, title, teaches in course_lessons():
+        for rule_id in teaches:
+            teaching.setdefault(rule_id, LessonLink(title, reverse("course:lesson", args=[slug])))
+    for state in states + new:
+        state.lesson = teaching.get(state.rule)
+    return states + new
+
+
+def counts(states: list[RuleState]) -> list[tuple[str, str, int]]:
+    """How many rules are in each state: (state, its name, count), for the chart."""
+    return [(state, name, sum(1 for s in states if s.state == state)) for state, name in STATES]

@@ -1,0 +1,225 @@
+"""Reviews that come back: every answer about a rule schedules its next review with FSRS
+(wrong = Again, right = Good), per learner and rule; "Due for review" starts a drill on the due
+rules; the dashboard shows each rule's state, weakest first. No GET writes a schedule."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from io import StringIO
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.contrib.sessions.models import Session
+from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from games.loo.catalogue import rules
+from lessons.course.management.commands.prunesessions import kept_by_session
+from lessons.trainer import reviews, views
+from lessons.trainer.models import AskedQuestion, RuleReview
+
+from .conftest import Learner
+
+pytestmark = pytest.mark.django_db
+
+
+def _schedules() -> list[dict[str, Any]]:
+    return list(RuleReview.objects.order_by("pk").values())
+
+
+def _session(learner: Learner) -> str:
+    learner.client.get(reverse("trainer:choose"))  # no session needed to read the page
+    session = learner.client.session
+    if session.session_key is None:
+        session.save()
+        learner.client.cookies["sessionid"] = session.session_key or ""
+    return learner.client.session.session_key or ""
+
+
+def _overdue(key: str, rule: str = "follow-suit", owner: Any = None) -> RuleReview:
+    """A schedule for ``rule`` whose review fell due a day ago."""
+    row = reviews.review(
+        owner,
+        "" if owner else key,
+        rule,
+        False,
+        timezone.now() - timedelta(days=2),
+        rules="hoffmann",
+        game="three-card",
+    )
+    assert row is not None and row.due < timezone.now()
+    return row
+
+
+@pytest.mark.parametrize("right", [True, False])
+def test_an_answer_in_the_trainer_schedules_its_rule(learner: Learner, right: bool) -> None:
+    asked = learner.start()
+    q = asked.to_engine()
+    before = timezone.now()
+
+    learner.answer(asked, list(q.answer) if right else learner.wrong(q))
+
+    row = RuleReview.objects.get()
+    assert (row.rule, row.session_key, row.owner) == (asked.topic, asked.session_key, None)
+    assert row.last_rating == (3 if right else 1)  # Good, Again
+    assert (row.reviews, row.lapses) == (1, 0 if right else 1)
+    assert (row.rules, row.game) == ("hoffmann", "three-card")
+    # FSRS's first learning steps: a minute after Again, ten minutes after Good.
+    assert row.due - before < timedelta(minutes=11 if right else 2)
+    assert row.due - before > timedelta(minutes=9 if right else 0)
+
+
+def test_a_second_answer_to_the_same_question_changes_no_schedule(learner: Learner) -> None:
+    asked = learner.start()
+    q = asked.to_engine()
+    learner.answer(asked, learner.wrong(q))
+    before = _schedules()
+
+    learner.answer(asked, list(q.answer))
+
+    assert _schedules() == before
+
+
+def test_right_answers_push_the_review_further_and_a_wrong_one_brings_it_back() -> None:
+    user = User.objects.create_user("ada")
+    start = timezone.now()
+    when = start
+    dues = []
+    for right in (True, True, True, True):
+        row = reviews.review(user, "", "follow-suit", right, when, rules="peel", game="five-card")
+        assert row is not None
+        dues.append(row.due - when)
+        when = row.due
+    assert dues == sorted(dues) and dues[-1] > timedelta(days=1)
+    assert row.state == 2  # FSRS's review state: known
+    lapse = reviews.review(user, "", "follow-suit", False, when, rules="peel", game="five-card")
+    assert lapse is not None and lapse.due - when < timedelta(hours=1)
+    assert (lapse.reviews, lapse.lapses, RuleReview.objects.count()) == (5, 1, 1)
+
+
+def test_no_page_read_writes_a_schedule(learner: Learner) -> None:
+    key = _session(learner)
+    _overdue(key)
+    asked = learner.start()
+    before = _schedules()
+
+    for url in (
+        reverse("trainer:choose"),
+        reverse("trainer:reviews"),
+        reverse("home"),
+        asked.get_absolute_url(),
+    ):
+        assert learner.client.get(url).status_code == 200
+    assert learner.client.get(reverse("trainer:review-due")).status_code == 405
+
+    assert _schedules() == before
+
+
+def test_due_for_review_starts_a_drill_on_a_due_rule(learner: Learner) -> None:
+    key = _session(learner)
+    row = _overdue(key, "follow-suit")
+    reviews.review(
+        None, key, "head-the-trick", True, rules="hoffmann", game="three-card"
+    )  # not due
+
+    for url in (reverse("trainer:choose"), reverse("home")):
+        text = learner.text(learner.client.get(url).content.decode())
+        assert "Due for review 1 rule you answered about is due to be asked again." in text
+    response = learner.client.post(reverse("trainer:review-due"))
+
+    assert response.status_code == 302
+    asked = AskedQuestion.objects.get()
+    assert response["Location"] == asked.get_absolute_url()
+    assert (asked.scope, asked.rules, asked.game) == ("rule:follow-suit", row.rules, row.game)
+    assert asked.topic == "follow-suit"
+    # Its answer reviews the rule again.
+    learner.answer(asked, list(asked.to_engine().answer))
+    row.refresh_from_db()
+    assert (row.reviews, row.last_rating) == (2, 3) and row.due > timezone.now()
+
+
+def test_with_nothing_due_no_question_is_asked(learner: Learner) -> None:
+    key = _session(learner)
+    reviews.review(None, key, "follow-suit", True, rules="hoffmann", game="three-card")
+    assert "Due for review" not in learner.client.get(reverse("home")).content.decode()
+
+    response = learner.client.post(reverse("trainer:review-due"))
+
+    assert views.NOTHING_DUE in response.content.decode()
+    assert not AskedQuestion.objects.exists()
+
+
+def test_another_learners_due_rules_are_not_drawn(learner: Learner) -> None:
+    _overdue("", owner=User.objects.create_user("bea"))
+    _session(learner)
+    learner.client.post(reverse("trainer:review-due"))
+    assert not AskedQuestion.objects.exists()
+
+
+def test_the_dashboard_shows_each_rule_weakest_first(learner: Learner) -> None:
+    key = _session(learner)
+    _overdue(key, "follow-suit")
+    reviews.review(None, key, "head-the-trick", True, rules="hoffmann", game="three-card")
+
+    response = learner.client.get(reverse("trainer:reviews"))
+    assert "no-store" in response["Cache-Control"]
+    text = learner.text(response.content.decode())
+
+    assert "Due for review 1 rule" in text and "Learning 1 rule" in text
+    assert "New " + f"{len(rules()) - 2} rules" in text
+    states = reviews.dashboard(RuleReview.objects.filter(session_key=key))
+    assert [s.state for s in states[:2]] == ["due", "learning"]
+    assert {s.state for s in states[2:]} == {"new"}
+    due, learning = states[0].name, states[1].name
+    assert text.index(f"{due} Due for review") < text.index(f"{learning} Learning")
+
+
+def test_prunesessions_deletes_the_schedules_of_ended_sessions() -> None:
+    assert RuleReview in kept_by_session()
+    live, ended = Client(), Client()
+    keys = []
+    for client in (live, ended):
+        learner = Learner(client)
+        keys.append(_session(learner))
+        _overdue(keys[-1])
+    Session.objects.filter(session_key=keys[1]).delete()
+    _overdue("", owner=User.objects.create_user("cy"))
+
+    call_command("prunesessions", stdout=StringIO())
+
+    assert sorted(r.session_key for r in RuleReview.objects.all()) == sorted(["", keys[0]])
+
+
+def test_logging_in_brings_the_sessions_schedules_to_the_account(client: Client) -> None:
+    user = User.objects.create_user("dee", password="a long enough password 1")
+    key = _session(Learner(client))
+    _overdue(key, "follow-suit")
+    _overdue(key, "head-the-trick")
+    _overdue("", "head-the-trick", owner=user)
+
+    RuleReview.objects.give_to(user, key)
+
+    assert sorted(RuleReview.objects.values_list("rule", "session_key")) == [
+        ("follow-suit", ""),
+        ("head-the-trick", ""),
+    ]
+    assert RuleReview.objects.filter(owner=user).count() == 2
+
+
+def test_an_answered_question_offers_the_next_due_rule(learner: Learner) -> None:
+    key = _session(learner)
+    _overdue(key, "follow-suit")
+    _overdue(key, "head-the-trick")
+    learner.client.post(reverse("trainer:review-due"))
+    first = AskedQuestion.objects.get()
+    learner.answer(first, list(first.to_engine().answer))
+
+    page = learner.text(learner.page(first))
+    assert "Next rule due for review (1 due)" in page
+    learner.client.post(reverse("trainer:review-due"))
+
+    second = AskedQuestion.objects.exclude(pk=first.pk).get()
+    assert {first.scope, second.scope} == {"rule:follow-suit", "rule:head-the-trick"}
