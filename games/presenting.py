@@ -381,7 +381,7 @@ def _log_lines(
     n = view.players
     lines = [LogLine(e, say(e.message, n), [card(c) for c in e.cards]) for e in view.events]
     last_trick = _last_trick_lines(view)
-    unseen = _resting_on_unseen_cards(view)
+    unseen, knew_more = _resting_on_unseen_cards(view)
     # A note belongs to the first line of the trace its action produced.
     for note in notes:
         if not 0 <= note["event"] < len(lines):
@@ -389,7 +389,11 @@ def _log_lines(
         line = lines[note["event"]]
         if "reason" in note and reasons:
             reason = _reason(note["reason"], note["event"] in last_trick)
-            if note["event"] not in unseen or reason.key.startswith("bot.lapse"):
+            if (
+                reason.key.startswith("bot.lapse")
+                or note["event"] not in unseen
+                and (note["event"] not in knew_more or reason.key in _ON_SHOWN_CARDS)
+            ):
                 line.reason = say(reason, n)
         if "explanations" in note:
             line.explanations = [
@@ -415,7 +419,7 @@ def _reason(stored: Any, last_card: bool) -> Message:
 _HAND_CHANGES: Final = frozenset({"declare.take-miss", "declare.defend-miss", "exchange.draw"})
 
 
-def _resting_on_unseen_cards(view: PlayerView) -> set[int]:
+def _resting_on_unseen_cards(view: PlayerView) -> tuple[set[int], set[int]]:
     """The lines of the trace whose computer player's reason would tell of cards the human
     never sees, even once the hand is over: every decision of a player who did not play out
     all his cards face up (he passed, threw up his cards, took the pool without play, or the
@@ -423,7 +427,12 @@ def _resting_on_unseen_cards(view: PlayerView) -> set[int]:
     drawing (the hand he gave up, his discards, are never shown). At a real table a player
     who passed keeps his cards and his reasons to himself ("looed in 83% of 8 sampled deals"
     would tell of them). Found from the public trace alone, so whether a reason is shown
-    tells nothing either. A careless player's lapse rests on no card, and is told."""
+    tells nothing either. A careless player's lapse rests on no card, and is told.
+
+    And, apart, the lines of a player who took the miss or drew, after he did: he knows
+    where the cards he gave up went, so a reason weighed over sampled deals rests on them
+    ("+1.5 counters on average" was +3.0 with another card in the hand he gave up); one that
+    rests on his own cards alone (:data:`_ON_SHOWN_CARDS`) is told."""
     played: dict[int, set[str]] = {}
     changed: dict[int, int] = {}
     for i, event in enumerate(view.events):
@@ -433,14 +442,30 @@ def _resting_on_unseen_cards(view: PlayerView) -> set[int]:
             played.setdefault(event.seat, set()).update(event.cards)
         elif event.message.key in _HAND_CHANGES:
             changed[event.seat] = i
-    unseen = set()
+    unseen: set[int] = set()
+    knew_more: set[int] = set()
     for i, event in enumerate(view.events):
         seat = event.seat
         if seat is None or seat == HUMAN:
             continue
         if len(played.get(seat, ())) < HAND_SIZE[view.game] or i <= changed.get(seat, -1):
             unseen.add(i)
-    return unseen
+        elif seat in changed:
+            knew_more.add(i)
+    return unseen, knew_more
+
+
+#: The reasons that rest on the cards a computer player holds, and the rules, alone: told of
+#: a player who gave up cards, once he has shown all he held after.
+_ON_SHOWN_CARDS: Final = frozenset(
+    {
+        "bot.last-card",
+        "bot.only-card",
+        "bot.only-card-rule",
+        "bot.only-choice",
+        "bot.only-choice-rule",
+    }
+)
 
 
 def _last_trick_lines(view: PlayerView) -> set[int]:

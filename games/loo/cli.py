@@ -20,7 +20,7 @@ from .play import legal, trick_winner
 from .questions import KINDS, VERSIONS, grade, question
 from .rulesets import GAMES, OPTIONS, PRESETS, RuleSet, preset
 from .simulate import simulate
-from .view import view_from_dict
+from .view_json import view_from_dict
 
 
 class InputError(Exception):

@@ -18,7 +18,8 @@ from games.loo.cli import main
 from games.loo.coach import CoachError, advise, finish
 from games.loo.hand import Hand
 from games.loo.table import Table, TableConfig
-from games.loo.view import PlayerView, view_for, view_from_dict
+from games.loo.view import PlayerView, view_for
+from games.loo.view_json import view_from_dict
 
 
 def _views(game: str, players: int, seed: str, phases: tuple[str, ...]) -> list[PlayerView]:
