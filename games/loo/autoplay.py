@@ -25,10 +25,12 @@ from .view import view_for
 
 #: Cheap enough for a web request (about 5 ms a decision), still better than chance.
 SENSIBLE_PLAYOUTS: Final = 16
-#: The expert's sampled deals a decision: about 30 ms at three-card Loo, 30 to 70 ms at
-#: five-card (more for a five-card draw, which weighs several ways to exchange); see
-#: ``bench/coach.py``.
-EXPERT_SAMPLES: Final = 32
+#: The expert's sampled deals a decision: about 20 ms at three-card Loo, 20 to 50 ms at
+#: five-card (a draw weighs several ways to exchange). A request may run every computer
+#: player's decisions to the end of the hand (the human passed): with four experts, a median
+#: request of 15 ms at three-card and 40 ms at five-card, the slowest about 0.3 s and 0.8 s.
+#: 96 samples were no stronger beyond the noise of 300 hands (``bench/coach.py``).
+EXPERT_SAMPLES: Final = 24
 #: A hand has at most a few dozen actions; this only stops a runaway loop.
 MAX_BOT_ACTIONS: Final = 400
 #: The opponents a table may have (the bots' kinds, ``games.loo.bots.BOT_KINDS``).
