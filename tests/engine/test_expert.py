@@ -16,6 +16,7 @@ from games.loo.hand import Hand
 from games.loo.hand.deal import stack_pack
 from games.loo.messages import render
 from games.loo.rng import rng_for
+from games.loo.simulate import simulate
 from games.loo.table import Table, TableConfig
 from games.loo.view import PlayerView, view_for
 from tests.engine.test_coach import _views
@@ -137,3 +138,14 @@ def test_a_table_of_experts_builds_them_with_the_tables_samples() -> None:
     hand = table.hand
     assert hand is not None and (hand.over or hand.to_act == 0)
     assert {n["reason"]["key"] for n in notes if "reason" in n} <= WEIGHED | ONLY
+
+
+@pytest.mark.parametrize("preset", ["hoffmann", "peel"])
+def test_an_expert_plays_on_in_laws_mode_among_careless_players(preset: str) -> None:
+    # Their slips stand and are punished, and the expert plays on through those hands (the
+    # simulation checks that no counter is made or lost).
+    bots = ["expert", "careless", "careless", "careless", "careless"]
+    result = simulate("three-card", 5, RuleSet.preset(preset), 12, "laws", bots=bots, laws=True)
+
+    assert result["counts"]["offences"] > 0
+    assert result["results"][0]["bot"] == "expert"
