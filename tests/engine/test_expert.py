@@ -5,11 +5,12 @@ coach's figures."""
 from __future__ import annotations
 
 import random
+from typing import cast
 
 import pytest
 
 from games.loo import RuleSet
-from games.loo.autoplay import EXPERT, EXPERT_SAMPLES, Autoplay
+from games.loo.autoplay import EXPERT, EXPERT_SAMPLES, Autoplay, BotNote
 from games.loo.bots import ExpertBot, build_world, make_bot, sample_world
 from games.loo.coach import advise
 from games.loo.hand import Hand
@@ -130,14 +131,20 @@ def test_experts_play_whole_hands_and_lose_no_counters(game: str) -> None:
 
 
 def test_a_table_of_experts_builds_them_with_the_tables_samples() -> None:
-    table = Table(TableConfig("three-card", RuleSet.preset("hoffmann"), 5, seed="auto"))
-    table.deal()
-    bot = Autoplay(EXPERT).bot(table, 2)
-    assert isinstance(bot, ExpertBot) and bot.samples == EXPERT_SAMPLES
-    notes = Autoplay(EXPERT).run(table, [])
-    hand = table.hand
-    assert hand is not None and (hand.over or hand.to_act == 0)
-    assert {n["reason"]["key"] for n in notes if "reason" in n} <= WEIGHED | ONLY
+    weighed = 0
+    for n in range(4):
+        table = Table(TableConfig("three-card", RuleSet.preset("hoffmann"), 5, seed=f"auto:{n}"))
+        table.deal()
+        bot = Autoplay(EXPERT).bot(table, 2)
+        assert isinstance(bot, ExpertBot) and bot.samples == EXPERT_SAMPLES
+        # The computer players act until the human (seat 0) is to act, each noting why.
+        notes = [cast(BotNote, note) for note in Autoplay(EXPERT).run(table, [])]
+        hand = table.hand
+        assert hand is not None and (hand.over or hand.to_act == 0)
+        keys = [note["reason"]["key"] for note in notes]
+        assert set(keys) <= WEIGHED | ONLY and all(note["seat"] != 0 for note in notes)
+        weighed += sum(key in WEIGHED for key in keys)
+    assert weighed > 0
 
 
 @pytest.mark.parametrize("preset", ["hoffmann", "peel"])
