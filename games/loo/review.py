@@ -103,6 +103,16 @@ def option_line(estimate: Estimate, seat: int, *, exchange: bool) -> Message:
     )
 
 
+def answer_notes(view: PlayerView, advice: Advice) -> list[Message]:
+    """What an answer at the table says of itself: the deals it averages over, and at a
+    five-card draw how many ways to draw it weighs (not every set of cards)."""
+    notes = [msg("coach.samples", n=advice.samples, p=view.seat)]
+    if view.phase == "exchange" and view.options is not None and view.options.max_discards:
+        draws = sum(1 for e in advice.options if e.action.choice == "play")
+        notes.append(msg("coach.ways", n=draws))
+    return notes
+
+
 def view_seed(view: PlayerView) -> str:
     """A sampling seed made from the view alone: the same view, the same seed (and advice);
     nothing the player cannot see goes into it."""
@@ -150,8 +160,10 @@ class Decision:
         choice, or what it gave up."""
         did = describe(self.action, exchange=self.exchange, gerund=True)
         if self.advice is None:
-            return msg("coach.forced", did=did, rule=self.rule) if self.rule else msg(
-                "coach.only", did=did
+            return (
+                msg("coach.forced", did=did, rule=self.rule)
+                if self.rule
+                else msg("coach.only", did=did)
             )
         best = self.advice.best
         if self.chosen is None:
@@ -168,7 +180,11 @@ class Decision:
         best_did = describe(best.action, exchange=self.exchange, gerund=True)
         if leaves_play(best.action):
             return msg(
-                "coach.cost-out", did=did, cost=f"{self.cost:.1f}", best=best_did, mean=mean,
+                "coach.cost-out",
+                did=did,
+                cost=f"{self.cost:.1f}",
+                best=best_did,
+                mean=mean,
                 error=error,
             )
         return msg(

@@ -32,9 +32,7 @@ COACH: Final[dict[str, str]] = {
     "coach.do.civil": "lead the {c:card} calling “Pam, be civil”",
     "coach.doing.civil": "leading the {c:card} calling “Pam, be civil”",
     # Asking the coach: one line an option.
-    "coach.option": (
-        "{do:msg}: {chance} to take a trick, {mean} counters on average (± {error})"
-    ),
+    "coach.option": ("{do:msg}: {chance} to take a trick, {mean} counters on average (± {error})"),
     "coach.option.out": "{do:msg}: {mean} counters ({p:S} {p:takes/take} no part in the play)",
     "coach.option.sure": "{do:msg}: {chance} to take a trick, {mean} counters",
     "coach.ways": "The coach weighs {n} ways to draw, not every set of cards.",
