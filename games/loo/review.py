@@ -85,8 +85,11 @@ def option_line(estimate: Estimate, seat: int, *, exchange: bool) -> Message:
     """One option of an answer at the table: "Play: 71% to take a trick, +1.4 counters on
     average (± 0.3)"."""
     do = describe(estimate.action, exchange=exchange)
-    if leaves_play(estimate.action) and estimate.stderr == 0:
-        return msg("coach.option.out", do=do, mean=counters(estimate.expected_counters), p=seat)
+    mean = counters(estimate.expected_counters)
+    if leaves_play(estimate.action):
+        if estimate.stderr == 0:
+            return msg("coach.option.out-sure", do=do, mean=mean, p=seat)
+        return msg("coach.option.out", do=do, mean=mean, error=f"{estimate.stderr:.1f}", p=seat)
     if estimate.stderr == 0:
         return msg(
             "coach.option.sure",
@@ -184,6 +187,7 @@ class Decision:
                 did=did,
                 cost=f"{self.cost:.1f}",
                 best=best_did,
+                best_mean=counters(best.expected_counters),
                 mean=mean,
                 error=error,
             )

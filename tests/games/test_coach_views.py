@@ -47,7 +47,7 @@ def test_the_coach_answers_each_option_in_words_and_a_chart(player: Any) -> None
     assert rows and all(":" in r for r in rows)
     # "Play: 71% to take a trick, +1.4 counters on average (± 0.3)"; a pass takes no part.
     assert any(
-        re.search(r"^Play: \d+% to take a trick, [+-]?[\d.]+ counters on average \(± [\d.]+\)$", r)
+        re.search(r"^Play: \d+% to take a trick, [+-]?[\d.]+ counters on average \(±\s[\d.]+\)$", r)
         for r in rows
     ), rows
     assert any(r.startswith("Pass: 0 counters") for r in rows), rows

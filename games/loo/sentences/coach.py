@@ -32,26 +32,33 @@ COACH: Final[dict[str, str]] = {
     "coach.do.civil": "lead the {c:card} calling “Pam, be civil”",
     "coach.doing.civil": "leading the {c:card} calling “Pam, be civil”",
     # Asking the coach: one line an option.
-    "coach.option": ("{do:msg}: {chance} to take a trick, {mean} counters on average (± {error})"),
-    "coach.option.out": "{do:msg}: {mean} counters ({p:S} {p:takes/take} no part in the play)",
+    "coach.option": (
+        "{do:msg}: {chance} to take a trick, {mean} counters on average (±\u00a0{error})"
+    ),
+    "coach.option.out": (
+        "{do:msg}: {mean} counters on average (±\u00a0{error}); {p:S} {p:takes/take} no part in "
+        "the play"
+    ),
+    "coach.option.out-sure": "{do:msg}: {mean} counters; {p:S} {p:takes/take} no part in the play",
     "coach.option.sure": "{do:msg}: {chance} to take a trick, {mean} counters",
     "coach.ways": "The coach weighs {n} ways to draw, not every set of cards.",
     "coach.samples": "Each figure is an average over {n} deals of the cards {p:S} cannot see.",
     # The review of a finished hand, one line a decision of the player's.
-    "coach.agrees": "{did:msg}: the coach agrees ({mean} counters on average, ± {error})",
+    "coach.agrees": "{did:msg}: the coach agrees ({mean} counters on average, ±\u00a0{error})",
     "coach.cost": (
         "{did:msg} gave up about {cost} counters here: {best:msg} would have taken a trick "
-        "about {chance} of the time ({best_mean} counters on average against {mean}, ± {error})"
+        "about {chance} of the time ({best_mean} counters on average against {mean}, "
+        "±\u00a0{error})"
     ),
     "coach.cost-out": (
-        "{did:msg} gave up about {cost} counters here: {best:msg} would have cost nothing "
-        "({mean} counters on average, ± {error})"
+        "{did:msg} gave up about {cost} counters here: {best:msg}, out of the play, would have "
+        "come to {best_mean} counters on average against {mean} (±\u00a0{error})"
     ),
     "coach.forced": "{did:msg}: forced, under the rule “{rule:rulename}”",
     "coach.only": "{did:msg}: the only choice",
     "coach.unweighed": (
         "{did:msg}: not one of the ways the coach weighs; its choice was {best:msg}, "
-        "{best_mean} counters on average (± {error})"
+        "{best_mean} counters on average (±\u00a0{error})"
     ),
     "coach.summary": (
         "{n} {n:decision/decisions} weighed: together they gave up about {cost} counters on "
