@@ -11,6 +11,7 @@ swapped, the human's requests made there too."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -55,6 +56,29 @@ def _review(client: Client, practice: PracticeTable, number: int) -> str:
     return html[html.index("<main") :]
 
 
+def _alike(
+    rng: random.Random,
+    player: Any,
+    original: PracticeTable,
+    owner: Any,
+    start_version: int,
+    posted: list[dict[str, Any]],
+    *,
+    by_anyone: bool = False,
+) -> Iterator[tuple[str, Client, PracticeTable]]:
+    """Tables whose deal differs from ``original``'s in two cards the human cannot see (any he
+    never saw, ``by_anyone``), each in a browser of its own, where his requests so far met the
+    same play: (the two cards, its browser, the table)."""
+    hand = player.current_hand(original.pk)
+    for a, b, swapped in _swaps(rng, hand, player, by_anyone=by_anyone):
+        other = _counterfactual(original, swapped, owner, start_version)
+        theirs = Client()
+        theirs.force_login(owner)
+        _follow(theirs, other, posted)
+        if _log(other) == _log(original):  # else the computer players acted otherwise
+            yield f"{a} <-> {b}", theirs, other
+
+
 @override_settings(
     RATE_LIMITS={**settings.RATE_LIMITS, "coach-per-session": (1000, 600)},
 )
@@ -80,14 +104,8 @@ def test_the_coach_is_the_same_whatever_the_hidden_cards(
             asked += 1
             answer = _answer(client, original)
             assert 'class="coach__option' in answer
-            for a, b, swapped in _swaps(rng, hand, player):
-                other = _counterfactual(original, swapped, owner, start_version)
-                theirs = Client()
-                theirs.force_login(owner)
-                _follow(theirs, other, posted)
-                if _log(other) != _log(original):
-                    continue  # the computer players saw the difference, and acted otherwise
-                _same(answer, _answer(theirs, other), f"the coach, {a} <-> {b}")
+            for what, theirs, other in _alike(rng, player, original, owner, start_version, posted):
+                _same(answer, _answer(theirs, other), f"the coach, {what}")
                 compared += 1
                 break
         data = _decision(player, original.pk, reveal)
@@ -101,13 +119,10 @@ def test_the_coach_is_the_same_whatever_the_hidden_cards(
     number = hand.setup.hand_number
     mine = _review(client, original, number)
     assert "decision" in mine
-    for a, b, swapped in _swaps(rng, hand, player, by_anyone=True):
-        other = _counterfactual(original, swapped, owner, start_version)
-        theirs = Client()
-        theirs.force_login(owner)
-        _follow(theirs, other, posted)
-        if _log(other) == _log(original):
-            _same(mine, _review(theirs, other, number), f"the review, {a} <-> {b}")
-            break
+    for what, theirs, other in _alike(
+        rng, player, original, owner, start_version, posted, by_anyone=True
+    ):
+        _same(mine, _review(theirs, other, number), f"the review, {what}")
+        break
     else:
         raise AssertionError("no deal that differs in cards nobody saw met the same play")
