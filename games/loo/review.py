@@ -178,6 +178,8 @@ class Decision:
                 error=f"{best.stderr:.1f}",
             )
         mean, error = counters(self.chosen.expected_counters), f"{self.chosen.stderr:.1f}"
+        if self.chosen.as_good and self.chosen.stderr == 0:
+            return msg("coach.agrees-sure", did=did, mean=mean)
         if self.chosen.as_good:
             return msg("coach.agrees", did=did, mean=mean, error=error)
         best_did = describe(best.action, exchange=self.exchange, gerund=True)

@@ -44,6 +44,7 @@ COACH: Final[dict[str, str]] = {
     "coach.ways": "The coach weighs {n} ways to draw, not every set of cards.",
     "coach.samples": "Each figure is an average over {n} deals of the cards {p:S} cannot see.",
     # The review of a finished hand, one line a decision of the player's.
+    "coach.agrees-sure": "{did:msg}: the coach agrees ({mean} counters)",
     "coach.agrees": "{did:msg}: the coach agrees ({mean} counters on average, ±\u00a0{error})",
     "coach.cost": (
         "{did:msg} gave up about {cost} counters here: {best:msg} would have taken a trick "
