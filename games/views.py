@@ -633,6 +633,8 @@ def _render_table(
     context["pace"] = PACES[pace_form.cleaned_data["pace"]]
     context["pace_wait"] = pace_form.cleaned_data["wait"]
     context.update(coaching.table_context(practice, context["view"], coach))
+    if coach:  # the page opens at the answer (#coach), not at the decision
+        context["autofocus"], context["autofocus_card"] = "", ""
     template = f"{TABLE_TEMPLATE}#hand-table" if request.htmx else TABLE_TEMPLATE
     return render(request, template, context)
 
