@@ -223,6 +223,8 @@ class Review:
     @property
     def summary(self) -> Message:
         weighed = [d for d in self.decisions if not d.forced]
+        if not weighed:
+            return msg("coach.summary-forced", n=len(self.decisions))
         if self.cost == 0:
             return msg("coach.summary-agrees", n=len(weighed))
         return msg("coach.summary", n=len(weighed), cost=f"{self.cost:.1f}")

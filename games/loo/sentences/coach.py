@@ -65,5 +65,6 @@ COACH: Final[dict[str, str]] = {
         "{n} {n:decision/decisions} weighed: together they gave up about {cost} counters on "
         "average against the coach's choices."
     ),
+    "coach.summary-forced": "{n} {n:decision/decisions}, each forced: nothing to weigh.",
     "coach.summary-agrees": "{n} {n:decision/decisions} weighed: the coach agrees with each.",
 }
