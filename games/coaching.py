@@ -14,7 +14,8 @@ view gives the same answer, byte for byte, whichever deal lies behind it
 
 Caching: an answer under the table, the hand, the length of its log, the view's digest and the
 engine's digest (a take-back that leads elsewhere, or a new engine, finds its own); a finished
-hand's review under the table, the hand and the engine. Only a request that computes (a cache
+hand's review under the table, the hand (its number and a digest of its deal and play) and the
+engine. Only a request that computes (a cache
 miss) is counted against the limits ``coach-per-session`` (the account, else the browser
 session) and ``coach-per-address``: each costs 0.1 to 1 s of a worker.
 """
@@ -22,6 +23,7 @@ session) and ``coach-per-address``: each costs 0.1 to 1 s of a worker.
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -178,7 +180,9 @@ def hand_review(request: HttpRequest, record: PracticeHand) -> dict[str, Any] | 
     practice = record.table
     if not offered(practice):
         return {"refusal": NOT_HERE}
-    key = f"coach-review:{practice.pk}:{record.number}:{engine_digest()}"
+    # The hand's own digest too: a table's number may be given again once it is deleted.
+    played = hashlib.sha256(json.dumps([record.setup, record.log]).encode()).hexdigest()[:16]
+    key = f"coach-review:{practice.pk}:{record.number}:{played}:{engine_digest()}"
     found = _computed(request, key, REVIEW_SECONDS, lambda: _review(record))
     if isinstance(found, HttpResponse):
         return found

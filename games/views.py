@@ -19,7 +19,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.core import signing
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpResponse, HttpResponseBadRequest, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
@@ -235,8 +235,10 @@ def ask_coach(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     coach = coaching.answer(request, practice, _current_hand(practice.to_engine()))
     if isinstance(coach, HttpResponse):
         return coach
-    status = 403 if coach.get("refusal") == coaching.NOT_HERE else 200
-    return render(request, "games/_coach.html#coach-answer", {"coach": coach}, status=status)
+    if coach.get("refusal") == coaching.NOT_HERE:
+        # Said by the page's script where it says a request's error (the control is not shown).
+        return HttpResponseForbidden(coaching.NOT_HERE, content_type="text/plain; charset=utf-8")
+    return render(request, "games/_coach.html#coach-answer", {"coach": coach})
 
 
 def _load_for_post(request: HtmxHttpRequest, pk: int) -> tuple[PracticeTable, Table] | HttpResponse:

@@ -149,3 +149,32 @@ def test_the_review_is_the_same_for_deals_that_differ_only_in_unseen_cards(
         if compared == 2:
             break
     assert compared == 2
+
+
+def test_a_draw_the_coach_does_not_weigh_is_told_so_and_costs_nothing() -> None:
+    from games.loo.bots import _choices
+
+    def odd_draw(view: PlayerView) -> Action | None:
+        options = view.options
+        if view.phase != "exchange" or options is None or not options.max_discards:
+            return None
+        assert view.hand is not None
+        weighed = {frozenset(a.cards) for a in _choices(view)}
+        for i in range(len(view.hand)):
+            for j in range(i + 1, len(view.hand)):
+                pair = frozenset({view.hand[i].code, view.hand[j].code})
+                if pair not in weighed:
+                    return Action.declare(0, "play", sorted(pair))
+        return None
+
+    for n in range(30):
+        hand = _play("five-card", f"odd:{n}", odd_draw)
+        found = review(hand.setup, hand.log, 0, samples=SAMPLES)
+        odd = [d for d in found.decisions if d.exchange and not d.forced and d.chosen is None]
+        if odd:
+            break
+    else:
+        raise AssertionError("no draw outside the coach's ways")
+    (decision,) = odd
+    assert decision.cost == 0 and decision.message.key == "coach.unweighed"
+    assert render(decision.message, 0).startswith("Throwing out the ")
