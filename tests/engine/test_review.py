@@ -9,7 +9,7 @@ import random
 import pytest
 
 from games.loo import RuleSet
-from games.loo.bots import SensibleBot
+from games.loo.bots import SensibleBot, _choices
 from games.loo.coach import advise
 from games.loo.hand import Action, Hand, IllegalAction
 from games.loo.messages import render
@@ -152,7 +152,6 @@ def test_the_review_is_the_same_for_deals_that_differ_only_in_unseen_cards(
 
 
 def test_a_draw_the_coach_does_not_weigh_is_told_so_and_costs_nothing() -> None:
-    from games.loo.bots import _choices
 
     def odd_draw(view: PlayerView) -> Action | None:
         options = view.options
