@@ -167,7 +167,8 @@ def test_the_review_lists_his_decisions_costliest_first(player: Any) -> None:
             break
     else:
         raise AssertionError("no hand with three decisions of the human's")
-    assert re.search(r"<h2 id=\"review-summary\">\d+ decisions? weighed: ", html)
+    summary = r'id="review-summary" class="coach-review__summary"><strong>\d+ decisions? weighed: '
+    assert re.search(summary, html)
     assert (
         "forced, under the rule" in html or "the only choice" in html or "the coach agrees" in html
     )
