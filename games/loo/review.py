@@ -86,11 +86,13 @@ def option_line(estimate: Estimate, seat: int, *, exchange: bool) -> Message:
     average (± 0.3)"."""
     do = describe(estimate.action, exchange=exchange)
     mean = counters(estimate.expected_counters)
+    # An error that rounds to nothing is not shown ("± 0.0" read as a fault).
+    sure = f"{estimate.stderr:.1f}" == "0.0"
     if leaves_play(estimate.action):
-        if estimate.stderr == 0:
+        if sure:
             return msg("coach.option.out-sure", do=do, mean=mean, p=seat)
         return msg("coach.option.out", do=do, mean=mean, error=f"{estimate.stderr:.1f}", p=seat)
-    if estimate.stderr == 0:
+    if sure:
         return msg(
             "coach.option.sure",
             do=do,

@@ -10,11 +10,11 @@ import pytest
 
 from games.loo import RuleSet
 from games.loo.bots import SensibleBot, _choices
-from games.loo.coach import advise
+from games.loo.coach import Estimate, advise
 from games.loo.hand import Action, Hand, IllegalAction
 from games.loo.messages import render
 from games.loo.play import Trumps
-from games.loo.review import review, view_seed
+from games.loo.review import option_line, review, view_seed
 from games.loo.rng import deal_rng, shuffled_pack
 from games.loo.table import Table, TableConfig
 from games.loo.view import PlayerView, view_for
@@ -177,3 +177,13 @@ def test_a_draw_the_coach_does_not_weigh_is_told_so_and_costs_nothing() -> None:
     (decision,) = odd
     assert decision.cost == 0 and decision.message.key == "coach.unweighed"
     assert render(decision.message, 0).startswith("Throwing out the ")
+
+
+@pytest.mark.parametrize(("error", "shown"), [(0.02, False), (0.06, True), (0.0, False)])
+def test_a_margin_of_error_that_rounds_to_nothing_is_not_shown(error: float, shown: bool) -> None:
+    """ "Pass: 0 counters on average (± 0.0)" read as a fault: an error below a twentieth of
+    a counter is left out, for a pass and for a play alike."""
+    for action in (Action.declare(1, "pass"), Action.declare(1, "play")):
+        estimate = Estimate(action, 0.5, -1.0, error, True)
+        line = render(option_line(estimate, 1, exchange=False))
+        assert ("±" in line) == shown, line
