@@ -187,3 +187,20 @@ def test_a_margin_of_error_that_rounds_to_nothing_is_not_shown(error: float, sho
         estimate = Estimate(action, 0.5, -1.0, error, True)
         line = render(option_line(estimate, 1, exchange=False))
         assert ("±" in line) == shown, line
+
+
+def test_a_decision_is_reviewed_with_the_figures_the_coach_showed_at_the_table() -> None:
+    """The table's answer (coach.SAMPLES deals, seeded by the view) and the review's are the
+    same computation: a learner who asked sees the same numbers again afterwards."""
+    table = Table(TableConfig("three-card", RuleSet.preset("hoffmann"), 5, seed="same-figures"))
+    hand = table.deal()
+    asked = []
+    while not hand.over:
+        seat = hand.to_act
+        assert seat is not None
+        view = view_for(hand, seat)
+        if seat == 0 and view.options is not None and len(_choices(view)) > 1:
+            asked.append(advise(view, seed=view_seed(view)).to_dict())
+        table.apply(SensibleBot(len(hand.log), playouts=16).decide(view).action)
+    reviewed = [d.advice.to_dict() for d in review(hand.setup, hand.log, 0).decisions if d.advice]
+    assert asked and reviewed == asked
