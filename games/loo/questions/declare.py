@@ -107,9 +107,11 @@ def weighed(advice: Advice) -> Weighed:
     return Weighed(tuple(ranked))
 
 
-def coach_seed(ask: Ask, attempt: int) -> str:
-    """The coach's sampling seed for a question's deal: the answer is made again from it."""
-    return f"declare:{ask.seed}:{attempt}"
+def coach_seed(rng: random.Random) -> str:
+    """The coach's sampling seed for a question's deal, drawn from the question's seeded
+    draws (so the answer is made again from the question's seed), and not the seed itself,
+    which a trainer page keeps secret: the position shows it (``position["coach"]``)."""
+    return f"{rng.getrandbits(48):012x}"
 
 
 def _make_declare(ask: Ask, rng: random.Random, attempt: int) -> Question | None:
@@ -126,7 +128,7 @@ def _make_declare(ask: Ask, rng: random.Random, attempt: int) -> Question | None
         options = hand.options()
         bound = [rule, *(["take-miss"] if "take-miss" in options.choices else [])]
         if len(options.choices) > 1 and ask.wants(bound) and rng.random() < 0.5:
-            return ask_coach(ask, hand, bound, coach_seed(ask, attempt))
+            return ask_coach(ask, hand, bound, coach_seed(rng))
         random_step(hand, rng)
     return None
 
