@@ -71,7 +71,7 @@ def test_the_feedback_shows_the_figures_of_every_option() -> None:
     passing = options["Pass (throw up the cards)"]
     assert passing == "Pass (throw up the cards): 0 counters on average."
     assert re.fullmatch(
-        r"Why: each trick wins a third of the pool of \d+, and a player who plays and takes no "
+        r"Each trick wins a third of the pool of \d+, and a player who plays and takes no "
         r"trick is looed and pays \d+ into the next pool; a player who passes takes no trick and "
         r"pays no loo\.",
         said[4],

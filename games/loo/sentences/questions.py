@@ -193,7 +193,7 @@ QUESTIONS: Final[dict[str, str]] = {
     ),
     "question.declare-option-out": "{option}: {counters} counters on average.",
     "question.declare-stakes": (
-        "Why: each trick wins {share} of the pool of {pool}, and a player who plays and takes "
+        "Each trick wins {share} of the pool of {pool}, and a player who plays and takes "
         "no trick is looed and pays {loo} into the next pool; a player who passes takes no "
         "trick and pays no loo."
     ),
