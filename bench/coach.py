@@ -1,35 +1,66 @@
-"""Measure the coach (games/loo/coach.py); prints figures, asserts nothing.
+"""Measure the coach (games/loo/coach.py) and the expert player who decides by it; prints
+figures, asserts nothing.
 
-    .venv/bin/python bench/coach.py [--decisions N] [--samples S]
+    .venv/bin/python bench/coach.py [--decisions N] [--samples S] [--hands H] [--jobs J]
 
-The coach's answer, at its default number of samples, to decisions met in hands of five
-sensible players (hoffmann's rules, three-card and five-card Loo alike): declarations (play,
-pass, take the miss; at five-card the draw) and card plays, wherever there is more than one
-option (a single option is answered as fast, but says nothing). The goal: median <= 300 ms,
-95th percentile <= 800 ms, fast enough to feel instant at the table.
+1. The coach's answer, at its default number of samples, to decisions met in hands of five
+   sensible players (hoffmann's rules, three-card and five-card Loo alike): declarations
+   (play, pass, take the miss; at five-card the draw) and card plays, wherever there is more
+   than one option (a single option is answered as fast, but says nothing). The goal: median
+   <= 300 ms, 95th percentile <= 800 ms, fast enough to feel instant at the table.
 
-The expert player (part 2 of issue 28, not yet built) will add its decision time and the pool
-shares of one expert and of one sensible player at a table of five sensible players, over the
-same deals; until then those fields are printed as 0.
+2. The expert player (games.loo.bots.ExpertBot, at the table's samples,
+   ``games.loo.autoplay.EXPERT_SAMPLES``) against sensible players as the site seats them
+   (``Autoplay``: ``SENSIBLE_PLAYOUTS`` playouts, each decision seeded by the point of the
+   hand). Tables of five sensible players play on, hand after hand (hoffmann's rules, half
+   the hands three-card Loo and half five-card); before each hand the table is copied, and the
+   copy plays the *same* hand again, the same deal, dealer, pool and balances, with an expert
+   in seat 1 in place of the sensible player there. The other seats' decisions are the same
+   wherever the hand is the same (each is seeded by the point of the hand), so they are
+   reused from the first playing, not worked out again: the figures are those of playing
+   both hands in full, only faster.
+
+   A seat's *pool share* is its share of all the counters the players won, over the hands:
+   of whatever was paid to a player, from the pool or by another player, the seat's part.
+   It is what the game is played for: a table of equals gives each 1/5. (Counters paid
+   *in*, antes and loos, are the other side; the mean
+   net counters a hand, paired hand by hand, are printed too, with their standard error, so a
+   share bought with loos shows.) The goal: the expert's share at least 1.5 times the
+   sensible player's in the same seat, on the same hands. ``expert_decision_median_ms`` is
+   the median time of the expert's decisions that it weighed (more than one option; a single
+   one is made at once).
+
+The work is shared out among ``--jobs`` processes (2 by default, this machine's cores); each
+table (``--tables`` a game) is one job, so the figures do not depend on how many run at once.
+At the defaults it takes about 5.5 minutes of processor time, most of it the sensible players'
+own playouts at five-card Loo (cProfile: the engine's ``legal_moves`` and ``step`` under
+``playout``), the expert's hands costing little more than his own decisions: about 3 minutes
+on two free cores; ``--hands`` shortens it.
 
 The last line is exactly
 ``coach: advise_median_ms=A advise_p95_ms=B expert_decision_median_ms=C expert_share=D
-sensible_share=E hands=N`` (on one line).
+sensible_share=E hands=N`` (on one line); N is the hands played by each of the two.
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
+import math
 import statistics
 import sys
 import time
+from dataclasses import dataclass, field
+from multiprocessing import Pool
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.loo import RuleSet  # noqa: E402
-from games.loo.bots import SensibleBot  # noqa: E402
+from games.loo.autoplay import EXPERT_SAMPLES, SENSIBLE_PLAYOUTS, bot_seed  # noqa: E402
+from games.loo.bots import ExpertBot, SensibleBot  # noqa: E402
 from games.loo.coach import SAMPLES, advise  # noqa: E402
+from games.loo.hand import Action, Hand  # noqa: E402
 from games.loo.table import Table, TableConfig  # noqa: E402
 from games.loo.view import PlayerView, view_for  # noqa: E402
 
@@ -53,10 +84,106 @@ def decisions(game: str, wanted: int) -> list[PlayerView]:
     return found
 
 
+#: The seat of the expert (and of the sensible player he is compared with).
+SEAT = 0
+PLAYERS = 5
+
+
+@dataclass
+class Played:
+    """One seat's results over some hands, and the expert's decision times."""
+
+    won: int = 0
+    #: All counters won by every player in the same hands.
+    everyone: int = 0
+    nets: list[int] = field(default_factory=list)
+    ms: list[float] = field(default_factory=list)
+
+    def add(self, other: Played) -> None:
+        self.won += other.won
+        self.everyone += other.everyone
+        self.nets += other.nets
+        self.ms += other.ms
+
+    @property
+    def share(self) -> float:
+        return self.won / self.everyone if self.everyone else 0.0
+
+
+Decided = dict[tuple[Action, ...], Action]
+
+
+def play(table: Table, expert: int | None, decided: Decided, result: Played) -> None:
+    """Deal and play one hand of ``table``: every seat as the site's sensible player, but an
+    expert of ``expert`` samples (if any) in :data:`SEAT`, seeded as at the site. A sensible
+    decision is looked up in ``decided`` by the actions before it (the same hand, the same
+    point: the same view and seed), or made and kept there."""
+    hand: Hand = table.deal()
+    before = hand.balances[SEAT]
+    while not hand.over:
+        seat = hand.to_act
+        assert seat is not None
+        view = view_for(hand, seat)
+        if seat == SEAT and expert is not None:
+            start = time.perf_counter()
+            action = ExpertBot(bot_seed(table, seat), samples=expert).decide(view).action
+            options = view.options
+            assert options is not None
+            many = len(options.legal.legal) if options.legal is not None else 2
+            if many > 1 and len(options.choices or "xx") > 1:
+                result.ms.append((time.perf_counter() - start) * 1000)
+        else:
+            key = tuple(hand.log)
+            if key not in decided:
+                bot = SensibleBot(bot_seed(table, seat), playouts=SENSIBLE_PLAYOUTS)
+                decided[key] = bot.decide(view).action
+            action = decided[key]
+        table.apply(action)
+    for p in hand.payments:
+        if p.payee is not None:
+            result.everyone += p.amount
+            result.won += p.amount if p.payee == SEAT else 0
+    result.nets.append(hand.balances[SEAT] - before)
+
+
+def compare(job: tuple[str, int, int, int]) -> tuple[Played, Played]:
+    """One table of ``hands`` hands: the sensible seat's results, and the expert's in the
+    same hands (see the module's docstring)."""
+    game, number, hands, samples = job
+    config = TableConfig(
+        game, RuleSet.preset("hoffmann"), PLAYERS, seed=f"bench-expert:{game}:{number}", trace=False
+    )
+    table = Table(config)
+    sensible, expert = Played(), Played()
+    for _ in range(hands):
+        again = copy.deepcopy(table)
+        decided: Decided = {}
+        play(table, None, decided, sensible)
+        play(again, samples, decided, expert)
+    return sensible, expert
+
+
+def shares(hands: int, tables: int, jobs: int, samples: int) -> tuple[Played, Played]:
+    games = ("three-card", "five-card")
+    each = hands // (len(games) * tables)
+    work = [(game, n, each, samples) for game in games for n in range(tables)]
+    with Pool(jobs) as pool:
+        done = pool.map(compare, work, chunksize=1)
+    sensible, expert = Played(), Played()
+    for s, e in done:
+        sensible.add(s)
+        expert.add(e)
+    return sensible, expert
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--decisions", type=int, default=60, help="per game")
     parser.add_argument("--samples", type=int, default=SAMPLES)
+    parser.add_argument("--hands", type=int, default=2000, help="hands each, both games")
+    parser.add_argument("--tables", type=int, default=4, help="tables a game")
+    parser.add_argument("--jobs", type=int, default=2, help="processes")
+    parser.add_argument("--expert-samples", type=int, default=EXPERT_SAMPLES)
     args = parser.parse_args()
     times: dict[str, list[float]] = {"declare": [], "play": []}
     for game in ("three-card", "five-card"):
@@ -67,15 +194,35 @@ def main() -> None:
             times[kind].append((time.perf_counter() - start) * 1000)
     every = sorted(times["declare"] + times["play"])
     for kind, ms in times.items():
+        if not ms:
+            continue
         print(
             f"{kind}: {len(ms)} decisions, median {statistics.median(ms):.0f} ms, "
             f"slowest {max(ms):.0f} ms"
         )
     p95 = every[min(len(every) - 1, round(0.95 * (len(every) - 1)))]
-    print("expert player: not built yet (issue 28 part 2); its fields print 0")
+    start = time.perf_counter()
+    sensible, expert = shares(args.hands, args.tables, args.jobs, args.expert_samples)
+    took = time.perf_counter() - start
+    played = len(sensible.nets)
+    gain = [e - s for e, s in zip(expert.nets, sensible.nets, strict=True)]
+    error = statistics.stdev(gain) / math.sqrt(played) if played > 1 else 0.0
+    print(
+        f"expert ({args.expert_samples} samples) against sensible players, {played} hands each "
+        f"in {took:.0f} s: pool share {expert.share:.3f} against {sensible.share:.3f} "
+        f"(chance {1 / PLAYERS:.3f}), ratio {expert.share / max(sensible.share, 1e-9):.2f}"
+    )
+    print(
+        f"net counters a hand: expert {statistics.mean(expert.nets):+.3f}, sensible "
+        f"{statistics.mean(sensible.nets):+.3f}, paired difference "
+        f"{statistics.mean(gain):+.3f} +- {error:.3f}"
+    )
+    expert_ms = statistics.median(expert.ms) if expert.ms else 0.0
+    print(f"expert: {len(expert.ms)} decisions weighed, median {expert_ms:.0f} ms")
     print(
         f"coach: advise_median_ms={statistics.median(every):.0f} advise_p95_ms={p95:.0f} "
-        "expert_decision_median_ms=0 expert_share=0 sensible_share=0 hands=0"
+        f"expert_decision_median_ms={expert_ms:.0f} expert_share={expert.share:.3f} "
+        f"sensible_share={sensible.share:.3f} hands={played}"
     )
 
 

@@ -51,6 +51,7 @@ class Opponents(models.TextChoices):
     BEGINNER = autoplay.BEGINNER, "Beginners: random legal choices"
     SENSIBLE = autoplay.SENSIBLE, "Sensible players: they try out their choices before deciding"
     CARELESS = autoplay.CARELESS, "Careless beginners: in laws mode they sometimes break a rule"
+    EXPERT = autoplay.EXPERT, "Experts: they weigh every decision over sampled deals"
 
 
 #: The computer players as the table's heading names them.
@@ -58,6 +59,7 @@ OPPONENT_NAMES: dict[str, str] = {
     Opponents.BEGINNER: "beginners",
     Opponents.SENSIBLE: "sensible players",
     Opponents.CARELESS: "careless beginners",
+    Opponents.EXPERT: "expert players",
 }
 
 

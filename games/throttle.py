@@ -154,6 +154,17 @@ def take_all(counted: list[tuple[Limit, str]]) -> tuple[list[Taken], int]:
     return taken, 0
 
 
+def per_person(request: HttpRequest, person: str, address: str) -> list[tuple[Limit, str]]:
+    """The limits ``person`` (counted for the account, else the browser session) and
+    ``address`` (for the client's address), for :func:`take_all`."""
+    who = (
+        f"user:{request.user.pk}"
+        if request.user.is_authenticated
+        else f"session:{request.session.session_key}"
+    )
+    return [(limit(person), who), (limit(address), f"ip:{client_ip(request)}")]
+
+
 def retry_after(rule: Limit, who: str) -> int:
     """0 while ``who`` is under ``rule``'s count; else the seconds until its window ends."""
     key, left = _key(rule, who, time.time())

@@ -21,7 +21,9 @@ urlpatterns = [
     path("<int:pk>/pace/", views.set_pace, name="table-pace"),
     path("<int:pk>/say/", views.say_trick_winner, name="table-say"),
     path("<int:pk>/leave/", views.leave_table, name="table-leave"),
+    path("<int:pk>/coach/", views.ask_coach, name="table-coach"),
     path("<int:pk>/hand/<int:number>/", views.replay_hand, name="hand-replay"),
+    path("<int:pk>/hand/<int:number>/review/", views.review_hand, name="hand-review"),
     path("shared/<str:token>/", views.show_shared_replay, name="shared-replay"),
     path("shared/<str:token>/play/", views.play_shared_deal, name="shared-play"),
 ]

@@ -19,13 +19,13 @@ from django.conf import settings
 from django.contrib import messages
 from django.core import signing
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpResponse, HttpResponseBadRequest, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from games import guidance, presenting
+from games import coaching, guidance, presenting
 from games.forms import (
     DEFAULT_PACE,
     PACES,
@@ -44,7 +44,7 @@ from games.loo.table import WITHDRAW, Table, first_deal_of
 from games.loo.view import view_for
 from games.models import SHARE_SALT, PracticeHand, PracticeTable, copy_seed, new_seed
 from games.naming import HUMAN, say
-from games.throttle import Limit, client_ip, give_back, limit, take_all, too_many
+from games.throttle import Limit, give_back, per_person, take_all, too_many
 
 TABLE_TEMPLATE = "games/table.html"
 
@@ -147,15 +147,7 @@ def may_deal(request: HtmxHttpRequest, full: Callable[[str], HttpResponse]) -> H
 
 def _dealing_limits(request: HtmxHttpRequest) -> list[tuple[Limit, str]]:
     """The limits a new table counts against: this account's or session's, this address's."""
-    mine = (
-        f"user:{request.user.pk}"
-        if request.user.is_authenticated
-        else f"session:{request.session.session_key}"
-    )
-    return [
-        (limit("tables-per-session"), mine),
-        (limit("tables-per-address"), f"ip:{client_ip(request)}"),
-    ]
+    return per_person(request, "tables-per-session", "tables-per-address")
 
 
 def _make_room(session_key: str) -> bool:
@@ -217,8 +209,36 @@ def show_seeded_deal(
 @require_safe
 @vary_on_headers("HX-Request")
 def show_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The table; with ``?coach=1`` (the "Ask the coach" form without JavaScript) the coach's
+    answer to the human's decision as well."""
     practice = _get_table_for_player(request, pk)
-    return _render_table(request, practice, practice.to_engine())
+    table = practice.to_engine()
+    coach = None
+    if request.GET.get("coach") and not request.htmx:
+        coach = coaching.answer(request, practice, _current_hand(table))
+        if isinstance(coach, HttpResponse):
+            return coach
+        if coach.get("refusal"):  # said where the table says what went wrong
+            return _render_table(request, practice, table, error=coach["refusal"])
+    return _render_table(request, practice, table, coach=coach)
+
+
+@require_safe
+def ask_coach(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The coach's answer to the human's decision, for the table's "Ask the coach" region
+    (htmx); without htmx, the table with the answer (``?coach=1``). Computed once (cached),
+    limited (the 429 page), refused in laws mode and at an honest table. A GET that creates
+    nothing: the table is already this browser's."""
+    practice = _get_table_for_player(request, pk)
+    if not request.htmx:
+        return redirect(reverse("games:table", args=[pk]) + "?coach=1#coach")
+    coach = coaching.answer(request, practice, _current_hand(practice.to_engine()))
+    if isinstance(coach, HttpResponse):
+        return coach
+    if coach.get("refusal") == coaching.NOT_HERE:
+        # Said by the page's script where it says a request's error (the control is not shown).
+        return HttpResponseForbidden(coaching.NOT_HERE, content_type="text/plain; charset=utf-8")
+    return render(request, "games/_coach.html#coach-answer", {"coach": coach})
 
 
 def _load_for_post(request: HtmxHttpRequest, pk: int) -> tuple[PracticeTable, Table] | HttpResponse:
@@ -484,8 +504,28 @@ def _render_replay(
     share_url = "" if shared else request.build_absolute_uri(share)
     context = presenting.replay_context(record, step, here=here, share_url=share_url)
     context["play_url"] = reverse("games:shared-play", args=[token])
+    context["review_url"] = "" if shared else coaching.review_url(record.table, record.number)
     template = "games/replay.html#replay-step" if request.htmx else "games/replay.html"
     return render(request, template, context)
+
+
+@require_safe
+def review_hand(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
+    """A finished hand's review: each of the human's decisions weighed by the coach, those
+    that cost most first. Learning mode only (403 with the reason elsewhere); computed once
+    (cached), limited (the 429 page)."""
+    record = _get_hand_for_player(request, pk, number)
+    found = coaching.hand_review(request, record)
+    if isinstance(found, HttpResponse):
+        return found
+    context = {
+        "record": record,
+        "practice": record.table,
+        "review": found,
+        "replay_url": reverse("games:hand-replay", args=[pk, number]),
+    }
+    status = 403 if found.get("refusal") else 200
+    return render(request, "games/coach_review.html", context, status=status)
 
 
 @require_safe
@@ -576,6 +616,7 @@ def _render_table(
     notice: str = "",
     error: str = "",
     done: Sequence[str] = (),
+    coach: dict[str, Any] | None = None,
 ) -> HttpResponse:
     context = presenting.table_context(
         practice,
@@ -593,6 +634,9 @@ def _render_table(
     context["pace_form"] = pace_form
     context["pace"] = PACES[pace_form.cleaned_data["pace"]]
     context["pace_wait"] = pace_form.cleaned_data["wait"]
+    context.update(coaching.table_context(practice, context["view"], coach))
+    if coach:  # the page opens at the answer (#coach), not at the decision
+        context["autofocus"], context["autofocus_card"] = "", ""
     template = f"{TABLE_TEMPLATE}#hand-table" if request.htmx else TABLE_TEMPLATE
     return render(request, template, context)
 

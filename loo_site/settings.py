@@ -254,6 +254,10 @@ RATE_LIMITS = {
     "drills-per-address": (envint("DJANGO_LIMIT_DRILLS_PER_ADDRESS", 300), 600),
     "tables-per-session": (30, 600),
     "tables-per-address": (envint("DJANGO_LIMIT_TABLES_PER_ADDRESS", 200), 600),
+    # The coach's answers and reviews computed (games.coaching: a cached one is free), each
+    # 0.1 to 1 s of a worker: a learner asks at most once a decision.
+    "coach-per-session": (envint("DJANGO_LIMIT_COACH_PER_SESSION", 60), 600),
+    "coach-per-address": (envint("DJANGO_LIMIT_COACH_PER_ADDRESS", 600), 600),
     # What creates or stores rows (loo_site.limits.CREATING), per account and per address (a
     # school's classes share one). Far above what a teacher or student does in earnest,
     # far below what a script does.

@@ -18,19 +18,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final, TypedDict
 
-from .bots import BeginnerBot, CarelessBot, Decision, SensibleBot
+from .bots import BeginnerBot, CarelessBot, Decision, ExpertBot, SensibleBot
 from .hand import Action, Hand, Options
 from .table import Table
 from .view import view_for
 
 #: Cheap enough for a web request (about 5 ms a decision), still better than chance.
 SENSIBLE_PLAYOUTS: Final = 16
+#: The expert's sampled deals a decision: about 20 ms at three-card Loo, 20 to 50 ms at
+#: five-card (a draw weighs several ways to exchange). A request may run every computer
+#: player's decisions to the end of the hand (the human passed): with four experts, a median
+#: request of 15 ms at three-card and 40 ms at five-card, the slowest about 0.3 s and 0.8 s.
+#: 96 samples were no stronger beyond the noise of 300 hands (``bench/coach.py``).
+EXPERT_SAMPLES: Final = 24
 #: A hand has at most a few dozen actions; this only stops a runaway loop.
 MAX_BOT_ACTIONS: Final = 400
 #: The opponents a table may have (the bots' kinds, ``games.loo.bots.BOT_KINDS``).
 BEGINNER: Final = "beginner"
 SENSIBLE: Final = "sensible"
 CARELESS: Final = "careless"
+EXPERT: Final = "expert"
 
 
 class BotNote(TypedDict):
@@ -73,13 +80,13 @@ def bot_seed(table: Table, seat: int) -> str:
 
 @dataclass(frozen=True)
 class Autoplay:
-    """The computer players of a table: their kind (:data:`BEGINNER`, :data:`SENSIBLE` or
-    :data:`CARELESS`) in every seat but the human's."""
+    """The computer players of a table: their kind (:data:`BEGINNER`, :data:`SENSIBLE`,
+    :data:`CARELESS` or :data:`EXPERT`) in every seat but the human's."""
 
     opponents: str
     human: int = 0
 
-    def bot(self, table: Table, seat: int) -> BeginnerBot | SensibleBot:
+    def bot(self, table: Table, seat: int) -> BeginnerBot | SensibleBot | ExpertBot:
         """The computer player at ``seat`` for its next decision, seeded by the deal and the
         point of the hand, so the same play by the human meets the same replies."""
         seed = bot_seed(table, seat)
@@ -87,6 +94,8 @@ class Autoplay:
             return SensibleBot(seed, playouts=SENSIBLE_PLAYOUTS)
         if self.opponents == CARELESS:
             return CarelessBot(seed)
+        if self.opponents == EXPERT:
+            return ExpertBot(seed, samples=EXPERT_SAMPLES)
         return BeginnerBot(seed)
 
     def run(self, table: Table, notes: list[Note], *, wait: bool = False) -> list[Note]:

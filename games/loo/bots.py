@@ -12,6 +12,10 @@
   in a suit), plays each candidate decision out to the end of the hand in every sampled deal,
   and takes the one that wins it most counters on average. Its strength is measured by
   ``bench/engine.py``, not assumed.
+- :class:`ExpertBot` asks the coach (:func:`games.loo.coach.advise`) and takes its best option:
+  the same sampling, but every option played out in the same deals, by a stronger policy that
+  searches the last tricks exactly. Its strength against sensible players is measured by
+  ``bench/coach.py``.
 
 Every decision says briefly why ("passed: looed in 70% of 24 sampled deals").
 """
@@ -23,15 +27,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol
 
-from .cards import PACK, Card, card
-from .hand import Action, Hand, HandSetup, Trick
+from .cards import Card, card
+from .coach import Advice, advise
+from .hand import Action
 from .messages import Message, msg
-from .play import Trumps, winning_index
 from .rng import rng_for
-from .rulesets import HAND_SIZE
 from .view import PlayerView
 
-BOT_KINDS: Final = ("beginner", "sensible", "careless")
+# The sampling and the rule of thumb live in .worlds (the coach builds on them, and the expert
+# on the coach); named here too, as the bots' own.
+from .worlds import World as World
+from .worlds import _choices
+from .worlds import build_world as build_world
+from .worlds import playout as playout
+from .worlds import quick_action as quick_action
+from .worlds import sample_world as sample_world
+from .worlds import voids as voids
+
+BOT_KINDS: Final = ("beginner", "sensible", "careless", "expert")
 
 
 @dataclass(frozen=True)
@@ -45,43 +58,6 @@ class Bot(Protocol):
     name: str
 
     def decide(self, view: PlayerView) -> Decision: ...
-
-
-def _choices(view: PlayerView) -> list[Action]:
-    """Every distinct action open to the player (discards: a handful of sensible sets)."""
-    options = view.options
-    assert options is not None and view.hand is not None
-    seat = view.seat
-    if options.kind == "play":
-        assert options.legal is not None
-        ace = "A" + view.trump
-        return [
-            Action.play(seat, c, civil=options.civil_call and c.code == ace)
-            for c in options.legal.legal
-        ]
-    if options.kind == "replay":
-        return [Action("replay", seat, "demand"), Action("replay", seat, "decline")]
-    if view.phase == "exchange":
-        actions = [Action.declare(seat, "pass")] if "pass" in options.choices else []
-        for discards in _discard_sets(view, options.max_discards):
-            actions.append(Action.declare(seat, "play", discards))
-        return actions
-    return [Action.declare(seat, c) for c in options.choices]
-
-
-def _discard_sets(view: PlayerView, most: int) -> list[list[Card]]:
-    """Stand, or throw the weak cards: non-trumps below a queen, all non-trumps, everything."""
-    assert view.hand is not None
-    trumps = Trumps.of(view.game, view.rules, view.trump)
-    hand = list(view.hand)
-    plain = [c for c in hand if not trumps.is_trump(c)]
-    weak = [c for c in plain if c.value < 12]
-    sets: list[list[Card]] = [[]]
-    for candidate in (weak, plain, hand):
-        candidate = candidate[:most]
-        if candidate and candidate not in sets:
-            sets.append(candidate)
-    return sets
 
 
 class BeginnerBot:
@@ -239,6 +215,27 @@ class SensibleBot:
         return Decision(best[2], _reason(view, best, scores, samples))
 
 
+class ExpertBot:
+    """The coach's best option: every choice weighed over ``samples`` sampled deals, from the
+    player's view alone (:mod:`games.loo.coach`), the one that wins most counters on average
+    taken (ties: the first offered). A single choice is made at once, with the sensible
+    player's reason for it. Seeded as the others: the same view and seed, the same decision."""
+
+    name = "expert"
+
+    def __init__(self, seed: int | str = 0, samples: int = 48) -> None:
+        self.rng = rng_for(seed, "expert")
+        self.samples = samples
+
+    def decide(self, view: PlayerView) -> Decision:
+        candidates = _choices(view)
+        if len(candidates) == 1:
+            only = candidates[0]
+            return Decision(only, _only_reason(view, only))
+        advice = advise(view, samples=self.samples, seed=self.rng.getrandbits(64))
+        return Decision(advice.best.action, _expert_reason(view, advice))
+
+
 def _only_reason(view: PlayerView, action: Action) -> Message:
     """Why the only choice was the only one. A last card is the only card in hand: no rule
     made it so (the play's explanation of it, "the 9♠ is his last card", is filed under the
@@ -302,215 +299,56 @@ def _reason(
     )
 
 
-# -- sampling the unseen cards --------------------------------------------------------------
-
-
-@dataclass
-class World:
-    hands: list[list[Card]]
-    miss: list[Card] | None
-    thrown: dict[int, list[Card]]
-    stock: list[Card]
-
-
-def voids(view: PlayerView) -> dict[int, set[str]]:
-    """Suits each player has shown himself void in (he did not follow the suit led)."""
-    trumps = Trumps.of(view.game, view.rules, view.trump)
-    found: dict[int, set[str]] = {}
-    for trick in view.tricks + ((view.trick,) if view.trick else ()):
-        if not trick.plays:
-            continue
-        led = trumps.suit_of(trick.plays[0][1])
-        for seat, c in trick.plays[1:]:
-            if trumps.suit_of(c) != led:
-                found.setdefault(seat, set()).add(led)
-    return found
-
-
-def sample_world(view: PlayerView, rng: random.Random) -> World:
-    """Deal the unseen cards at random, respecting the voids shown."""
-    seen = view.visible_cards()
-    unseen = [c for c in PACK if c not in seen]
-    rng.shuffle(unseen)
-    trumps = Trumps.of(view.game, view.rules, view.trump)
-    void = voids(view)
-    hands: list[list[Card]] = [[] for _ in range(view.players)]
-    assert view.hand is not None
-    hands[view.seat] = list(view.hand)
-    needed = _cards_held(view)
-    others = [s for s in range(view.players) if s != view.seat and needed[s]]
-    others.sort(key=lambda s: -len(void.get(s, ())))
-    for seat in others:
-        # The cards everyone has seen him keep are his; the rest are drawn from the unseen.
-        known = list(view.shown_held[seat]) if view.shown_held else []
-        need = needed[seat] - len(known)
-        banned = void.get(seat, set())
-        take = [c for c in unseen if trumps.suit_of(c) not in banned][:need]
-        if len(take) < need:  # the constraints cannot all be met: relax them
-            take += [c for c in unseen if c not in take][: need - len(take)]
-        chosen = set(take)
-        unseen = [c for c in unseen if c not in chosen]
-        hands[seat] = known + take
-    size = HAND_SIZE[view.game]
-    miss = None
-    if view.miss_on_table:
-        miss, unseen = unseen[:size], unseen[size:]
-    thrown: dict[int, list[Card]] = {}
-    for seat in range(view.players):
-        if seat == view.seat:
-            continue
-        if view.declared[seat] in ("pass", "miss", "defend"):
-            # A hand passed, or given up for miss or master.
-            thrown[seat], unseen = unseen[:size], unseen[size:]
-    stock = unseen[: view.stock_size]
-    return World(hands, miss, thrown, stock)
-
-
-def _played_by(view: PlayerView) -> list[list[Card]]:
-    """The cards each seat has played to the tricks."""
-    played: list[list[Card]] = [[] for _ in range(view.players)]
-    for trick in view.tricks + ((view.trick,) if view.trick else ()):
-        for seat, c in trick.plays:
-            played[seat].append(c)
-    return played
-
-
-def _cards_held(view: PlayerView) -> list[int]:
-    """How many cards each seat holds in the world to sample: its hand; and when the replay
-    question is asked (Law 16, the play over), what a replay would give back to a player who
-    threw up his cards (Law 15), besides those he played."""
-    if view.phase != "replay":
-        return list(view.hand_sizes)
-    played = _played_by(view)
-    size = HAND_SIZE[view.game]
-    return [size - len(played[s]) if s in view.in_play else 0 for s in range(view.players)]
-
-
-def build_world(view: PlayerView, world: World) -> Hand:
-    """A hand in the sampled deal, at the point the view shows."""
-    setup = HandSetup(
-        game=view.game,
-        rules=view.rules,
-        players=view.players,
-        dealer=view.dealer,
-        hand_number=view.hand_number,
-        seed=0,
-        balances=view.balances,
-        pool=view.pool,
-        trace=False,
+def _expert_reason(view: PlayerView, advice: Advice) -> Message:
+    """Why the coach's best option was taken, in its figures: what it came to on average over
+    the sampled deals, and how often it took a trick (a pass, which takes none: what the best
+    of the other choices came to)."""
+    best = advice.best
+    action = best.action
+    p = view.seat
+    n = len(advice.options)
+    samples = advice.samples
+    mean = f"{best.expected_counters:+.1f}"
+    trick = f"{best.p_trick:.0%}"
+    if action.kind == "play":
+        played = card(action.cards[0])
+        return msg(
+            "bot.expert-card", p=p, card=played, n=n, samples=samples, mean=mean, trick=trick
+        )
+    if action.kind == "declare" and action.choice == "pass":
+        others = [e.expected_counters for e in advice.options if e is not best]
+        other = f"{max(others):+.1f}"
+        return msg("bot.expert-pass", p=p, samples=samples, mean=mean, other=other)
+    if action.kind == "declare" and action.choice == "take-miss":
+        return msg("bot.expert-take-miss", p=p, samples=samples, mean=mean, trick=trick)
+    if view.phase == "exchange" and action.cards:
+        return msg(
+            "bot.expert-draw",
+            p=p,
+            n=len(action.cards),
+            ways=n,
+            samples=samples,
+            mean=mean,
+            trick=trick,
+        )
+    return msg(
+        "bot.expert-choice",
+        p=p,
+        choice=action.choice,
+        n=n,
+        samples=samples,
+        mean=mean,
+        trick=trick,
     )
-    hand = Hand(setup)
-    hand.phase = view.phase
-    hand.to_act = view.to_act
-    hand.turn_up = view.turn_up
-    hand.trumps = Trumps.of(view.game, view.rules, view.trump)
-    hand.pool_at_start = view.pool_at_start
-    hand.must = view.must
-    hand.club_law = view.club_law
-    hand.single = view.single
-    hand.double = view.double
-    hand.hands = [list(h) for h in world.hands]
-    hand.miss = list(world.miss) if world.miss is not None else None
-    hand.thrown = {s: list(h) for s, h in world.thrown.items()}
-    hand.stock = list(world.stock)
-    hand.declared = list(view.declared)
-    hand.drawn = list(view.drawn)
-    hand.miss_holder = view.miss_holder
-    hand.defender = view.defender
-    hand.in_play = list(view.in_play)
-    hand.retired = list(view.retired)
-    hand.tricks = [Trick(t.leader, list(t.plays), t.civil, t.winner) for t in view.tricks]
-    if view.phase == "replay":
-        # Asked when the play is over: a replay takes up the hands as the play began (the cards
-        # played, and any thrown up, sampled); the others are taken to let the result stand.
-        played = _played_by(view)
-        hand.start_of_play = [played[s] + hand.hands[s] for s in range(view.players)]
-        hand.hands = [[] for _ in range(view.players)]
-        hand.replay_asked = [view.seat]
-    # The cards of the tricks taken stay face up and bind the leader (RULES.md A9).
-    hand._played = tuple(c for t in view.tricks for _, c in t.plays)
-    if view.trick is not None:
-        hand.trick = Trick(view.trick.leader, list(view.trick.plays), view.trick.civil)
-    return hand
 
 
-# -- the quick policy used to play the sampled deals out --------------------------------------
-
-
-def playout(hand: Hand, rng: random.Random) -> None:
-    """Play ``hand`` to its end with a quick rule of thumb for every player."""
-    while not hand.over:
-        seat = hand.to_act
-        if hand.phase == "play" and seat is not None:
-            # The card the rule of thumb picks among the legal moves, played by the quiet API
-            # (Hand.step: the legal moves just worked out are not worked out again).
-            hand.step(_quick_card(hand, seat))
-        else:
-            hand.apply(quick_action(hand, rng))
-
-
-def quick_action(hand: Hand, rng: random.Random) -> Action:
-    seat = hand.to_act
-    assert seat is not None
-    phase = hand.phase
-    if phase == "play":
-        return Action.play(seat, _quick_card(hand, seat), civil=False)
-    options = hand.options()
-    if phase == "replay":
-        return Action("replay", seat, "decline")
-    strength = _strength(hand, hand.hands[seat])
-    choices = options.choices
-    if phase == "exchange":
-        if "pass" in choices and strength < 0.9 and rng.random() < 0.6:
-            return Action.declare(seat, "pass")
-        trumps = hand.trumps
-        weak = [c for c in hand.hands[seat] if not trumps.is_trump(c) and c.value < 12]
-        return Action.declare(seat, "play", weak[: options.max_discards])
-    if strength >= 1.0 and "play" in choices:
-        return Action.declare(seat, "play")
-    if "take-miss" in choices and rng.random() < 0.5:
-        return Action.declare(seat, "take-miss")
-    if "pass" in choices:
-        return Action.declare(seat, "pass")
-    return Action.declare(seat, choices[0])
-
-
-def _strength(hand: Hand, cards: Sequence[Card]) -> float:
-    """A rough count of likely tricks: trumps and aces."""
-    trumps = hand.trumps
-    score = 0.0
-    for c in cards:
-        if trumps.is_trump(c):
-            score += 0.5 + trumps.rank(c) / 30
-        elif c.value == 14:
-            score += 0.6
-        elif c.value == 13:
-            score += 0.3
-    return score
-
-
-def _quick_card(hand: Hand, seat: int) -> Card:
-    moves = hand.legal_moves(seat, explain=False).legal
-    if len(moves) == 1:
-        return moves[0]
-    trumps = hand.trumps
-    trick = hand.trick_cards()
-    if not trick:
-        return max(moves, key=lambda c: (trumps.is_trump(c), trumps.rank(c)))
-    led = trumps.suit_of(trick[0])
-    best = trick[winning_index(trick, trumps)]
-    to_beat = trumps.power(best, led)
-    winners = [c for c in moves if trumps.power(c, led) > to_beat]
-    if winners:
-        return min(winners, key=lambda c: trumps.power(c, led))
-    return min(moves, key=lambda c: (trumps.is_trump(c), trumps.rank(c)))
-
-
-def make_bot(kind: str, seed: int | str) -> BeginnerBot | SensibleBot:
+def make_bot(kind: str, seed: int | str) -> BeginnerBot | SensibleBot | ExpertBot:
     if kind == "beginner":
         return BeginnerBot(seed)
     if kind == "sensible":
         return SensibleBot(seed)
     if kind == "careless":
         return CarelessBot(seed)
+    if kind == "expert":
+        return ExpertBot(seed)
     raise ValueError(f"unknown bot {kind!r}: choose one of {', '.join(BOT_KINDS)}")

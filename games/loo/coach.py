@@ -2,7 +2,7 @@
 
 Perfect-information Monte Carlo, the method of GIB at bridge and of Kupferschmid & Helmert's
 Skat player: deal the cards the player cannot see at random, consistently with everything he
-has seen (:func:`~games.loo.bots.sample_world`: his cards, the turn-up, the declarations, the
+has seen (:func:`~games.loo.worlds.sample_world`: his cards, the turn-up, the declarations, the
 cards played, the suits others have shown out of, the cards he gave up; tested by
 ``tests/engine/test_bot_worlds.py``), play every sampled deal out once for each option, and
 average. It is given a :class:`~games.loo.view.PlayerView` and nothing else, so no hidden card
@@ -12,9 +12,9 @@ the differences between options are measured more finely than each option's own 
 The policy that plays the deals out, stated because the figures are only as good as it is:
 
 - the players who declare after him declare by the bots' rule of thumb
-  (:func:`~games.loo.bots.quick_action`, its chance seeded by the deal's number), as a sensible
+  (:func:`~games.loo.worlds.quick_action`, its chance seeded by the deal's number), as a sensible
   table would, not as an all-seeing one;
-- the cards are played by the rule of thumb (:func:`~games.loo.bots._quick_card`: lead the
+- the cards are played by the rule of thumb (:func:`~games.loo.worlds._quick_card`: lead the
   highest, win as cheaply as possible, else throw the lowest) while the play is large; once
   :data:`EXACT_CARDS` cards or fewer are left in the hands, the rest is searched exactly, each
   player playing the card that wins him most counters given that everyone after him does the
@@ -36,12 +36,12 @@ import random
 from dataclasses import dataclass
 from typing import Any, Final
 
-from .bots import _choices, _quick_card, build_world, quick_action, sample_world
 from .errors import LooError
 from .hand import Action, Hand, Trick
 from .hand.state import HandState
 from .rng import rng_for
 from .view import PlayerView
+from .worlds import _choices, _quick_card, build_world, quick_action, sample_world
 
 #: The deals sampled for an answer unless told otherwise: a standard error of up to about a third
 #: of a counter on a declaration (less on a card), with a median answer of about 110 ms and a

@@ -23,7 +23,7 @@ lowest first; new rules last.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -125,6 +125,15 @@ class RuleState(AboutARule):
         return round(100 * self.recall) if self.recall is not None else 0
 
     @property
+    def last_wrong(self) -> bool:
+        return self.row is not None and self.row.last_rating == Rating.Again
+
+    @property
+    def soon(self) -> bool:
+        """Due within the minute ("0 minutes from now" read as a fault)."""
+        return self.row is not None and self.row.due <= timezone.now() + timedelta(minutes=1)
+
+    @property
     def state_name(self) -> str:
         return dict(STATES)[self.state]
 
@@ -149,7 +158,16 @@ def dashboard(rows: RuleReviewQuerySet, now: datetime | None = None) -> list[Rul
     order = {state: i for i, (state, _) in enumerate(STATES)}
     known = {row.rule: state_of(row, now) for row in rows}
     states = list(known.values())
-    states.sort(key=lambda s: (order[s.state], s.recall or 0.0, s.rule))
+    # Within a state, a rule last answered wrong first: FSRS's chance of recall is near
+    # 100% just after any answer, right or wrong, and does not tell them apart yet.
+    states.sort(
+        key=lambda s: (
+            order[s.state],
+            s.row is None or s.row.last_rating != Rating.Again,
+            s.recall or 0.0,
+            s.rule,
+        )
+    )
     new = [RuleState(r.id, NEW, None) for r in catalogue.rules() if r.id not in known]
     teaching: dict[str, LessonLink] = {}
     for slug, title, teaches in course_lessons():

@@ -123,3 +123,32 @@ def test_the_abuse_benchmark_reads_while_logins_fail() -> None:
     # The attackers' logins were answered: refused (200, the form again) or limited (429).
     attempts = next(line for line in lines if line.startswith("failed logins by 2 attackers"))
     assert re.search(r"\d+ × (200|429)", attempts), attempts
+
+
+def test_the_coach_benchmark_plays_the_expert_and_the_sensible_player_on_the_same_hands() -> None:
+    lines = _run(
+        "bench/coach.py",
+        "--decisions",
+        "2",
+        "--samples",
+        "6",
+        "--hands",
+        "8",
+        "--tables",
+        "1",
+        "--jobs",
+        "1",
+        "--expert-samples",
+        "4",
+    )
+
+    found = re.fullmatch(
+        r"coach: advise_median_ms=\d+ advise_p95_ms=\d+ expert_decision_median_ms=\d+ "
+        r"expert_share=([\d.]+) sensible_share=([\d.]+) hands=(\d+)",
+        lines[-1],
+    )
+    assert found, lines[-1]
+    # Four hands of each game, played by each; a share is a share.
+    assert int(found[3]) == 8, "\n".join(lines)
+    assert all(0 <= float(found[i]) <= 1 for i in (1, 2)), lines[-1]
+    assert any(re.match(r"expert: [1-9]\d* decisions weighed", line) for line in lines), lines

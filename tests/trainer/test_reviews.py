@@ -223,3 +223,25 @@ def test_an_answered_question_offers_the_next_due_rule(learner: Learner) -> None
 
     second = AskedQuestion.objects.exclude(pk=first.pk).get()
     assert {first.scope, second.scope} == {"rule:follow-suit", "rule:head-the-trick"}
+
+
+def test_among_rules_being_learnt_one_answered_wrong_comes_first_and_new_ones_are_folded(
+    learner: Learner,
+) -> None:
+    """Just after an answer FSRS's chance of recall is near 100% whether it was right or
+    wrong: the dashboard says which it was, puts the wrong one first, and says "still
+    learning it", not "100%"; the rules never asked wait in a folded list."""
+    key = _session(learner)
+    for rule, right in (("head-the-trick", True), ("follow-suit", False), ("trick-winner", True)):
+        reviews.review(None, key, rule, right, rules="hoffmann", game="three-card")
+    states = reviews.dashboard(RuleReview.objects.filter(session_key=key))
+    assert [s.rule for s in states[:3]][0] == "follow-suit"
+    assert {s.state for s in states[:3]} == {"learning"}
+
+    html = learner.client.get(reverse("trainer:reviews")).content.decode()
+    table, folded = html.split('<details class="review-new">')
+    text = learner.text(table)
+    assert "wrong (1 answer in all)" in text and "right (1 answer in all)" in text
+    assert "still learning it" in text and "100%" not in text
+    assert f"Rules not asked yet ({len(rules()) - 3})" in learner.text(folded)
+    assert states[3].name not in text and states[3].name in folded

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from . import bots, hand, laws, play, questions, table
+from . import bots, coach, hand, laws, play, questions, table
 from .play import HAD_TO
 
 #: Every sentence the engine can say, by key.
@@ -29,6 +29,7 @@ TEMPLATES: Final[dict[str, str]] = {
     **bots.LAPSES,
     **questions.QUESTIONS,
     **table.TABLE,
+    **coach.COACH,
 }
 
 __all__ = ["HAD_TO", "TEMPLATES"]

@@ -35,6 +35,27 @@ BOT_REASONS: Final[dict[str, str]] = {
         "{p:S} chose to {choice}: {mean} counters on average, looed in {looed} of {samples} "
         "sampled deals"
     ),
+    # The expert's (games.loo.bots.ExpertBot): the coach's figures for the option it took.
+    "bot.expert-card": (
+        "{p:S} played the {card:card}: the best of {n} legal cards over {samples} sampled "
+        "deals ({mean} counters on average, a trick {trick} of the time)"
+    ),
+    "bot.expert-pass": (
+        "{p:S} passed: over {samples} sampled deals the best of the other choices came to "
+        "{other} counters on average, passing to {mean}"
+    ),
+    "bot.expert-take-miss": (
+        "{p:S} took miss: the best choice over {samples} sampled deals ({mean} counters on "
+        "average, a trick {trick} of the time)"
+    ),
+    "bot.expert-draw": (
+        "{p:S} drew {n}: the best of {ways} ways to exchange over {samples} sampled deals "
+        "({mean} counters on average, a trick {trick} of the time)"
+    ),
+    "bot.expert-choice": (
+        "{p:S} chose to {choice}: the best of {n} choices over {samples} sampled deals "
+        "({mean} counters on average, a trick {trick} of the time)"
+    ),
 }
 
 # A careless computer player's lapses (games.loo.bots.CarelessBot.lapse): why he committed an

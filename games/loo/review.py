@@ -1,0 +1,301 @@
+"""The review of a finished hand for one player: each of his decisions weighed by the coach.
+
+The hand is rebuilt from its setup and its action log (``Hand.deal`` and ``apply``, as a replay
+is), and at each of the player's decisions the coach (:func:`~games.loo.coach.advise`) is asked
+about *his view at that moment* (``view_for``), never about the hand itself: what the review says
+of a decision rests on what he could see when he made it, so that two deals that differ only in
+cards he never saw give the same review, byte for byte. Its sampling seed is made from that view
+too (:func:`view_seed`), so that asking again gives the same answer and nothing hidden sways it.
+
+What a decision cost is the coach's best option's expected counters less those of the option he
+chose, over the same sampled deals; a decision within error of the best (``as_good``) costs
+nothing. A decision with one legal option was forced and is not weighed: the rule that forced
+it is named. A five-card draw the coach does not weigh (it weighs a handful of discard sets, not
+every subset of the hand) is told as such, with the coach's own choice, and costs nothing here.
+
+The sentences (the options, the review's lines) are :mod:`games.loo.sentences.coach`'s, built
+here for both the table's "Ask the coach" and the review.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from .cards import card
+from .coach import Advice, Estimate, advise
+from .hand import Action, Hand, HandSetup
+from .messages import Message, msg
+from .view import PlayerView, view_for
+
+#: The sampled deals for each decision of a review: fewer than an answer at the table's
+#: (``coach.SAMPLES``), since a five-card hand has up to six decisions to weigh at once; the
+#: margin of error shown says what that costs in precision.
+REVIEW_SAMPLES: Final = 60
+
+#: How each declaring choice reads: as a verb (an option) and as a gerund (a decision made).
+_CHOICES: Final[dict[str, tuple[str, str]]] = {
+    "play": ("coach.do.play", "coach.doing.play"),
+    "pass": ("coach.do.pass", "coach.doing.pass"),
+    "take-miss": ("coach.do.take-miss", "coach.doing.take-miss"),
+    "defend-miss": ("coach.do.defend-miss", "coach.doing.defend-miss"),
+    "defend-master": ("coach.do.defend-master", "coach.doing.defend-master"),
+    "demand": ("coach.do.demand", "coach.doing.demand"),
+    "decline": ("coach.do.decline", "coach.doing.decline"),
+}
+
+
+def describe(action: Action, *, exchange: bool = False, gerund: bool = False) -> Message:
+    """``action`` in words: "play the Q♥" (or "playing the Q♥"); ``exchange``: a declaration
+    in five-card Loo's exchange, where to play is to stand or to draw."""
+    form = 1 if gerund else 0
+    if action.kind == "play":
+        key = ("coach.do.civil", "coach.doing.civil") if action.civil else _CARD
+        return msg(key[form], c=card(action.cards[0]))
+    if exchange and action.choice == "play":
+        if not action.cards:
+            return msg(("coach.do.stand", "coach.doing.stand")[form])
+        thrown = tuple(card(c) for c in action.cards)
+        return msg(("coach.do.draw", "coach.doing.draw")[form], cs=thrown, n=len(thrown))
+    return msg(_CHOICES[action.choice][form])
+
+
+_CARD: Final = ("coach.do.card", "coach.doing.card")
+
+
+def leaves_play(action: Action) -> bool:
+    """A pass: the player takes no part in the play, and neither wins nor pays by it."""
+    return action.kind == "declare" and action.choice == "pass"
+
+
+def counters(value: float) -> str:
+    """Counters as the coach's sentences write them: signed, to a tenth ("+1.4", "-2.0", "0")."""
+    text = f"{value:+.1f}"
+    return "0" if text in ("+0.0", "-0.0") else text
+
+
+def share(value: float) -> str:
+    return f"{value:.0%}"
+
+
+def option_line(estimate: Estimate, seat: int, *, exchange: bool) -> Message:
+    """One option of an answer at the table: "Play: 71% to take a trick, +1.4 counters on
+    average (± 0.3)"."""
+    do = describe(estimate.action, exchange=exchange)
+    mean = counters(estimate.expected_counters)
+    if leaves_play(estimate.action):
+        if estimate.stderr == 0:
+            return msg("coach.option.out-sure", do=do, mean=mean, p=seat)
+        return msg("coach.option.out", do=do, mean=mean, error=f"{estimate.stderr:.1f}", p=seat)
+    if estimate.stderr == 0:
+        return msg(
+            "coach.option.sure",
+            do=do,
+            chance=share(estimate.p_trick),
+            mean=counters(estimate.expected_counters),
+        )
+    return msg(
+        "coach.option",
+        do=do,
+        chance=share(estimate.p_trick),
+        mean=counters(estimate.expected_counters),
+        error=f"{estimate.stderr:.1f}",
+    )
+
+
+def answer_notes(view: PlayerView, advice: Advice) -> list[Message]:
+    """What an answer at the table says of itself: the deals it averages over, and at a
+    five-card draw how many ways to draw it weighs (not every set of cards)."""
+    notes = [msg("coach.samples", n=advice.samples, p=view.seat)]
+    if view.phase == "exchange" and view.options is not None and view.options.max_discards:
+        draws = sum(1 for e in advice.options if e.action.choice == "play")
+        notes.append(msg("coach.ways", n=draws))
+    return notes
+
+
+def view_seed(view: PlayerView) -> str:
+    """A sampling seed made from the view alone: the same view, the same seed (and advice);
+    nothing the player cannot see goes into it."""
+    text = json.dumps(view.to_dict(), sort_keys=True, default=str)
+    return "view:" + hashlib.sha256(text.encode()).hexdigest()[:20]
+
+
+# -- the review -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of the player's in a finished hand."""
+
+    #: Its place in the hand's action log.
+    index: int
+    action: Action
+    #: A declaration in five-card Loo's exchange (to play is then to stand or to draw).
+    exchange: bool
+    #: The coach's answer; None when the decision was forced.
+    advice: Advice | None
+    #: The coach's estimate of the option he chose; None when forced or not weighed.
+    chosen: Estimate | None
+    #: The rule that left him one option (a forced decision), if a rule did.
+    rule: str = ""
+
+    @property
+    def forced(self) -> bool:
+        return self.advice is None
+
+    @property
+    def cost(self) -> float:
+        """What the decision gave up on average against the coach's choice (0: as good)."""
+        if self.advice is None or self.chosen is None or self.chosen.as_good:
+            return 0.0
+        return max(0.0, self.advice.best.expected_counters - self.chosen.expected_counters)
+
+    @property
+    def agrees(self) -> bool:
+        return self.chosen is not None and self.chosen.as_good
+
+    @property
+    def message(self) -> Message:
+        """The decision in a sentence: forced (and by which rule), as good as the coach's
+        choice, or what it gave up."""
+        did = describe(self.action, exchange=self.exchange, gerund=True)
+        if self.advice is None:
+            return (
+                msg("coach.forced", did=did, rule=self.rule)
+                if self.rule
+                else msg("coach.only", did=did)
+            )
+        best = self.advice.best
+        if self.chosen is None:
+            return msg(
+                "coach.unweighed",
+                did=did,
+                best=describe(best.action, exchange=self.exchange),
+                best_mean=counters(best.expected_counters),
+                error=f"{best.stderr:.1f}",
+            )
+        mean, error = counters(self.chosen.expected_counters), f"{self.chosen.stderr:.1f}"
+        if self.chosen.as_good and self.chosen.stderr == 0:
+            return msg("coach.agrees-sure", did=did, mean=mean)
+        if self.chosen.as_good:
+            return msg("coach.agrees", did=did, mean=mean, error=error)
+        best_did = describe(best.action, exchange=self.exchange, gerund=True)
+        if leaves_play(best.action):
+            return msg(
+                "coach.cost-out",
+                did=did,
+                cost=f"{self.cost:.1f}",
+                best=best_did,
+                best_mean=counters(best.expected_counters),
+                mean=mean,
+                error=error,
+            )
+        return msg(
+            "coach.cost",
+            did=did,
+            cost=f"{self.cost:.1f}",
+            best=best_did,
+            chance=share(best.p_trick),
+            best_mean=counters(best.expected_counters),
+            mean=mean,
+            error=error,
+        )
+
+
+@dataclass(frozen=True)
+class Review:
+    seat: int
+    samples: int
+    #: In the order they were made.
+    decisions: tuple[Decision, ...]
+
+    @property
+    def cost(self) -> float:
+        return sum(d.cost for d in self.decisions)
+
+    def by_cost(self) -> list[Decision]:
+        """The decisions that cost most first (then in the order they were made)."""
+        return sorted(self.decisions, key=lambda d: (-d.cost, d.index))
+
+    @property
+    def summary(self) -> Message:
+        weighed = [d for d in self.decisions if not d.forced]
+        if not weighed:
+            return msg("coach.summary-forced", n=len(self.decisions))
+        if self.cost == 0:
+            return msg("coach.summary-agrees", n=len(weighed))
+        return msg("coach.summary", n=len(weighed), cost=f"{self.cost:.1f}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON: every figure and sentence of the review (two reviews compare by it)."""
+        return {
+            "seat": self.seat,
+            "samples": self.samples,
+            "summary": self.summary.to_dict(),
+            "decisions": [
+                {
+                    "index": d.index,
+                    "action": d.action.to_dict(),
+                    "cost": round(d.cost, 4),
+                    "advice": d.advice.to_dict() if d.advice else None,
+                    "message": d.message.to_dict(),
+                }
+                for d in self.decisions
+            ],
+        }
+
+
+def review(
+    setup: HandSetup, log: Sequence[Action], seat: int, *, samples: int = REVIEW_SAMPLES
+) -> Review:
+    """Each of ``seat``'s decisions in the hand that ``setup`` deals and ``log`` plays, weighed
+    from his view at the moment he made it (the module's docstring)."""
+    hand = Hand.deal(setup)
+    decisions = []
+    for index, action in enumerate(log):
+        if action.seat == seat and action.kind in ("declare", "play", "replay"):
+            view = view_for(hand, seat)
+            if view.options is not None and view.to_act == seat and view.hand is not None:
+                decisions.append(_decision(view, index, action, samples))
+        hand.apply(action)
+    return Review(seat, samples, tuple(decisions))
+
+
+def _decision(view: PlayerView, index: int, action: Action, samples: int) -> Decision:
+    options = view.options
+    assert options is not None
+    exchange = view.phase == "exchange"
+    forced = _forcing_rule(view)
+    if forced is not None:
+        return Decision(index, action, exchange, None, None, forced)
+    advice = advise(view, samples=samples, seed=view_seed(view))
+    chosen = next((e for e in advice.options if _same(e.action, action)), None)
+    return Decision(index, action, exchange, advice, chosen)
+
+
+def _forcing_rule(view: PlayerView) -> str | None:
+    """The rule that left the player one option ("" if none did: his last card), or None when
+    he had a choice."""
+    options = view.options
+    assert options is not None and view.hand is not None
+    if options.kind == "play":
+        assert options.legal is not None
+        if len(options.legal.legal) > 1:
+            return None
+        binding = [a for a in options.legal.explanations if a.excluded]
+        return binding[0].rule if binding else ""
+    if len(options.choices) > 1 or (view.phase == "exchange" and options.max_discards):
+        return None
+    return options.explanations[0].rule if options.explanations else ""
+
+
+def _same(offered: Action, made: Action) -> bool:
+    return (offered.kind, offered.choice, sorted(offered.cards), offered.civil) == (
+        made.kind,
+        made.choice,
+        sorted(made.cards),
+        made.civil,
+    )
