@@ -36,7 +36,14 @@ from games.loo.cards import PACK, CardError, card
 from games.loo.catalogue import UnknownRule
 from games.loo.errors import LooError
 from games.loo.hand import stack_pack
-from games.loo.questions import AUTHORED_KINDS, KINDS, QuestionError, coverage, question_at
+from games.loo.questions import (
+    AUTHORED_KINDS,
+    KINDS,
+    REGISTRY,
+    QuestionError,
+    coverage,
+    question_at,
+)
 from games.loo.rng import rng_for
 from games.loo.rulesets import DEFAULT_PRESET, GAMES, HAND_SIZE, PRESETS, RuleSet
 from games.loo.table import STARTS, Table, TableConfig
@@ -47,7 +54,7 @@ from lessons.course.deals import FILE, Deals, DealsError, Setup
 from lessons.course.models import Lesson, Step, StepKind, Unit
 
 #: The kinds a check asks when it names none: all but ``source`` (as the trainer does).
-PLAY_KINDS = tuple(k for k in KINDS if k != "source")
+PLAY_KINDS = tuple(k.name for k in REGISTRY if k.about_play)
 
 
 @dataclass

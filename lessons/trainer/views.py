@@ -321,7 +321,8 @@ def review_due(request: HtmxHttpRequest) -> HttpResponse:
         return _render_trainer(request, DrillForm(initial=_last_drill(request)), NOTHING_DUE)
     if refused := may_ask(request, TOO_MANY_DRILLS):
         return refused
-    # Any kind about the play; else a kind about the texts (a rule only those ask about).
+    # Any kind about the play; else a kind asked for only by name (the texts', the coach's:
+    # a rule only those ask about).
     kinds = ["", *(k for k in bank.kinds() if k not in bank.play_kinds())]
     drills = [bank.Drill(bank.RULE + r.rule, r.rules, r.game, k) for r in due for k in kinds]
     for drill in drills:

@@ -15,10 +15,12 @@ from hypothesis import settings
 from games.loo import RuleSet, legal, trick_winner
 from games.loo.cards import card
 from games.loo.catalogue import rule as catalogue_rule
+from games.loo.coach import advise
 from games.loo.flushes import compare_flushes
 from games.loo.hand import Hand
 from games.loo.hand.deal import deal_order
 from games.loo.questions import KINDS, Question, QuestionError, coverage, grade, question
+from games.loo.questions.declare import weighed
 from games.loo.rulesets import HAND_SIZE, PRESET_IDS
 from games.loo.view import view_for
 
@@ -29,6 +31,9 @@ from .test_questions import position_of
 SEEDS = 4 * settings.default.max_examples
 #: How many of the seeds that ask about a target rule may not find it (a bounded search).
 MAY_MISS = 3
+#: The coach's questions take about a second each to make and as long to check: fewer seeds
+#: (8 under ``ci``; ``test_declare_questions.py`` checks their margin on more).
+DECLARE_SEEDS = SEEDS // 25
 
 
 def _plain(quote: str) -> str:
@@ -129,6 +134,8 @@ def check_answer(q: Question) -> None:
         assert set(q.bound) <= penalised
     elif q.kind == "procedure":
         check_procedure(q)
+    elif q.kind == "declare":
+        check_declare(q)
     else:
         r = catalogue_rule(pos["rule"])
         if q.multiple:
@@ -139,6 +146,22 @@ def check_answer(q: Question) -> None:
             # marks: the words are the citation's.
             quotes = [_plain(c.quote) for c in r.source(source).citations]
             assert any(_plain(pos["quote"].removesuffix(" …")) in quote for quote in quotes)
+
+
+def check_declare(q: Question) -> None:
+    """The coach's question: the learner's options at that moment of the hand are the
+    choices, and the answer is the coach's best, weighed again from the learner's view alone
+    with the seed the question shows, clear by the margin."""
+    assert q.origin is not None
+    setup, log, learner = q.origin
+    hand = Hand.replay(setup, log)
+    options = hand.options()
+    assert options.seat == learner and hand.phase in ("declare", "exchange")
+    assert {c.id for c in q.choices} == set(options.choices)
+    assert [c.code for c in hand.hands[learner]] == q.position["hand"]
+    coach = q.position["coach"]
+    figures = weighed(advise(view_for(hand, learner), samples=coach["samples"], seed=coach["seed"]))
+    assert figures.clear() and q.answer == (figures.ranked[0][0],)
 
 
 def check_procedure(q: Question) -> None:
@@ -213,7 +236,7 @@ def check_shown(q: Question) -> None:
     elif q.kind == "flush":
         shown = [c for h in pos["hands"] for c in h]
         assert all(len(h) == 5 for h in pos["hands"])
-    elif q.kind == "declaration":
+    elif q.kind in ("declaration", "declare"):
         shown = pos["hand"] + ([pos["turn_up"]] if pos["turn_up"] else [])
         assert len(pos["hand"]) == HAND_SIZE[q.game]
         assert all(0 <= s < pos["players"] for s, _ in pos["declarations"])
@@ -264,7 +287,7 @@ def test_questions_hold_over_many_seeds(kind: str, preset: str) -> None:
                 question(kind, preset, game=game, seed=1)
         return
     missed: list[tuple[str, str, int]] = []
-    for seed in range(SEEDS):
+    for seed in range(DECLARE_SEEDS if kind == "declare" else SEEDS):
         # Seeds in pairs, a pair to a game: the first of a pair asks about any rule, the
         # second about the next of the rules covered there.
         game = games[seed // 2 % len(games)]

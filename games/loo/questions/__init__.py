@@ -19,7 +19,9 @@ seed): :func:`question` searches seeded deals deterministically until the target
 - ``settlement``: a finished hand, "How many counters does East receive or pay?"; the answer
   is what the hand's settlement paid;
 - ``source``: "Which sources state this rule?" (select all) or "Which source says this?",
-  from the catalogue's citations.
+  from the catalogue's citations;
+- ``declare`` (version 7 on): a moment of the declarations, "What should you do?"; the answer
+  is the coach's best option (:func:`~games.loo.coach.advise`), asked only where it is clear.
 
 Every question is told from the learner's seat, which is seat 0: the seats of its position
 and of its sentences are counted from him (a page names them as the practice table does).
@@ -61,6 +63,7 @@ from .base import (
     stored_coverage,
 )
 from .declaration import DECLARATION
+from .declare import DECLARE
 from .flush import FLUSH
 from .legal_cards import FOLLOW_RULES, LEAD_RULES, LEGAL_CARDS
 from .penalty import PENALTY
@@ -84,6 +87,7 @@ REGISTRY: Final[tuple[Kind, ...]] = (
     SOURCE,
     PENALTY,
     PROCEDURE,
+    DECLARE,
 )
 KIND_BY_NAME: Final[Mapping[str, Kind]] = {k.name: k for k in REGISTRY}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from ..hand import Hand
 from ..messages import msg
@@ -131,8 +131,27 @@ def _declaration(
     seats = seats_from(seat, hand.players)
     choices = [c for c in _may_offer(ask.rules, ask.game) if c not in answer] + list(answer)
     rng.shuffle(choices)
+    return ask.question(
+        "declaration",
+        msg("question.declaration", p=seat),
+        bound,
+        seats,
+        position=declaring_position(ask, hand, seat),
+        choices=tuple(Choice(c, DECLARATION_LABELS[c]) for c in choices),
+        answer=tuple(c for c in choices if c in answer),
+        explanations=tuple(apps),
+        multiple=True,
+        origin=(hand.setup, tuple(hand.log), seat),
+    )
+
+
+def declaring_position(ask: Ask, hand: Hand, seat: int) -> dict[str, Any]:
+    """The moment ``seat`` is to declare, as the table shows it to him: the table, the
+    turn-up, his cards, the declarations before him, the miss, the pool (seats counted from
+    him; the ``declaration`` and ``declare`` kinds show it alike)."""
+    seats = seats_from(seat, hand.players)
     holder = hand.miss_holder
-    position = {
+    return {
         "game": ask.game,
         "rules": ask.preset,
         "players": hand.players,
@@ -148,18 +167,6 @@ def _declaration(
         "club_law": hand.club_law,
         "pool": hand.pool,
     }
-    return ask.question(
-        "declaration",
-        msg("question.declaration", p=seat),
-        bound,
-        seats,
-        position=position,
-        choices=tuple(Choice(c, DECLARATION_LABELS[c]) for c in choices),
-        answer=tuple(c for c in choices if c in answer),
-        explanations=tuple(apps),
-        multiple=True,
-        origin=(hand.setup, tuple(hand.log), seat),
-    )
 
 
 def _declaration_under(q: Question, rules: RuleSet) -> tuple[str, ...] | None:

@@ -175,4 +175,26 @@ QUESTIONS: Final[dict[str, str]] = {
         "{cards:was/were} never shown."
     ),
     "question.procedure-flush": ("{p:S} {p:is/are} dealt a flush. When is it shown?"),
+    # The coach's question (issue 28): its figures are the coach's, written as strings.
+    "question.declare": (
+        "It is {p:S's} turn to declare. What should {p:S} do to win most counters on average?"
+    ),
+    "question.declare-best": (
+        "The coach would {best}: over {n} deals dealt at random from what {p:S} can see, "
+        "played out for every choice, that wins {lead} counters more on average than the "
+        "next best ({next}), far beyond its margin of error (about {error})."
+    ),
+    "question.declare-option": (
+        "{option}: {chance} to take a trick, {counters} counters on average."
+    ),
+    "question.declare-option-draw": (
+        "{option}, throwing out the {cards:cards}: {chance} to take a trick, {counters} counters "
+        "on average."
+    ),
+    "question.declare-option-out": "{option}: {counters} counters on average.",
+    "question.declare-stakes": (
+        "Each trick wins {share} of the pool of {pool}, and a player who plays and takes "
+        "no trick is looed and pays {loo} into the next pool; a player who passes takes no "
+        "trick and pays no loo."
+    ),
 }
