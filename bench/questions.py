@@ -11,7 +11,10 @@ shuffles). A class of forty given individual questions at once needs a kind's me
 well under 20 ms.
 
 The last line is exactly ``questions: per_second=N slowest_kind=K slowest_ms=M``: questions
-made per second over the whole run, and the kind with the highest median (M, in ms).
+made per second over the whole run, and the kind with the highest median (M, in ms), over the
+kinds about rules. A kind of judgement (the coach's ``declare``: each question weighs its
+options over a few hundred sampled deals, about half a second) is a different thing: it is
+timed on fewer questions (``--judgement-count``) and printed on a line of its own before.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.loo import PACK, RuleSet  # noqa: E402
-from games.loo.questions import KINDS, coverage, question  # noqa: E402
+from games.loo.questions import KIND_BY_NAME, KINDS, coverage, question  # noqa: E402
 from games.loo.rulesets import PRESET_IDS  # noqa: E402
 
 
@@ -61,13 +64,24 @@ def time_kind(kind: str, count: int) -> list[float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=200, help="questions per kind and rule set")
+    parser.add_argument(
+        "--judgement-count", type=int, default=4, help="the same for a kind of judgement"
+    )
     args = parser.parse_args()
     base = shuffle_ms()
     print(f"baseline: a shuffle of the pack takes {base:.4f} ms")
     medians: dict[str, float] = {}
     total_ms = 0.0
     total = 0
+    judged: list[str] = []
     for kind in KINDS:
+        if KIND_BY_NAME[kind].judgement:
+            times = time_kind(kind, min(args.count, args.judgement_count))
+            judged.append(
+                f"{kind} (judgement): median {statistics.median(times):.0f} ms, slowest "
+                f"{max(times):.0f} ms, {len(times)} questions"
+            )
+            continue
         times = time_kind(kind, args.count)
         medians[kind] = statistics.median(times)
         total_ms += sum(times)
@@ -76,6 +90,8 @@ def main() -> None:
             f"{kind:>13}: median {medians[kind]:.3f} ms ({medians[kind] / base:.0f} shuffles), "
             f"slowest {max(times):.1f} ms, {len(times)} questions"
         )
+    for line in judged:
+        print(line)
     slowest = max(medians, key=medians.__getitem__)
     per_second = round(total * 1000 / total_ms)
     worst = f"{medians[slowest]:.3f}"

@@ -417,7 +417,9 @@ def answer(request: HtmxHttpRequest, slug: str, key: str, pk: int) -> HttpRespon
     graded = asked.record_answer(q, form.response())
     if graded is None:
         return _after_post(request, lesson, step, preset, [(ANSWERED, messages.WARNING)])
-    review_for_request(request, asked.topic, graded.correct, rules=q.rules, game=q.game)
+    review_for_request(
+        request, asked.topic, graded.correct, rules=q.rules, game=q.game, kind=q.kind
+    )
     assert state.progress is not None
     answered = state.answered  # this one included: record_answer marked it answered
     if step.kind == StepKind.EXERCISE and graded.correct:

@@ -526,7 +526,9 @@ def answer_question(request: AuthenticatedHttpRequest, pk: int, number: int) -> 
         attempt.refresh_from_db()
         return _after_answer(request, attempt, number, said=[(saved.refused, "error")])
     if saved.grade is not None:
-        review_for_request(request, answer.topic, saved.grade.correct, rules=q.rules, game=q.game)
+        review_for_request(
+            request, answer.topic, saved.grade.correct, rules=q.rules, game=q.game, kind=q.kind
+        )
     if attempt.assignment.feedback == Feedback.EACH:
         return _after_answer(request, attempt, number)  # the graded question, then "next"
     said.append((f"Your answer to question {number} is saved.", "success"))

@@ -32,6 +32,7 @@ from django.utils import timezone
 from fsrs import Card, Rating, Scheduler, State
 
 from games.loo import catalogue
+from games.loo.questions import KIND_BY_NAME
 from lessons.models import LessonLink, course_lessons
 from lessons.trainer.models import AboutARule, RuleReview, RuleReviewQuerySet
 
@@ -100,8 +101,15 @@ def review(
     return None
 
 
-def review_for_request(request: Any, rule: str, right: bool, *, rules: str, game: str) -> None:
-    """:func:`review` for whoever made ``request`` (a POST that has just stored an answer)."""
+def review_for_request(
+    request: Any, rule: str, right: bool, *, rules: str, game: str, kind: str
+) -> None:
+    """:func:`review` for whoever made ``request`` (a POST that has just stored an answer to
+    a question of ``kind``). A question of judgement (the coach's "what to declare") tests no
+    rule: a wrong answer there does not bring the rule back for review."""
+    known = KIND_BY_NAME.get(kind)
+    if known is not None and known.judgement:
+        return
     if request.user.is_authenticated:
         review(request.user, "", rule, right, rules=rules, game=game)
     elif request.session.session_key:

@@ -236,7 +236,9 @@ def answer_question(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     graded = asked.record_answer(q, form.response())
     if graded is None:
         return _after_post(request, asked, said=[(ANSWERED, messages.WARNING)])
-    reviews.review_for_request(request, asked.topic, graded.correct, rules=q.rules, game=q.game)
+    reviews.review_for_request(
+        request, asked.topic, graded.correct, rules=q.rules, game=q.game, kind=q.kind
+    )
     return _after_post(request, asked)
 
 

@@ -245,3 +245,23 @@ def test_among_rules_being_learnt_one_answered_wrong_comes_first_and_new_ones_ar
     assert "still learning it" in text and "100%" not in text
     assert f"Rules not asked yet ({len(rules()) - 3})" in learner.text(folded)
     assert states[3].name not in text and states[3].name in folded
+
+
+def test_a_wrong_answer_about_what_to_declare_brings_no_rule_back(learner: Learner) -> None:
+    """The coach's "what to declare" is a judgement over sampled deals, not a rule's words: a
+    wrong answer there schedules no review of the rule it is filed under; an answer of
+    another kind about the same rule does."""
+    response = learner.client.post(
+        reverse("trainer:ask"),
+        {"scope": "any", "rules": "hoffmann", "game": "three-card", "kind": "declare"},
+    )
+    assert response.status_code == 302
+    asked = AskedQuestion.objects.get()
+    q = asked.to_engine()
+    assert q.kind == "declare"
+    learner.answer(asked, learner.wrong(q))
+    assert not RuleReview.objects.exists()
+
+    other = learner.start()
+    learner.answer(other, learner.wrong(other.to_engine()))
+    assert RuleReview.objects.count() == 1

@@ -342,6 +342,9 @@ class Kind:
     #: Whether it is asked when the learner names no kind (not ``source``, which asks about
     #: the texts rather than the play).
     about_play: bool = True
+    #: A question of judgement (the coach's odds), not of what a rule says: a wrong answer
+    #: does not bring its rule back for review (``lessons.trainer.reviews``).
+    judgement: bool = False
     #: The game it is asked at when none is named, if the rule set has it (else the rule set's
     #: first game).
     game: str | None = None

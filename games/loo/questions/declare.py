@@ -236,6 +236,7 @@ DECLARE: Final = Kind(
     make=_make_declare,
     rules=DECLARE_RULES,
     since=7,
+    judgement=True,
     # Made only when asked for: a second to make, and about judgement, not a rule's meaning.
     about_play=False,
     shows="declaration",
