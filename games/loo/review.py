@@ -28,7 +28,7 @@ from typing import Any, Final
 from .cards import card
 from .coach import SAMPLES, Advice, Estimate, advise
 from .hand import Action, Hand, HandSetup
-from .messages import Message, msg
+from .messages import Message, msg, text
 from .view import PlayerView, view_for
 
 #: The sampled deals for each decision of a review: as many as an answer at the table's
@@ -98,15 +98,26 @@ def option_line(estimate: Estimate, seat: int, *, exchange: bool) -> Message:
             "coach.option.sure",
             do=do,
             chance=share(estimate.p_trick),
+            unopposed=unopposed(estimate, seat),
             mean=counters(estimate.expected_counters),
         )
     return msg(
         "coach.option",
         do=do,
         chance=share(estimate.p_trick),
+        unopposed=unopposed(estimate, seat),
         mean=counters(estimate.expected_counters),
         error=f"{estimate.stderr:.1f}",
     )
+
+
+def unopposed(estimate: Estimate, seat: int) -> Message:
+    """After "… to take a trick": how often the option wins the pool with nobody playing
+    against him (nothing, if it rounds to 0%). Without it "Take the miss: 18% to take a
+    trick, +3.5 counters on average" read as a fault: the others mostly pass to him."""
+    if round(100 * estimate.p_unopposed) == 0:
+        return text("")
+    return msg("coach.unopposed", chance=share(estimate.p_unopposed), p=seat)
 
 
 def answer_notes(view: PlayerView, advice: Advice) -> list[Message]:
@@ -202,6 +213,7 @@ class Decision:
             cost=f"{self.cost:.1f}",
             best=best_did,
             chance=share(best.p_trick),
+            unopposed=unopposed(best, self.advice.seat),
             best_mean=counters(best.expected_counters),
             mean=mean,
             error=error,

@@ -17,6 +17,8 @@ from games.loo.cards import PACK
 from games.loo.cli import main
 from games.loo.coach import CoachError, advise, finish
 from games.loo.hand import Hand
+from games.loo.messages import render
+from games.loo.review import option_line
 from games.loo.table import Table, TableConfig
 from games.loo.view import PlayerView, view_for
 from games.loo.view_json import view_from_dict
@@ -212,3 +214,31 @@ def test_a_view_read_back_from_its_json_offers_what_the_table_offered() -> None:
         assert _options(back) == _options(view)
         unread = {"events": [], "payments": [], "options": None}
         assert back.to_dict() | unread == view.to_dict() | unread
+
+
+def test_the_pool_won_with_nobody_playing_is_counted_apart_from_tricks() -> None:
+    """At three players, whoever takes the miss first often finds the others passing: he
+    wins the pool without a trick being played. "Take the miss: 18% to take a trick, +3.5
+    counters on average" read as a fault; the estimate now says how often it is won so, and
+    the table's line says it."""
+    seen = 0
+    for n in range(40):
+        table = Table(TableConfig("three-card", RuleSet.preset("hoffmann"), 3, seed=f"alone{n}"))
+        hand = table.deal()
+        seat = hand.to_act
+        assert seat is not None
+        view = view_for(hand, seat)
+        if view.options is None or "take-miss" not in view.options.choices:
+            continue
+        advice = advise(view, samples=60, seed=n)
+        for e in advice.options:
+            assert e.p_unopposed >= 0 and e.p_trick + e.p_unopposed <= 1
+            line = render(option_line(e, seat, exchange=False), seat)
+            assert ("to win the pool with nobody playing against you" in line) == (
+                round(100 * e.p_unopposed) > 0
+            ), line
+        miss = next(e for e in advice.options if e.action.choice == "take-miss")
+        seen += miss.p_unopposed > 0
+        if seen >= 3:
+            break
+    assert seen >= 3

@@ -65,7 +65,8 @@ def test_the_feedback_shows_the_figures_of_every_option() -> None:
     assert set(options) == {"Play", "Take the miss", "Pass (throw up the cards)"}
     for label in ("Play", "Take the miss"):
         assert re.fullmatch(
-            rf"{label}: \d+% to take a trick, (0|[+-]\d+\.\d) counters on average\.",
+            rf"{label}: \d+% to take a trick(, \d+% to win the pool with nobody playing "
+            rf"against you)?, (0|[+-]\d+\.\d) counters on average\.",
             options[label],
         )
     passing = options["Pass (throw up the cards)"]

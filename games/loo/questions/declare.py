@@ -24,6 +24,7 @@ from ..hand import Hand
 from ..messages import Message, msg
 from ..options import HAND_SIZE
 from ..play import RuleApplication
+from ..review import unopposed
 from ..view import view_for
 from .base import Ask, Choice, Kind, Question, seats_from
 from .deals import deal_hand, random_step
@@ -213,15 +214,19 @@ def _option(choice: str, e: Estimate, seat: int) -> Message:
     if choice == "pass":
         return msg("question.declare-option-out", option=label, counters=counters)
     chance = f"{round(100 * e.p_trick)}%"
+    alone = unopposed(e, seat)
     if e.action.cards:
         return msg(
             "question.declare-option-draw",
             option=label,
             cards=tuple(card(c) for c in e.action.cards),
             chance=chance,
+            unopposed=alone,
             counters=counters,
         )
-    return msg("question.declare-option", option=label, chance=chance, counters=counters)
+    return msg(
+        "question.declare-option", option=label, chance=chance, unopposed=alone, counters=counters
+    )
 
 
 def _signed(x: float) -> str:

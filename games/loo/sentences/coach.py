@@ -33,14 +33,17 @@ COACH: Final[dict[str, str]] = {
     "coach.doing.civil": "leading the {c:card} calling “Pam, be civil”",
     # Asking the coach: one line an option.
     "coach.option": (
-        "{do:msg}: {chance} to take a trick, {mean} counters on average (±\u00a0{error})"
+        "{do:msg}: {chance} to take a trick{unopposed:msg}, {mean} counters on average "
+        "(±\u00a0{error})"
     ),
     "coach.option.out": (
         "{do:msg}: {mean} counters on average (±\u00a0{error}); {p:S} {p:takes/take} no part in "
         "the play"
     ),
     "coach.option.out-sure": "{do:msg}: {mean} counters; {p:S} {p:takes/take} no part in the play",
-    "coach.option.sure": "{do:msg}: {chance} to take a trick, {mean} counters",
+    "coach.option.sure": "{do:msg}: {chance} to take a trick{unopposed:msg}, {mean} counters",
+    # After "… to take a trick": the pool won with nobody playing against him.
+    "coach.unopposed": ", {chance} to win the pool with nobody playing against {p:him}",
     "coach.ways": "The coach weighs {n} ways to draw, not every set of cards.",
     "coach.samples": "Each figure is an average over {n} deals of the cards {p:S} cannot see.",
     # The review of a finished hand, one line a decision of the player's.
@@ -48,8 +51,8 @@ COACH: Final[dict[str, str]] = {
     "coach.agrees": "{did:msg}: the coach agrees ({mean} counters on average, ±\u00a0{error})",
     "coach.cost": (
         "{did:msg} gave up about {cost} counters here: {best:msg} would have taken a trick "
-        "about {chance} of the time ({best_mean} counters on average against {mean}, "
-        "±\u00a0{error})"
+        "about {chance} of the time{unopposed:msg} ({best_mean} counters on average against "
+        "{mean}, ±\u00a0{error})"
     ),
     "coach.cost-out": (
         "{did:msg} gave up about {cost} counters here: {best:msg}, out of the play, would have "

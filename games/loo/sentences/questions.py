@@ -185,11 +185,11 @@ QUESTIONS: Final[dict[str, str]] = {
         "next best ({next}), far beyond its margin of error (about {error})."
     ),
     "question.declare-option": (
-        "{option}: {chance} to take a trick, {counters} counters on average."
+        "{option}: {chance} to take a trick{unopposed:msg}, {counters} counters on average."
     ),
     "question.declare-option-draw": (
-        "{option}, throwing out the {cards:cards}: {chance} to take a trick, {counters} counters "
-        "on average."
+        "{option}, throwing out the {cards:cards}: {chance} to take a trick{unopposed:msg}, "
+        "{counters} counters on average."
     ),
     "question.declare-option-out": "{option}: {counters} counters on average.",
     "question.declare-stakes": (
