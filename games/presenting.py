@@ -176,9 +176,12 @@ def table_context_for(
     chosen (``Table.first_dealer_brief``, at the first deal only).
 
     It leaves out everything of the practice table: take-back, the coach, a lesson's guided
-    hand, Peel's finishes, the session's standings, the flashed messages, and the forms'
-    addresses (``urls``), which the caller adds; so does whatever a table for people would
-    not give one player over the others."""
+    hand, Peel's finishes and withdrawal, the session's standings, the flashed messages and
+    the forms' addresses, which the caller adds where it offers them (a table for people,
+    none that would help one player over the others). The template's ``hand-table`` fragment
+    also reads ``urls`` (``act``, ``next``, ...), ``practice.pk`` (the pace form, the
+    replay's link), ``practice.guide`` and ``pace`` (``tests/games/test_any_seat.py`` renders
+    it with stand-ins)."""
     if form is None or form.is_bound and not form.errors:
         form = ActionForm(view, initial={"version": version})
     said = _say_to(view)
