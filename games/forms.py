@@ -23,7 +23,6 @@ from games.models import (
     RULES_CHOICES,
     Opponents,
 )
-from games.naming import HUMAN
 
 KINDS = [
     ("declare", "Declare"),
@@ -176,16 +175,16 @@ class ActionForm(VersionForm):
     def __init__(self, view: PlayerView, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.view = view
-        human = view.seat == HUMAN
-        self.options = view.options if human else None
+        #: The seat of the player deciding: the view's (a practice table's human, or a person
+        #: at any seat of a table for people).
+        self.seat = seat = view.seat
+        self.options = view.options
         options = self.options
         #: Others are to act before him, and the table waits for him to let them (it stops
         #: only at the start of the declarations, when he could declare before his turn).
-        self.waiting = (
-            human and view.phase in ("declare", "exchange") and view.to_act not in (None, HUMAN)
-        )
+        self.waiting = view.phase in ("declare", "exchange") and view.to_act not in (None, seat)
         #: The irregularities offered him now: those the engine says would stand.
-        self.irregularities = [w for w in IRREGULAR_LABELS if human and w in view.irregularities]
+        self.irregularities = [w for w in IRREGULAR_LABELS if w in view.irregularities]
         held = [(c.code, c.label) for c in view.hand or ()]
         if options is not None and options.kind in ("declare", "replay"):
             self._choice_field("choice").choices = [
@@ -274,12 +273,12 @@ class ActionForm(VersionForm):
             return None
         if data["kind"] == "irregular":
             what = data["irregularity"]
-            return Action("irregular", HUMAN, what, (data["card"],) if what == "expose" else ())
+            return Action("irregular", self.seat, what, (data["card"],) if what == "expose" else ())
         if data["kind"] == "play":
-            return Action.play(HUMAN, data["card"], civil=bool(data.get("civil")))
+            return Action.play(self.seat, data["card"], civil=bool(data.get("civil")))
         if data["kind"] == "replay":
-            return Action("replay", HUMAN, data["choice"])
-        return Action.declare(HUMAN, data["choice"], data.get("discards") or ())
+            return Action("replay", self.seat, data["choice"])
+        return Action.declare(self.seat, data["choice"], data.get("discards") or ())
 
 
 class ReplayStepForm(forms.Form):

@@ -1,15 +1,18 @@
-"""How the practice table names its seats, and how it says the engine's sentences.
+"""How a table names its seats, and how it says the engine's sentences.
 
-The human always sits at seat index 0, at the foot of the table; the computer players sit
-round it to his left, seat 1 on his left, the last seat on his right (the deal and the play
-pass to the left). A player is named by where he sits, as seen from the human's chair, the
-same every deal: "the player on your left", "the second player on your left", "the player
-opposite you", "the player on your right". One scheme from three players to nine, that reads
-in a sentence ("The player on your left takes trick 2"); on the felt, where each seat is drawn
-in its place, the same position in short ("Left", "2nd left", "Opposite", "Right").
+At a practice table the human always sits at seat index 0, at the foot of the table; the
+computer players sit round it to his left, seat 1 on his left, the last seat on his right (the
+deal and the play pass to the left). At a table for people each person reads the table from
+his own chair, ``me``: every function here takes it (default :data:`HUMAN`), and seat
+``me + 1`` is the player on his left. A player is named by where he sits, as seen from the
+viewer's chair, the same every deal: "the player on your left", "the second player on your
+left", "the player opposite you", "the player on your right". One scheme from three players
+to nine, that reads in a sentence ("The player on your left takes trick 2"); on the felt,
+where each seat is drawn in its place, the same position in short ("Left", "2nd left",
+"Opposite", "Right").
 
 The engine's sentences are messages (``games.loo.messages``): the table asks the engine's
-renderer to write each one for the human, who reads them in the second person ("You take
+renderer to write each one for the viewer, who reads them in the second person ("You take
 trick 2", "You are looed and pay 6"), the others by where they sit.
 """
 
@@ -35,10 +38,14 @@ _ORDINALS: Final = ("", "second", "third", "fourth", "fifth", "sixth", "seventh"
 _SHORT: Final = ("", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")
 
 
-def _place(seat: int, players: int | None) -> tuple[str, int]:
-    """Where ``seat`` sits for the human: ("left", k) the k-th on his left (from 0), ("right",
-    k) the k-th on his right, or ("opposite", 0). Without the number of players every seat is
-    counted from the left."""
+def _place(seat: int, players: int | None, me: int = HUMAN) -> tuple[str, int]:
+    """Where ``seat`` sits for the viewer at seat ``me``: ("left", k) the k-th on his left
+    (from 0), ("right", k) the k-th on his right, or ("opposite", 0). Without the number of
+    players every seat is counted from the left."""
+    if players is not None and 0 <= seat < players:
+        seat = (seat - me) % players
+    else:
+        seat -= me
     if players is None or not 0 < seat < players:
         return "left", seat - 1
     others = players - 1
@@ -50,15 +57,16 @@ def _place(seat: int, players: int | None) -> tuple[str, int]:
     return "right", players - 1 - seat
 
 
-def seat_name(seat: int | None, players: int | None = None) -> str:
-    """A seat as the table names it in a sentence, for a table of ``players``: ``0`` → "You",
-    ``1`` → "the player on your left", at five players ``3`` → "the second player on your
-    right"; ``None`` is the pool. (The engine capitalises a name that begins a sentence.)"""
+def seat_name(seat: int | None, players: int | None = None, me: int = HUMAN) -> str:
+    """A seat as the table names it in a sentence, for a table of ``players`` read from seat
+    ``me``: ``me`` → "You", ``me + 1`` → "the player on your left", at five players ``me + 3``
+    → "the second player on your right"; ``None`` is the pool. (The engine capitalises a name
+    that begins a sentence.)"""
     if seat is None:
         return "the pool"
-    if seat == HUMAN:
+    if seat == me:
         return "You"
-    side, k = _place(seat, players)
+    side, k = _place(seat, players, me)
     if side == "opposite":
         return "the player opposite you"
     if k >= len(_ORDINALS):
@@ -66,30 +74,33 @@ def seat_name(seat: int | None, players: int | None = None) -> str:
     return f"the {_ORDINALS[k]} player on your {side}".replace("the  player", "the player")
 
 
-def seat_possessive(seat: int, players: int) -> str:
-    """Whose, for a seat: "your", "the player on your left's"."""
-    return "your" if seat == HUMAN else f"{seat_name(seat, players)}’s"
+def seat_possessive(seat: int, players: int, me: int = HUMAN) -> str:
+    """Whose, for a seat, read from seat ``me``: "your", "the player on your left's"."""
+    return "your" if seat == me else f"{seat_name(seat, players, me)}’s"
 
 
-def seat_label(seat: int, players: int) -> str:
+def seat_label(seat: int, players: int, me: int = HUMAN) -> str:
     """The same position in short, where the seat is drawn in its place on the felt ("Left",
-    "2nd left", "Opposite", "Right"; the human's own seat is "You")."""
-    if seat == HUMAN:
+    "2nd left", "Opposite", "Right"; the viewer's own seat, ``me``, is "You")."""
+    if seat == me:
         return "You"
-    side, k = _place(seat, players)
+    side, k = _place(seat, players, me)
     if side == "opposite":
         return "Opposite"
     return f"{_SHORT[k]} {side}" if k else side.capitalize()
 
 
-def namer(players: int) -> Callable[[int | None], str]:
-    """``seat_name`` for a table of ``players``, as the engine's renderer takes it."""
-    return partial(seat_name, players=players)
+def namer(players: int, me: int = HUMAN) -> Callable[[int | None], str]:
+    """``seat_name`` for a table of ``players`` read from seat ``me``, as the engine's renderer
+    takes it."""
+    return partial(seat_name, players=players, me=me)
 
 
-def say(message: Message, players: int | None = None) -> str:
-    """An engine sentence as the human reads it at a practice table of ``players``."""
-    return render(message, HUMAN, partial(seat_name, players=players))
+def say(message: Message, players: int | None = None, me: int = HUMAN) -> str:
+    """An engine sentence as the player at seat ``me`` (the practice table's human unless
+    told) reads it at a table of ``players``: he in the second person, the others by where
+    they sit from his chair."""
+    return render(message, me, partial(seat_name, players=players, me=me))
 
 
 def stored_message(data: Any) -> Message:

@@ -1,8 +1,9 @@
-"""What the practice table's pages show: the table in play, a finished hand's replay, the
-chooser's rule sets. Views parse, authorize, call the engine and render; everything a page says
-about the hand is built here from the human's view of it (``view_for(hand, HUMAN)``), the only
-thing about the cards that reaches a template: no other hand, the miss, the stock or the
-discards.
+"""What the table's pages show: the table in play, a finished hand's replay, the chooser's
+rule sets. Views parse, authorize, call the engine and render; everything a page says about the
+hand is built here from one player's view of it (``view_for(hand, seat)``), the only thing
+about the cards that reaches a template: no other hand, the miss, the stock or the discards.
+The practice table's human sits at seat 0 (``view_for(hand, HUMAN)``); a table for people
+shows each person the same page from his own seat (:func:`table_context_for`).
 
 The English the table writes itself (its headings, who was looed, how many tricks, the
 refusals of a view) is gathered here too, below the page-building, so that one later step can
@@ -13,8 +14,9 @@ sentences already are.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Final
 
 from django.contrib.messages.storage.base import Message as StoredMessage
@@ -69,46 +71,142 @@ def table_context(
     done: Sequence[str] = (),
     stored: Iterable[StoredMessage] = (),
 ) -> dict[str, Any]:
-    """The table page's context for ``hand`` (the table's current one): ``form``, the human's
-    last form (a fresh one unless it has errors), ``refusal``, the engine's refusal of it;
-    ``notice`` and ``error``, what the view has to say; ``done``, what his decision did;
-    ``stored``, messages left by a redirect (without JavaScript)."""
+    """The practice table page's context for ``hand`` (the table's current one), for its human
+    at seat 0: ``form``, the human's last form (a fresh one unless it has errors),
+    ``refusal``, the engine's refusal of it; ``notice`` and ``error``, what the view has to
+    say; ``done``, what his decision did; ``stored``, messages left by a redirect (without
+    JavaScript). What the view shows is :func:`table_context_for`'s; the practice table adds
+    its own: take-back, Peel's finishes, the session, the guided hand, its addresses."""
     view = guidance.held_view(practice.guide, hand) or view_for(hand, HUMAN)
     if table.finish_way is not None and hand.over:
         # Peel's finish (the pool shared, a withdrawal) moved counters after the hand: the
         # table shows where they stand now.
         view = dataclasses.replace(view, balances=tuple(table.balances), pool=table.pool)
-    if form is None or form.is_bound and not form.errors:
-        form = ActionForm(view, initial={"version": practice.version})
-    # The computer players' reasons once the hand is over (during it they tell of hidden cards).
-    log = _log_lines(view, practice.notes, reasons=hand.over)
-    refusal_rule = refusal.application.rule if refusal and refusal.application else ""
+    links = RuleLinks.of(practice.rules, practice.game)
+    context = table_context_for(
+        view,
+        hand,
+        links,
+        notes=practice.notes,
+        version=practice.version,
+        form=form,
+        refusal=refusal,
+        laws=practice.laws,
+        first_dealer=table.first_dealer_brief if hand.setup.hand_number == 1 else None,
+    )
     # Messages left by a redirect (no JavaScript): a refusal carries its rule in its tags.
     flashed = [
         (m.message, m.level_tag, next((t[5:] for t in m.tags.split() if t[:5] == "rule:"), ""))
         for m in stored
     ]
     flashed += [(text, "info", "") for text in done]
-    links = RuleLinks.of(practice.rules, practice.game)
+    log_earlier = context["log_earlier"]
+    context.update(
+        {
+            "practice": practice,
+            "flashed": [
+                (text, level, links.link(rule) if rule else None) for text, level, rule in flashed
+            ],
+            "notice": notice,
+            "error": error,
+            "urls": {
+                "act": reverse("games:table-act", args=[practice.pk]),
+                "next": reverse("games:table-next", args=[practice.pk]),
+                "takeback": reverse("games:table-takeback", args=[practice.pk]),
+                "finish": reverse("games:table-finish", args=[practice.pk]),
+                "leave": reverse("games:table-leave", args=[practice.pk]),
+            },
+            # Peel's ways to finish the game (p. 17, A54), and what ending it now would leave.
+            "finishes": table.finishes(),
+            "may_withdraw": table.may_withdraw(HUMAN),
+            "deals_to_even": table.deals_to_even(),
+            "finished": table.finish_way if table.session_over else "",
+            "end_counters": table.balances[HUMAN],
+            **_take_back(practice, table, hand),
+            # A line marked with the lesson's rule is never folded away unseen.
+            "earlier_marked": bool(
+                practice.guide
+                and any(practice.guide["rule"] in line.event.rules for line in log_earlier)
+            ),
+            "can_deal": hand.over and not table.session_over,
+            # A finished hand is shared by its replay (and that deal to play again): nothing
+            # about a hand in progress, nor the table's later deals.
+            "shareable": PracticeHand.share_url(practice.pk, hand.setup.hand_number)
+            if hand.over
+            else "",
+            "guide_rule": links.link(practice.guide["rule"]) if practice.guide else None,
+            **guidance.guide_context(practice.guide, hand, practice.pk),
+        }
+    )
+    context.update(session_context(practice, table, hand))
+    if practice.left:
+        # The human has left the table: the session is over, and nothing more is done at it.
+        context.update(can_deal=False, can_take_back=False, finishes=(), may_withdraw=False)
+    return context
+
+
+def table_context_for(
+    view: PlayerView,
+    hand: Hand,
+    links: RuleLinks,
+    *,
+    notes: Sequence[Mapping[str, Any]],
+    version: int,
+    form: ActionForm | None = None,
+    refusal: IllegalAction | None = None,
+    laws: bool = False,
+    first_dealer: Message | None = None,
+) -> dict[str, Any]:
+    """What the table page shows of ``hand`` to the player ``view`` is for (``view.seat``),
+    read from his chair: the felt's seats turned so that he sits at the foot and the others
+    run from his left round to his right; his cards, his options and the rules that bind
+    them; the status line ("Your turn ..."), the trick log and the settlement with him in the
+    second person, the others by where they sit from him. The keys are those of the table's
+    template (``templates/games/table.html``).
+
+    A table for people calls this for each person at his own seat (``view_for(hand, seat)``):
+    ``links``, the rules as the table's source cites them (``RuleLinks.of(source, game)``);
+    ``notes``, the table's notes of the hand (``games.loo.autoplay.Note``, as
+    ``Autoplay.run`` and ``Autoplay.rules_note`` make them): the computer players' reasons are
+    shown once the hand is over, and only where they rest on no card the viewer never sees
+    (:func:`_resting_on_unseen_cards`); a person's rules notes only to himself; ``version``,
+    the table's version the forms send back; ``form``, his last form, bound, if it has
+    errors (a fresh one otherwise); ``refusal``, the engine's refusal of it; ``laws``, laws
+    mode (irregularities stand and are punished); ``first_dealer``, how the first dealer was
+    chosen (``Table.first_dealer_brief``, at the first deal only).
+
+    It leaves out everything of the practice table: take-back, the coach, a lesson's guided
+    hand, Peel's finishes and withdrawal, the session's standings, the flashed messages and
+    the forms' addresses, which the caller adds where it offers them (a table for people,
+    none that would help one player over the others). The template's ``hand-table`` fragment
+    also reads ``urls`` (``act``, ``next``, ...), ``practice.pk`` (the pace form, the
+    replay's link), ``practice.guide`` and ``pace`` (``tests/games/test_any_seat.py`` renders
+    it with stand-ins)."""
+    if form is None or form.is_bound and not form.errors:
+        form = ActionForm(view, initial={"version": version})
+    said = _say_to(view)
+    # The computer players' reasons once the hand is over (during it they tell of hidden cards).
+    log = _log_lines(view, notes, reasons=hand.over)
+    refusal_rule = refusal.application.rule if refusal and refusal.application else ""
     options = view.options
-    n = view.players
     explanations = [
-        (say(a.message, n), links.link(a.rule)) for a in (options.explanations if options else ())
+        (said(a.message), links.link(a.rule)) for a in (options.explanations if options else ())
     ]
-    card_rows = [(c, links.link(c.why.rule) if c.why else None) for c in form.card_choices]
+    card_rows = [
+        (c, links.link(c.why.rule) if c.why else None, said(c.why.message) if c.why else "")
+        for c in form.card_choices
+    ]
     # The rules that forbid cards now, each said once beside the cards.
     binding: list[tuple[str, RuleLink | None]] = []
-    for choice, rule in card_rows:
-        why = say(choice.why.message, n) if choice.why else ""
+    for choice, rule, why in card_rows:
         if not choice.legal and why and (why, rule) not in binding:
             binding.append((why, rule))
     log_earlier, log_current = _split_log(_linked(log, links))
-    notes = [
-        (say(a.message, n), links.link(a.rule))
+    legal_notes = [
+        (said(a.message), links.link(a.rule))
         for a in (options.legal.notes if options and options.legal else ())
     ]
-    context: dict[str, Any] = {
-        "practice": practice,
+    return {
         "view": view,
         "status": _status(view),
         "form": form,
@@ -122,56 +220,24 @@ def table_context(
         "explanations": explanations,
         "card_rows": card_rows,
         "binding": binding,
-        "legal_notes": notes,
+        "legal_notes": legal_notes,
         "refusal_rule": links.link(refusal_rule) if refusal_rule else None,
-        "flashed": [
-            (text, level, links.link(rule) if rule else None) for text, level, rule in flashed
-        ],
-        "notice": notice,
-        "error": error,
-        "version": practice.version,
-        "urls": {
-            "act": reverse("games:table-act", args=[practice.pk]),
-            "next": reverse("games:table-next", args=[practice.pk]),
-            "takeback": reverse("games:table-takeback", args=[practice.pk]),
-            "finish": reverse("games:table-finish", args=[practice.pk]),
-            "leave": reverse("games:table-leave", args=[practice.pk]),
-        },
-        # Peel's ways to finish the game (p. 17, A54), and what ending it now would leave.
-        "finishes": table.finishes(),
-        "may_withdraw": table.may_withdraw(HUMAN),
-        "deals_to_even": table.deals_to_even(),
-        "finished": table.finish_way if table.session_over else "",
-        "end_counters": table.balances[HUMAN],
-        **_take_back(practice, table, hand),
-        # A line marked with the lesson's rule is never folded away unseen.
-        "earlier_marked": bool(
-            practice.guide
-            and any(practice.guide["rule"] in line.event.rules for line in log_earlier)
-        ),
-        "can_deal": hand.over and not table.session_over,
-        # A finished hand is shared by its replay (and that deal to play again): nothing
-        # about a hand in progress, nor the table's later deals.
-        "shareable": PracticeHand.share_url(practice.pk, hand.setup.hand_number)
-        if hand.over
-        else "",
-        "laws_stand": practice.laws and hand.rules.penalties != "none",
+        "version": version,
+        "laws_stand": laws and hand.rules.penalties != "none",
         "irregular_laws": {
-            what.replace("-", "_"): _law(IRREGULARITIES[what], practice.rules, links)
+            what.replace("-", "_"): _law(IRREGULARITIES[what], links.source, links)
             for what in form.irregularities
         },
         "declare_before": _declare_before(view) if form.waiting else "",
-        "first_dealer": _first_dealer(table, n) if hand.setup.hand_number == 1 else "",
+        "first_dealer": said(first_dealer) if first_dealer is not None else "",
         "links": links,
-        "guide_rule": links.link(practice.guide["rule"]) if practice.guide else None,
         **_table_context(view, hand, links),
-        **guidance.guide_context(practice.guide, hand, practice.pk),
     }
-    context.update(session_context(practice, table, hand))
-    if practice.left:
-        # The human has left the table: the session is over, and nothing more is done at it.
-        context.update(can_deal=False, can_take_back=False, finishes=(), may_withdraw=False)
-    return context
+
+
+def _say_to(view: PlayerView) -> Callable[[Message], str]:
+    """The engine's sentences as the player ``view`` is for reads them."""
+    return partial(say, players=view.players, me=view.seat)
 
 
 # -- the session ----------------------------------------------------------------------------
@@ -369,17 +435,19 @@ class LogLine:
 
 
 def _log_lines(
-    view: PlayerView, notes: list[dict[str, Any]], *, reasons: bool = True
+    view: PlayerView, notes: Sequence[Mapping[str, Any]], *, reasons: bool = True
 ) -> list[LogLine]:
-    """The trick log, each line with what its action's note says; ``reasons``: the computer
-    players' reasons too (in the replay of a finished hand). At the table they wait for the
-    hand to end, every one of them: most tell of cards the human cannot see ("a hand like this
+    """The trick log as the player ``view`` is for reads it, each line with what its action's
+    note says: the rules that bound his own decisions (a person's rules notes are his alone:
+    they name his cards); ``reasons``: the computer players' reasons too (in the replay of a
+    finished hand). At the table they wait for the hand to end, every one of them: most tell
+    of cards the viewer cannot see ("a hand like this
     is looed in 83% of 8 sampled deals", "the only choice", a card played against the rules,
     which the table finds only when the hand is over); a careless player's lapse, which the
     table saw, is told by its own line of the trace, and why he did it ("too eager to see his
     cards") waits with the rest."""
-    n = view.players
-    lines = [LogLine(e, say(e.message, n), [card(c) for c in e.cards]) for e in view.events]
+    said = _say_to(view)
+    lines = [LogLine(e, said(e.message), [card(c) for c in e.cards]) for e in view.events]
     last_trick = _last_trick_lines(view)
     unseen, knew_more = _resting_on_unseen_cards(view)
     # A note belongs to the first line of the trace its action produced.
@@ -394,10 +462,10 @@ def _log_lines(
                 or note["event"] not in unseen
                 and (note["event"] not in knew_more or reason.key in _ON_SHOWN_CARDS)
             ):
-                line.reason = say(reason, n)
-        if "explanations" in note:
+                line.reason = said(reason)
+        if "explanations" in note and note.get("seat", view.seat) == view.seat:
             line.explanations = [
-                {"rule": e["rule"], "text": say(stored_message(e.get("message", e.get("text"))), n)}
+                {"rule": e["rule"], "text": said(stored_message(e.get("message", e.get("text"))))}
                 for e in note["explanations"]
             ]
     return lines
@@ -420,13 +488,13 @@ _HAND_CHANGES: Final = frozenset({"declare.take-miss", "declare.defend-miss", "e
 
 
 def _resting_on_unseen_cards(view: PlayerView) -> tuple[set[int], set[int]]:
-    """The lines of the trace whose computer player's reason would tell of cards the human
-    never sees, even once the hand is over: every decision of a player who did not play out
-    all his cards face up (he passed, threw up his cards, took the pool without play, or the
-    hand ended before the play), and the decisions a player made before taking the miss or
-    drawing (the hand he gave up, his discards, are never shown). At a real table a player
-    who passed keeps his cards and his reasons to himself ("looed in 83% of 8 sampled deals"
-    would tell of them). Found from the public trace alone, so whether a reason is shown
+    """The lines of the trace whose computer player's reason would tell of cards the viewer
+    (``view.seat``) never sees, even once the hand is over: every decision of a player who did
+    not play out all his cards face up (he passed, threw up his cards, took the pool without
+    play, or the hand ended before the play), and the decisions a player made before taking
+    the miss or drawing (the hand he gave up, his discards, are never shown). At a real table
+    a player who passed keeps his cards and his reasons to himself ("looed in 83% of 8 sampled
+    deals" would tell of them). Found from the public trace alone, so whether a reason is shown
     tells nothing either. A careless player's lapse rests on no card, and is told.
 
     And, apart, the lines of a player who took the miss or drew, after he did: he knows
@@ -446,7 +514,7 @@ def _resting_on_unseen_cards(view: PlayerView) -> tuple[set[int], set[int]]:
     knew_more: set[int] = set()
     for i, event in enumerate(view.events):
         seat = event.seat
-        if seat is None or seat == HUMAN:
+        if seat is None or seat == view.seat:
             continue
         if len(played.get(seat, ())) < HAND_SIZE[view.game] or i <= changed.get(seat, -1):
             unseen.add(i)
@@ -522,9 +590,10 @@ class Play:
     card: Card
 
 
-def seat_slots(players: int) -> list[str]:
-    """Where each seat is drawn round the felt, by seat index: the human at the foot
-    (``you``), the others from his left round to his right, up the left side, across the top
+def seat_slots(players: int, me: int = HUMAN) -> list[str]:
+    """Where each seat is drawn round the felt, by seat index, for the viewer at seat ``me``
+    (the practice table's human unless told): he at the foot (``you``), the others from his
+    left round to his right, up the left side, across the top
     and down the right side: one seat on each side up to six players (none across the top at
     three), two on each side from seven. The names are the CSS classes ``at-…`` of
     ``play.css``, which lays the seats and the trick's cards out on one grid."""
@@ -534,7 +603,8 @@ def seat_slots(players: int) -> list[str]:
     left = ["left"] if sides == 1 else ["left-low", "left-high"]
     right = ["right"] if sides == 1 else ["right-high", "right-low"]
     across = [f"top-{i}-of-{top}" for i in range(1, top + 1)]
-    return ["you", *left, *across, *right]
+    round_the_felt = ["you", *left, *across, *right]
+    return [round_the_felt[(seat - me) % players] for seat in range(players)]
 
 
 @dataclass(frozen=True)
@@ -557,20 +627,21 @@ DECLARED = {
 
 
 def _table_context(view: PlayerView, hand: Hand, links: RuleLinks) -> dict[str, Any]:
-    """What the table shows besides the log, all from the human's view."""
+    """What the table shows besides the log, all from the view, read from its seat's chair."""
     tricks_won = {s: 0 for s in range(view.players)}
     for t in view.tricks:
         if t.winner is not None:
             tricks_won[t.winner] += 1
-    n = view.players
-    slots = seat_slots(n)
+    n, me = view.players, view.seat
+    said = _say_to(view)
+    slots = seat_slots(n, me)
     # The elder hand, on the dealer's left, declares first: marked while the players declare.
     elder = (view.dealer + 1) % n
     seats = [
         SeatRow(
             seat=s,
-            name=seat_name(s, n),
-            label=seat_label(s, n),
+            name=seat_name(s, n, me),
+            label=seat_label(s, n, me),
             slot=slots[s],
             counters=view.balances[s],
             dealer=s == view.dealer,
@@ -581,14 +652,16 @@ def _table_context(view: PlayerView, hand: Hand, links: RuleLinks) -> dict[str, 
             tricks=tricks_won[s],
             looed=s in view.looed,
         )
-        # Fixed seats: from the human's left round to his right, the same every deal.
-        for s in range(n)
+        # Fixed seats: the viewer's, then from his left round to his right, the same every deal.
+        for s in ((me + k) % n for k in range(n))
     ]
 
     def plays(trick: TrickView) -> list[Play]:
-        return [Play(seat_name(s, n), seat_label(s, n), slots[s], c) for s, c in trick.plays]
+        return [
+            Play(seat_name(s, n, me), seat_label(s, n, me), slots[s], c) for s, c in trick.plays
+        ]
 
-    payments = [_payment_row(p, links, n) for p in view.payments if p.rule != "ante"]
+    payments = [_payment_row(p, links, said, n, me) for p in view.payments if p.rule != "ante"]
     # The rule that prices a loo under these rules: the engine's own answer.
     loo_rule = hand.loo_rule()
     return {
@@ -611,17 +684,18 @@ def _table_context(view: PlayerView, hand: Hand, links: RuleLinks) -> dict[str, 
             {
                 "number": i + 1,
                 "plays": plays(t),
-                "winner": seat_name(t.winner, n),
+                "winner": seat_name(t.winner, n, me),
             }
             for i, t in enumerate(view.tricks)
         ],
         "trick": plays(view.trick) if view.trick else [],
         "trick_lead": _trick_lead(view, view.trick, links) if view.trick else None,
         "last_trick": _last_trick(view, links, plays),
-        "opponents": [s for s in seats if s.seat != HUMAN],
-        "me": next(s for s in seats if s.seat == HUMAN),
-        "looed_line": _looed_line(view.looed, n),
-        "my_tricks_line": _my_tricks_line(view, tricks_won[HUMAN]),
+        "opponents": seats[1:],
+        "me": seats[0],
+        "dealer_name": seat_name(view.dealer, n, me),
+        "looed_line": _looed_line(view.looed, said),
+        "my_tricks_line": _my_tricks_line(view, tricks_won[me]),
         "single_cards": _single_cards(view, seats),
     }
 
@@ -681,12 +755,14 @@ def _trick_lead(view: PlayerView, trick: TrickView, links: RuleLinks) -> TrickLe
     cards = [c for _, c in trick.plays]
     if not cards:
         return None
+    n, me = view.players, view.seat
     if len(cards) == 1:
-        return TrickLead(0, seat_name(trick.plays[0][0], view.players), cards[0], [], "")
+        return TrickLead(0, seat_name(trick.plays[0][0], n, me), cards[0], [], "")
     result = trick_winner(view.game, view.rules, view.trump, cards)
-    why = [(say(a.message, view.players), links.link(a.rule)) for a in result.explanations]
+    said = _say_to(view)
+    why = [(said(a.message), links.link(a.rule)) for a in result.explanations]
     seat = trick.plays[result.winner][0]
-    name, whose = seat_name(seat, view.players), seat_possessive(seat, view.players)
+    name, whose = seat_name(seat, n, me), seat_possessive(seat, n, me)
     return TrickLead(result.winner, name, result.card, why, whose)
 
 
@@ -703,7 +779,7 @@ def _last_trick(
     if lead is None or done.winner is None:
         return None
     if done.plays[lead.index][0] != done.winner:  # taken otherwise (a law): say only who took it
-        lead = TrickLead(lead.index, seat_name(done.winner, view.players), lead.card, [])
+        lead = TrickLead(lead.index, seat_name(done.winner, view.players, view.seat), lead.card, [])
     return {
         "number": len(view.tricks),
         "plays": plays(done),
@@ -721,14 +797,14 @@ def _split_log(log: list[LogLine]) -> tuple[list[LogLine], list[LogLine]]:
     return log[:start], log[start:]
 
 
-def _looed_line(looed: tuple[int, ...], players: int) -> str:
+def _looed_line(looed: tuple[int, ...], said: Callable[[Message], str]) -> str:
     """Who was looed, in the order of the play ("You, West and East were looed."): whoever
     paid a loo, for taking no trick or, under peel, for an offence."""
     if not looed:
         return ""
     if len(looed) == 1:
-        return say(msg("table.looed-one", p=looed[0]), players)
-    return say(msg("table.looed-many", ps=list(looed)), players)
+        return said(msg("table.looed-one", p=looed[0]))
+    return said(msg("table.looed-many", ps=list(looed)))
 
 
 #: The settlement's lines that say what became of a player's tricks when they did not simply
@@ -745,25 +821,20 @@ _OWN_TRICKS_LINES = frozenset(
 
 
 def _my_tricks_line(view: PlayerView, tricks: int) -> str:
-    """What the human's tricks won him: the engine's own settlement line when their shares
+    """What the viewer's tricks won him: the engine's own settlement line when their shares
     stayed in the pool (or he took the pool alone), else their count."""
+    said, me = _say_to(view), view.seat
     for event in view.events:
-        if event.seat == HUMAN and event.message.key in _OWN_TRICKS_LINES:
-            return say(event.message, view.players)
+        if event.seat == me and event.message.key in _OWN_TRICKS_LINES:
+            return said(event.message)
     if not tricks:
-        return say(msg("table.no-trick", p=HUMAN), view.players)
-    return say(msg("table.tricks-won", p=HUMAN, n=tricks), view.players)
-
-
-def _first_dealer(table: Table, players: int) -> str:
-    """How the first dealer was chosen, without the cards of the cut: those came from another
-    shuffle, and naming them beside this deal's cards would only confuse."""
-    return say(table.first_dealer_brief, players)
+        return said(msg("table.no-trick", p=me))
+    return said(msg("table.tricks-won", p=me, n=tricks))
 
 
 def _status(view: PlayerView) -> str:
-    """The heading of the table: whose turn it is and what to do."""
-    return say(_status_message(view), view.players)
+    """The heading of the table: whose turn it is and what to do, for the viewer."""
+    return _say_to(view)(_status_message(view))
 
 
 def _status_message(view: PlayerView) -> Message:
@@ -774,17 +845,18 @@ def _status_message(view: PlayerView) -> Message:
     if options is None:
         declaring = view.phase in ("declare", "exchange")
         return msg("table.waiting-to-declare" if declaring else "table.waiting", p=view.to_act)
+    me = view.seat
     if options.kind == "play":
         lead = view.trick is None or not view.trick.plays
-        return msg("table.lead" if lead else "table.play", p=HUMAN)
+        return msg("table.lead" if lead else "table.play", p=me)
     if options.kind == "replay":
-        return msg("table.replay", p=HUMAN)
+        return msg("table.replay", p=me)
     if view.phase == "exchange":
-        return msg("table.exchange", p=HUMAN)
+        return msg("table.exchange", p=me)
     said = [msg(f"table.choice.{c}") for c in options.choices if c in _SAID_CHOICES]
     if not said:
-        return msg("table.declare-any", p=HUMAN)
-    return msg("table.declare", p=HUMAN, choices=said)
+        return msg("table.declare-any", p=me)
+    return msg("table.declare", p=me, choices=said)
 
 
 #: The declarations the heading names ("Your turn to declare: play, pass or take miss").
@@ -799,20 +871,22 @@ def _law(rule_id: str, source: str, links: RuleLinks) -> tuple[str, RuleLink]:
 
 
 def _declare_before(view: PlayerView) -> str:
-    """Who declares before the human, in order, as a sentence ("West and North declare before
-    you, in turn; then it is your turn.")."""
+    """Who declares before the viewer, in order, as a sentence ("West and North declare
+    before you, in turn; then it is your turn.")."""
     assert view.to_act is not None
-    first = view.to_act
-    before = [(first + k) % view.players for k in range((HUMAN - first) % view.players)]
-    return say(msg("table.declare-before", ps=before, p=HUMAN), view.players)
+    first, me = view.to_act, view.seat
+    before = [(first + k) % view.players for k in range((me - first) % view.players)]
+    return _say_to(view)(msg("table.declare-before", ps=before, p=me))
 
 
-def _payment_row(payment: Payment, links: RuleLinks, players: int) -> PaymentRow:
+def _payment_row(
+    payment: Payment, links: RuleLinks, said: Callable[[Message], str], players: int, me: int
+) -> PaymentRow:
     return PaymentRow(
-        payer=seat_name(payment.payer, players),
-        payee=seat_name(payment.payee, players),
+        payer=seat_name(payment.payer, players, me),
+        payee=seat_name(payment.payee, players, me),
         amount=payment.amount,
-        reason=say(payment.reason, players),
+        reason=said(payment.reason),
         rule=links.link(payment.rule),
     )
 

@@ -1,9 +1,11 @@
-"""The computer players' turn at a table with one human: they act until he is to act.
+"""The computer players' turn at a table: they act until a person is to act.
 
 A practice table (and a lesson's check of its guided hand) lets the others play between the
-human's decisions. Which computer players sit there, how each is seeded and when they lapse
-are rules of the table, not of the database, so they live here, beside the bots, where they
-run without Django: the site's table only stores what this returns.
+human's decisions; a table for people seats several persons (:attr:`Autoplay.people`), and
+the computer players act in every other seat, between the decisions of each. Which computer
+players sit there, how each is seeded and when they lapse are rules of the table, not of the
+database, so they live here, beside the bots, where they run without Django: the site's table
+only stores what this returns.
 
 Every decision is seeded by the deal and the point of the hand (:func:`bot_seed`), so the same
 play by the human meets the same replies, today and in any stored table replayed tomorrow.
@@ -81,10 +83,22 @@ def bot_seed(table: Table, seat: int) -> str:
 @dataclass(frozen=True)
 class Autoplay:
     """The computer players of a table: their kind (:data:`BEGINNER`, :data:`SENSIBLE`,
-    :data:`CARELESS` or :data:`EXPERT`) in every seat but the human's."""
+    :data:`CARELESS` or :data:`EXPERT`) in every seat but the people's.
+
+    A practice table has one human, ``human`` (seat 0; -1 seats nobody, every seat a computer
+    player's). A table for people gives ``people``, the seats held by persons, which then
+    replaces ``human``: ``Autoplay(SENSIBLE, people=frozenset({0, 2, 3}))``. A seat whose
+    person is away is played by a computer player simply by leaving it out of ``people`` for
+    that call: the bot there is seeded by the point of the hand, like any other."""
 
     opponents: str
     human: int = 0
+    people: frozenset[int] | None = None
+
+    @property
+    def persons(self) -> frozenset[int]:
+        """The seats held by people: ``people``, or the one ``human`` of a practice table."""
+        return frozenset({self.human}) if self.people is None else self.people
 
     def bot(self, table: Table, seat: int) -> BeginnerBot | SensibleBot | ExpertBot:
         """The computer player at ``seat`` for its next decision, seeded by the deal and the
@@ -99,17 +113,19 @@ class Autoplay:
         return BeginnerBot(seed)
 
     def run(self, table: Table, notes: list[Note], *, wait: bool = False) -> list[Note]:
-        """Let the computer players act until it is the human's turn or the hand is over;
+        """Let the computer players act until it is a person's turn or the hand is over;
         each one's reason is added to ``notes`` (and ``notes`` returned).
 
         Careless players, where the laws let irregularities stand, are asked at every point of
-        the hand, before whoever acts next (the human too), whether one of them lapses
+        the hand, before whoever acts next (a person too), whether one of them lapses
         (:meth:`CarelessBot.lapse`): at most one lapse a point, each seeded by the point, so
-        the same play meets the same lapses. ``wait`` (a new deal): stop at the start of the
-        declarations while the human could declare before his turn (:meth:`human_waits`),
-        so that he may; he lets the others declare with the next request."""
+        the same play meets the same lapses; only the computer players lapse, never for a
+        person's seat. ``wait`` (a new deal): stop at the start of the declarations while a
+        person could declare before his turn (:meth:`human_waits`), so that he may; the
+        others declare with the next call without ``wait``."""
         hand = table.hand
         assert hand is not None
+        persons = self.persons
         careless = self.opponents == CARELESS
         lapsed = False
         for _ in range(MAX_BOT_ACTIONS):
@@ -121,20 +137,28 @@ class Autoplay:
                     # A misdeal deals afresh and the declarations start again: look again.
                     continue
             seat = hand.to_act
-            if seat is None or seat == self.human or wait and self.human_waits(hand):
+            if seat is None or seat in persons or wait and self.human_waits(hand):
                 break
             _apply(table, seat, self.bot(table, seat).decide(view_for(hand, seat)), notes)
             lapsed = False
         return notes
 
     def human_waits(self, hand: Hand) -> bool:
-        """Whether the human waits while the others declare, and could declare before his
+        """Whether a person waits while the others declare, and could declare before his
         turn: laws mode under a source that punishes it, nobody has declared yet, and he is
         not the first to declare. The table stops there when it deals (:meth:`run`)."""
-        return (
-            hand.to_act != self.human
-            and not any(hand.declared)
-            and "declare-early" in hand.irregularities(self.human)
+        return bool(self.waiting(hand))
+
+    def waiting(self, hand: Hand) -> frozenset[int]:
+        """The people who wait at the start of the declarations and could declare before
+        their turn (:meth:`human_waits`): at a practice table the human or nobody; at a table
+        for people, each of them who is not the first to declare."""
+        if any(hand.declared):
+            return frozenset()
+        return frozenset(
+            seat
+            for seat in self.persons
+            if seat != hand.to_act and "declare-early" in hand.irregularities(seat)
         )
 
     def _lapse(self, table: Table, notes: list[Note]) -> bool:
@@ -142,8 +166,9 @@ class Autoplay:
         first lapse (whether any was committed)."""
         hand = table.hand
         assert hand is not None
+        persons = self.persons
         for seat in range(hand.players):
-            if seat == self.human:
+            if seat in persons:
                 continue
             decision = CarelessBot(bot_seed(table, seat)).lapse(view_for(hand, seat))
             if decision is not None:
@@ -154,10 +179,11 @@ class Autoplay:
     def rules_note(
         self, hand: Hand, action: Action, options: Options | None, first_event: int
     ) -> RulesNote | None:
-        """The note of the rules that bound the human's ``action`` (just applied to ``hand``;
+        """The note of the rules that bound a person's ``action`` (just applied to ``hand``;
         ``options``: what he was offered, ``first_event``: the trace's length before it), for
-        the trick log: they name only his cards. At the play only the rules that excluded a
-        card count; an irregular action, or one no rule bound, gets no note."""
+        the trick log, under his seat (the action's): they name only his cards, and only his
+        own page shows them (``games.presenting``). At the play only the rules that excluded
+        a card count; an irregular action, or one no rule bound, gets no note."""
         bound: list[BoundRule] = [
             {"rule": a.rule, "message": a.message.to_dict()}
             for a in (options.explanations if options is not None else ())
@@ -167,7 +193,7 @@ class Autoplay:
             return None
         return {
             "action": len(hand.log) - 1,
-            "seat": self.human,
+            "seat": action.seat,
             "event": first_event,
             "explanations": bound,
         }
