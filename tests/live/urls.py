@@ -1,0 +1,52 @@
+"""The site's URLs and two test-only views on the live part (never in loo_site.urls): a
+stream of a practice table's versions, and a POST that bumps its version as a play does
+(stored, then published on commit). Used by tests/live and by the servers of
+tests/deploy/test_live_two_servers.py (through tests/live/settings.py)."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import F
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.urls import include, path
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
+
+from games.live import bus, sse
+from games.models import PracticeTable
+
+
+def channel(pk: int) -> str:
+    return f"practice-{pk}"
+
+
+def stored_version(pk: int) -> int | None:
+    return PracticeTable.objects.filter(pk=pk).values_list("version", flat=True).first()
+
+
+async def stream_view(request: HttpRequest, pk: int) -> HttpResponse | StreamingHttpResponse:
+    after = request.GET.get("after", "0")
+    return sse.stream(
+        request,
+        channel(pk),
+        after=int(after) if after.isdigit() else 0,
+        current=lambda: stored_version(pk),
+    )
+
+
+@csrf_exempt
+@require_POST
+def bump_view(request: HttpRequest, pk: int) -> HttpResponse:
+    with transaction.atomic():
+        PracticeTable.objects.filter(pk=pk).update(version=F("version") + 1)
+        version = stored_version(pk)
+        assert version is not None
+        bus.publish_on_commit(channel(pk), version)
+    return HttpResponse(str(version), content_type="text/plain")
+
+
+urlpatterns = [
+    path("live-test/<int:pk>/stream/", stream_view),
+    path("live-test/<int:pk>/bump/", bump_view),
+    path("", include("loo_site.urls")),
+]
