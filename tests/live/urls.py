@@ -20,17 +20,26 @@ def channel(pk: int) -> str:
     return f"practice-{pk}"
 
 
+#: The heartbeats each stream's hook was called for, by table.
+HEARTBEATS: dict[int, int] = {}
+
+
 def stored_version(pk: int) -> int | None:
     return PracticeTable.objects.filter(pk=pk).values_list("version", flat=True).first()
 
 
 async def stream_view(request: HttpRequest, pk: int) -> HttpResponse | StreamingHttpResponse:
     after = request.GET.get("after", "0")
+
+    async def count_heartbeat() -> None:
+        HEARTBEATS[pk] = HEARTBEATS.get(pk, 0) + 1
+
     return sse.stream(
         request,
         channel(pk),
         after=int(after) if after.isdigit() else 0,
         current=lambda: stored_version(pk),
+        on_heartbeat=count_heartbeat,
     )
 
 
