@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import F
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.template import engines
 from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
@@ -54,7 +55,22 @@ def bump_view(request: HttpRequest, pk: int) -> HttpResponse:
     return HttpResponse(str(version), content_type="text/plain")
 
 
+#: A page that shows the table's version as the stream tells it, through the vendored htmx SSE
+#: extension, under the site's Content-Security-Policy (base.html: htmx, no inline script).
+PAGE = """{% extends "base.html" %}{% load static %}
+{% block head %}<script src="{% static 'vendor/htmx-ext-sse.js' %}" defer></script>{% endblock %}
+{% block content %}<p hx-ext="sse" sse-connect="/live-test/{{ pk }}/stream/?after={{ version }}">
+Version <output id="version" sse-swap="update">{{ version }}</output></p>{% endblock %}"""
+
+
+def page_view(request: HttpRequest, pk: int) -> HttpResponse:
+    version = stored_version(pk)
+    template = engines["django"].from_string(PAGE)
+    return HttpResponse(template.render({"pk": pk, "version": version}, request))
+
+
 urlpatterns = [
+    path("live-test/<int:pk>/", page_view),
     path("live-test/<int:pk>/stream/", stream_view),
     path("live-test/<int:pk>/bump/", bump_view),
     path("", include("loo_site.urls")),
