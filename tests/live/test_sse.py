@@ -15,6 +15,7 @@ from collections.abc import Iterator
 import pytest
 import uvicorn
 from django.core.asgi import get_asgi_application
+from django.db import connections
 from django.test import Client, override_settings
 from django.urls import reverse
 
@@ -26,8 +27,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def server() -> Iterator[int]:
-    """The site under uvicorn on a free port, with the live test views; its port."""
+def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
+    """The site under uvicorn on a free port, with the live test views; its port. Each
+    request's thread closes its database connection at its end, as loo_site/asgi.py has it
+    (else PostgreSQL's test database could not be dropped while they linger)."""
+    monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 0)
     with override_settings(ROOT_URLCONF="tests.live.urls", LIVE_POLL_SECONDS=0.05):
         port = free_port()
         config = uvicorn.Config(
