@@ -159,6 +159,7 @@ async def measure(port: int, tables: int, people: int, plays: int) -> dict[str, 
     await asyncio.sleep(1.5)
     for task in tasks:
         task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
     delays, skipped, lost, out_of_order = [], 0, 0, 0
     for pk in pks:
         last = starts[pk] + plays
@@ -253,7 +254,11 @@ def main() -> None:
     finally:
         for process in reversed(processes):
             process.terminate()
-            process.wait(15)
+            try:
+                process.wait(40)  # gunicorn's graceful timeout is 30 s
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
         if os.environ.get("KEEP"):  # the database and the server's log, to look into
             print(f"kept: {folder}")
         else:
