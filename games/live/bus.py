@@ -177,10 +177,10 @@ def close_readers() -> None:
 
 def _read_in_thread(current: Callable[[], int | None]) -> int | None | Exception:
     """``current()`` in a reader thread, its database errors returned, not raised. The thread's
-    database connection is not a request's, so Django never closes it: it is closed here when
-    too old or broken, as a request's would be (and opened again by the next read)."""
-    for conn in connections.all(initialized_only=True):
-        conn.close_if_unusable_or_obsolete()
+    database connection is not a request's, so Django never closes it: it is kept for the
+    thread's next read whatever CONN_MAX_AGE says (0 under ASGI, loo_site/asgi.py: a connection
+    a read would cost 4 a second per stream), and closed here when a read fails on it (a
+    broken connection, a restarted server), to be opened again by the next."""
     try:
         return current()
     except DatabaseError as error:

@@ -9,6 +9,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from django.db import OperationalError
 from django.db.models import F
 from django.test import Client, override_settings
 from django.urls import reverse
@@ -238,3 +239,26 @@ def test_redis_stopped_mid_stream_the_bus_polls_then_listens_again_when_it_is_ba
             listening.wait_for(4)
             assert listening.versions == [1, 2, 3, 4]
             assert listening.error is None
+
+
+def test_a_read_that_fails_is_logged_once_and_tried_again_at_the_next_poll(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A database that fails a few reads (a restart): the stream waits, and goes on."""
+    failures = [3]
+
+    def current() -> int | None:
+        if failures[0]:
+            failures[0] -= 1
+            raise OperationalError("server closed the connection unexpectedly")
+        return 1
+
+    with override_settings(LIVE_REDIS_URL="", LIVE_POLL_SECONDS=0.05):
+        for listening in _listening("flaky", 0, current):  # type: ignore[arg-type]
+            listening.wait_for(1)
+            assert listening.versions == [1] and listening.error is None
+    messages = [r.getMessage() for r in caplog.records if r.name == "games.live.bus"]
+    assert messages == [
+        "The live bus cannot read a table's version: server closed the connection unexpectedly",
+        "The live bus reads tables' versions again.",
+    ]
