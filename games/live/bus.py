@@ -25,10 +25,12 @@ Two backends, chosen by the settings:
   polling, below, and tries Redis again every ``RETRY_SECONDS``: a Redis outage slows the live
   pages, it never stops them.
 - **The database, polled** (no ``REDIS_URL``: ``make run``, one machine): :func:`publish` does
-  nothing, and each open connection reads the stored version every ``LIVE_POLL_SECONDS``
-  (0.25 s). It needs no other service and works across every worker and server that shares
-  the database; its cost is one primary-key query per open connection per poll (400 queries a
-  second for 100 players) and up to a poll's wait (0.125 s on average) before a play shows.
+  nothing, and the stored version is read every ``LIVE_POLL_SECONDS`` (0.25 s), once for all
+  the connections of one worker open on the same table (:class:`_Poll`). It needs no other
+  service and works across every worker and server that shares the database; its cost is a
+  primary-key query per poll for each table open on each worker (at most 160 a second for 20
+  tables on 2 workers, however many people), one when a connection opens, and up to a poll's
+  wait (0.125 s on average) before a play shows.
 
 ``current`` is a plain (sync) function: it runs in this module's own small pool of threads
 (``LIVE_DATABASE_THREADS``), so open connections share a few database connections instead of
@@ -39,10 +41,11 @@ streams would take a hundred PostgreSQL connections).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 import time
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from typing import Any
@@ -208,6 +211,65 @@ async def _read(current: Callable[[], int | None], last: int | None) -> int | No
     return result
 
 
+class _Poll:
+    """One channel's version, polled once for all the connections of one event loop (a
+    worker) that poll it: the five people of a table on one worker cost one query a poll, not
+    five. Started by the first connection, stopped with the last (:func:`_shared_poll`)."""
+
+    def __init__(self, current: Callable[[], int | None], poll: float) -> None:
+        self.version: int | None = None  # not read yet
+        self.gone = False
+        self.users = 0
+        self._changed = asyncio.Event()
+        self._task = asyncio.get_running_loop().create_task(self._run(current, poll))
+
+    async def _run(self, current: Callable[[], int | None], poll: float) -> None:
+        try:
+            while True:
+                await asyncio.sleep(poll)
+                stored = await _read(current, self.version)
+                if stored is not None and (self.version is None or stored > self.version):
+                    self.version = stored
+                    self._changed.set()
+                    self._changed = asyncio.Event()
+        except _Gone:
+            self.gone = True
+            self._changed.set()
+
+    async def after(self, last: int) -> int:
+        """The polled version once it is above ``last``; raises _Gone if the table is."""
+        while True:
+            if self.gone:
+                raise _Gone
+            if self.version is not None and self.version > last:
+                return self.version
+            await self._changed.wait()
+
+    def stop(self) -> None:
+        self._task.cancel()
+
+
+_polls: dict[tuple[asyncio.AbstractEventLoop, str], _Poll] = {}
+
+
+@contextlib.contextmanager
+def _shared_poll(channel: str, current: Callable[[], int | None], poll: float) -> Iterator[_Poll]:
+    """This event loop's poll of ``channel`` (the first user's ``current`` reads for all: any
+    connection's reads the same row)."""
+    key = (asyncio.get_running_loop(), channel)
+    shared = _polls.get(key)
+    if shared is None:
+        shared = _polls[key] = _Poll(current, poll)
+    shared.users += 1
+    try:
+        yield shared
+    finally:
+        shared.users -= 1
+        if not shared.users:
+            shared.stop()
+            del _polls[key]
+
+
 async def _subscribe(url: str, channel: str) -> tuple[Any, Any] | None:
     """A client and its pub/sub, subscribed to ``channel``; None if Redis cannot be reached."""
     if not health.redis_usable():
@@ -256,12 +318,14 @@ async def updates(
                     yield last
                 if subscribed is None:
                     # Polling: for ever with no Redis, else till Redis is worth trying again.
-                    until = time.monotonic() + RETRY_SECONDS if url else float("inf")
-                    while time.monotonic() < until:
-                        await asyncio.sleep(poll)
-                        stored = await _read(current, last)
-                        if stored is not None and stored > last:
-                            last = stored
+                    until = time.monotonic() + RETRY_SECONDS if url else None
+                    with _shared_poll(channel, current, poll) as shared:
+                        while until is None or time.monotonic() < until:
+                            wait = None if until is None else until - time.monotonic()
+                            try:
+                                last = await asyncio.wait_for(shared.after(last), wait)
+                            except TimeoutError:
+                                break
                             yield last
                     continue
                 pubsub = subscribed[1]

@@ -5,6 +5,7 @@ heard as soon as it is back; with Redis down it polls, and with Redis back it li
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator
 
@@ -262,3 +263,38 @@ def test_a_read_that_fails_is_logged_once_and_tried_again_at_the_next_poll(
         "The live bus cannot read a table's version: server closed the connection unexpectedly",
         "The live bus reads tables' versions again.",
     ]
+
+
+def test_polling_the_connections_of_one_worker_on_one_table_share_one_poll() -> None:
+    """Five people's connections on one table in one event loop (a worker): one read a poll
+    (and one each on opening), not five; each hears every version, in order."""
+    reads = [0]
+    stored = Stored(0)
+
+    def current() -> int | None:
+        reads[0] += 1
+        return stored()
+
+    async def five_people() -> list[list[int]]:
+        heard: list[list[int]] = [[] for _ in range(5)]
+
+        async def person(n: int) -> None:
+            async for version in bus.updates("shared", 0, current):
+                heard[n].append(version)
+
+        tasks = [asyncio.create_task(person(n)) for n in range(5)]
+        await asyncio.sleep(0.1)
+        for version in (1, 2, 3):
+            stored.version = version
+            await asyncio.sleep(0.3)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        assert not bus._polls, "the poll outlived its connections"
+        return heard
+
+    with override_settings(LIVE_REDIS_URL="", LIVE_POLL_SECONDS=0.05):
+        heard = asyncio.run(five_people())
+    assert heard == [[1, 2, 3]] * 5
+    # About 20 polls in a second, plus 5 opening reads; five polls each would be over 100.
+    assert reads[0] < 40, reads[0]
