@@ -75,7 +75,7 @@ def test_polling_hears_each_version_stored_in_the_database_in_order(client: Clie
                 waits.append(listening.wait_for(start + n))
                 time.sleep(0.1)
             assert listening.versions == [start + n for n in range(1, 6)]
-            assert max(waits) < 0.5, waits
+            assert max(waits) < 1.0, waits  # a poll is 0.05 s: a second is for a busy CI
             # The table gone: the updates end.
             table.delete()
             assert listening.ended.wait(2)
