@@ -42,7 +42,7 @@ NODE_INSTALLED := node_modules/.package-lock.json
 	system-packages node-packages clean
 
 help:
-	@echo "make run    serve the site at http://$(HOST):$(PORT) (gunicorn + WhiteNoise, SQLite)"
+	@echo "make run    serve the site at http://$(HOST):$(PORT) (gunicorn + uvicorn + WhiteNoise, SQLite)"
 	@echo "make test   install what the tests need, then run every check CI runs"
 
 venv: $(INSTALLED)
@@ -68,9 +68,11 @@ run: $(INSTALLED) .secret_key
 	else echo "No content to load yet (no loadcontent command)."; fi
 	@echo "manage.py collectstatic"
 	@$(RUN_ENV) $(BIN)/python manage.py collectstatic --noinput --verbosity 0
-	@echo "Serving Lanterloo at http://$(HOST):$(PORT)/ (gunicorn, 2 workers; Ctrl-C stops it)"
-	@$(RUN_ENV) exec $(BIN)/gunicorn loo_site.wsgi --bind $(HOST):$(PORT) --workers 2 \
-		--access-logfile -
+	@echo "Serving Lanterloo at http://$(HOST):$(PORT)/ (gunicorn, 2 ASGI workers; Ctrl-C stops it)"
+	@# ASGI (uvicorn's worker), so that a table's live stream holds no worker; the live bus
+	@# polls the database unless REDIS_URL is set (games/live/bus.py).
+	@$(RUN_ENV) exec $(BIN)/gunicorn loo_site.asgi --worker-class uvicorn_worker.UvicornWorker \
+		--bind $(HOST):$(PORT) --workers 2 --access-logfile -
 
 # Each phase's wall time is printed at the end (scripts/phases.sh), the two test lanes' too.
 test:

@@ -202,6 +202,23 @@ else:
     }
 # -- end of the shared cache -------------------------------------------------------------------
 
+# -- The live bus (games.live) ------------------------------------------------------------------
+# How a table's open pages hear that it moved on: Redis pub/sub when REDIS_URL is set (every
+# server hears every other's at once), otherwise each open connection polls the table's
+# version in the database every LIVE_POLL_SECONDS (one machine's workers, or several sharing
+# the database, with no other service). With Redis down the connections poll until it is back.
+LIVE_REDIS_URL = REDIS_URL
+LIVE_POLL_SECONDS = envint("DJANGO_LIVE_POLL_MS", 250) / 1000
+# With Redis, a quiet connection reads the version anyway this often (a publish lost).
+LIVE_RECHECK_SECONDS = 5.0
+# A comment sent on a quiet stream this often keeps proxies from closing it (and calls the
+# stream's hook: games.live.sse).
+LIVE_HEARTBEAT_SECONDS = envint("DJANGO_LIVE_HEARTBEAT_SECONDS", 15)
+# The threads of each worker that read the versions for all its open connections (each holds
+# a database connection).
+LIVE_DATABASE_THREADS = 4
+# -- end of the live bus ------------------------------------------------------------------------
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LOGIN_URL = "login"

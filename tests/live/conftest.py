@@ -1,0 +1,90 @@
+"""What the live part's tests share: a Redis server of their own, and the bus's state reset."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+import redis
+
+from games.live import bus
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class RedisServer:
+    """A redis-server on a loopback port, in memory only; it can be stopped and started again
+    on the same port (an outage)."""
+
+    port: int
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        server = shutil.which("redis-server")
+        assert server is not None
+        self.process = subprocess.Popen(
+            [server, "--port", str(self.port), "--bind", "127.0.0.1"]
+            + ["--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for _ in range(200):
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", self.port)) == 0:
+                    return
+            time.sleep(0.02)
+        raise AssertionError(f"redis-server did not listen on {self.port}")
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(5)
+            self.process = None
+
+    def subscribers(self, channel: str) -> int:
+        """How many connections listen on the bus's ``channel`` now."""
+        client = redis.Redis.from_url(self.url)
+        try:
+            return int(
+                dict(client.pubsub_numsub(bus.PREFIX + channel))[(bus.PREFIX + channel).encode()]
+            )
+        finally:
+            client.close()
+
+
+@pytest.fixture
+def redis_server() -> Iterator[RedisServer]:
+    if shutil.which("redis-server") is None:
+        pytest.skip("no redis-server on this machine")
+    server = RedisServer(free_port())
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_bus() -> Iterator[None]:
+    """Each test starts with Redis thought up, and leaves no reader thread holding a
+    connection to the test database (PostgreSQL would not drop it)."""
+    bus.health.redis_down_until = 0.0
+    bus.health.database_down = False
+    bus._publisher.cache_clear()
+    yield
+    bus.close_readers()
+    bus._publisher.cache_clear()

@@ -1,0 +1,300 @@
+"""The live bus (games.live.bus) on both backends: the database polled (no Redis) and Redis
+pub/sub (a real redis-server; skipped where there is none). Each connection hears the versions
+after its own, in order, never one twice, the newest always; one stored while it was away is
+heard as soon as it is back; with Redis down it polls, and with Redis back it listens again."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+
+import pytest
+from django.db import OperationalError
+from django.db.models import F
+from django.test import Client, override_settings
+from django.urls import reverse
+
+from games.live import bus
+from games.models import PracticeTable
+from tests.live.conftest import RedisServer, free_port
+from tests.live.listening import Listening, Stored
+
+# The bus's reader threads touch the database's connections (each read checks them).
+pytestmark = pytest.mark.django_db(transaction=True)
+
+#: A poll so slow that a version heard within a second came by Redis.
+NEVER = 60.0
+
+
+def _listening(channel: str, after: int, current: Stored) -> Iterator[Listening]:
+    listening = Listening(channel, after, current)
+    try:
+        yield listening
+    finally:
+        listening.close()
+
+
+def _until(check: object, timeout: float = 3.0) -> None:
+    start = time.monotonic()
+    while time.monotonic() - start < timeout:
+        if check():  # type: ignore[operator]
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"not so after {timeout} s")
+
+
+def _increasing(versions: list[int]) -> bool:
+    return all(a < b for a, b in zip(versions, versions[1:], strict=False))
+
+
+# -- the database, polled ---------------------------------------------------------------------
+
+
+def test_polling_hears_each_version_stored_in_the_database_in_order(client: Client) -> None:
+    """No Redis: a practice table's version column, read by the bus's own threads."""
+    response = client.post(
+        reverse("games:table-create"),
+        {"game": "three-card", "rules": "hoffmann", "players": 4, "opponents": "beginner"}
+        | {"mode": "learning", "seed": 1},
+    )
+    assert response.status_code == 302
+    pk = int(response["Location"].strip("/").split("/")[-1])
+    table = PracticeTable.objects.filter(pk=pk)
+    start = table.get().version
+
+    def current() -> int | None:
+        return table.values_list("version", flat=True).first()
+
+    with override_settings(LIVE_REDIS_URL="", LIVE_POLL_SECONDS=0.05):
+        listening = Listening("practice", start, current)
+        try:
+            waits = []
+            for n in range(1, 6):
+                table.update(version=F("version") + 1)
+                waits.append(listening.wait_for(start + n))
+                time.sleep(0.1)
+            assert listening.versions == [start + n for n in range(1, 6)]
+            assert max(waits) < 1.0, waits  # a poll is 0.05 s: a second is for a busy CI
+            # The table gone: the updates end.
+            table.delete()
+            assert listening.ended.wait(2)
+            assert listening.error is None
+        finally:
+            listening.close()
+
+
+def test_polling_two_versions_within_one_poll_are_heard_as_the_newest_once() -> None:
+    stored = Stored(0)
+    with override_settings(LIVE_REDIS_URL="", LIVE_POLL_SECONDS=0.3):
+        for listening in _listening("quick", 0, stored):
+            time.sleep(0.05)
+            stored.version = 1
+            stored.version = 2
+            listening.wait_for(2)
+            time.sleep(0.7)
+            stored.version = 3
+            listening.wait_for(3)
+            time.sleep(0.4)
+            assert listening.versions[-1] == 3
+            assert _increasing(listening.versions), listening.versions
+            assert listening.versions in ([2, 3], [1, 2, 3])
+
+
+@pytest.mark.parametrize("backend", ["database", "redis"])
+def test_a_version_stored_while_away_is_heard_at_once_on_coming_back(
+    backend: str, request: pytest.FixtureRequest
+) -> None:
+    """A page showing version 5 connects (or reconnects) after 6 and 7 were stored: it hears
+    7 at once, not at the next poll or publish, and nothing at or before its own 5."""
+    url = request.getfixturevalue("redis_server").url if backend == "redis" else ""
+    stored = Stored(7)
+    with override_settings(LIVE_REDIS_URL=url, LIVE_POLL_SECONDS=NEVER):
+        for listening in _listening("away", 5, stored):
+            assert listening.wait_for(7) < 0.5
+            stored.version = 8
+            if backend == "redis":
+                bus.publish("away", 8)
+                assert listening.wait_for(8) < 0.5
+            time.sleep(0.1)
+            assert listening.versions == ([7, 8] if backend == "redis" else [7])
+
+
+def test_a_table_that_is_gone_ends_the_updates() -> None:
+    with override_settings(LIVE_REDIS_URL="", LIVE_POLL_SECONDS=0.05):
+        for listening in _listening("gone", 0, Stored(None)):  # type: ignore[arg-type]
+            assert listening.ended.wait(2)
+            assert listening.versions == [] and listening.error is None
+
+
+# -- Redis pub/sub ----------------------------------------------------------------------------
+
+
+def test_redis_delivers_every_published_version_in_order_once(redis_server: RedisServer) -> None:
+    """A hundred plays published one after another: heard all, in order, each once; the poll
+    never comes (a minute), so they came by Redis."""
+    stored = Stored(0)
+    with override_settings(LIVE_REDIS_URL=redis_server.url, LIVE_POLL_SECONDS=NEVER):
+        for listening in _listening("hundred", 0, stored):
+            _until(lambda: redis_server.subscribers("hundred") == 1)
+            for version in range(1, 101):
+                stored.version = version
+                bus.publish("hundred", version)
+            assert listening.wait_for(100) < 1.0
+            time.sleep(0.1)
+            assert listening.versions == list(range(1, 101))
+
+
+def test_redis_two_listeners_on_other_channels_hear_their_own(redis_server: RedisServer) -> None:
+    one, two = Stored(0), Stored(0)
+    with override_settings(LIVE_REDIS_URL=redis_server.url, LIVE_POLL_SECONDS=NEVER):
+        for a in _listening("table-1", 0, one):
+            for b in _listening("table-2", 0, two):
+                _until(lambda: redis_server.subscribers("table-2") == 1)
+                _until(lambda: redis_server.subscribers("table-1") == 1)
+                one.version = 1
+                bus.publish("table-1", 1)
+                two.version = 4
+                bus.publish("table-2", 4)
+                a.wait_for(1)
+                b.wait_for(4)
+                time.sleep(0.1)
+                assert (a.versions, b.versions) == ([1], [4])
+
+
+def test_redis_a_listener_that_went_away_unsubscribes_and_misses_nothing_on_return(
+    redis_server: RedisServer,
+) -> None:
+    stored = Stored(0)
+    with override_settings(LIVE_REDIS_URL=redis_server.url, LIVE_POLL_SECONDS=NEVER):
+        for first in _listening("return", 0, stored):
+            _until(lambda: redis_server.subscribers("return") == 1)
+            for version in (1, 2):
+                stored.version = version
+                bus.publish("return", version)
+            first.wait_for(2)
+        # The listener went away: its connection to Redis is closed.
+        _until(lambda: redis_server.subscribers("return") == 0)
+        for version in (3, 4, 5):  # published to no one
+            stored.version = version
+            bus.publish("return", version)
+        for again in _listening("return", 2, stored):
+            assert again.wait_for(5) < 0.5
+            _until(lambda: redis_server.subscribers("return") == 1)
+            stored.version = 6
+            bus.publish("return", 6)
+            again.wait_for(6)
+            time.sleep(0.1)
+            assert again.versions == [5, 6]
+
+
+def test_redis_a_lost_publish_is_found_by_the_recheck(redis_server: RedisServer) -> None:
+    stored = Stored(0)
+    with override_settings(
+        LIVE_REDIS_URL=redis_server.url, LIVE_POLL_SECONDS=NEVER, LIVE_RECHECK_SECONDS=0.2
+    ):
+        for listening in _listening("lost", 0, stored):
+            _until(lambda: redis_server.subscribers("lost") == 1)
+            stored.version = 1  # stored, never published
+            assert listening.wait_for(1) < 1.0
+
+
+def test_redis_unreachable_the_bus_polls_and_publishing_does_not_fail() -> None:
+    url = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
+    stored = Stored(0)
+    with override_settings(LIVE_REDIS_URL=url, LIVE_POLL_SECONDS=0.05):
+        for listening in _listening("down", 0, stored):
+            for version in (1, 2):
+                stored.version = version
+                start = time.monotonic()
+                bus.publish("down", version)
+                assert time.monotonic() - start < 1.0
+                assert listening.wait_for(version) < 0.5
+            assert listening.versions == [1, 2]
+            assert listening.error is None
+
+
+def test_redis_stopped_mid_stream_the_bus_polls_then_listens_again_when_it_is_back(
+    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bus, "RETRY_SECONDS", 0.3)
+    stored = Stored(0)
+    with override_settings(LIVE_REDIS_URL=redis_server.url, LIVE_POLL_SECONDS=0.05):
+        for listening in _listening("outage", 0, stored):
+            _until(lambda: redis_server.subscribers("outage") == 1)
+            stored.version = 1
+            bus.publish("outage", 1)
+            listening.wait_for(1)
+
+            redis_server.stop()
+            for version in (2, 3):
+                stored.version = version
+                bus.publish("outage", version)  # lost: Redis is down
+                assert listening.wait_for(version) < 1.0  # found by polling
+
+            redis_server.start()
+            _until(lambda: redis_server.subscribers("outage") == 1, timeout=5)
+            bus.health.redis_down_until = 0.0  # the publisher's retry time, not waited for
+            stored.version = 4
+            bus.publish("outage", 4)
+            listening.wait_for(4)
+            assert listening.versions == [1, 2, 3, 4]
+            assert listening.error is None
+
+
+def test_a_read_that_fails_is_logged_once_and_tried_again_at_the_next_poll(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A database that fails a few reads (a restart): the stream waits, and goes on."""
+    failures = [3]
+
+    def current() -> int | None:
+        if failures[0]:
+            failures[0] -= 1
+            raise OperationalError("server closed the connection unexpectedly")
+        return 1
+
+    with override_settings(LIVE_REDIS_URL="", LIVE_POLL_SECONDS=0.05):
+        for listening in _listening("flaky", 0, current):  # type: ignore[arg-type]
+            listening.wait_for(1)
+            assert listening.versions == [1] and listening.error is None
+    messages = [r.getMessage() for r in caplog.records if r.name == "games.live.bus"]
+    assert messages == [
+        "The live bus cannot read a table's version: server closed the connection unexpectedly",
+        "The live bus reads tables' versions again.",
+    ]
+
+
+def test_polling_the_connections_of_one_worker_on_one_table_share_one_poll() -> None:
+    """Five people's connections on one table in one event loop (a worker): one read a poll
+    (and one each on opening), not five; each hears every version, in order."""
+    reads = [0]
+    stored = Stored(0)
+
+    def current() -> int | None:
+        reads[0] += 1
+        return stored()
+
+    async def five_people() -> list[list[int]]:
+        heard: list[list[int]] = [[] for _ in range(5)]
+
+        async def person(n: int) -> None:
+            async for version in bus.updates("shared", 0, current):
+                heard[n].append(version)
+
+        tasks = [asyncio.create_task(person(n)) for n in range(5)]
+        await asyncio.sleep(0.1)
+        for version in (1, 2, 3):
+            stored.version = version
+            await asyncio.sleep(0.3)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        assert not bus._polls, "the poll outlived its connections"
+        return heard
+
+    with override_settings(LIVE_REDIS_URL="", LIVE_POLL_SECONDS=0.05):
+        heard = asyncio.run(five_people())
+    assert heard == [[1, 2, 3]] * 5
+    # About 20 polls in a second, plus 5 opening reads; five polls each would be over 100.
+    assert reads[0] < 40, reads[0]

@@ -1,0 +1,66 @@
+"""The vendored htmx SSE extension (static/vendor/htmx-ext-sse.js) in Chromium, under the
+site's Content-Security-Policy, against the live stream of a real ASGI server: a page shows
+each new version of a table within a second of the play that stored it, and the browser
+reports no CSP violation."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, sync_playwright
+
+from games.models import PracticeTable
+from tests.live.test_sse import bump, server, table  # noqa: F401 (fixtures)
+
+# Playwright's sync API runs an event loop in the test thread (tests/browser/conftest.py).
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    # WhiteNoise's static files under ASGI: Django warns, and serves them (loo_site/asgi.py
+    # silences it; the suite's warnings-as-errors would cut each file short).
+    pytest.mark.filterwarnings("ignore:StreamingHttpResponse must consume synchronous"),
+]
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture
+def chromium() -> Iterator[Browser]:
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing (`make system-packages` installs it as root)")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        yield browser
+        browser.close()
+
+
+def test_the_sse_extension_shows_each_new_version_under_the_csp(
+    server: int,  # noqa: F811
+    table: PracticeTable,  # noqa: F811
+    chromium: Browser,
+) -> None:
+    page = chromium.new_page()
+    violations: list[str] = []
+    page.on(
+        "console", lambda m: violations.append(m.text) if "Content Security" in m.text else None
+    )
+    response = page.goto(f"http://127.0.0.1:{server}/live-test/{table.pk}/")
+    assert response is not None and response.status == 200
+    assert "default-src 'self'" in response.headers["content-security-policy"]
+    output = page.locator("#version")
+    assert output.text_content() == str(table.version)
+    for _ in range(3):
+        version, sent = bump(server, table)
+        page.wait_for_function(
+            f"() => document.getElementById('version').textContent === '{version}'", timeout=2000
+        )
+        assert time.monotonic() - sent < 1.0
+    assert violations == []
+    page.close()
