@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import shutil
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 import pytest
 import redis
 
 from games.live import bus
+
+T = TypeVar("T")
 
 
 def free_port() -> int:
@@ -88,3 +92,11 @@ def _fresh_bus() -> Iterator[None]:
     yield
     bus.close_readers()
     bus._publisher.cache_clear()
+
+
+def in_a_thread(call: Callable[[], T]) -> T:
+    """``call()`` on a thread of its own: a test run that has started Playwright's sync API
+    (the browser tests' session-wide browser) keeps an event loop running on the main thread,
+    where ``asyncio.run`` and ``async_to_sync`` refuse to run (seen in CI, in both lanes)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(call).result()

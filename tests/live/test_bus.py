@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from games.live import bus
 from games.models import PracticeTable
-from tests.live.conftest import RedisServer, free_port
+from tests.live.conftest import RedisServer, free_port, in_a_thread
 from tests.live.listening import Listening, Stored
 
 # The bus's reader threads touch the database's connections (each read checks them).
@@ -298,7 +298,7 @@ def test_polling_the_connections_of_one_worker_on_one_table_share_one_poll() -> 
         return heard
 
     with override_settings(LIVE_REDIS_URL="", LIVE_POLL_SECONDS=0.05):
-        heard = asyncio.run(five_people())
+        heard = in_a_thread(lambda: asyncio.run(five_people()))
     assert heard == [[1, 2, 3]] * 5
     # About 20 polls in a second, plus 5 opening reads; five polls each would be over 100.
     assert reads[0] < 40, reads[0]

@@ -21,7 +21,7 @@ from django.urls import reverse
 
 from games.models import PracticeTable
 from tests.live import urls
-from tests.live.conftest import RedisServer, free_port
+from tests.live.conftest import RedisServer, free_port, in_a_thread
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -227,5 +227,5 @@ def test_under_wsgi_the_stream_is_204_so_the_browser_stops_trying(
     client: Client, table: PracticeTable
 ) -> None:
     with override_settings(ROOT_URLCONF="tests.live.urls"):
-        response = client.get(f"/live-test/{table.pk}/stream/")
+        response = in_a_thread(lambda: client.get(f"/live-test/{table.pk}/stream/"))
     assert response.status_code == 204

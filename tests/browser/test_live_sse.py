@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser
 
 from games.models import PracticeTable
 from tests.live.test_sse import bump, server, table  # noqa: F401 (fixtures)
@@ -25,28 +24,15 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore:StreamingHttpResponse must consume synchronous"),
 ]
 
-CHROMIUM = "/usr/bin/chromium"
-
-
-@pytest.fixture
-def chromium() -> Iterator[Browser]:
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"{CHROMIUM} is missing (`make system-packages` installs it as root)")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        yield browser
-        browser.close()
-
 
 def test_the_sse_extension_shows_each_new_version_under_the_csp(
     server: int,  # noqa: F811
     table: PracticeTable,  # noqa: F811
-    chromium: Browser,
+    browser: Browser,
 ) -> None:
-    page = chromium.new_page()
+    # The browser tests' session-wide Chromium: a second sync Playwright cannot start while
+    # it runs (it keeps an event loop on the main thread).
+    page = browser.new_page()
     violations: list[str] = []
     page.on(
         "console", lambda m: violations.append(m.text) if "Content Security" in m.text else None
