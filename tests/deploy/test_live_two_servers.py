@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -38,6 +37,7 @@ from tests.deploy.test_two_servers import (  # noqa: F401 (fixtures)
     logs,
     redis_url,
     site,
+    started,
     static_files,
     stop,
     wait_for_port,
@@ -85,30 +85,9 @@ def servers(
     )
     if request.param == "redis":
         env["REDIS_URL"] = request.getfixturevalue("redis_url")
-    processes, ports = [], []
-    try:
-        for n in (1, 2):
-            port = free_port()
-            log = logs / f"uvicorn-{request.param}-{n}.log"
-            process = subprocess.Popen(
-                [str(BIN / "gunicorn"), "loo_site.asgi", "--bind", f"127.0.0.1:{port}"]
-                + ["--worker-class", "uvicorn_worker.UvicornWorker", "--workers", "1"]
-                + ["--error-logfile", str(log)],
-                cwd=ROOT,
-                env=env,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.STDOUT,
-            )
-            processes.append(process)
-            log.touch()
-            wait_for_port(port, process, log)
-            ports.append(port)
-        for port in ports:
-            assert Browser().get(port, "/healthz/").text == "ok"
+    app = ["loo_site.asgi", "--worker-class", "uvicorn_worker.UvicornWorker"]
+    with started(app, env, logs / f"uvicorn-{request.param}") as ports:
         yield Servers(ports[0], ports[1], request.param)
-    finally:
-        for process in processes:
-            stop(process)
 
 
 def test_plays_through_one_server_reach_streams_on_both_within_a_second_in_order(

@@ -16,6 +16,7 @@ only: ``make pytest-postgres`` (``scripts/with_postgres.sh .venv/bin/pytest test
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import os
 import re
@@ -333,29 +334,8 @@ def servers(
     )
     if request.param == "redis":
         env["REDIS_URL"] = request.getfixturevalue("redis_url")
-    processes, ports = [], []
-    try:
-        for n in (1, 2):
-            port = free_port()
-            log = logs / f"gunicorn-{request.param}-{n}.log"
-            process = subprocess.Popen(
-                [str(BIN / "gunicorn"), "loo_site.wsgi", "--bind", f"127.0.0.1:{port}"]
-                + ["--workers", "1", "--error-logfile", str(log)],
-                cwd=ROOT,
-                env=env,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.STDOUT,
-            )
-            processes.append(process)
-            log.touch()
-            wait_for_port(port, process, log)
-            ports.append(port)
-        for port in ports:
-            assert Browser().get(port, "/healthz/").text == "ok"
+    with started(["loo_site.wsgi"], env, logs / f"gunicorn-{request.param}") as ports:
         yield Servers(ports[0], ports[1], request.param)
-    finally:
-        for process in processes:
-            stop(process)
 
 
 # -- the checks ---------------------------------------------------------------------------------
@@ -485,3 +465,33 @@ def test_a_rate_limit_reached_through_one_server_holds_on_the_other(servers: Ser
         raise AssertionError("sixty wrong passwords from one address were never limited")
     response = log_in(visitor, servers.two, "someone", "x")
     assert response.status == 429 and "Too many attempts" in response.text
+
+
+@contextlib.contextmanager
+def started(app: list[str], env: dict[str, str], log_stem: Path) -> Iterator[list[int]]:
+    """Two gunicorn servers of ``app`` (the application and any worker options), one worker
+    each, on free loopback ports, with ``env``; their ports once each answers its health
+    check. The live test's ASGI servers are started by it too."""
+    processes, ports = [], []
+    try:
+        for n in (1, 2):
+            port = free_port()
+            log = Path(f"{log_stem}-{n}.log")
+            process = subprocess.Popen(
+                [str(BIN / "gunicorn"), *app, "--bind", f"127.0.0.1:{port}"]
+                + ["--workers", "1", "--error-logfile", str(log)],
+                cwd=ROOT,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.STDOUT,
+            )
+            processes.append(process)
+            log.touch()
+            wait_for_port(port, process, log)
+            ports.append(port)
+        for port in ports:
+            assert Browser().get(port, "/healthz/").text == "ok"
+        yield ports
+    finally:
+        for process in processes:
+            stop(process)
