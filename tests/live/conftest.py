@@ -13,6 +13,7 @@ from typing import TypeVar
 
 import pytest
 import redis
+from django.db import connections
 
 from games.live import bus
 
@@ -97,6 +98,16 @@ def _fresh_bus() -> Iterator[None]:
 def in_a_thread(call: Callable[[], T]) -> T:
     """``call()`` on a thread of its own: a test run that has started Playwright's sync API
     (the browser tests' session-wide browser) keeps an event loop running on the main thread,
-    where ``asyncio.run`` and ``async_to_sync`` refuse to run (seen in CI, in both lanes)."""
+    where ``asyncio.run`` and ``async_to_sync`` refuse to run (seen in CI, in both lanes).
+    The thread closes the database connections it opened before it ends: left open, they are
+    collected with the thread, and psycopg warns of a connection deleted while open (a
+    ResourceWarning that failed a later test in the PostgreSQL lane)."""
+
+    def closing() -> T:
+        try:
+            return call()
+        finally:
+            connections.close_all()
+
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        return pool.submit(call).result()
+        return pool.submit(closing).result()
