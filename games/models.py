@@ -442,3 +442,177 @@ class PracticeHand(models.Model):
         """The hand after its first ``step`` actions (all of them by default)."""
         log = self.log if step is None else self.log[:step]
         return Hand.replay(setup_from_dict(self.setup), [Action.from_dict(a) for a in log])
+
+
+# -- tables for people ----------------------------------------------------------------------
+
+#: The letters of a join code: no 0/O, 1/I/L, nor 5/S or 2/Z, which are read one for the other.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRTUVWXY346789"
+CODE_LENGTH = 6
+
+#: The host's choices of time per move, in seconds; the default is generous.
+SECONDS_PER_MOVE = [(30, "30 seconds"), (60, "1 minute"), (120, "2 minutes"), (300, "5 minutes")]
+DEFAULT_SECONDS_PER_MOVE = 120
+
+
+def new_code() -> str:
+    """A join code: 6 characters of :data:`CODE_ALPHABET` (27**6, some 387 million codes)."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+class PeopleTable(RulesAndGameNames, models.Model):
+    """A table where people play together: a host opens it, people sit by its join code (or
+    are seated by the host), the empty seats are computer players once the host starts it.
+
+    The engine's state is stored as a practice table's is (:func:`stored_state`, hidden cards
+    included: it never leaves the server); what each person sees is ``view_for`` his seat.
+    ``version`` grows with every stored change: the live pages are told of it
+    (``games.live.bus``), and a form carrying another version is not applied. The service that
+    changes it is ``games.people``."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting for players"
+        PLAYING = "playing", "Playing"
+        CLOSED = "closed", "Closed"
+
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hosted_people_tables"
+    )
+    code = models.CharField(max_length=CODE_LENGTH, unique=True)
+    game = models.CharField(max_length=12, choices=GAME_CHOICES)
+    rules = models.CharField(max_length=20, choices=RULES_CHOICES)
+    players = models.PositiveSmallIntegerField()
+    #: Variations agreed on the rule set (``RuleSet.with_options``: RULES.md names and values).
+    options = models.JSONField(default=dict, blank=True)
+    laws = models.BooleanField(default=False)
+    opponents = models.CharField(max_length=10, choices=Opponents.choices)
+    seconds_per_move = models.PositiveIntegerField(
+        choices=SECONDS_PER_MOVE, default=DEFAULT_SECONDS_PER_MOVE
+    )
+    #: Only the host and the invited may sit (a class's table: ``games.people.invite``).
+    members_only = models.BooleanField(default=False)
+    invited = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="people_table_invitations"
+    )
+    #: ``stored_state`` of the engine's table; None until the host starts it.
+    state = models.JSONField(null=True, blank=True)
+    #: The current hand's notes, as a practice table's (``games.loo.autoplay.Note``).
+    notes = models.JSONField(default=list)
+    version = models.PositiveIntegerField(default=1)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.WAITING)
+    #: The finished hand whose every hand the host has shown to the table (``reveal``); the
+    #: next deal hides them again (it is another hand number).
+    revealed = models.PositiveIntegerField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    started = models.DateTimeField(null=True, blank=True)
+    closed = models.DateTimeField(null=True, blank=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated"]
+
+    def __str__(self) -> str:
+        return f"People's table {self.pk} ({self.code}): {self.game} Loo, {self.players} seats"
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:people-table", args=[self.pk])
+
+    @property
+    def join_url(self) -> str:
+        return reverse("games:people-join-code", args=[self.code])
+
+    @property
+    def channel(self) -> str:
+        """The live bus's channel of this table (``games.live.bus``)."""
+        return f"people-{self.pk}"
+
+    @property
+    def opponents_name(self) -> str:
+        return OPPONENT_NAMES[self.opponents]
+
+    @property
+    def hand_over(self) -> bool:
+        hand = self.state.get("hand") if self.state else None
+        return bool(hand and hand["state"]["phase"] == "over")
+
+    def to_engine(self) -> Table:
+        """The stored table (see :meth:`PracticeTable.to_engine`); the table must be started."""
+        assert self.state is not None
+        return Table.from_dict(self.state, strict=False)
+
+
+class PeopleSeat(models.Model):
+    """One seat of a :class:`PeopleTable`: a person's (``user``) or a computer player's (none).
+
+    ``deadline``: when the person's time for the decision now his runs out (none when it is
+    not his turn). ``away``: his time ran out and a computer player plays for him until he is
+    back. ``left``: he left the table; a computer player plays the seat for good (the user is
+    kept: he may still replay its finished hands)."""
+
+    table = models.ForeignKey(PeopleTable, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="people_seats",
+    )
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    away = models.BooleanField(default=False)
+    left = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="unique_people_seat"),
+            # Nobody sits twice at one table.
+            models.UniqueConstraint(
+                fields=["table", "user"],
+                condition=Q(user__isnull=False),
+                name="one_seat_a_person",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Seat {self.number} of people's table {self.table_id}"
+
+    @property
+    def present(self) -> bool:
+        """A person plays this seat now (not a computer player, not away, not gone)."""
+        return self.user_id is not None and not self.away and self.left is None
+
+
+class PeopleHand(models.Model):
+    """A finished hand of a :class:`PeopleTable`: enough to replay it (as a
+    :class:`PracticeHand`), for those who sat at the table."""
+
+    table = models.ForeignKey(PeopleTable, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField()
+    setup = models.JSONField()
+    log = models.JSONField()
+    notes = models.JSONField(default=list)
+    balances = models.JSONField(default=list)
+    looed_seats = models.JSONField(default=list)
+    finished = models.DateTimeField()
+
+    class Meta:
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="unique_people_hand"),
+        ]
+
+    def __str__(self) -> str:
+        return f"People's table {self.table_id}, deal {self.number}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:people-hand", args=[self.table_id, self.number])
+
+    @property
+    def steps(self) -> int:
+        return len(self.log)
+
+    def replay(self, step: int | None = None) -> Hand:
+        """The hand after its first ``step`` actions (all of them by default)."""
+        log = self.log if step is None else self.log[:step]
+        return Hand.replay(setup_from_dict(self.setup), [Action.from_dict(a) for a in log])
