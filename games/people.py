@@ -23,6 +23,7 @@ The hooks for class tables (``games`` never imports ``lessons``):
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
@@ -30,15 +31,29 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from games import presenting
+from games.forms import ActionForm
 from games.live import bus
+from games.loo.autoplay import Autoplay, Note
+from games.loo.errors import LooError
+from games.loo.hand import Hand, IllegalAction
+from games.loo.rulesets import RuleSet
+from games.loo.table import Table, TableConfig
+from games.loo.view import view_for
 from games.models import (
     DEFAULT_SECONDS_PER_MOVE,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    PeopleHand,
     PeopleSeat,
     PeopleTable,
+    deal_seed,
     new_code,
+    new_later_seed,
+    new_seed,
+    stored_state,
 )
+from games.naming import say
 
 # -- what the service says when it refuses ---------------------------------------------------
 
@@ -51,11 +66,44 @@ SEAT_TAKEN = "That seat is taken: choose another."
 NO_SUCH_SEAT = "This table has no such seat."
 NOT_INVITED = "Only the people the host invited may sit at this table."
 HOST_ONLY = "Only the host may do that."
+NOT_SEATED = "You have no seat at this table."
+NOT_STARTED = "The host has not started this table yet."
+NOT_YOUR_TURN = "It is not your turn: nothing was done."
+NO_WAITING = "At a table with people everyone declares in turn: there is nothing to wait for."
+HAND_NOT_OVER = "This hand is not over yet."
+YOU_ARE_AWAY = (
+    "Your time ran out, and a computer player is playing your seat: press "
+    "“Back to my seat” to play again."
+)
+YOU_LEFT = "You left this table: a computer player has your seat."
+NOT_AWAY = "You are at your seat already."
+STARTED = "The table has started: the empty seats are computer players."
+BACK = "You are back at your seat."
+LEFT = "You left the table: a computer player has your seat for good."
+REVEALED = "Every hand of this deal is shown to the table."
 
 
 class Refused(Exception):
     """What a person asked cannot be done now; ``str(error)`` says why, to him. Nothing was
     changed."""
+
+
+class ActionRefused(Refused):
+    """A decision the form or the engine refused: ``form`` (bound, with its errors) and the
+    engine's ``refusal`` (None if the form refused it), for the table page to show."""
+
+    def __init__(self, form: ActionForm, refusal: IllegalAction | None = None) -> None:
+        super().__init__(" ".join(str(e) for e in form.non_field_errors()))
+        self.form, self.refusal = form, refusal
+
+
+@dataclass
+class Done:
+    """What a stored change did, for its page: ``table`` as stored, ``said``, sentences for
+    the person who made it."""
+
+    table: PeopleTable
+    said: list[str] = field(default_factory=list)
 
 
 # -- opening and sitting ---------------------------------------------------------------------
@@ -195,6 +243,280 @@ def tables_for(user: Any) -> QuerySet[PeopleTable]:
 def tables_by_ids(ids: Iterable[int]) -> QuerySet[PeopleTable]:
     """The tables of ``ids`` (those that still exist), the latest first."""
     return PeopleTable.objects.filter(pk__in=list(ids)).defer("state", "notes")
+
+
+# -- playing -------------------------------------------------------------------------------
+
+
+def seat_of(table: PeopleTable, user: Any) -> PeopleSeat | None:
+    """``user``'s seat at ``table`` (he may be away, or have left), or None."""
+    if not user.is_authenticated:
+        return None
+    return table.seats.filter(user=user).first()
+
+
+def may_watch(table: PeopleTable, user: Any) -> bool:
+    """Whether ``user`` may watch ``table`` as a spectator: its host (a teacher who does not
+    sit watches each of his class's tables)."""
+    return bool(user.is_authenticated and user.pk == table.host_id)
+
+
+watch = may_watch
+
+
+def autoplay(table: PeopleTable, seats: Iterable[PeopleSeat]) -> Autoplay:
+    """The table's computer players: every seat but those a person plays now (a person away,
+    or gone, is played for)."""
+    return Autoplay(table.opponents, people=frozenset(s.number for s in seats if s.present))
+
+
+def _lock(pk: int, version: int | None) -> tuple[PeopleTable, list[PeopleSeat]]:
+    """The table ``pk`` locked for this transaction, and its seats; :class:`Refused` with
+    the stale page's notice if its version is not ``version`` (None: not checked)."""
+    locked = PeopleTable.objects.select_for_update().get(pk=pk)
+    if version is not None and version != locked.version:
+        raise Refused(presenting.STALE)
+    return locked, list(locked.seats.select_related("user"))
+
+
+def _seated(seats: list[PeopleSeat], user: Any) -> PeopleSeat:
+    seat = next((s for s in seats if s.user_id == user.pk), None)
+    if seat is None:
+        raise Refused(NOT_SEATED)
+    if seat.left is not None:
+        raise Refused(YOU_LEFT)
+    return seat
+
+
+def _playing(table: PeopleTable) -> Table:
+    if table.status == PeopleTable.Status.CLOSED:
+        raise Refused(TABLE_CLOSED)
+    if table.status != PeopleTable.Status.PLAYING:
+        raise Refused(NOT_STARTED)
+    return table.to_engine()
+
+
+def _hand(engine: Table) -> Hand:
+    assert engine.hand is not None  # a started table has been dealt
+    return engine.hand
+
+
+def start(table: PeopleTable, user: Any, version: int) -> Done:
+    """The host starts the table: its first hand is dealt, the empty seats are computer
+    players, who act until a person's turn."""
+    with transaction.atomic():
+        locked, seats = _lock(table.pk, version)
+        if user.pk != locked.host_id:
+            raise Refused(HOST_ONLY)
+        if locked.status != PeopleTable.Status.WAITING:
+            raise Refused(TABLE_STARTED if locked.status == "playing" else TABLE_CLOSED)
+        rules = RuleSet.preset(locked.rules)
+        config = TableConfig(
+            locked.game,
+            rules.with_options(locked.options) if locked.options else rules,
+            locked.players,
+            deal_seed(new_seed()),
+            laws=locked.laws,
+            later_seed=new_later_seed(),
+        )
+        engine = Table(config)
+        engine.deal()
+        notes = autoplay(locked, seats).run(engine, [])
+        locked.status, locked.started = PeopleTable.Status.PLAYING, timezone.now()
+        _store(locked, seats, engine, notes, "status", "started")
+    return Done(locked, [STARTED])
+
+
+def act(table: PeopleTable, user: Any, data: Any) -> Done:
+    """A person's decision (the practice table's ``ActionForm`` fields and ``version``), at
+    his seat and on his turn, checked by the form and the engine; then the computer players
+    act until a person's turn or the hand's end. A stale, repeated or forged one is refused
+    (:class:`Refused`, :class:`ActionRefused`) and nothing changes."""
+    version = _version(data)
+    with transaction.atomic():
+        locked, seats = _lock(table.pk, version)
+        seat = _seated(seats, user)
+        engine = _playing(locked)
+        if seat.away:
+            raise Refused(YOU_ARE_AWAY)
+        hand = _hand(engine)
+        form = ActionForm(view_for(hand, seat.number), data)
+        if not form.is_valid():
+            raise ActionRefused(form)
+        action = form.action()
+        if action is None:
+            raise Refused(NO_WAITING)
+        first_event = len(hand.events)
+        try:
+            engine.apply(action)
+        except IllegalAction as refusal:
+            form.add_error(None, say(refusal.message, locked.players, me=seat.number))
+            raise ActionRefused(form, refusal) from None
+        except LooError as error:
+            form.add_error(None, presenting.sentence(str(error)))
+            raise ActionRefused(form) from None
+        hand = _hand(engine)
+        said = [
+            say(e.message, locked.players, me=seat.number)
+            for e in hand.events[first_event:]
+            if e.kind == "irregular"
+        ]
+        players = autoplay(locked, seats)
+        notes = list(locked.notes)
+        if bound := players.rules_note(hand, action, form.options, first_event):
+            notes.append(bound)
+        notes = players.run(engine, notes)
+        _store(locked, seats, engine, notes)
+    return Done(locked, said)
+
+
+def _version(data: Any) -> int:
+    try:
+        return int(str(data.get("version", "")))
+    except ValueError:
+        raise Refused(presenting.NO_VERSION) from None
+
+
+def next_hand(table: PeopleTable, user: Any, version: int) -> Done:
+    """The next deal, once the hand is over: any person at the table (or the host) deals it."""
+    with transaction.atomic():
+        locked, seats = _lock(table.pk, version)
+        if user.pk != locked.host_id:
+            _seated(seats, user)
+        engine = _playing(locked)
+        if not _hand(engine).over:
+            raise Refused(HAND_NOT_OVER)
+        try:
+            engine.deal()
+        except LooError as error:
+            raise Refused(presenting.sentence(str(error))) from None
+        _store(locked, seats, engine, autoplay(locked, seats).run(engine, []))
+    return Done(locked)
+
+
+def reveal(table: PeopleTable, user: Any, version: int) -> Done:
+    """The host shows every hand of the deal just over to the table and its spectators, for
+    discussion; the next deal hides them again."""
+    with transaction.atomic():
+        locked, _seats = _lock(table.pk, version)
+        if user.pk != locked.host_id:
+            raise Refused(HOST_ONLY)
+        hand = _hand(_playing(locked))
+        if not hand.over:
+            raise Refused(HAND_NOT_OVER)
+        _bump(locked, revealed=hand.setup.hand_number)
+    return Done(locked, [REVEALED])
+
+
+def back(table: PeopleTable, user: Any) -> Done:
+    """A person whose time ran out takes his seat back (from any device: no version asked);
+    his next turn is his again."""
+    with transaction.atomic():
+        locked, seats = _lock(table.pk, None)
+        seat = _seated(seats, user)
+        if not seat.away:
+            raise Refused(NOT_AWAY)
+        seat.away = False
+        hand = _hand(locked.to_engine()) if locked.state else None
+        seat.deadline = _deadline(locked) if hand and hand.to_act == seat.number else None
+        seat.save(update_fields=["away", "deadline"])
+        _bump(locked)
+    return Done(locked, [BACK])
+
+
+def leave(table: PeopleTable, user: Any) -> Done:
+    """A person leaves the table: before it starts his seat is free again; after, a computer
+    player has it for good (and plays at once if it is his turn). A table no person is left
+    at closes itself, and is kept for its replays."""
+    with transaction.atomic():
+        locked, seats = _lock(table.pk, None)
+        seat = _seated(seats, user)
+        if locked.status == PeopleTable.Status.WAITING:
+            seat.user = None
+            seat.save(update_fields=["user"])
+            _bump(locked)
+            return Done(locked, [LEFT])
+        seat.left, seat.deadline = timezone.now(), None
+        seat.save(update_fields=["left", "deadline"])
+        if locked.status == PeopleTable.Status.PLAYING:
+            engine = locked.to_engine()
+            notes = autoplay(locked, seats).run(engine, list(locked.notes))
+            _store(locked, seats, engine, notes)
+        else:
+            _bump(locked)
+    return Done(locked, [LEFT])
+
+
+def expire(table: PeopleTable) -> bool:
+    """If the person to act has let his time run out, mark him away and let a computer player
+    decide for him (and the others act until a person's turn); whether anything changed.
+    Called on any request to the table, on the live stream's heartbeat and by the
+    ``timeouts`` command."""
+    now = timezone.now()
+    if not table.seats.filter(deadline__lt=now).exists():
+        return False
+    with transaction.atomic():
+        locked, seats = _lock(table.pk, None)
+        late = [s for s in seats if s.deadline is not None and s.deadline < now]
+        if not late or locked.status != PeopleTable.Status.PLAYING:
+            return False
+        for seat in late:
+            seat.away, seat.deadline = True, None
+            seat.save(update_fields=["away", "deadline"])
+        engine = locked.to_engine()
+        notes = autoplay(locked, seats).run(engine, list(locked.notes))
+        _store(locked, seats, engine, notes)
+    return True
+
+
+def expire_all() -> int:
+    """:func:`expire` every table whose person to act has let his time run out (the
+    ``timeouts`` command); how many changed."""
+    due = PeopleSeat.objects.filter(deadline__lt=timezone.now()).values_list("table", flat=True)
+    return sum(expire(t) for t in PeopleTable.objects.filter(pk__in=set(due)))
+
+
+def _store(
+    table: PeopleTable,
+    seats: list[PeopleSeat],
+    engine: Table,
+    notes: list[Note],
+    *fields: str,
+) -> None:
+    """Store the locked ``table``'s engine state and notes with its version bumped; keep a
+    finished hand for its replay; give the person now to act his deadline; close the table
+    when no person is left at it."""
+    hand = _hand(engine)
+    if hand.over:
+        _record_hand(table, hand, notes)
+    for seat in seats:
+        # Each decision of his has its own time, from when it became his to make.
+        due = seat.present and hand.to_act == seat.number and not hand.over
+        if due or seat.deadline is not None:
+            seat.deadline = _deadline(table) if due else None
+            seat.save(update_fields=["deadline"])
+    closing: dict[str, Any] = {}
+    if not any(s.user_id is not None and s.left is None for s in seats):
+        closing = {"status": PeopleTable.Status.CLOSED, "closed": timezone.now()}
+    _bump(table, state=stored_state(engine), notes=notes, **closing)
+    if fields:
+        table.save(update_fields=list(fields))
+
+
+def _record_hand(table: PeopleTable, hand: Hand, notes: list[Note]) -> None:
+    data = hand.to_dict()
+    PeopleHand.objects.update_or_create(
+        table=table,
+        number=hand.setup.hand_number,
+        defaults={
+            "setup": data["setup"],
+            "log": data["log"],
+            "notes": notes,
+            "balances": list(hand.balances),
+            "looed_seats": sorted(set(hand.looed)),
+            "finished": timezone.now(),
+        },
+    )
 
 
 def _deadline(table: PeopleTable) -> Any:

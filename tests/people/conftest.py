@@ -1,0 +1,71 @@
+"""Helpers of the tests of tables for people: accounts, a started table, a legal decision."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+
+from games import people
+from games.loo.view import view_for
+from games.models import PeopleTable
+
+PASSWORD = "a long password 1"
+
+
+def make_user(name: str) -> Any:
+    return get_user_model().objects.create_user(name, password=PASSWORD)
+
+
+def open_table(host: Any, players: int = 4, **kw: Any) -> PeopleTable:
+    kw.setdefault("opponents", "beginner")
+    return people.open_table(host, game="three-card", rules="hoffmann", players=players, **kw)
+
+
+def started(
+    names: tuple[str, ...] = ("host", "ann", "bob"), players: int = 5, **kw: Any
+) -> tuple[PeopleTable, list[Any]]:
+    """A started table whose first seats are people (``names``, the first the host), the
+    others computer players; the table as stored and the users."""
+    users = [make_user(n) for n in names]
+    table = open_table(users[0], players=players, **kw)
+    for user in users[1:]:
+        people.sit(table, user)
+    table.refresh_from_db()
+    people.start(table, users[0], table.version)
+    table.refresh_from_db()
+    return table, users
+
+
+def to_act(table: PeopleTable) -> int | None:
+    hand = table.to_engine().hand
+    assert hand is not None
+    return None if hand.over else hand.to_act
+
+
+def decision(table: PeopleTable, seat: int) -> dict[str, Any]:
+    """The POST of a legal decision of ``seat`` now (play rather than pass; the lowest legal
+    card), with the table's version."""
+    hand = table.to_engine().hand
+    assert hand is not None
+    options = view_for(hand, seat).options
+    assert options is not None and options.kind != "none"
+    data: dict[str, Any] = {"version": table.version, "kind": options.kind}
+    if options.kind == "play":
+        assert options.legal is not None
+        data["card"] = sorted(c.code for c in options.legal.legal)[0]
+    else:
+        data["choice"] = "play" if "play" in options.choices else options.choices[0]
+    return data
+
+
+def play_to_end(table: PeopleTable, users: list[Any]) -> PeopleTable:
+    """Every person acts legally until the hand is over."""
+    by_seat = {s.number: s.user for s in table.seats.exclude(user=None)}
+    for _ in range(200):
+        table.refresh_from_db()
+        seat = to_act(table)
+        if seat is None:
+            return table
+        people.act(table, by_seat[seat], decision(table, seat))
+    raise AssertionError("the hand did not end")

@@ -1,0 +1,191 @@
+"""Playing at a table for people (games.people): start, act, the refusals that change
+nothing, two people at once, time running out, back, leave, close, reveal."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db import OperationalError, connection
+from django.utils import timezone
+
+from games import people
+from games.models import PeopleHand, PeopleSeat, PeopleTable
+from games.presenting import STALE
+
+from .conftest import decision, make_user, open_table, play_to_end, started, to_act
+
+pytestmark = pytest.mark.django_db
+
+
+def test_only_the_host_starts_and_the_first_hand_waits_for_a_person() -> None:
+    host, ann = make_user("host"), make_user("ann")
+    table = open_table(host, players=5)
+    people.sit(table, ann)
+    table.refresh_from_db()
+    with pytest.raises(people.Refused, match="Only the host"):
+        people.start(table, ann, table.version)
+    people.start(table, host, table.version)
+    table.refresh_from_db()
+    assert table.status == "playing" and table.started is not None
+    seat = to_act(table)
+    assert seat in (0, 1) or table.hand_over
+    if seat is not None:
+        assert PeopleSeat.objects.get(table=table, number=seat).deadline is not None
+    with pytest.raises(people.Refused, match="has started"):
+        people.sit(table, make_user("cat"))
+
+
+def _persons_turn(table: PeopleTable, users: list[Any]) -> tuple[PeopleTable, int]:
+    """Deal on until a hand where a person is to act."""
+    for _ in range(30):
+        table.refresh_from_db()
+        seat = to_act(table)
+        if seat is not None:
+            return table, seat
+        people.next_hand(table, users[0], table.version)
+    raise AssertionError("no person ever came to act")
+
+
+def test_a_decision_is_applied_once_and_a_stale_or_repeated_one_changes_nothing() -> None:
+    table, users = started()
+    table, seat = _persons_turn(table, users)
+    data = decision(table, seat)
+    people.act(table, users[seat], data)
+    after = PeopleTable.objects.get(pk=table.pk)
+    assert after.version > table.version
+    with pytest.raises(people.Refused, match="out of date"):
+        people.act(after, users[seat], data)  # the same POST again
+    assert PeopleTable.objects.get(pk=table.pk).state == after.state
+
+
+def test_a_forged_decision_is_refused_and_changes_nothing() -> None:
+    table, users = started()
+    table, seat = _persons_turn(table, users)
+    other = next(i for i in range(3) if i != seat)
+    state = table.state
+    with pytest.raises(people.Refused, match="not your turn"):
+        people.act(table, users[other], {**decision(table, seat)})
+    with pytest.raises(people.ActionRefused):
+        people.act(table, users[seat], {"version": table.version, "kind": "play", "card": "XX"})
+    with pytest.raises(people.Refused, match="no seat"):
+        people.act(table, make_user("eve"), decision(table, seat))
+    with pytest.raises(people.Refused):
+        people.act(table, users[seat], {"kind": "play"})  # no version
+    assert PeopleTable.objects.get(pk=table.pk).state == state
+
+
+def test_a_hand_played_to_the_end_is_kept_for_its_replay() -> None:
+    table, users = started()
+    table = play_to_end(table, users)
+    number = table.to_engine().hand.setup.hand_number  # type: ignore[union-attr]
+    record = PeopleHand.objects.get(table=table, number=number)
+    assert record.replay().over
+    with pytest.raises(people.Refused, match="Only the host"):
+        people.reveal(table, users[1], table.version)
+    people.reveal(table, users[0], table.version)
+    table.refresh_from_db()
+    assert table.revealed == number
+    people.next_hand(table, users[1], table.version)
+    table.refresh_from_db()
+    assert table.to_engine().hand.setup.hand_number == number + 1  # type: ignore[union-attr]
+
+
+def test_reveal_waits_for_the_end_of_the_hand() -> None:
+    table, users = started()
+    table, _seat = _persons_turn(table, users)
+    with pytest.raises(people.Refused, match="not over"):
+        people.reveal(table, users[0], table.version)
+
+
+def test_time_running_out_makes_him_away_until_he_comes_back() -> None:
+    table, users = started()
+    table, seat = _persons_turn(table, users)
+    PeopleSeat.objects.filter(table=table, number=seat).update(
+        deadline=timezone.now() - timedelta(seconds=1)
+    )
+    assert people.expire_all() == 1
+    table.refresh_from_db()
+    row = PeopleSeat.objects.get(table=table, number=seat)
+    assert row.away and row.deadline is None
+    assert to_act(table) != seat  # a computer player decided for him
+    with pytest.raises(people.Refused, match="Back to my seat"):
+        people.act(table, users[seat], {"version": table.version, "kind": "play"})
+    people.back(table, users[seat])
+    assert not PeopleSeat.objects.get(table=table, number=seat).away
+    with pytest.raises(people.Refused, match="at your seat already"):
+        people.back(table, users[seat])
+    assert people.expire_all() == 0
+
+
+def test_leaving_gives_the_seat_to_a_computer_player_and_the_last_to_leave_closes() -> None:
+    table, users = started(("host", "ann"))
+    people.leave(table, users[1])
+    table.refresh_from_db()
+    assert table.status == "playing"
+    assert to_act(table) in (0, None)
+    people.leave(table, users[0])
+    table.refresh_from_db()
+    assert table.status == "closed" and table.closed is not None
+    with pytest.raises(people.Refused, match="left this table"):
+        people.leave(table, users[0])
+    assert list(people.tables_for(users[1])) == [table]  # kept, for its replays
+
+
+def test_leaving_before_the_start_frees_the_seat() -> None:
+    host, ann = make_user("host"), make_user("ann")
+    table = open_table(host)
+    people.sit(table, ann)
+    people.leave(table, ann)
+    assert not PeopleSeat.objects.filter(table=table, user=ann).exists()
+
+
+def _at_once(*calls: Any) -> list[Any]:
+    """Run the calls on threads that start together, each with its own database connection;
+    their results, in order (as tests/quizzes/test_concurrency.py)."""
+    barrier = threading.Barrier(len(calls))
+    results: list[Any] = [None] * len(calls)
+
+    def run(i: int, call: Any) -> None:
+        try:
+            barrier.wait()
+            results[i] = call()
+        except Exception as error:  # noqa: BLE001 - reported by the test
+            results[i] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for i, result in enumerate(results):
+        if isinstance(result, OperationalError) and connection.vendor == "sqlite":
+            # SQLite's in-memory test database locks whole tables instead of waiting: the call
+            # is made again once the others are done (PostgreSQL runs them truly at once).
+            assert "locked" in str(result)
+            try:
+                results[i] = calls[i]()
+            except Exception as error:  # noqa: BLE001 - reported by the test
+                results[i] = error
+    return results
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_decisions_at_once_store_one() -> None:
+    table, users = started()
+    table, seat = _persons_turn(table, users)
+    data = decision(table, seat)
+    results = _at_once(
+        lambda: people.act(PeopleTable.objects.get(pk=table.pk), users[seat], data),
+        lambda: people.act(PeopleTable.objects.get(pk=table.pk), users[seat], data),
+    )
+    done = [r for r in results if isinstance(r, people.Done)]
+    refused = [r for r in results if isinstance(r, people.Refused)]
+    assert len(done) == 1 and len(refused) == 1, results
+    assert str(refused[0]) == STALE
+    stored = PeopleTable.objects.get(pk=table.pk)
+    assert stored.version == done[0].table.version
