@@ -21,6 +21,7 @@ from games.models import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     RULES_CHOICES,
+    SECONDS_PER_MOVE,
     Opponents,
 )
 
@@ -131,6 +132,43 @@ class NewTableForm(forms.Form):
                         f"{PRESETS[rules].title} is for {low} to {high} players here.",
                     )
         return data
+
+
+class NewPeopleTableForm(NewTableForm):
+    """A table for people: as a practice table (the game, the rule set, how many seats, the
+    computer players for the seats no person takes, the mode), with the time each person has
+    for a decision; no take-backs (none is fair to the others) and no seed (no deal foretold)."""
+
+    takebacks = None  # type: ignore[assignment]
+    seed = None  # type: ignore[assignment]
+    players = forms.IntegerField(
+        min_value=MIN_PLAYERS, max_value=MAX_PLAYERS, initial=5, label="Seats, yours included"
+    )
+    opponents = forms.ChoiceField(
+        choices=Opponents.choices,
+        initial=Opponents.SENSIBLE,
+        label="Computer players, in the seats no person takes",
+    )
+    seconds_per_move = forms.TypedChoiceField(
+        choices=SECONDS_PER_MOVE,
+        coerce=int,
+        initial=120,
+        label="Time for each decision",
+        help_text="When it runs out, a computer player decides for him, and plays his seat "
+        "until he is back.",
+    )
+
+
+class JoinForm(forms.Form):
+    """The join code a host gave (any case; spaces ignored)."""
+
+    code = forms.CharField(max_length=20, label="Table code")
+
+
+class SeatForm(forms.Form):
+    """The seat a person chooses at a table he joins (none: the first free one)."""
+
+    seat = forms.IntegerField(min_value=0, max_value=MAX_PLAYERS - 1, required=False)
 
 
 class VersionForm(forms.Form):

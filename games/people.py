@@ -332,7 +332,7 @@ def act(table: PeopleTable, user: Any, data: Any) -> Done:
     his seat and on his turn, checked by the form and the engine; then the computer players
     act until a person's turn or the hand's end. A stale, repeated or forged one is refused
     (:class:`Refused`, :class:`ActionRefused`) and nothing changes."""
-    version = _version(data)
+    version = posted_version(data)
     with transaction.atomic():
         locked, seats = _lock(table.pk, version)
         seat = _seated(seats, user)
@@ -370,7 +370,8 @@ def act(table: PeopleTable, user: Any, data: Any) -> Done:
     return Done(locked, said)
 
 
-def _version(data: Any) -> int:
+def posted_version(data: Any) -> int:
+    """The version a form sent (:class:`Refused` if it sent none that can be read)."""
     try:
         return int(str(data.get("version", "")))
     except ValueError:

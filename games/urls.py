@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views
+from games import people_views, views
 
 app_name = "games"
 
@@ -26,4 +26,19 @@ urlpatterns = [
     path("<int:pk>/hand/<int:number>/review/", views.review_hand, name="hand-review"),
     path("shared/<str:token>/", views.show_shared_replay, name="shared-replay"),
     path("shared/<str:token>/play/", views.play_shared_deal, name="shared-play"),
+    # Tables where people play together (games.people_views).
+    path("people/", people_views.list_tables, name="people-list"),
+    path("people/new/", people_views.open_table, name="people-new"),
+    path("people/join/", people_views.join, name="people-join"),
+    path("people/join/<str:code>/", people_views.join_code, name="people-join-code"),
+    path("people/<int:pk>/", people_views.show_table, name="people-table"),
+    path("people/<int:pk>/watch/", people_views.watch_table, name="people-watch"),
+    path("people/<int:pk>/stream/", people_views.stream, name="people-stream"),
+    path("people/<int:pk>/act/", people_views.act, name="people-act"),
+    path("people/<int:pk>/start/", people_views.start, name="people-start"),
+    path("people/<int:pk>/next/", people_views.next_hand, name="people-next"),
+    path("people/<int:pk>/reveal/", people_views.reveal, name="people-reveal"),
+    path("people/<int:pk>/back/", people_views.back, name="people-back"),
+    path("people/<int:pk>/leave/", people_views.leave, name="people-leave"),
+    path("people/<int:pk>/hand/<int:number>/", people_views.replay_hand, name="people-hand"),
 ]

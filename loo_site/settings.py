@@ -273,6 +273,17 @@ RATE_LIMITS = {
     "tables-per-address": (envint("DJANGO_LIMIT_TABLES_PER_ADDRESS", 200), 600),
     # The coach's answers and reviews computed (games.coaching: a cached one is free), each
     # 0.1 to 1 s of a worker: a learner asks at most once a decision.
+    # Tables for people (games.people_views): opening and joining tables, decisions (a
+    # person plays well under 2 a second), the live connections (one a page, reopened on
+    # each visit).
+    "people-tables-per-account": (envint("DJANGO_LIMIT_PEOPLE_TABLES_PER_ACCOUNT", 30), 3600),
+    "people-tables-per-address": (envint("DJANGO_LIMIT_PEOPLE_TABLES_PER_ADDRESS", 300), 3600),
+    "people-joins-per-account": (envint("DJANGO_LIMIT_PEOPLE_JOINS_PER_ACCOUNT", 60), 600),
+    "people-joins-per-address": (envint("DJANGO_LIMIT_PEOPLE_JOINS_PER_ADDRESS", 600), 600),
+    "people-actions-per-account": (envint("DJANGO_LIMIT_PEOPLE_ACTIONS_PER_ACCOUNT", 120), 60),
+    "people-actions-per-address": (envint("DJANGO_LIMIT_PEOPLE_ACTIONS_PER_ADDRESS", 3000), 60),
+    "people-streams-per-account": (envint("DJANGO_LIMIT_PEOPLE_STREAMS_PER_ACCOUNT", 120), 600),
+    "people-streams-per-address": (envint("DJANGO_LIMIT_PEOPLE_STREAMS_PER_ADDRESS", 3000), 600),
     "coach-per-session": (envint("DJANGO_LIMIT_COACH_PER_SESSION", 60), 600),
     "coach-per-address": (envint("DJANGO_LIMIT_COACH_PER_ADDRESS", 600), 600),
     # What creates or stores rows (loo_site.limits.CREATING), per account and per address (a

@@ -95,7 +95,10 @@
 
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail && event.detail.elt;
-    seen = elt && elt.closest && elt.closest("#hand-table") ? shownCards() : null;
+    // A table for people fetches its felt again on each live update (data-table-live):
+    // the others' cards arrive one by one there too.
+    var table = elt && elt.closest && (elt.closest("#hand-table") || elt.closest("[data-table-live]"));
+    seen = table ? shownCards() : null;
   });
 
   document.addEventListener("htmx:beforeSwap", function (event) {

@@ -1,0 +1,120 @@
+"""The pages of tables for people: who may see and do what, and what each is shown."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import people
+from games.models import PeopleSeat, PeopleTable
+
+from .conftest import decision, make_user, open_table, started, to_act
+
+pytestmark = pytest.mark.django_db
+
+
+def client_for(user) -> Client:  # type: ignore[no-untyped-def]
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_opening_a_table_seats_the_host_and_shows_the_invitation() -> None:
+    host = make_user("host")
+    client = client_for(host)
+    assert client.get(reverse("games:people-new")).status_code == 200
+    response = client.post(
+        reverse("games:people-new"),
+        {
+            "game": "three-card",
+            "rules": "hoffmann",
+            "players": 4,
+            "opponents": "beginner",
+            "mode": "learning",
+            "seconds_per_move": 60,
+        },
+    )
+    table = PeopleTable.objects.get()
+    assert response.status_code == 302 and response["Location"] == table.get_absolute_url()
+    assert table.seconds_per_move == 60 and table.seats.get(number=0).user == host
+    page = client.get(table.get_absolute_url()).content.decode()
+    assert table.code in page and table.join_url in page and "Start" in page
+
+
+def test_a_bad_form_opens_nothing() -> None:
+    client = client_for(make_user("host"))
+    response = client.post(reverse("games:people-new"), {"game": "three-card", "players": 12})
+    assert response.status_code == 400 and not PeopleTable.objects.exists()
+
+
+def test_not_logged_in_goes_to_the_login_page_and_changes_nothing() -> None:
+    table = open_table(make_user("host"))
+    client = Client()
+    for url in (table.join_url, table.get_absolute_url(), reverse("games:people-new")):
+        response = client.get(url)
+        assert response.status_code == 302 and "/log-in/" in response["Location"], url
+    response = client.post(table.join_url)
+    assert response.status_code == 302 and "/log-in/" in response["Location"]
+    response = client.post(reverse("games:people-act", args=[table.pk]), {"version": 1})
+    assert response.status_code == 302 and "/log-in/" in response["Location"]
+    assert table.seats.exclude(user=None).count() == 1
+
+
+def test_joining_by_link_and_by_code() -> None:
+    table = open_table(make_user("host"))
+    ann = client_for(make_user("ann"))
+    found = ann.get(reverse("games:people-join"), {"code": table.code.lower()})
+    assert found.status_code == 302 and found["Location"] == table.join_url
+    assert "Take a seat" in ann.get(table.join_url).content.decode()
+    assert ann.post(table.join_url, {"seat": "2"})["Location"] == table.get_absolute_url()
+    assert PeopleSeat.objects.get(table=table, number=2).user.get_username() == "ann"
+    # Again: he is taken to his seat; nobody sits twice.
+    assert ann.get(table.join_url).status_code == 302
+    response = ann.post(table.join_url, {"seat": ""})
+    assert response.status_code == 400 and "already have a seat" in response.content.decode()
+    assert ann.get(reverse("games:people-join"), {"code": "ZZZZZZ"}).status_code == 200
+
+
+def test_outsiders_get_404_and_change_nothing() -> None:
+    table, users = started()
+    outsider = client_for(make_user("eve"))
+    before = PeopleTable.objects.get(pk=table.pk)
+    for name in ("people-table", "people-watch", "people-hand"):
+        args = [table.pk, 1] if name == "people-hand" else [table.pk]
+        assert outsider.get(reverse(f"games:{name}", args=args)).status_code == 404, name
+    for name in ("people-act", "people-next", "people-start", "people-reveal", "people-leave"):
+        url = reverse(f"games:{name}", args=[table.pk])
+        response = outsider.post(url, {"version": before.version})
+        assert response.status_code == 404, name
+    # A seated player who is not the host may not watch.
+    assert (
+        client_for(users[1]).get(reverse("games:people-watch", args=[table.pk])).status_code == 404
+    )
+    after = PeopleTable.objects.get(pk=table.pk)
+    assert (after.version, after.state) == (before.version, before.state)
+
+
+def test_a_stale_form_is_refused_with_a_message() -> None:
+    table, users = started()
+    seat = to_act(table)
+    if seat is None:
+        pytest.skip("the first deal ended before any person's turn")
+    client = client_for(users[seat])
+    data = decision(table, seat)
+    assert client.post(reverse("games:people-act", args=[table.pk]), data).status_code == 302
+    response = client.post(reverse("games:people-act", args=[table.pk]), data, follow=True)
+    assert "out of date" in response.content.decode()
+
+
+def test_the_host_who_does_not_sit_watches() -> None:
+    teacher, ann = make_user("teacher"), make_user("ann")
+    table = open_table(teacher, host_sits=False)
+    people.sit(table, ann)
+    table.refresh_from_db()
+    people.start(table, teacher, table.version)
+    client = client_for(teacher)
+    response = client.get(table.get_absolute_url())
+    assert response.status_code == 302 and response["Location"].endswith("/watch/")
+    page = client.get(reverse("games:people-watch", args=[table.pk])).content.decode()
+    assert "You are watching" in page and "my-cards" not in page
