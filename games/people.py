@@ -301,9 +301,18 @@ def _hand(engine: Table) -> Hand:
     return engine.hand
 
 
-def start(table: PeopleTable, user: Any, version: int) -> Done:
+def start(
+    table: PeopleTable,
+    user: Any,
+    version: int,
+    *,
+    first_pack: tuple[str, ...] | None = None,
+    engine_seed: str | None = None,
+) -> Done:
     """The host starts the table: its first hand is dealt, the empty seats are computer
-    players, who act until a person's turn."""
+    players, who act until a person's turn. ``first_pack`` stacks the first deal and
+    ``engine_seed`` seeds it (a lesson's chosen deal, a test's; see ``TableConfig``): the
+    later deals come from a new secret seed all the same."""
     with transaction.atomic():
         locked, seats = _lock(table.pk, version)
         if user.pk != locked.host_id:
@@ -315,8 +324,9 @@ def start(table: PeopleTable, user: Any, version: int) -> Done:
             locked.game,
             rules.with_options(locked.options) if locked.options else rules,
             locked.players,
-            deal_seed(new_seed()),
+            engine_seed if engine_seed is not None else deal_seed(new_seed()),
             laws=locked.laws,
+            first_pack=first_pack,
             later_seed=new_later_seed(),
         )
         engine = Table(config)

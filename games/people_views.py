@@ -473,6 +473,7 @@ def _expire(pk: int) -> None:
 
 @require_safe
 @login_required
+@vary_on_headers("HX-Request")
 def replay_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """A finished hand step by step, from the user's seat, for those who sat at the table
     (a host who only watched saw no hand: he has no replay of one)."""
@@ -482,7 +483,7 @@ def replay_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     record = get_object_or_404(PeopleHand, table=table, number=number)
     form = ReplayStepForm(request.GET)
     step = form.cleaned_data["step"] if form.is_valid() else None
-    step = record.steps if step is None else min(step, record.steps)
+    step = 0 if step is None else min(step, record.steps)
     hand = record.replay(step)
     context = presenting.table_context_for(
         view_for(hand, seat.number),
@@ -491,5 +492,17 @@ def replay_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         notes=[n for n in record.notes if n["action"] < step],
         version=table.version,
     )
-    context.update({"table": table, "record": record, "step": step, "steps": record.steps})
-    return render(request, "games/people/replay.html", context)
+    context.update(
+        {
+            "table": table,
+            "record": record,
+            "step": step,
+            "steps": record.steps,
+            "here": request.path,
+            "in_replay": True,
+            # The lines this step added to the trace.
+            "first_new": len(record.replay(step - 1).events) if step else len(context["log"]),
+        }
+    )
+    template = "games/replay.html#replay-step" if request.htmx else "games/people/replay.html"
+    return render(request, template, context)

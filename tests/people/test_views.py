@@ -9,7 +9,7 @@ from django.urls import reverse
 from games import people
 from games.models import PeopleSeat, PeopleTable
 
-from .conftest import decision, make_user, open_table, started, to_act
+from .conftest import decision, make_user, open_table, play_to_end, started, to_act
 
 pytestmark = pytest.mark.django_db
 
@@ -118,3 +118,15 @@ def test_the_host_who_does_not_sit_watches() -> None:
     assert response.status_code == 302 and response["Location"].endswith("/watch/")
     page = client.get(reverse("games:people-watch", args=[table.pk])).content.decode()
     assert "You are watching" in page and "my-cards" not in page
+
+
+def test_a_finished_hand_replays_for_those_who_sat_there() -> None:
+    table, users = started()
+    table = play_to_end(table, users)
+    number = table.to_engine().hand.setup.hand_number  # type: ignore[union-attr]
+    url = reverse("games:people-hand", args=[table.pk, number])
+    client = client_for(users[1])
+    page = client.get(url, {"step": 3})
+    assert page.status_code == 200 and "Step 3 of" in page.content.decode()
+    assert "Replay this deal" in client.get(table.get_absolute_url()).content.decode()
+    assert client_for(make_user("eve")).get(url).status_code == 404
