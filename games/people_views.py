@@ -157,6 +157,7 @@ def show_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return redirect("games:people-watch", pk=pk)
     if people.expire(table):
         table.refresh_from_db()
+        seat.refresh_from_db()
     if _started_since(request, table):
         return _reload()
     return _render(request, table, seat)
