@@ -475,7 +475,7 @@ def _expire(pk: int) -> None:
 @require_safe
 @login_required
 @vary_on_headers("HX-Request")
-def replay_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def replay_hand(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     """A finished hand step by step, from the user's seat, for those who sat at the table
     (a host who only watched saw no hand: he has no replay of one)."""
     table, seat = _table_for(request, pk)
