@@ -230,7 +230,8 @@ def table_context(
         "notice": "",
         "practice": None,
         "urls": _urls(table),
-        "refresh": False,
+        # Without JavaScript the page comes again by itself while nothing is his to decide.
+        "refresh": table.status == PeopleTable.Status.WAITING,
         "laws": table.laws,
         # The table's own "Leave the table" is in the seats' panel, at any time: the felt's
         # (a practice table's, between deals) is not offered twice.

@@ -195,3 +195,18 @@ def test_the_stream_is_for_those_at_the_table() -> None:
     assert client_for(make_user("eve")).get(url).status_code == 404
     # Under WSGI (the test client) a stream answers 204: the page refreshes itself instead.
     assert client_for(users[1]).get(url).status_code == 204
+
+
+def test_a_waiting_page_refreshes_itself_and_reloads_once_the_table_starts() -> None:
+    host, ann = make_user("host"), make_user("ann")
+    table = open_table(host)
+    people.sit(table, ann)
+    client = client_for(ann)
+    page = client.get(table.get_absolute_url()).content.decode()
+    assert '<noscript><meta http-equiv="refresh" content="5"></noscript>' in page
+    live = client.get(table.get_absolute_url(), {"waiting": 1}, headers={"HX-Request": "true"})
+    assert live.status_code == 200 and "HX-Refresh" not in live
+    table.refresh_from_db()
+    people.start(table, host, table.version)
+    live = client.get(table.get_absolute_url(), {"waiting": 1}, headers={"HX-Request": "true"})
+    assert live["HX-Refresh"] == "true"
