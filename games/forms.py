@@ -158,6 +158,12 @@ class NewPeopleTableForm(NewTableForm):
         "until he is back.",
     )
 
+    watch = forms.BooleanField(
+        required=False,
+        label="I only watch: I take no seat",
+        help_text="You see the table as a spectator, without anyone's cards during a hand.",
+    )
+
 
 class JoinForm(forms.Form):
     """The join code a host gave (any case; spaces ignored)."""

@@ -85,6 +85,7 @@ def open_table(request: HttpRequest) -> HttpResponse:
         opponents=data["opponents"],
         seconds_per_move=data["seconds_per_move"],
         laws=data["mode"] == "laws",
+        host_sits=not data["watch"],
     )
     return redirect(table)
 

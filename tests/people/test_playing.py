@@ -224,3 +224,8 @@ def test_a_page_request_after_the_deadline_lets_a_computer_player_decide() -> No
     response = client.post(f"/play/people/{table.pk}/back/")
     assert response.status_code == 302
     assert not PeopleSeat.objects.get(table=table, number=seat).away
+
+
+def test_the_agreed_variations_are_the_rules_the_table_plays() -> None:
+    table, _users = started(options={"club-law": "on"})
+    assert table.to_engine().rules.options()["club-law"] == "on"

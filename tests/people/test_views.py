@@ -43,6 +43,25 @@ def test_opening_a_table_seats_the_host_and_shows_the_invitation() -> None:
     assert table.code in page and table.join_url in page and "Start" in page
 
 
+def test_a_host_who_only_watches_takes_no_seat_and_watches() -> None:
+    client = client_for(make_user("teacher"))
+    response = client.post(
+        reverse("games:people-new"),
+        {
+            "game": "three-card",
+            "rules": "hoffmann",
+            "players": 4,
+            "opponents": "beginner",
+            "mode": "learning",
+            "seconds_per_move": 120,
+            "watch": "1",
+        },
+    )
+    table = PeopleTable.objects.get()
+    assert not table.seats.exclude(user=None).exists()
+    assert client.get(response["Location"])["Location"].endswith("/watch/")
+
+
 def test_a_bad_form_opens_nothing() -> None:
     client = client_for(make_user("host"))
     response = client.post(reverse("games:people-new"), {"game": "three-card", "players": 12})
