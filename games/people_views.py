@@ -161,6 +161,9 @@ def show_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         seat.refresh_from_db()
     if _started_since(request, table):
         return _reload()
+    if seat.left is not None:
+        # He left: a computer player holds his seat's cards now, and he sees them no more.
+        return _render(request, table, None)
     return _render(request, table, seat)
 
 

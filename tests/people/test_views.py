@@ -229,3 +229,15 @@ def test_a_waiting_page_refreshes_itself_and_reloads_once_the_table_starts() -> 
     people.start(table, host, table.version)
     live = client.get(table.get_absolute_url(), {"waiting": 1}, headers={"HX-Request": "true"})
     assert live["HX-Refresh"] == "true"
+
+
+def test_who_left_sees_the_table_without_his_former_seat_s_cards() -> None:
+    table, users = started(("host", "ann", "bob"))
+    people.leave(table, users[2])
+    table.refresh_from_db()
+    hand = table.to_engine().hand
+    assert hand is not None
+    page = client_for(users[2]).get(table.get_absolute_url()).content.decode()
+    assert "You are watching" in page and "my-cards" not in page
+    if not hand.over:
+        assert not any(c.label in page for c in hand.hands[2])
