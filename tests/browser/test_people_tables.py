@@ -11,6 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from django.utils import timezone
 from playwright.sync_api import Browser, Page
 
@@ -40,6 +41,11 @@ def _log_in(browser: Browser, base: str, name: str, **context: Any) -> Page:
     page.click("form button[type=submit]")
     page.wait_for_load_state()
     return page
+
+
+def _accessible(page: Page) -> None:
+    results = Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()
 
 
 def _hand(table: PeopleTable) -> Hand:
@@ -113,11 +119,13 @@ def test_three_people_play_a_hand_and_one_comes_back_after_his_time_ran_out(
     pages = {0: host, 1: phone, 2: plain}
 
     host.goto("/play/people/new/")
+    _accessible(host)
     host.check("input[name=opponents][value=beginner]")
     host.fill("input[name=players]", "5")
     host.click("button:has-text('Open the table')")
     code = host.locator(".join-code__code").inner_text()
     table = PeopleTable.objects.get(code=code)
+    _accessible(host)
     phone.goto("/play/people/join/")
     phone.fill("input[name=code]", code.lower())
     phone.click("button:has-text('Find the table')")
@@ -128,6 +136,8 @@ def test_three_people_play_a_hand_and_one_comes_back_after_his_time_ran_out(
     host.locator("#people-bar", has_text="bob").wait_for(timeout=5000)
     host.click("button:has-text('Start')")
     phone.locator("#hand-table").wait_for(timeout=5000)  # the phone's page was told
+    _settled(phone, True)
+    _accessible(phone)
 
     for _ in range(60):
         hand = _hand(table)
