@@ -282,7 +282,12 @@ def stop(server: subprocess.Popen[bytes] | None, folder: Path) -> None:
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def serve(workers: int, database: Path) -> tuple[subprocess.Popen[bytes], int, dict[str, str]]:
+def serve(
+    workers: int, database: Path, *, asgi: bool = False, extra_env: dict[str, str] | None = None
+) -> tuple[subprocess.Popen[bytes], int, dict[str, str]]:
+    """gunicorn on a throwaway SQLite database, as ``make run`` serves the site: sync workers
+    (WSGI), or with ``asgi`` uvicorn's workers as ``make run`` has them now; ``extra_env``
+    adds to the settings' environment (limits, REDIS_URL)."""
     options = urllib.parse.urlencode(
         {
             "transaction_mode": "IMMEDIATE",
@@ -306,6 +311,7 @@ def serve(workers: int, database: Path) -> tuple[subprocess.Popen[bytes], int, d
         # Every simulated player comes from 127.0.0.1: the limit on tables dealt from one
         # address (meant for one abuser) would stop them all.
         "DJANGO_LIMIT_TABLES_PER_ADDRESS": "1000000",
+        **(extra_env or {}),
     }
     manage = [str(PYTHON), "manage.py"]
     for command in (
@@ -321,7 +327,9 @@ def serve(workers: int, database: Path) -> tuple[subprocess.Popen[bytes], int, d
     log = database.with_name("gunicorn.log")
     with log.open("wb") as stderr:
         server = subprocess.Popen(
-            [str(GUNICORN), "loo_site.wsgi", "--bind", f"127.0.0.1:{port}"]
+            [str(GUNICORN), "loo_site.asgi" if asgi else "loo_site.wsgi"]
+            + (["--worker-class", "uvicorn_worker.UvicornWorker"] if asgi else [])
+            + ["--bind", f"127.0.0.1:{port}"]
             + ["--workers", str(workers), "--access-logfile", "-"],
             cwd=ROOT,
             env=env,

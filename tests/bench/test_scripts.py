@@ -156,3 +156,18 @@ def test_the_coach_benchmark_plays_the_expert_and_the_sensible_player_on_the_sam
     assert int(found[3]) == 8, "\n".join(lines)
     assert all(0 <= float(found[i]) <= 1 for i in (1, 2)), lines[-1]
     assert any(re.match(r"expert: [1-9]\d* decisions weighed", line) for line in lines), lines
+
+
+def test_the_multiplayer_benchmark_plays_at_tables_of_people_and_loses_nothing() -> None:
+    lines = _run("bench/multiplayer.py", "--tables", "2", "--people", "3", "--seconds", "8")
+
+    found = re.fullmatch(
+        r"multiplayer: tables=2 people=6 plays=(\d+) delivery_p50_ms=\d+ delivery_p95_ms=\d+ "
+        r"errors=(\d+) lost=(\d+)",
+        lines[-1],
+    )
+    assert found, "\n".join(lines)
+    plays, errors, lost = map(int, found.groups())
+    # A play is a decision the server took; lost counts its arrivals missing at the two
+    # others of its table. Eight seconds make several plays at each table.
+    assert plays >= 4 and (errors, lost) == (0, 0), "\n".join(lines)

@@ -11,6 +11,9 @@ be timed to the millisecond. A practice table is dealt through server 1's choose
 person deals one; streams are opened on both servers; ten plays are POSTed to server 1 and
 each must be heard on both streams, in order, within a second of the POST's answer.
 
+The last test plays a whole hand at a table for three people, two of them on server 1 and
+one on server 2, each following the table's real stream on his own server.
+
 Like tests/deploy/test_two_servers.py, this needs a database other processes reach: it runs
 in the PostgreSQL lane (``scripts/with_postgres.sh .venv/bin/pytest tests/deploy``).
 """
@@ -18,6 +21,7 @@ in the PostgreSQL lane (``scripts/with_postgres.sh .venv/bin/pytest tests/deploy
 from __future__ import annotations
 
 import os
+import re
 import statistics
 import sys
 import time
@@ -26,20 +30,27 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from django.contrib.auth.models import User
 from pytest_django import DjangoDbBlocker
 
-from games.models import PracticeTable
+from games.models import PeopleHand, PeopleTable, PracticeTable
 from tests.deploy.test_two_servers import (  # noqa: F401 (fixtures)
+    PASSWORD,
+    SERVERS_HASHER,
     Browser,
     database_url,
     deal,
+    forms_of,
     free_port,
+    log_in,
     logs,
     redis_url,
     site,
     started,
     static_files,
     stop,
+    submit,
+    version_of,
     wait_for_port,
 )
 from tests.live.test_sse import Stream, bump, update
@@ -122,3 +133,120 @@ def test_plays_through_one_server_reach_streams_on_both_within_a_second_in_order
         f"live bus ({servers.bus}) across two servers: {len(delays)} deliveries, median "
         f"{statistics.median(delays) * 1000:.0f} ms, max {max(delays) * 1000:.0f} ms"
     )
+
+
+# -- people at one table, on two servers -------------------------------------------------------
+
+_OVER = re.compile(r"Deal 1(?:, the single,)? is over")
+_LEGAL_CARD = re.compile(r'name="card" value="(\w\w)" class="card-button"(?: autofocus)?>')
+
+
+def _decision(page: str, table: str) -> list[tuple[str, str]]:
+    """A decision as the page's buttons offer it: a legal card to play, or a declaration
+    ("play" if offered): its form's fields and the button pressed."""
+    for form in forms_of(page):
+        if form.action != f"{table}act/":
+            continue
+        kind = dict(form.fields).get("kind")
+        if kind == "play" and (cards := _LEGAL_CARD.findall(page)):
+            return form.fields + [("card", cards[0])]
+        if kind == "declare":
+            choices = [value for name, value in form.buttons if name == "choice"]
+            return form.fields + [("choice", "play" if "play" in choices else choices[0])]
+    raise AssertionError("it is his turn, and the page offers no decision")
+
+
+@pytest.fixture(scope="module")
+def accounts(site: None, django_db_blocker: DjangoDbBlocker) -> None:  # noqa: F811
+    """Three people's accounts for each bus, committed (outside a test's transaction) for
+    the servers to see."""
+    with django_db_blocker.unblock(), SERVERS_HASHER:
+        for bus in ("redis", "database"):
+            for name in ("ann", "ben", "cat"):
+                User.objects.create_user(f"{bus}-{name}", password=PASSWORD)
+
+
+def test_three_people_on_two_servers_play_a_whole_hand_and_each_sees_every_play(
+    servers: Servers, accounts: None, django_db_blocker: DjangoDbBlocker
+) -> None:
+    """Ann (server 1) opens a table for three; Ben (server 2) and Cat (server 1) sit through
+    its invitation; Ann starts it. Each keeps the table's stream open on his own server and
+    makes his decisions there when his page says it is his turn: every decision reaches the
+    other two streams, in order, within a second, until the hand is over for all three."""
+    names = [f"{servers.bus}-{name}" for name in ("ann", "ben", "cat")]
+    ports = [servers.one, servers.two, servers.one]
+    people = [Browser() for _ in names]
+    for browser, port, name in zip(people, ports, names, strict=True):
+        assert log_in(browser, port, name, PASSWORD).status == 302
+    ann, ben, cat = people
+    opened = submit(
+        ann,
+        servers.one,
+        ann.get(servers.one, "/play/people/new/").text,
+        "/play/people/new/",
+        game="three-card",
+        rules="hoffmann",
+        players="3",
+        opponents="beginner",
+        mode="learning",
+        seconds_per_move="300",
+    )
+    assert opened.status == 302, opened.text[:2000]
+    table = opened.location
+    with django_db_blocker.unblock():
+        code = PeopleTable.objects.get(pk=int(table.strip("/").split("/")[-1])).code
+    for browser, port in ((ben, servers.two), (cat, servers.one)):
+        invitation = browser.get(port, f"/play/people/join/{code}/")
+        sat = submit(browser, port, invitation.text, f"/play/people/join/{code}/")
+        assert (sat.status, sat.location) == (302, table), sat.text[:2000]
+    waiting = ann.get(servers.one, table).text
+    assert submit(ann, servers.one, waiting, f"{table}start/").status == 302
+    version = _stored(django_db_blocker, code)
+    streams = [
+        Stream(port, f"{table}stream/?after={version}", {"Cookie": _cookies(browser)})
+        for browser, port in zip(people, ports, strict=True)
+    ]
+    heard: list[list[int]] = [[] for _ in people]
+    decisions = 0
+    try:
+        for stream in streams:
+            assert stream.response.status == 200
+            assert stream.event()[0] == "retry: 2000"
+        for _ in range(40):
+            pages = [b.get(p, table).text for b, p in zip(people, ports, strict=True)]
+            if all(_OVER.search(page) for page in pages):
+                break
+            turn = [i for i, page in enumerate(pages) if "Your turn" in page]
+            assert len(turn) == 1, turn
+            i = turn[0]
+            answer = people[i].post(ports[i], f"{table}act/", _decision(pages[i], table))
+            sent = time.monotonic()
+            assert (answer.status, answer.location) == (302, table), answer.text[:2000]
+            decisions += 1
+            stored = _stored(django_db_blocker, code)
+            for n, stream in enumerate(streams):
+                while not heard[n] or heard[n][-1] < stored:
+                    event = stream.next_update()
+                    heard[n].append(int(event.rsplit("data: ", 1)[1]))
+                assert time.monotonic() - sent < 1.0, (servers.bus, n, decisions)
+        else:
+            raise AssertionError("the hand did not end in 40 decisions")
+    finally:
+        for stream in streams:
+            stream.close()
+    assert decisions >= 3
+    for versions in heard:  # each stream heard the versions in order, never one twice
+        assert versions == sorted(set(versions)), versions
+    with django_db_blocker.unblock():
+        assert PeopleHand.objects.filter(table__code=code, number=1).exists()
+
+
+def _stored(django_db_blocker: DjangoDbBlocker, code: str) -> int:
+    """The table's version as the servers stored it (committed: read through the test's
+    connection, PostgreSQL's read committed)."""
+    with django_db_blocker.unblock():
+        return PeopleTable.objects.get(code=code).version
+
+
+def _cookies(browser: Browser) -> str:
+    return "; ".join(f"{k}={v}" for k, v in browser.cookies.items())
