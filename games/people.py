@@ -1,9 +1,13 @@
 """Tables where people play together: the service the views (and a class's tables, in
-``lessons``) call. Every change is made here, in a transaction that locks the table's row
-(``select_for_update``), checks what the caller's page showed (its ``version``), stores the
-engine's new state with the version bumped, and tells the live pages once it has committed
-(``games.live.bus.publish_on_commit``). A refusal raises :class:`Refused` with the sentence to
-show, and changes nothing.
+``lessons``) call. Every change is made here. It reads the table, checks what the caller's
+page showed (its ``version``), and works out the change, the computer players' decisions
+included, *outside* any transaction: an expert decides in 0.1 to 0.6 s, and SQLite's write
+lock, taken when a transaction begins, would hold up every other writer of the site
+meanwhile. Then a short transaction locks the table's row (``select_for_update``), finds its
+version unchanged (else the change is refused as stale, or worked out again where no page's
+version was asked: :func:`_again`), stores the engine's new state with the version bumped,
+and tells the live pages once it has committed (``games.live.bus.publish_on_commit``). A
+refusal raises :class:`Refused` with the sentence to show, and changes nothing.
 
 The hooks for class tables (``games`` never imports ``lessons``):
 
@@ -22,10 +26,11 @@ The hooks for class tables (``games`` never imports ``lessons``):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
@@ -54,6 +59,8 @@ from games.models import (
     stored_state,
 )
 from games.naming import say
+
+T = TypeVar("T")
 
 # -- what the service says when it refuses ---------------------------------------------------
 
@@ -270,13 +277,43 @@ def autoplay(table: PeopleTable, seats: Iterable[PeopleSeat]) -> Autoplay:
     return Autoplay(table.opponents, people=frozenset(s.number for s in seats if s.present))
 
 
-def _lock(pk: int, version: int | None) -> tuple[PeopleTable, list[PeopleSeat]]:
-    """The table ``pk`` locked for this transaction, and its seats; :class:`Refused` with
-    the stale page's notice if its version is not ``version`` (None: not checked)."""
-    locked = PeopleTable.objects.select_for_update().get(pk=pk)
-    if version is not None and version != locked.version:
-        raise Refused(presenting.STALE)
-    return locked, list(locked.seats.select_related("user"))
+class Stale(Refused):
+    """The table changed since the page (or the change being worked out) read it."""
+
+    def __init__(self) -> None:
+        super().__init__(presenting.STALE)
+
+
+def _read(pk: int, version: int | None) -> tuple[PeopleTable, list[PeopleSeat]]:
+    """The table ``pk`` as stored now, and its seats, read without a lock; :class:`Stale` if
+    its version is not ``version`` (None: not checked)."""
+    table = PeopleTable.objects.get(pk=pk)
+    if version is not None and version != table.version:
+        raise Stale
+    return table, list(table.seats.select_related("user"))
+
+
+@contextmanager
+def _storing(table: PeopleTable) -> Iterator[None]:
+    """A short transaction to store a change worked out from ``table`` as :func:`_read` read
+    it: the row locked, and :class:`Stale` (nothing stored) if another change was stored
+    since. Every change bumps the version, a seat's too."""
+    with transaction.atomic():
+        stored = PeopleTable.objects.select_for_update().values_list("version", flat=True)
+        if stored.get(pk=table.pk) != table.version:
+            raise Stale
+        yield
+
+
+def _again(change: Callable[[], T]) -> T:
+    """``change()``, worked out again from the table as stored if another change got there
+    first (up to five times): for what asks no page's version (leave, time running out)."""
+    for _ in range(4):
+        try:
+            return change()
+        except Stale:
+            continue
+    return change()
 
 
 def _seated(seats: list[PeopleSeat], user: Any) -> PeopleSeat:
@@ -313,28 +350,28 @@ def start(
     players, who act until a person's turn. ``first_pack`` stacks the first deal and
     ``engine_seed`` seeds it (a lesson's chosen deal, a test's; see ``TableConfig``): the
     later deals come from a new secret seed all the same."""
-    with transaction.atomic():
-        locked, seats = _lock(table.pk, version)
-        if user.pk != locked.host_id:
-            raise Refused(HOST_ONLY)
-        if locked.status != PeopleTable.Status.WAITING:
-            raise Refused(TABLE_STARTED if locked.status == "playing" else TABLE_CLOSED)
-        rules = RuleSet.preset(locked.rules)
-        config = TableConfig(
-            locked.game,
-            rules.with_options(locked.options) if locked.options else rules,
-            locked.players,
-            engine_seed if engine_seed is not None else deal_seed(new_seed()),
-            laws=locked.laws,
-            first_pack=first_pack,
-            later_seed=new_later_seed(),
-        )
-        engine = Table(config)
-        engine.deal()
-        notes = autoplay(locked, seats).run(engine, [])
-        locked.status, locked.started = PeopleTable.Status.PLAYING, timezone.now()
-        _store(locked, seats, engine, notes, "status", "started")
-    return Done(locked, [STARTED])
+    read, seats = _read(table.pk, version)
+    if user.pk != read.host_id:
+        raise Refused(HOST_ONLY)
+    if read.status != PeopleTable.Status.WAITING:
+        raise Refused(TABLE_STARTED if read.status == "playing" else TABLE_CLOSED)
+    rules = RuleSet.preset(read.rules)
+    config = TableConfig(
+        read.game,
+        rules.with_options(read.options) if read.options else rules,
+        read.players,
+        engine_seed if engine_seed is not None else deal_seed(new_seed()),
+        laws=read.laws,
+        first_pack=first_pack,
+        later_seed=new_later_seed(),
+    )
+    engine = Table(config)
+    engine.deal()
+    notes = autoplay(read, seats).run(engine, [])
+    with _storing(read):
+        read.status, read.started = PeopleTable.Status.PLAYING, timezone.now()
+        _store(read, seats, engine, notes, "status", "started")
+    return Done(read, [STARTED])
 
 
 def act(table: PeopleTable, user: Any, data: Any) -> Done:
@@ -343,41 +380,41 @@ def act(table: PeopleTable, user: Any, data: Any) -> Done:
     act until a person's turn or the hand's end. A stale, repeated or forged one is refused
     (:class:`Refused`, :class:`ActionRefused`) and nothing changes."""
     version = posted_version(data)
-    with transaction.atomic():
-        locked, seats = _lock(table.pk, version)
-        seat = _seated(seats, user)
-        engine = _playing(locked)
-        if seat.away:
-            raise Refused(YOU_ARE_AWAY)
-        hand = _hand(engine)
-        form = ActionForm(view_for(hand, seat.number), data)
-        if not form.is_valid():
-            raise ActionRefused(form)
-        action = form.action()
-        if action is None:
-            raise Refused(NO_WAITING)
-        first_event = len(hand.events)
-        try:
-            engine.apply(action)
-        except IllegalAction as refusal:
-            form.add_error(None, say(refusal.message, locked.players, me=seat.number))
-            raise ActionRefused(form, refusal) from None
-        except LooError as error:
-            form.add_error(None, presenting.sentence(str(error)))
-            raise ActionRefused(form) from None
-        hand = _hand(engine)
-        said = [
-            say(e.message, locked.players, me=seat.number)
-            for e in hand.events[first_event:]
-            if e.kind == "irregular"
-        ]
-        players = autoplay(locked, seats)
-        notes = list(locked.notes)
-        if bound := players.rules_note(hand, action, form.options, first_event):
-            notes.append(bound)
-        notes = players.run(engine, notes)
-        _store(locked, seats, engine, notes)
-    return Done(locked, said)
+    read, seats = _read(table.pk, version)
+    seat = _seated(seats, user)
+    engine = _playing(read)
+    if seat.away:
+        raise Refused(YOU_ARE_AWAY)
+    hand = _hand(engine)
+    form = ActionForm(view_for(hand, seat.number), data)
+    if not form.is_valid():
+        raise ActionRefused(form)
+    action = form.action()
+    if action is None:
+        raise Refused(NO_WAITING)
+    first_event = len(hand.events)
+    try:
+        engine.apply(action)
+    except IllegalAction as refusal:
+        form.add_error(None, say(refusal.message, read.players, me=seat.number))
+        raise ActionRefused(form, refusal) from None
+    except LooError as error:
+        form.add_error(None, presenting.sentence(str(error)))
+        raise ActionRefused(form) from None
+    hand = _hand(engine)
+    said = [
+        say(e.message, read.players, me=seat.number)
+        for e in hand.events[first_event:]
+        if e.kind == "irregular"
+    ]
+    players = autoplay(read, seats)
+    notes = list(read.notes)
+    if bound := players.rules_note(hand, action, form.options, first_event):
+        notes.append(bound)
+    notes = players.run(engine, notes)
+    with _storing(read):
+        _store(read, seats, engine, notes)
+    return Done(read, said)
 
 
 def posted_version(data: Any) -> int:
@@ -390,72 +427,84 @@ def posted_version(data: Any) -> int:
 
 def next_hand(table: PeopleTable, user: Any, version: int) -> Done:
     """The next deal, once the hand is over: any person at the table (or the host) deals it."""
-    with transaction.atomic():
-        locked, seats = _lock(table.pk, version)
-        if user.pk != locked.host_id:
-            _seated(seats, user)
-        engine = _playing(locked)
-        if not _hand(engine).over:
-            raise Refused(HAND_NOT_OVER)
-        try:
-            engine.deal()
-        except LooError as error:
-            raise Refused(presenting.sentence(str(error))) from None
-        _store(locked, seats, engine, autoplay(locked, seats).run(engine, []))
-    return Done(locked)
+    read, seats = _read(table.pk, version)
+    if user.pk != read.host_id:
+        _seated(seats, user)
+    engine = _playing(read)
+    if not _hand(engine).over:
+        raise Refused(HAND_NOT_OVER)
+    try:
+        engine.deal()
+    except LooError as error:
+        raise Refused(presenting.sentence(str(error))) from None
+    notes = autoplay(read, seats).run(engine, [])
+    with _storing(read):
+        _store(read, seats, engine, notes)
+    return Done(read)
 
 
 def reveal(table: PeopleTable, user: Any, version: int) -> Done:
     """The host shows every hand of the deal just over to the table and its spectators, for
     discussion; the next deal hides them again."""
-    with transaction.atomic():
-        locked, _seats = _lock(table.pk, version)
-        if user.pk != locked.host_id:
-            raise Refused(HOST_ONLY)
-        hand = _hand(_playing(locked))
-        if not hand.over:
-            raise Refused(HAND_NOT_OVER)
-        _bump(locked, revealed=hand.setup.hand_number)
-    return Done(locked, [REVEALED])
+    read, _seats = _read(table.pk, version)
+    if user.pk != read.host_id:
+        raise Refused(HOST_ONLY)
+    hand = _hand(_playing(read))
+    if not hand.over:
+        raise Refused(HAND_NOT_OVER)
+    with _storing(read):
+        _bump(read, revealed=hand.setup.hand_number)
+    return Done(read, [REVEALED])
 
 
 def back(table: PeopleTable, user: Any) -> Done:
     """A person whose time ran out takes his seat back (from any device: no version asked);
     his next turn is his again."""
-    with transaction.atomic():
-        locked, seats = _lock(table.pk, None)
+
+    def change() -> Done:
+        read, seats = _read(table.pk, None)
         seat = _seated(seats, user)
         if not seat.away:
             raise Refused(NOT_AWAY)
-        seat.away = False
-        hand = _hand(locked.to_engine()) if locked.state else None
-        seat.deadline = _deadline(locked) if hand and hand.to_act == seat.number else None
-        seat.save(update_fields=["away", "deadline"])
-        _bump(locked)
-    return Done(locked, [BACK])
+        hand = _hand(read.to_engine()) if read.state else None
+        with _storing(read):
+            seat.away = False
+            seat.deadline = _deadline(read) if hand and hand.to_act == seat.number else None
+            seat.save(update_fields=["away", "deadline"])
+            _bump(read)
+        return Done(read, [BACK])
+
+    return _again(change)
 
 
 def leave(table: PeopleTable, user: Any) -> Done:
     """A person leaves the table: before it starts his seat is free again; after, a computer
     player has it for good (and plays at once if it is his turn). A table no person is left
     at closes itself, and is kept for its replays."""
-    with transaction.atomic():
-        locked, seats = _lock(table.pk, None)
+
+    def change() -> Done:
+        read, seats = _read(table.pk, None)
         seat = _seated(seats, user)
-        if locked.status == PeopleTable.Status.WAITING:
-            seat.user = None
-            seat.save(update_fields=["user"])
-            _bump(locked)
-            return Done(locked, [LEFT])
+        if read.status == PeopleTable.Status.WAITING:
+            with _storing(read):
+                seat.user = None
+                seat.save(update_fields=["user"])
+                _bump(read)
+            return Done(read, [LEFT])
         seat.left, seat.deadline = timezone.now(), None
-        seat.save(update_fields=["left", "deadline"])
-        if locked.status == PeopleTable.Status.PLAYING:
-            engine = locked.to_engine()
-            notes = autoplay(locked, seats).run(engine, list(locked.notes))
-            _store(locked, seats, engine, notes)
-        else:
-            _bump(locked)
-    return Done(locked, [LEFT])
+        engine = notes = None
+        if read.status == PeopleTable.Status.PLAYING:
+            engine = read.to_engine()
+            notes = autoplay(read, seats).run(engine, list(read.notes))
+        with _storing(read):
+            seat.save(update_fields=["left", "deadline"])
+            if engine is not None and notes is not None:
+                _store(read, seats, engine, notes)
+            else:
+                _bump(read)
+        return Done(read, [LEFT])
+
+    return _again(change)
 
 
 def expire(table: PeopleTable) -> bool:
@@ -466,18 +515,23 @@ def expire(table: PeopleTable) -> bool:
     now = timezone.now()
     if not table.seats.filter(deadline__lt=now).exists():
         return False
-    with transaction.atomic():
-        locked, seats = _lock(table.pk, None)
+
+    def change() -> bool:
+        read, seats = _read(table.pk, None)
         late = [s for s in seats if s.deadline is not None and s.deadline < now]
-        if not late or locked.status != PeopleTable.Status.PLAYING:
+        if not late or read.status != PeopleTable.Status.PLAYING:
             return False
         for seat in late:
             seat.away, seat.deadline = True, None
-            seat.save(update_fields=["away", "deadline"])
-        engine = locked.to_engine()
-        notes = autoplay(locked, seats).run(engine, list(locked.notes))
-        _store(locked, seats, engine, notes)
-    return True
+        engine = read.to_engine()
+        notes = autoplay(read, seats).run(engine, list(read.notes))
+        with _storing(read):
+            for seat in late:
+                seat.save(update_fields=["away", "deadline"])
+            _store(read, seats, engine, notes)
+        return True
+
+    return _again(change)
 
 
 def expire_all() -> int:

@@ -12,6 +12,7 @@ from django.db import OperationalError, connection
 from django.utils import timezone
 
 from games import people
+from games.loo.autoplay import Autoplay
 from games.models import PeopleHand, PeopleSeat, PeopleTable
 from games.presenting import STALE
 
@@ -229,3 +230,33 @@ def test_a_page_request_after_the_deadline_lets_a_computer_player_decide() -> No
 def test_the_agreed_variations_are_the_rules_the_table_plays() -> None:
     table, _users = started(options={"club-law": "on"})
     assert table.to_engine().rules.options()["club-law"] == "on"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_computer_players_decide_outside_any_transaction(monkeypatch: Any) -> None:
+    """Their decisions (an expert's take up to 0.6 s) are worked out before the short
+    transaction that stores them: SQLite's write lock, taken when a transaction begins, would
+    otherwise hold up every writer of the site meanwhile. Watched, not replaced: the real
+    computer players decide."""
+    decided_in_a_transaction: list[bool] = []
+    real_run = Autoplay.run
+
+    def watched(self: Autoplay, *args: Any, **kwargs: Any) -> Any:
+        decided_in_a_transaction.append(connection.in_atomic_block)
+        return real_run(self, *args, **kwargs)
+
+    monkeypatch.setattr(Autoplay, "run", watched)
+    table, users = started()  # start: the computer players before the first person
+    table = play_to_end(table, users)  # each decision: the computer players after it
+    people.next_hand(table, users[0], table.version)
+    table.refresh_from_db()
+    seat = to_act(table)
+    assert seat is not None
+    PeopleSeat.objects.filter(table=table, number=seat).update(
+        deadline=timezone.now() - timedelta(seconds=1)
+    )
+    assert people.expire(table)  # time running out
+    people.leave(table, users[1])  # a person leaving
+
+    assert len(decided_in_a_transaction) >= 5
+    assert not any(decided_in_a_transaction)
