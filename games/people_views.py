@@ -278,7 +278,21 @@ def table_context(
         )
         context["refresh"] = view.options is None or view.options.kind == "none" or seat.away
     context["revealed"] = _revealed(table, hand, me)
+    if "seats" in context:
+        context["opponents"] = _named(context["seats"][1:], context["people_seats"])
     return context
+
+
+def _named(rows: list[presenting.SeatRow], seats: list[dict[str, Any]]) -> list[Any]:
+    """The felt's other seats (``opponents``) with the names of the people in them ("Left
+    (ben)"): at a table of people one looks for a friend's seat, not for a place."""
+    names = {s["number"]: s["name"] for s in seats if s["name"] and not s["left"]}
+    return [
+        dataclasses.replace(row, label=f"{row.label} ({names[row.seat]})")
+        if row.seat in names
+        else row
+        for row in rows
+    ]
 
 
 def _urls(table: PeopleTable) -> dict[str, str]:
