@@ -335,3 +335,20 @@ def test_nobody_sits_at_an_archived_class_s_tables(world: World) -> None:
     response = _client(world.student).post(_sit_url(world, 1), follow=True)
     assert "This class is archived" in response.content.decode()
     assert _state() == before
+
+
+def test_the_class_pages_cost_the_same_queries_for_more_tables(
+    world: World, django_assert_num_queries: Any
+) -> None:
+    _add_students(world, "ann", "bob", "cat")
+    _open(world, tables=2)
+    for user in (world.teacher, world.student):
+        client = _client(user)
+        client.get(world.class1.get_absolute_url())
+        with django_assert_num_queries(99, exact=False) as few:
+            client.get(world.class1.get_absolute_url())
+        count = len(few.captured_queries)  # before another request resets the log
+        _open(world, tables=2, seating="choose")
+        with django_assert_num_queries(count):
+            client.get(world.class1.get_absolute_url())
+        world.class1.tables.filter(number__gt=2).delete()
