@@ -157,6 +157,7 @@ def show_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return redirect("games:people-watch", pk=pk)
     if people.expire(table):
         table.refresh_from_db()
+        seat.refresh_from_db()
     if _started_since(request, table):
         return _reload()
     return _render(request, table, seat)
@@ -229,7 +230,8 @@ def table_context(
         "notice": "",
         "practice": None,
         "urls": _urls(table),
-        "refresh": False,
+        # Without JavaScript the page comes again by itself while nothing is his to decide.
+        "refresh": table.status == PeopleTable.Status.WAITING,
         "laws": table.laws,
         # The table's own "Leave the table" is in the seats' panel, at any time: the felt's
         # (a practice table's, between deals) is not offered twice.
@@ -474,7 +476,7 @@ def _expire(pk: int) -> None:
 @require_safe
 @login_required
 @vary_on_headers("HX-Request")
-def replay_hand(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def replay_hand(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     """A finished hand step by step, from the user's seat, for those who sat at the table
     (a host who only watched saw no hand: he has no replay of one)."""
     table, seat = _table_for(request, pk)

@@ -189,3 +189,38 @@ def test_two_decisions_at_once_store_one() -> None:
     assert str(refused[0]) == STALE
     stored = PeopleTable.objects.get(pk=table.pk)
     assert stored.version == done[0].table.version
+
+
+def test_the_timeouts_command_moves_on_the_tables_whose_time_ran_out() -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    table, users = started()
+    table, seat = _persons_turn(table, users)
+    out = StringIO()
+    call_command("timeouts", stdout=out)
+    assert out.getvalue().strip() == "0 tables moved on."
+    PeopleSeat.objects.filter(table=table, number=seat).update(
+        deadline=timezone.now() - timedelta(seconds=1)
+    )
+    call_command("timeouts", stdout=out)
+    assert "1 table moved on." in out.getvalue()
+    assert PeopleSeat.objects.get(table=table, number=seat).away
+
+
+def test_a_page_request_after_the_deadline_lets_a_computer_player_decide() -> None:
+    from django.test import Client
+
+    table, users = started()
+    table, seat = _persons_turn(table, users)
+    PeopleSeat.objects.filter(table=table, number=seat).update(
+        deadline=timezone.now() - timedelta(seconds=1)
+    )
+    client = Client()
+    client.force_login(users[seat])
+    page = client.get(table.get_absolute_url()).content.decode()
+    assert "Back to my seat" in page
+    response = client.post(f"/play/people/{table.pk}/back/")
+    assert response.status_code == 302
+    assert not PeopleSeat.objects.get(table=table, number=seat).away

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from django.test import Client
+from django.conf import settings
+from django.test import Client, override_settings
 from django.urls import reverse
 
 from games import people
@@ -130,3 +131,82 @@ def test_a_finished_hand_replays_for_those_who_sat_there() -> None:
     assert page.status_code == 200 and "Step 3 of" in page.content.decode()
     assert "Replay this deal" in client.get(table.get_absolute_url()).content.decode()
     assert client_for(make_user("eve")).get(url).status_code == 404
+
+
+LIMITS = settings.RATE_LIMITS
+
+
+@override_settings(RATE_LIMITS={**LIMITS, "people-tables-per-account": (1, 600)})
+def test_opening_tables_is_limited_before_any_work() -> None:
+    client = client_for(make_user("host"))
+    data = {
+        "game": "three-card",
+        "rules": "hoffmann",
+        "players": 4,
+        "opponents": "beginner",
+        "mode": "learning",
+        "seconds_per_move": 120,
+    }
+    assert client.post(reverse("games:people-new"), data).status_code == 302
+    response = client.post(reverse("games:people-new"), data)
+    assert response.status_code == 429 and "Retry-After" in response
+    assert PeopleTable.objects.count() == 1
+
+
+@override_settings(RATE_LIMITS={**LIMITS, "people-joins-per-account": (1, 600)})
+def test_joining_is_limited() -> None:
+    first, second = open_table(make_user("h1")), open_table(make_user("h2"))
+    client = client_for(make_user("ann"))
+    assert client.post(first.join_url).status_code == 302
+    assert client.post(second.join_url).status_code == 429
+    assert not second.seats.filter(user__username="ann").exists()
+
+
+@override_settings(RATE_LIMITS={**LIMITS, "people-actions-per-account": (1, 60)})
+def test_decisions_are_limited() -> None:
+    table, users = started()
+    client = client_for(users[0])
+    url = reverse("games:people-reveal", args=[table.pk])
+    assert client.post(url, {"version": table.version}).status_code == 302  # refused: not over
+    version = PeopleTable.objects.get(pk=table.pk).version
+    assert client.post(url, {"version": version}).status_code == 429
+    assert PeopleTable.objects.get(pk=table.pk).version == version
+
+
+def test_a_decision_with_htmx_answers_the_felt() -> None:
+    table, users = started()
+    seat = to_act(table)
+    if seat is None:
+        pytest.skip("the first deal ended before any person's turn")
+    client = client_for(users[seat])
+    url = reverse("games:people-act", args=[table.pk])
+    response = client.post(url, decision(table, seat), headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html.startswith('<section id="hand-table"') or 'id="hand-table"' in html[:200]
+    stale = client.post(url, decision(table, seat), headers={"HX-Request": "true"})
+    assert stale.status_code == 200 and "out of date" in stale.content.decode()
+
+
+def test_the_stream_is_for_those_at_the_table() -> None:
+    table, users = started()
+    url = reverse("games:people-stream", args=[table.pk])
+    assert Client().get(url).status_code == 401
+    assert client_for(make_user("eve")).get(url).status_code == 404
+    # Under WSGI (the test client) a stream answers 204: the page refreshes itself instead.
+    assert client_for(users[1]).get(url).status_code == 204
+
+
+def test_a_waiting_page_refreshes_itself_and_reloads_once_the_table_starts() -> None:
+    host, ann = make_user("host"), make_user("ann")
+    table = open_table(host)
+    people.sit(table, ann)
+    client = client_for(ann)
+    page = client.get(table.get_absolute_url()).content.decode()
+    assert '<noscript><meta http-equiv="refresh" content="5"></noscript>' in page
+    live = client.get(table.get_absolute_url(), {"waiting": 1}, headers={"HX-Request": "true"})
+    assert live.status_code == 200 and "HX-Refresh" not in live
+    table.refresh_from_db()
+    people.start(table, host, table.version)
+    live = client.get(table.get_absolute_url(), {"waiting": 1}, headers={"HX-Request": "true"})
+    assert live["HX-Refresh"] == "true"

@@ -1,0 +1,170 @@
+"""A table for people in Chromium, served by a real ASGI server (uvicorn) with its live
+streams: three people in three browser contexts (one with JavaScript off, one a 375×740 phone)
+play a whole hand to the end, each page holding only its own player's cards; then a player's
+time runs out, a computer player takes his seat, and he comes back to it."""
+
+from __future__ import annotations
+
+import os
+import time
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import Browser, Page
+
+from games.loo.hand import Hand
+from games.loo.view import view_for
+from games.models import PeopleSeat, PeopleTable
+from tests.live.test_sse import server  # noqa: F401 (the fixture)
+from tests.people.conftest import PASSWORD, make_user
+
+# Playwright's sync API runs an event loop in the test thread (tests/browser/conftest.py).
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.filterwarnings("ignore:StreamingHttpResponse must consume synchronous"),
+]
+
+NAMES = ("host", "ann", "bob")
+
+
+def _log_in(browser: Browser, base: str, name: str, **context: Any) -> Page:
+    page = browser.new_context(base_url=base, **context).new_page()
+    page.set_default_timeout(10_000)
+    page.goto("/accounts/log-in/")
+    page.fill("input[name=username]", name)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("form button[type=submit]")
+    page.wait_for_load_state()
+    return page
+
+
+def _hand(table: PeopleTable) -> Hand:
+    table.refresh_from_db()
+    hand = table.to_engine().hand
+    assert hand is not None
+    return hand
+
+
+def _holds_only_his_own(page: Page, hand: Hand, seat: int) -> None:
+    """No card another player holds now is named anywhere on ``seat``'s page."""
+    html = page.content()
+    for other, cards in enumerate(hand.hands):
+        if other != seat:
+            for c in cards:
+                assert c.label not in html, (seat, c.label)
+
+
+def _settled(page: Page, javascript: bool) -> None:
+    """With JavaScript, wait until the others' cards have all arrived (play.js: a click while
+    they arrive only hurries them on)."""
+    if javascript:
+        page.wait_for_function(
+            "() => !document.querySelector('.is-pending, .my-hand.is-waiting')", timeout=15000
+        )
+
+
+def _act(page: Page, table: PeopleTable, seat: int, javascript: bool) -> None:
+    """The person at ``seat`` makes a legal decision on his page (he plays, and his lowest
+    legal card)."""
+    if not javascript:
+        page.reload()
+    options = view_for(_hand(table), seat).options
+    assert options is not None
+    if options.kind == "play":
+        assert options.legal is not None
+        code = sorted(c.code for c in options.legal.legal)[0]
+        button = page.locator(f"button[name=card][value='{code}']")
+    else:
+        choice = "play" if "play" in options.choices else options.choices[0]
+        button = page.locator(f"button[name=choice][value='{choice}']")
+    # With JavaScript the page was told of the others' plays: his form is there at once.
+    button.wait_for(timeout=5000)
+    _stored(page, button, table, javascript)
+
+
+def _stored(page: Page, button: Any, table: PeopleTable, javascript: bool) -> None:
+    """Press ``button`` once the page has settled, and wait until the table has stored what it
+    sent (with JavaScript, htmx sends it)."""
+    _settled(page, javascript)
+    before = PeopleTable.objects.get(pk=table.pk).version
+    button.click()
+    for _ in range(100):
+        if PeopleTable.objects.get(pk=table.pk).version > before:
+            return
+        time.sleep(0.05)
+    raise AssertionError("nothing was stored")
+
+
+def test_three_people_play_a_hand_and_one_comes_back_after_his_time_ran_out(
+    server: int,  # noqa: F811
+    browser: Browser,
+) -> None:
+    base = f"http://127.0.0.1:{server}"
+    for name in NAMES:
+        make_user(name)
+    host = _log_in(browser, base, "host")
+    phone = _log_in(browser, base, "ann", viewport={"width": 375, "height": 740})
+    plain = _log_in(browser, base, "bob", java_script_enabled=False)
+    javascript = {0: True, 1: True, 2: False}
+    pages = {0: host, 1: phone, 2: plain}
+
+    host.goto("/play/people/new/")
+    host.check("input[name=opponents][value=beginner]")
+    host.fill("input[name=players]", "5")
+    host.click("button:has-text('Open the table')")
+    code = host.locator(".join-code__code").inner_text()
+    table = PeopleTable.objects.get(code=code)
+    phone.goto("/play/people/join/")
+    phone.fill("input[name=code]", code.lower())
+    phone.click("button:has-text('Find the table')")
+    phone.click("button:has-text('Take a seat')")
+    plain.goto(f"/play/people/join/{code}/")
+    plain.click("button:has-text('Take a seat')")
+    # The host's page is told of those who sat.
+    host.locator("#people-bar", has_text="bob").wait_for(timeout=5000)
+    host.click("button:has-text('Start')")
+    phone.locator("#hand-table").wait_for(timeout=5000)  # the phone's page was told
+
+    for _ in range(60):
+        hand = _hand(table)
+        for seat, page in pages.items():
+            if not javascript[seat]:
+                page.reload()
+            _holds_only_his_own(page, hand, seat)
+        if hand.over:
+            break
+        seat = hand.to_act
+        assert seat in pages
+        _act(pages[seat], table, seat, javascript[seat])
+    else:
+        raise AssertionError("the hand did not end")
+    for page in pages.values():
+        page.reload()
+        assert "Settlement" in page.content()
+
+    # The next hand; the first person to act lets his time run out.
+    deal = host.locator("button:has-text('Deal the next hand')")
+    for _ in range(10):
+        _stored(host, deal, table, True)
+        hand = _hand(table)
+        if not hand.over:
+            break
+    seat = hand.to_act
+    assert seat in pages
+    PeopleSeat.objects.filter(table=table, number=seat).update(
+        deadline=timezone.now() - timedelta(seconds=1)
+    )
+    page = pages[seat]
+    page.reload()
+    page.locator("button:has-text('Back to my seat')").wait_for()
+    row = PeopleSeat.objects.get(table=table, number=seat)
+    assert row.away
+    assert _hand(table).to_act != seat or _hand(table).over  # a computer player decided
+    page.click("button:has-text('Back to my seat')")
+    page.wait_for_load_state()
+    assert not PeopleSeat.objects.get(table=table, number=seat).away
+    assert "Back to my seat" not in page.content()
