@@ -520,7 +520,7 @@ class ClassTablesForm(NewPeopleTableForm):
     """Tables for a class: as a table for people (game, rule set, seats, computer players,
     mode, time for each decision), how many, and how the students sit. The limits are the
     class's: at most ``tables.MAX_OPEN_TABLES`` open at once, and when the teacher seats
-    them, every student on the roster seated."""
+    them, every student on the roster not yet at one of its tables seated."""
 
     players = forms.IntegerField(
         min_value=MIN_PLAYERS, max_value=MAX_PLAYERS, initial=5, label="Seats at each table"
@@ -553,7 +553,7 @@ class ClassTablesForm(NewPeopleTableForm):
                 "tables", tables.TOO_MANY_TABLES.format(limit=tables.MAX_OPEN_TABLES, open=open_now)
             )
         if data.get("seating") == "seat" and seats is not None:
-            n = len(tables.students(self.school_class))
+            n = len(tables.unseated(self.school_class))
             if n == 0:
                 self.add_error("seating", tables.NO_STUDENTS)
             elif n > count * seats:

@@ -22,14 +22,13 @@ from lessons.classes.models import ClassTable, SchoolClass
 
 
 def listed(school_class: SchoolClass, user: Any) -> list[dict[str, Any]]:
-    """The class's tables for its page, the latest first: each with its seats (who sits
+    """The class's latest 30 tables for its page, by number: each with its seats (who sits
     there, by username, or nobody), its status, ``user``'s seat there (None: he has none, or
     left it) and whether he may sit there; no card and no score (a class page tells nothing
     of a hand)."""
     rows = []
-    for class_table in school_class.tables.select_related("table").prefetch_related(
-        "table__seats__user"
-    )[:30]:
+    latest = school_class.tables.order_by("-number").select_related("table")[:30]
+    for class_table in sorted(latest.prefetch_related("table__seats__user"), key=_number):
         table = class_table.table
         seats = list(table.seats.all())
         mine = next((s for s in seats if s.user_id == user.pk and s.left is None), None)
@@ -49,6 +48,10 @@ def listed(school_class: SchoolClass, user: Any) -> list[dict[str, Any]]:
     for r in rows:
         r["may_sit"] = r["waiting"] and r["ct"].students_choose and not seated
     return rows
+
+
+def _number(class_table: ClassTable) -> int:
+    return class_table.number
 
 
 def _back(school_class: SchoolClass) -> HttpResponse:
@@ -90,6 +93,7 @@ def open_tables(request: HttpRequest, pk: int) -> HttpResponseBase:
         "school_class": school_class,
         "form": form,
         "students": len(tables.students(school_class)),
+        "unseated": len(tables.unseated(school_class)),
         "open_now": tables.open_count(school_class),
         "max_open": tables.MAX_OPEN_TABLES,
     }

@@ -28,7 +28,10 @@ TOO_MANY_STUDENTS = (
     "or give each more seats."
 )
 MORE_TABLES_THAN_STUDENTS = "{students} students fill at most {students} tables: open fewer."
-NO_STUDENTS = "The class has no student to seat yet: let them choose their tables, or add some."
+NO_STUDENTS = (
+    "Every student of the class sits at one of its tables already (or it has none): let them "
+    "choose, or add students."
+)
 ARCHIVED_TABLES = "This class is archived: it opens no tables and nobody sits at them."
 NOT_YOURS = "Only the teacher who opened this table may do that."
 NOBODY_SEATED = "Table {number} has no student yet: seat some before starting it."
@@ -54,6 +57,17 @@ def students(school_class: SchoolClass) -> list[Any]:
     return sorted((m.student for m in memberships), key=lambda u: u.get_username().casefold())
 
 
+def unseated(school_class: SchoolClass) -> list[Any]:
+    """The students on the roster who sit at none of the class's open tables: those a new
+    deal seats (a student sits at one table of the class at a time)."""
+    sitting = set(
+        open_tables(school_class)
+        .filter(table__seats__left__isnull=True)
+        .values_list("table__seats__user", flat=True)
+    )
+    return [u for u in students(school_class) if u.pk not in sitting]
+
+
 def deal_evenly(people_: Sequence[Any], tables: int) -> list[list[Any]]:
     """``people_`` dealt round ``tables`` tables as cards are, one each in turn: the tables'
     counts differ by one at most (the first ones get the more)."""
@@ -70,8 +84,9 @@ def open_for_class(
 ) -> list[ClassTable]:
     """Open ``tables`` tables for the class (``settings``: ``games.people.open_table``'s game,
     rules, players, opponents, seconds_per_move, laws), the teacher the host who does not sit,
-    every student on the roster invited; unless they choose, the students dealt evenly round
-    them. The form checked the limits; they are checked again under the class's lock."""
+    every student on the roster invited; unless they choose, the students who sit at none of
+    the class's tables yet dealt evenly round them. The form checked the limits; the count of
+    open tables is checked again under the class's lock."""
     roster = students(school_class)
     with transaction.atomic():
         SchoolClass.objects.select_for_update().filter(pk=school_class.pk).first()
@@ -80,12 +95,12 @@ def open_for_class(
                 TOO_MANY_TABLES.format(limit=MAX_OPEN_TABLES, open=open_count(school_class))
             )
         first = (school_class.tables.aggregate(n=Max("number"))["n"] or 0) + 1
-        seating = deal_evenly(roster, tables) if not students_choose else [[]] * tables
+        seating = deal_evenly(unseated(school_class), tables) if not students_choose else []
         made = []
-        for offset, seated in enumerate(seating):
+        for offset in range(tables):
             table = people.open_table(teacher, host_sits=False, members_only=True, **settings)
             people.invite(table, roster)
-            for seat, student in enumerate(seated):
+            for seat, student in enumerate(seating[offset] if seating else []):
                 people.reserve(table, seat, student)
             made.append(
                 ClassTable.objects.create(

@@ -83,6 +83,20 @@ def test_the_teacher_seats_four_students_evenly_round_two_tables(world: World) -
         assert table.status == PeopleTable.Status.WAITING and table.players == 3
 
 
+def test_a_second_deal_seats_only_those_at_no_table(world: World) -> None:
+    _add_students(world, "ann", "bob", "cat")
+    _open(world, tables=1, players=4)
+    (late,) = _add_students(world, "late")
+    _open(world, tables=1)
+    assert _seated(world.class1.tables.get(number=2)) == ["late"]
+    before = _state()
+    response = _open(world, tables=1)
+    assert response.status_code == 400 and "sits at one of its tables already" in str(
+        response.content.decode()
+    )
+    assert _state() == before
+
+
 def test_five_students_at_two_tables_are_three_and_two(world: World) -> None:
     _add_students(world, "ann", "bob", "cat", "dan")
     _open(world, players=4)
