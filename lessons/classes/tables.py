@@ -83,10 +83,11 @@ def open_for_class(
     **settings: Any,
 ) -> list[ClassTable]:
     """Open ``tables`` tables for the class (``settings``: ``games.people.open_table``'s game,
-    rules, players, opponents, seconds_per_move, laws), the teacher the host who does not sit,
-    every student on the roster invited; unless they choose, the students who sit at none of
-    the class's tables yet dealt evenly round them. The form checked the limits; the count of
-    open tables is checked again under the class's lock."""
+    rules, players, opponents, seconds_per_move, laws), the teacher the host who does not sit.
+    If they choose, every student on the roster is invited to each (and those who join the
+    class later when they sit); else the students who sit at none of the class's tables yet
+    are dealt evenly round them, each invited to his own table only. The form checked the
+    limits; the count of open tables is checked again under the class's lock."""
     roster = students(school_class)
     with transaction.atomic():
         SchoolClass.objects.select_for_update().filter(pk=school_class.pk).first()
@@ -99,7 +100,8 @@ def open_for_class(
         made = []
         for offset in range(tables):
             table = people.open_table(teacher, host_sits=False, members_only=True, **settings)
-            people.invite(table, roster)
+            if students_choose:
+                people.invite(table, roster)
             for seat, student in enumerate(seating[offset] if seating else []):
                 people.reserve(table, seat, student)
             made.append(
@@ -145,6 +147,8 @@ def change_seats(class_table: ClassTable, teacher: Any, wanted: dict[int, Any]) 
         for number in changed:
             if seats[number].user is not None:
                 people.leave(table, seats[number].user)
+                if not class_table.students_choose:  # nor may he sit there by its code
+                    table.invited.remove(seats[number].user)
         people.invite(table, [u for u in changed.values() if u is not None])
         for number, user in changed.items():
             if user is not None:

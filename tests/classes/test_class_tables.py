@@ -74,12 +74,12 @@ def test_the_teacher_seats_four_students_evenly_round_two_tables(world: World) -
     one, two = sorted(world.class1.tables.all(), key=lambda ct: ct.number)
     assert (one.number, two.number) == (1, 2)
     assert _seated(one) == ["ann", "cat"] and _seated(two) == ["bob", "student"]
-    roster = {"ann", "bob", "cat", "student"}
     for ct in (one, two):
         table = ct.table
         assert table.host == world.teacher and table.members_only and not ct.students_choose
         assert not table.seats.filter(user=world.teacher).exists()  # he watches
-        assert {u.username for u in table.invited.all()} == roster
+        # Each may sit at his own table only (not at the other by its code).
+        assert sorted(u.username for u in table.invited.all()) == _seated(ct)
         assert table.status == PeopleTable.Status.WAITING and table.players == 3
 
 
@@ -191,11 +191,16 @@ def test_the_teacher_changes_the_seats_before_starting(world: World) -> None:
     ann, bob, cat = _add_students(world, "ann", "bob", "cat")
     _open(world)
     one = world.class1.tables.get(number=1)  # ann, cat
+    post = {"seat_0": cat.pk, "seat_1": "", "seat_2": ""}
+    assert _client(world.teacher).post(_seats_url(world, 1), post).status_code == 302
+    seats = {s.number: s.user for s in one.table.seats.all()}
+    assert seats == {0: cat, 1: None, 2: None}
+    assert set(one.table.invited.all()) == {cat}  # ann may not sit there by its code
     post = {"seat_0": cat.pk, "seat_1": "", "seat_2": ann.pk}
-    response = _client(world.teacher).post(_seats_url(world, 1), post)
-    assert response.status_code == 302
+    assert _client(world.teacher).post(_seats_url(world, 1), post).status_code == 302
     seats = {s.number: s.user for s in one.table.seats.all()}
     assert seats == {0: cat, 1: None, 2: ann}
+    assert set(one.table.invited.all()) == {ann, cat}
     # bob sits at table 2: he is not seated twice.
     before = _state()
     for seat_1, refusal in [
@@ -278,7 +283,9 @@ def test_a_student_does_not_sit_where_the_teacher_seats(world: World) -> None:
     assert _state() == before
 
 
-@pytest.mark.parametrize("actor", ["anonymous", "student2", "outsider", "teacher2", "staff"])
+@pytest.mark.parametrize(
+    "actor", ["anonymous", "student2", "outsider", "teacher2", "former_co_teacher", "staff"]
+)
 def test_nobody_else_lists_or_sits_at_the_tables(world: World, actor: str) -> None:
     _open(world, seating="choose", tables=1)
     user = None if actor == "anonymous" else getattr(world, actor)
@@ -366,3 +373,31 @@ def test_the_class_pages_cost_the_same_queries_for_more_tables(
         with django_assert_num_queries(count):
             client.get(world.class1.get_absolute_url())
         world.class1.tables.filter(number__gt=2).delete()
+
+
+def test_a_co_teacher_sees_the_tables_but_arranges_only_those_he_opened(world: World) -> None:
+    _add_students(world, "ann")
+    _open(world, tables=1)  # the owner's
+    page = _client(world.co_teacher).get(world.class1.get_absolute_url()).content.decode()
+    assert "Opened by another teacher of the class" in page and "Start table 1" not in page
+    before = _state()
+    client = _client(world.co_teacher)
+    client.post(reverse("classes:start-tables", args=[world.class1.pk]), {"table": 1})
+    client.post(reverse("classes:take-away", args=[world.class1.pk, 1]))
+    assert client.post(_seats_url(world, 1), {"seat_0": ""}).status_code == 400
+    assert _state() == before
+    # His own table he hosts and watches.
+    assert _open(world, world.co_teacher, tables=1, seating="choose").status_code == 302
+    assert world.class1.tables.get(number=2).table.host == world.co_teacher
+
+
+def test_a_student_moved_to_another_class_loses_its_tables(world: World) -> None:
+    _open(world, seating="choose", tables=1)
+    table = world.class1.tables.get().table
+    world.class2.teacher = world.teacher  # he may move students to a class he teaches
+    world.class2.save()
+    move = {"action": "move", "target": world.class2.pk, "students": [world.membership.pk]}
+    response = _client(world.teacher).post(reverse("classes:roster", args=[world.class1.pk]), move)
+    assert response.status_code == 302
+    assert world.class2.memberships.filter(student=world.student).exists()
+    assert not table.invited.filter(pk=world.student.pk).exists()
