@@ -2,7 +2,8 @@
 (1280×900) opens two tables for a class of four students, who are dealt two a table; two of
 them (one on a 375×740 phone, one with JavaScript off) go to their seats from the class page
 and play a whole hand while the teacher watches from his spectator page, which never names a
-card anyone holds; then he shows every hand to the table, and both students see them."""
+card anyone holds; then he shows every hand to the table, and both students see them. And axe
+on the tables' pages, which fit a phone."""
 
 from __future__ import annotations
 
@@ -10,13 +11,15 @@ import os
 import re
 
 import pytest
-from playwright.sync_api import Browser, expect
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from games.models import PeopleTable
 from lessons.classes.models import Membership, SchoolClass, Teacher
+from lessons.classes.tables import open_for_class
 from tests.browser.test_people_tables import _act, _hand, _holds_only_his_own, _log_in
 from tests.live.test_sse import server  # noqa: F401 (the fixture)
-from tests.people.conftest import make_user
+from tests.people.conftest import PASSWORD, make_user
 
 # Playwright's sync API runs an event loop in the test thread (tests/browser/conftest.py).
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
@@ -26,8 +29,8 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore:StreamingHttpResponse must consume synchronous"),
 ]
 
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 375, "height": 740}
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
+PHONE: ViewportSize = {"width": 375, "height": 740}
 
 
 def test_a_teacher_watches_two_students_play_at_a_table_of_his_class(
@@ -99,3 +102,44 @@ def test_a_teacher_watches_two_students_play_at_a_table_of_his_class(
     cat.goto(class_page)
     expect(cat.locator("#table-1 .seats")).to_contain_text("cat (you)")
     expect(cat.locator("#table-1")).to_contain_text("Back to my seat at table 1")
+
+
+def _no_serious_violations(page: Page, path: str) -> None:
+    page.goto(path)
+    results = Axe().run(page)
+    serious = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+    assert not serious, (path, results.generate_report())
+
+
+def test_the_table_pages_pass_axe_and_fit_a_phone(js_page: Page) -> None:
+    teacher = make_user("teacher")
+    Teacher.objects.create(user=teacher)
+    school_class = SchoolClass.objects.create(teacher=teacher, name="Year 8")
+    for name in ("ann", "bob", "cat", "dan"):
+        Membership.objects.create(school_class=school_class, student=make_user(name))
+    settings = {"game": "three-card", "rules": "hoffmann", "players": 3, "opponents": "beginner"}
+    open_for_class(school_class, teacher, tables=2, students_choose=False, **settings)
+    open_for_class(school_class, teacher, tables=1, students_choose=True, **settings)
+    pk = school_class.pk
+    pages = {
+        "teacher": [
+            f"/classes/{pk}/",
+            f"/classes/{pk}/tables/new/",
+            f"/classes/{pk}/tables/1/seats/",
+        ],
+        "ann": [f"/classes/{pk}/"],
+    }
+    for name, paths in pages.items():
+        js_page.context.clear_cookies()
+        js_page.goto("/accounts/log-in/")
+        js_page.fill("input[name=username]", name)
+        js_page.fill("input[name=password]", PASSWORD)
+        js_page.click("form button[type=submit]")
+        js_page.wait_for_load_state()
+        for path in paths:
+            js_page.set_viewport_size(DESKTOP)
+            _no_serious_violations(js_page, path)
+            js_page.set_viewport_size(PHONE)
+            js_page.goto(path)
+            width = js_page.evaluate("document.documentElement.scrollWidth")
+            assert width <= 375, (name, path, width)
