@@ -285,6 +285,14 @@ CREATING: dict[str, Creating] = {
     "classes:roster": _ROSTER,
     "classes:remove-student": _ROSTER,
     "classes:reset-password": _ROSTER,
+    # A class's tables (lessons.classes.tables): opening them counts as tables for people do.
+    "classes:open-tables": Creating(
+        "class-tables-per-account", "people-tables-per-address", "Too many tables have been opened."
+    ),
+    "classes:table-seats": _ROSTER,
+    "classes:start-tables": _ROSTER,
+    "classes:take-away": _ROSTER,
+    "classes:sit": _ROSTER,
     "classes:add-students": Creating(
         "student-lists-per-account",
         "student-lists-per-address",

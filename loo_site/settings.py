@@ -291,6 +291,7 @@ RATE_LIMITS = {
     # far below what a script does.
     "classes-per-account": (envint("DJANGO_LIMIT_CLASSES_PER_ACCOUNT", 30), 3600),
     "classes-per-address": (envint("DJANGO_LIMIT_CLASSES_PER_ADDRESS", 100), 3600),
+    "class-tables-per-account": (envint("DJANGO_LIMIT_CLASS_TABLES_PER_ACCOUNT", 20), 3600),
     "roster-per-account": (envint("DJANGO_LIMIT_ROSTER_PER_ACCOUNT", 300), 3600),
     "roster-per-address": (envint("DJANGO_LIMIT_ROSTER_PER_ADDRESS", 1000), 3600),
     "student-lists-per-account": (envint("DJANGO_LIMIT_STUDENT_LISTS_PER_ACCOUNT", 20), 3600),

@@ -18,6 +18,9 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from games.forms import NewPeopleTableForm
+from games.models import MAX_PLAYERS, MIN_PLAYERS
+from lessons.classes import tables
 from lessons.classes.models import (
     MAX_STUDENTS,
     Membership,
@@ -511,3 +514,91 @@ def spend_token(request: HttpRequest, token: str) -> bool:
     tokens.remove(token)
     request.session[_TOKENS] = tokens
     return True
+
+
+class ClassTablesForm(NewPeopleTableForm):
+    """Tables for a class: as a table for people (game, rule set, seats, computer players,
+    mode, time for each decision), how many, and how the students sit. The limits are the
+    class's: at most ``tables.MAX_OPEN_TABLES`` open at once, and when the teacher seats
+    them, every student on the roster not yet at one of its tables seated."""
+
+    players = forms.IntegerField(
+        min_value=MIN_PLAYERS, max_value=MAX_PLAYERS, initial=5, label="Seats at each table"
+    )
+    tables = forms.IntegerField(
+        min_value=1, max_value=tables.MAX_OPEN_TABLES, initial=1, label="How many tables"
+    )
+    seating = forms.ChoiceField(
+        choices=[
+            ("seat", "I seat them: the students are dealt round the tables, evenly"),
+            ("choose", "They choose: any student of the class sits at any of its tables"),
+        ],
+        initial="seat",
+        widget=forms.RadioSelect,
+        label="How the students sit",
+    )
+
+    def __init__(self, school_class: SchoolClass, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.school_class = school_class
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        count, seats = data.get("tables"), data.get("players")
+        if count is None:
+            return data
+        open_now = tables.open_count(self.school_class)
+        if open_now + count > tables.MAX_OPEN_TABLES:
+            self.add_error(
+                "tables", tables.TOO_MANY_TABLES.format(limit=tables.MAX_OPEN_TABLES, open=open_now)
+            )
+        if data.get("seating") == "seat" and seats is not None:
+            n = len(tables.unseated(self.school_class))
+            if n == 0:
+                self.add_error("seating", tables.NO_STUDENTS)
+            elif n > count * seats:
+                text = tables.TOO_MANY_STUDENTS.format(
+                    students=n, tables=count, s="s" if count != 1 else "", seats=seats
+                )
+                self.add_error("tables", text)
+            elif count > n:
+                self.add_error("tables", tables.MORE_TABLES_THAN_STUDENTS.format(students=n))
+        return data
+
+    def settings(self) -> dict[str, Any]:
+        """What ``games.people.open_table`` is given."""
+        data = self.cleaned_data
+        return {
+            "game": data["game"],
+            "rules": data["rules"],
+            "players": data["players"],
+            "opponents": data["opponents"],
+            "seconds_per_move": data["seconds_per_move"],
+            "laws": data["mode"] == "laws",
+        }
+
+
+class SeatsForm(forms.Form):
+    """Who sits in each seat of a class's table before it starts: a student of the class, or
+    nobody (a computer player, or a student who chooses it)."""
+
+    def __init__(self, table: Any, roster: list[Any], *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.roster = {u.pk: u for u in roster}
+        choices = [("", "Nobody: a computer player")] + [(u.pk, u.get_username()) for u in roster]
+        for seat in table.seats.all():
+            self.fields[f"seat_{seat.number}"] = forms.TypedChoiceField(
+                choices=choices,
+                coerce=int,
+                required=False,
+                empty_value=None,
+                initial=seat.user_id,
+                label=f"Seat {seat.number + 1}",
+            )
+
+    def wanted(self) -> dict[int, Any]:
+        """Seat number → the student chosen for it, or None."""
+        return {
+            int(name.removeprefix("seat_")): self.roster.get(pk) if pk is not None else None
+            for name, pk in self.cleaned_data.items()
+        }

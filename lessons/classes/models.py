@@ -405,13 +405,19 @@ class CoTeacher(models.Model):
 
 def leave(memberships: models.QuerySet[Membership]) -> int:
     """Take these students off their classes' rosters, keeping their rows (and so their
-    results). A teacher-made account left in no class gets an unusable password: the one its
-    teacher knows must not let it in any more (a teacher of a class it was in can reset it,
-    which brings it back). Returns how many left."""
+    results), and away from their classes' tables (``tables.forget``). A teacher-made account
+    left in no class gets an unusable password: the one its teacher knows must not let it in
+    any more (a teacher of a class it was in can reset it, which brings it back). Returns how
+    many left."""
     with transaction.atomic():
         leaving = memberships.filter(left__isnull=True)
-        students = list(leaving.values_list("student_id", flat=True))
+        pairs = list(leaving.values_list("school_class_id", "student_id"))
+        students = [student for _class, student in pairs]
         n = leaving.update(left=timezone.now())
+        # Not at the top: lessons.classes.tables builds on this module.
+        from lessons.classes.tables import forget
+
+        forget(pairs)
         classless = (
             get_user_model()
             .objects.filter(pk__in=students, managed__isnull=False)
@@ -461,3 +467,31 @@ def before_deleting(user: Any, *, by_teacher: bool = False) -> None:
 
 #: How a deleted account's results are named (a space: no account can sign up so named).
 DELETED_ACCOUNT = "a deleted account"
+
+
+# -- a class's tables (issue 29) ---------------------------------------------------------------
+
+
+class ClassTable(models.Model):
+    """A table for people (``games.PeopleTable``) that a teacher opened for his class: members
+    only, its students invited, the teacher its host who watches and does not sit. ``number``
+    names it within the class ("Table 2"); ``students_choose``: any student of the class may
+    sit there, else the teacher seats them (``lessons.classes.tables``)."""
+
+    school_class = models.ForeignKey(SchoolClass, on_delete=models.CASCADE, related_name="tables")
+    table = models.OneToOneField(
+        "games.PeopleTable", on_delete=models.CASCADE, related_name="class_table"
+    )
+    number = models.PositiveSmallIntegerField()
+    students_choose = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["school_class", "-number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["school_class", "number"], name="one_table_number_per_class"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.number} of {self.school_class}"

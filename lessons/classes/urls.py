@@ -1,6 +1,6 @@
 from django.urls import path
 
-from lessons.classes import views
+from lessons.classes import table_views, views
 
 app_name = "classes"
 
@@ -25,4 +25,10 @@ urlpatterns = [
     ),
     path("<int:pk>/students/<int:membership>/remove/", views.remove_student, name="remove-student"),
     path("<int:pk>/students/<int:membership>/delete/", views.delete_student, name="delete-student"),
+    # A class's tables for people (issue 29): the tables themselves are games' pages.
+    path("<int:pk>/tables/new/", table_views.open_tables, name="open-tables"),
+    path("<int:pk>/tables/start/", table_views.start_tables, name="start-tables"),
+    path("<int:pk>/tables/<int:number>/seats/", table_views.table_seats, name="table-seats"),
+    path("<int:pk>/tables/<int:number>/take-away/", table_views.take_away, name="take-away"),
+    path("<int:pk>/tables/<int:number>/sit/", table_views.sit, name="sit"),
 ]

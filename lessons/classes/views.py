@@ -43,6 +43,8 @@ from lessons.classes.models import (
     username_key,
 )
 from lessons.classes.progress import course_lessons, marks_in_order, progress_of
+from lessons.classes.table_views import listed
+from lessons.classes.tables import forget
 
 ARCHIVED = "This class is archived, so it cannot be changed: bring it back first."
 
@@ -172,6 +174,7 @@ def show_class(request: HttpRequest, pk: int) -> HttpResponse:
         "max_students": MAX_STUDENTS,
         "owner": school_class.is_owner(request.user),
         "teachers": school_class.teachers(),
+        "tables": listed(school_class, request.user),
     }
     return render(request, "classes/class_teacher.html", context)
 
@@ -182,7 +185,12 @@ def _show_class_to_student(request: HttpRequest, school_class: SchoolClass) -> H
         .select_related("student")
         .values_list("student__username", flat=True)
     )
-    context = {"school_class": school_class, "classmates": list(classmates)}
+    context = {
+        "school_class": school_class,
+        "classmates": list(classmates),
+        "tables": listed(school_class, request.user),
+        "on_roster": school_class.memberships.active().filter(student=request.user).exists(),
+    }
     return render(request, "classes/class_student.html", context)
 
 
@@ -621,6 +629,7 @@ def _move(picked: Any, target: SchoolClass) -> None:
         )
         if not made:
             Membership.objects.filter(pk=row.pk).update(archived=None, left=None)
+    forget(picked.filter(left__isnull=True).values_list("school_class_id", "student_id"))
     picked.filter(left__isnull=True).update(left=timezone.now())
 
 
