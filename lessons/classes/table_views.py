@@ -133,7 +133,9 @@ def start_tables(request: HttpRequest, pk: int) -> HttpResponseBase:
     if number:
         chosen = [_class_table(school_class, int(number) if number.isdigit() else 0)]
     else:
-        chosen = list(school_class.tables.filter(table__host=request.user).select_related("table"))
+        chosen = list(
+            school_class.tables.filter(table__host_id=request.user.pk).select_related("table")
+        )
     try:
         said = tables.start(chosen, request.user)
     except people.Refused as refusal:
@@ -167,7 +169,7 @@ def sit(request: HttpRequest, pk: int, number: int) -> HttpResponseBase:
     school_class = class_for_student(request.user, pk)
     class_table = _class_table(school_class, number)
     try:
-        if not school_class.memberships.active().filter(student=request.user).exists():
+        if not school_class.memberships.active().filter(student_id=request.user.pk).exists():
             raise people.Refused(people.NOT_INVITED)
         tables.sit(class_table, request.user)
     except people.Refused as refusal:

@@ -145,10 +145,11 @@ def change_seats(class_table: ClassTable, teacher: Any, wanted: dict[int, Any]) 
     changed = {n: u for n, u in wanted.items() if n in seats and seats[n].user_id != _pk(u)}
     with transaction.atomic():
         for number in changed:
-            if seats[number].user is not None:
-                people.leave(table, seats[number].user)
+            former = seats[number].user
+            if former is not None:
+                people.leave(table, former)
                 if not class_table.students_choose:  # nor may he sit there by its code
-                    table.invited.remove(seats[number].user)
+                    table.invited.remove(former)
         people.invite(table, [u for u in changed.values() if u is not None])
         for number, user in changed.items():
             if user is not None:

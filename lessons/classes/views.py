@@ -189,7 +189,7 @@ def _show_class_to_student(request: HttpRequest, school_class: SchoolClass) -> H
         "school_class": school_class,
         "classmates": list(classmates),
         "tables": listed(school_class, request.user),
-        "on_roster": school_class.memberships.active().filter(student=request.user).exists(),
+        "on_roster": school_class.memberships.active().filter(student_id=request.user.pk).exists(),
     }
     return render(request, "classes/class_student.html", context)
 
