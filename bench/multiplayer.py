@@ -2,7 +2,7 @@
 play reaches the others.
 
     .venv/bin/python bench/multiplayer.py [--tables 20] [--people 5] [--seconds 60]
-                                          [--workers 2] [--redis]
+                                          [--workers 2] [--think 1-3] [--redis]
 
 1. Starts gunicorn with uvicorn's workers as ``make run`` does (``bench/http.py``'s ``serve``
    with ``asgi``: DEBUG off, SQLite in a throwaway file, migrated and loaded; the live bus
@@ -14,7 +14,8 @@ play reaches the others.
    (``POST /play/people/join/<code>/``), the host starts it.
 3. Every person keeps the table's live stream open (``/play/people/<pk>/stream/``, Server-
    Sent Events, read as the browser's EventSource does) and, on each update, fetches the
-   table again as the page does (htmx's GET); on his turn he thinks for 0.3 to 1 s and sends a
+   table again as the page does (htmx's GET); on his turn he thinks (``--think``: 1 to 3 s, a
+   quick player; ``0.3-1`` is a stress test, faster than anyone plays) and sends a
    decision as the page's buttons offer it (``POST /play/people/<pk>/act/``, htmx); when a
    hand is over the host deals the next. For ``--seconds``.
 4. A play's *delivery* is the time from the moment its POST was sent to the moment each other
@@ -177,6 +178,7 @@ async def person(
     run: Run,
     deadline: float,
     rng: random.Random,
+    think: tuple[float, float],
 ) -> None:
     """One person at his table until the deadline: the stream open, the table fetched at each
     update, a decision on his turn, the next hand dealt if he hosts."""
@@ -205,7 +207,7 @@ async def person(
             deal = host and _NEXT.search(page)
             if not (mine or deal):
                 continue
-            await asyncio.sleep(rng.uniform(0.3, 1.0))
+            await asyncio.sleep(rng.uniform(*think))
             if time.perf_counter() >= deadline:
                 break
             if mine:
@@ -271,7 +273,14 @@ async def open_table(port: int, browsers: list[Any], game: str, rules: str, run:
     return pk
 
 
-async def play(port: int, sessions: list[str], tables: int, people: int, seconds: float) -> Run:
+async def play(
+    port: int,
+    sessions: list[str],
+    tables: int,
+    people: int,
+    seconds: float,
+    think: tuple[float, float],
+) -> Run:
     run = Run()
     browsers = []
     for session in sessions:
@@ -291,7 +300,7 @@ async def play(port: int, sessions: list[str], tables: int, people: int, seconds
         for i, browser in enumerate(group):
             number = t * people + i
             rng = random.Random(number)
-            tasks.append(person(port, browser, number, pk, i == 0, run, deadline, rng))
+            tasks.append(person(port, browser, number, pk, i == 0, run, deadline, rng, think))
     await asyncio.gather(*tasks)
     return run
 
@@ -360,6 +369,9 @@ def main() -> None:
     parser.add_argument("--people", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--think", default="1-3", help="seconds a person takes to decide: lowest-highest"
+    )
     parser.add_argument("--redis", action="store_true", help="the live bus through Redis")
     args = parser.parse_args()
     if not bench_http.GUNICORN.exists():
@@ -384,7 +396,9 @@ def main() -> None:
         count = args.tables * args.people
         sessions = json.loads(shell(SETUP.replace("COUNT", str(count)), env))
         started = time.perf_counter()
-        run = asyncio.run(play(port, sessions, args.tables, args.people, args.seconds))
+        low, _, high = args.think.partition("-")
+        think = (float(low), float(high or low))
+        run = asyncio.run(play(port, sessions, args.tables, args.people, args.seconds, think))
         elapsed = time.perf_counter() - started
     finally:
         bench_http.stop(server, folder)

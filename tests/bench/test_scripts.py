@@ -159,7 +159,17 @@ def test_the_coach_benchmark_plays_the_expert_and_the_sensible_player_on_the_sam
 
 
 def test_the_multiplayer_benchmark_plays_at_tables_of_people_and_loses_nothing() -> None:
-    lines = _run("bench/multiplayer.py", "--tables", "2", "--people", "3", "--seconds", "8")
+    lines = _run(
+        "bench/multiplayer.py",
+        "--tables",
+        "2",
+        "--people",
+        "3",
+        "--seconds",
+        "8",
+        "--think",
+        "0.3-1",
+    )
 
     found = re.fullmatch(
         r"multiplayer: tables=2 people=6 plays=(\d+) delivery_p50_ms=\d+ delivery_p95_ms=\d+ "

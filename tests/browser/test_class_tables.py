@@ -33,6 +33,12 @@ DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 PHONE: ViewportSize = {"width": 375, "height": 740}
 
 
+@pytest.fixture
+def live_poll_seconds() -> float:
+    """The site's own poll (tests/live/test_sse.py's ``server`` says why)."""
+    return 0.25
+
+
 def _act_again_if_locked(page: Page, table: PeopleTable, seat: int, javascript: bool) -> None:
     """``_act``, and once more if nothing was stored: the test's SQLite database (in memory,
     its cache shared by the server's threads) refuses a write while another thread reads the

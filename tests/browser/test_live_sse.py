@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from games.models import PracticeTable
-from tests.live.test_sse import bump, server, table  # noqa: F401 (fixtures)
+from tests.live.test_sse import bump, live_poll_seconds, server, table  # noqa: F401 (fixtures)
 
 # Playwright's sync API runs an event loop in the test thread (tests/browser/conftest.py).
 os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"

@@ -32,6 +32,12 @@ pytestmark = [
 NAMES = ("host", "ann", "bob")
 
 
+@pytest.fixture
+def live_poll_seconds() -> float:
+    """The site's own poll (tests/live/test_sse.py's ``server`` says why)."""
+    return 0.25
+
+
 def _log_in(browser: Browser, base: str, name: str, **context: Any) -> Page:
     page = browser.new_context(base_url=base, **context).new_page()
     page.set_default_timeout(10_000)

@@ -27,12 +27,22 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[int]:
+def live_poll_seconds() -> float:
+    """How often the server's streams poll the database: quick for the bus's own tests. The
+    browser tests of whole tables ask for the site's own 0.25 s: on SQLite's in-memory test
+    database, whose locks are whole tables and never wait, each poll can make a write of the
+    same moment fail ("database table is locked", which a file database waits out)."""
+    return 0.05
+
+
+@pytest.fixture
+def server(monkeypatch: pytest.MonkeyPatch, live_poll_seconds: float) -> Iterator[int]:
     """The site under uvicorn on a free port, with the live test views; its port. Each
     request's thread closes its database connection at its end, as loo_site/asgi.py has it
     (else PostgreSQL's test database could not be dropped while they linger)."""
     monkeypatch.setitem(connections.settings["default"], "CONN_MAX_AGE", 0)
-    with override_settings(ROOT_URLCONF="tests.live.urls", LIVE_POLL_SECONDS=0.05):
+    polled = override_settings(ROOT_URLCONF="tests.live.urls", LIVE_POLL_SECONDS=live_poll_seconds)
+    with polled:
         port = free_port()
         config = uvicorn.Config(
             get_asgi_application(), host="127.0.0.1", port=port, lifespan="off", log_level="error"
