@@ -56,11 +56,13 @@ def _limited(request: HttpRequest, person: str, address: str, what: str) -> Http
 
 
 @require_safe
-@login_required
 def list_tables(request: HttpRequest) -> HttpResponse:
-    """The tables the user hosts or sits at, each with its link: how he comes back to a table
-    from another device."""
-    tables = list(people.tables_for(request.user).prefetch_related("seats__user")[:50])
+    """What playing with people is, and the tables the user hosts or sits at, each with its
+    link: how he comes back to a table from another device. A visitor not logged in reads
+    how to begin (the play chooser links here for everyone)."""
+    tables = []
+    if request.user.is_authenticated:
+        tables = list(people.tables_for(request.user).prefetch_related("seats__user")[:50])
     return render(request, "games/people/list.html", {"tables": tables, "join": JoinForm()})
 
 

@@ -241,3 +241,21 @@ def test_who_left_sees_the_table_without_his_former_seat_s_cards() -> None:
     assert "You are watching" in page and "my-cards" not in page
     if not hand.over:
         assert not any(c.label in page for c in hand.hands[2])
+
+
+def test_the_page_of_playing_with_people_tells_a_visitor_how_to_begin() -> None:
+    """The play chooser links it for everyone: a visitor not logged in reads that a table for
+    people needs an account (with links to log in and to sign up that come back), and is
+    offered no form he could not use; a logged-in user gets the forms and his tables."""
+    url = reverse("games:people-list")
+    page = Client().get(url)
+    text = page.content.decode()
+    assert page.status_code == 200
+    assert f'href="/accounts/log-in/?next={url}"' in text.replace("%2F", "/")
+    assert reverse("games:people-new") not in text and 'name="code"' not in text
+
+    host = make_user("host")
+    table = open_table(host)
+    text = client_for(host).get(url).content.decode()
+    assert reverse("games:people-new") in text and 'name="code"' in text
+    assert table.get_absolute_url() in text
