@@ -3,18 +3,18 @@ nothing, two people at once, time running out, back, leave, close, reveal."""
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.db import OperationalError, connection
+from django.db import connection
 from django.utils import timezone
 
 from games import people
 from games.loo.autoplay import Autoplay
 from games.models import PeopleHand, PeopleSeat, PeopleTable
 from games.presenting import STALE
+from tests.concurrency import at_once
 
 from .conftest import decision, make_user, open_table, play_to_end, started, to_act
 
@@ -143,44 +143,12 @@ def test_leaving_before_the_start_frees_the_seat() -> None:
     assert not PeopleSeat.objects.filter(table=table, user=ann).exists()
 
 
-def _at_once(*calls: Any) -> list[Any]:
-    """Run the calls on threads that start together, each with its own database connection;
-    their results, in order (as tests/quizzes/test_concurrency.py)."""
-    barrier = threading.Barrier(len(calls))
-    results: list[Any] = [None] * len(calls)
-
-    def run(i: int, call: Any) -> None:
-        try:
-            barrier.wait()
-            results[i] = call()
-        except Exception as error:  # noqa: BLE001 - reported by the test
-            results[i] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    for i, result in enumerate(results):
-        if isinstance(result, OperationalError) and connection.vendor == "sqlite":
-            # SQLite's in-memory test database locks whole tables instead of waiting: the call
-            # is made again once the others are done (PostgreSQL runs them truly at once).
-            assert "locked" in str(result)
-            try:
-                results[i] = calls[i]()
-            except Exception as error:  # noqa: BLE001 - reported by the test
-                results[i] = error
-    return results
-
-
 @pytest.mark.django_db(transaction=True)
 def test_two_decisions_at_once_store_one() -> None:
     table, users = started()
     table, seat = _persons_turn(table, users)
     data = decision(table, seat)
-    results = _at_once(
+    results = at_once(
         lambda: people.act(PeopleTable.objects.get(pk=table.pk), users[seat], data),
         lambda: people.act(PeopleTable.objects.get(pk=table.pk), users[seat], data),
     )

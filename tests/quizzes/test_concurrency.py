@@ -4,47 +4,16 @@ first one given stays, and nothing is counted twice."""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import OperationalError, connection
 
 from lessons.quizzes.models import SUBMITTED, Answer, Assignment, Attempt
+from tests.concurrency import at_once
 
 from .conftest import make_assignment, make_quiz, right_response, wrong_response
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _at_once(*calls: Callable[[], Any]) -> list[Any]:
-    """Run the calls on threads that start together; their results, in order."""
-    barrier = threading.Barrier(len(calls))
-    results: list[Any] = [None] * len(calls)
-
-    def run(i: int, call: Callable[[], Any]) -> None:
-        try:
-            barrier.wait()
-            results[i] = call()
-        except Exception as error:  # noqa: BLE001 - reported by the test
-            results[i] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    # SQLite's in-memory test database shares one cache between threads, which locks whole
-    # tables instead of waiting as the site's SQLite file does: a call refused so is made
-    # again once the others are done (PostgreSQL runs them truly at once).
-    for i, result in enumerate(results):
-        if isinstance(result, OperationalError) and connection.vendor == "sqlite":
-            assert "locked" in str(result)
-            results[i] = calls[i]()
-    return results
 
 
 @pytest.fixture
@@ -62,7 +31,7 @@ def test_two_tabs_answering_the_same_question_at_once_count_once(attempt) -> Non
         row = Answer.objects.get(attempt=attempt, position=0)  # each tab read it unanswered
         return row.record(row.to_engine(), response)
 
-    first, second = _at_once(lambda: answer(right), lambda: answer(wrong))
+    first, second = at_once(lambda: answer(right), lambda: answer(wrong))
 
     assert not isinstance(first, Exception) and not isinstance(second, Exception)
     stored = [s for s in (first, second) if s.grade is not None]
@@ -77,7 +46,7 @@ def test_submitting_twice_at_once_submits_once(attempt) -> None:
     def submit() -> Any:
         return Attempt.objects.get(pk=attempt.pk).submit()
 
-    results = _at_once(submit, submit)
+    results = at_once(submit, submit)
     assert sorted(results) == [False, True]
 
 
@@ -87,7 +56,7 @@ def test_starting_twice_at_once_starts_one_attempt(attempt, student) -> None:
     assignment.attempts_allowed = 3
     assignment.save()
 
-    results = _at_once(
+    results = at_once(
         lambda: Attempt.start(assignment, student), lambda: Attempt.start(assignment, student)
     )
 
@@ -112,7 +81,7 @@ def test_a_revision_and_a_submit_at_once_leave_the_attempt_consistent(attempt) -
     def submit() -> Any:
         return Attempt.objects.get(pk=attempt.pk).submit()
 
-    saved, submitted = _at_once(revise, submit)
+    saved, submitted = at_once(revise, submit)
 
     assert not isinstance(saved, Exception) and submitted is True
     row = Answer.objects.get(attempt=attempt, position=0)

@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 
 from lessons.trainer import reviews
 from lessons.trainer.models import RuleReview
-from tests.quizzes.test_concurrency import _at_once
+from tests.concurrency import at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -20,7 +20,7 @@ def test_two_answers_at_once_make_one_schedule_with_both_reviews() -> None:
     def answer(right: bool) -> RuleReview | None:
         return reviews.review(user, "", "follow-suit", right, rules="peel", game="three-card")
 
-    results = _at_once(lambda: answer(True), lambda: answer(False))
+    results = at_once(lambda: answer(True), lambda: answer(False))
 
     assert all(isinstance(r, RuleReview) for r in results), results
     row = RuleReview.objects.get()
