@@ -352,10 +352,10 @@ def test_simulate_refuses_bad_arguments(extra: list[str], message: str) -> None:
     assert message in err and err.count("\n") == 1
 
 
-def test_the_readme_shows_what_legal_prints() -> None:
-    """The README's example of ``legal`` is the command's output, message data included."""
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-    shown = readme.split("prints (on one line)", 1)[1].split("```json", 1)[1].split("```", 1)[0]
+def test_the_engine_docs_show_what_legal_prints() -> None:
+    """docs/engine.md's example of ``legal`` is the command's output, message data included."""
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "engine.md").read_text()
+    shown = docs.split("prints (on one line)", 1)[1].split("```json", 1)[1].split("```", 1)[0]
     code, out, _ = run(["legal", "-"], json.dumps(ISSUE_POSITION))
     assert code == 0
     assert json.loads(out) == json.loads(shown)
