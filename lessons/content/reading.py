@@ -15,7 +15,8 @@ from lessons.content.rules import read_rules
 from lessons.content.saving import Content
 from lessons.content.sources import check_passage, read_sources
 from lessons.content.witnesses import read_timeline, read_witnesses
-from lessons.models import PassageKind, make_resolver
+from lessons.links import make_resolver
+from lessons.models import PassageKind
 
 
 def default_path() -> Path:
