@@ -8,72 +8,38 @@ the catalogue are each followed by a rule set of the engine; the other sources a
 a :class:`WitnessStatement` of our own witnesses' catalogue (``content/witnesses.txt``).
 Everything here is loaded from the files in ``content/`` by ``manage.py loadcontent``; editors
 may also correct the texts in the admin, and the HTML of editor text is rendered on save
-(STYLE.md 5).
+(STYLE.md 5). Where rendered markup links to is in :mod:`lessons.links`, searching the texts in
+:mod:`lessons.search`, and how the rule sets set the engine's options in :mod:`lessons.readings`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import connections, models
+from django.db import models
 from django.urls import reverse
 
 from games.loo import catalogue
 from games.loo.errors import LooError
-from games.loo.rulesets import BASIS_NAMES, OPTIONS, PRESETS, OptionSpec, option_rule
+from games.loo.rulesets import option_rule
 from lessons import markup
 from lessons.examples import WorkedExample, worked_example
-
-# -- links used by rendered markup ---------------------------------------------------------
-
-
-def _term_link(slug: str) -> markup.Link:
-    url = reverse("lessons:term-detail", args=[slug])
-    return markup.Link(url, url, "term")
-
-
-def _rule_link(rule_id: str) -> markup.Link:
-    url = reverse("lessons:rule-detail", args=[rule_id])
-    return markup.Link(url, url, "rule")
-
-
-def _passage_link(source: str, key: str) -> markup.Link:
-    url = reverse("lessons:source-detail", args=[source])
-    return markup.Link(f"{url}#{key}" if key else url, None, "passage")
-
-
-def _lesson_link(slug: str) -> markup.Link:
-    return markup.Link(reverse("course:lesson", args=[slug]), None, "lesson")
-
-
-# -- the course's lessons ---------------------------------------------------------------------
-
-#: A lesson of the course as the reading side sees it: (id, title, the rule ids it teaches).
-LessonRow = tuple[str, str, list[str]]
-#: Where the lessons come from, in course order: the course (``lessons.course``) registers it
-#: at ``ready()``, so that the reading side never imports the app built on it (STYLE.md 31).
-_lessons: list[Callable[[], Iterable[LessonRow]]] = []
-
-
-def provide_lessons(find: Callable[[], Iterable[LessonRow]]) -> None:
-    """Register ``find()``, every lesson of the course in order (the course calls this)."""
-    _lessons[:] = [find]
-
-
-def course_lessons() -> list[LessonRow]:
-    """Every lesson of the course, in order (one query; none without the course)."""
-    return list(_lessons[0]()) if _lessons else []
-
-
-@dataclass(frozen=True)
-class LessonLink:
-    title: str
-    url: str
+from lessons.links import (
+    LessonLink,
+    course_lessons,
+    lesson_link,
+    make_resolver,
+    passage_link,
+    rule_link,
+    term_link,
+)
+from lessons.readings import OptionReadings, option_readings
+from lessons.search import SearchQuerySet
 
 
 def resolver_from_database(source: str = "") -> markup.Resolver:
@@ -83,44 +49,6 @@ def resolver_from_database(source: str = "") -> markup.Resolver:
     sources = set(Source.objects.values_list("slug", flat=True))
     lessons = {slug: title for slug, title, _ in course_lessons()}
     return make_resolver(forms, catalogue.rule_ids(), passages, sources, source, lessons)
-
-
-def make_resolver(
-    forms: dict[str, str],
-    rule_ids: Iterable[str],
-    passages: set[tuple[str, str]],
-    sources: set[str],
-    source: str = "",
-    lessons: Mapping[str, str] | None = None,
-) -> markup.Resolver:
-    """A resolver over known terms (form → slug), rules, passages, sources and lessons
-    (id → title)."""
-    known_rules = frozenset(rule_ids)
-    titles = dict(lessons or {})
-
-    def term(words: str) -> tuple[str, markup.Link] | None:
-        slug = forms.get(words.strip().lower())
-        return (slug, _term_link(slug)) if slug else None
-
-    def rule(rule_id: str) -> markup.Link | None:
-        return _rule_link(rule_id) if rule_id in known_rules else None
-
-    def passage(source_id: str, key: str) -> markup.Link | None:
-        if source_id not in sources or (key and (source_id, key) not in passages):
-            return None
-        return _passage_link(source_id, key)
-
-    def lesson(slug: str) -> tuple[markup.Link, str] | None:
-        return (_lesson_link(slug), titles[slug]) if slug in titles else None
-
-    return markup.Resolver(
-        term=term,
-        rule=rule,
-        passage=passage,
-        source=source,
-        note_exists=lambda n: (source, f"fn-{n}") in passages,
-        lesson=lesson,
-    )
 
 
 class EditorText(models.Model):
@@ -138,45 +66,6 @@ class EditorText(models.Model):
             self.render(resolver_from_database(getattr(self, "source_id", "") or ""))
         except markup.MarkupError as error:
             raise ValidationError(str(error)) from None
-
-
-# -- search ---------------------------------------------------------------------------------
-
-
-class SearchQuerySet(models.QuerySet[Any]):
-    """Search in the ``plain`` text: PostgreSQL's full-text search when the database is
-    PostgreSQL; elsewhere (SQLite) every word of the query must begin a word of the text,
-    after the same rough stemming, so that simple queries find the same rows either way."""
-
-    def search(self, query: str) -> SearchQuerySet:
-        if connections[self.db].vendor == "postgresql":
-            from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
-
-            vector = SearchVector("plain", config="english")
-            wanted = SearchQuery(query, config="english", search_type="websearch")
-            return (
-                self.annotate(document=vector)
-                .filter(document=wanted)
-                .annotate(rank=SearchRank(vector, wanted))
-                .order_by("-rank", *self.model._meta.ordering)
-            )
-        found = self
-        for word in search_words(query):
-            found = found.filter(plain__iregex=rf"\b{re.escape(stem(word))}")
-        return found
-
-
-def search_words(query: str) -> list[str]:
-    return [w.lower() for w in re.findall(r"[^\W_]+", query)]
-
-
-def stem(word: str) -> str:
-    """A rough English stem (revoking → revok, looed → loo, trumps → trump)."""
-    word = word.lower()
-    for suffix in ("ing", "ed", "es", "s", "e"):
-        if word.endswith(suffix) and not word.endswith("ss") and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
 
 
 # -- sources and passages -------------------------------------------------------------------
@@ -355,7 +244,7 @@ class Passage(EditorText):
         super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
-        return _passage_link(self.source_id, self.key).url
+        return passage_link(self.source_id, self.key).url
 
     @property
     def pages(self) -> str:
@@ -449,7 +338,7 @@ class Rule(EditorText):
         super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
-        return _rule_link(self.id).url
+        return rule_link(self.id).url
 
     @cached_property
     def entry(self) -> catalogue.Rule:
@@ -463,7 +352,7 @@ class Rule(EditorText):
     def taught_in(self) -> list[LessonLink]:
         """The lessons of the course that teach this rule (their ``teaches:``), in order."""
         return [
-            LessonLink(title, _lesson_link(slug).url)
+            LessonLink(title, lesson_link(slug).url)
             for slug, title, teaches in course_lessons()
             if self.id in teaches
         ]
@@ -588,67 +477,6 @@ STATUS_NAMES = {
     "refers": "Silent: refers to a passage missing from our copy",
     "differs": "Says otherwise",
 }
-
-
-@dataclass(frozen=True)
-class Reading:
-    """One preset's value for one option, and its basis."""
-
-    preset: str
-    title: str
-    value: str
-    phrase: str
-    basis: str
-    note: str
-
-    @property
-    def basis_name(self) -> str:
-        return BASIS_NAMES[self.basis]
-
-
-@dataclass(frozen=True)
-class OptionReadings:
-    """How each preset sets one option of the engine (RULES.md Part 2.2)."""
-
-    spec: OptionSpec
-    readings: tuple[Reading, ...]
-
-    @property
-    def differs(self) -> bool:
-        return len({r.value for r in self.readings}) > 1
-
-    def groups(self) -> list[tuple[str, list[Reading]]]:
-        """The distinct values, each with the presets that choose it."""
-        grouped: dict[str, list[Reading]] = {}
-        for reading in self.readings:
-            grouped.setdefault(reading.phrase, []).append(reading)
-        return list(grouped.items())
-
-    def reading(self, preset: str) -> Reading:
-        return next(r for r in self.readings if r.preset == preset)
-
-
-def option_readings(rule_id: str | None = None) -> list[OptionReadings]:
-    """Every option (or those configuring ``rule_id``) with each preset's value."""
-    found = []
-    for spec in OPTIONS:
-        if rule_id is not None and rule_id not in spec.rules:
-            continue
-        readings = []
-        for preset in PRESETS.values():
-            setting = preset.settings[spec.name]
-            readings.append(
-                Reading(
-                    preset.id,
-                    preset.title,
-                    str(setting.value),
-                    spec.phrase(setting.value),
-                    setting.basis,
-                    setting.note,
-                )
-            )
-        found.append(OptionReadings(spec, tuple(readings)))
-    return found
 
 
 @dataclass(frozen=True)
@@ -823,7 +651,7 @@ class GlossaryTerm(EditorText):
         super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
-        return _term_link(self.slug).url
+        return term_link(self.slug).url
 
     @staticmethod
     def form_index(rows: Iterable[tuple[str, str]]) -> dict[str, str]:

@@ -37,10 +37,9 @@ from lessons.models import (
     TimelineEntry,
     TimelineQuote,
     WitnessStatus,
-    option_readings,
-    search_words,
-    stem,
 )
+from lessons.readings import option_readings
+from lessons.search import search_words, stem
 
 
 def _split(sources: list[Source]) -> tuple[list[Source], list[Source]]:

@@ -22,7 +22,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import models, transaction
+from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
@@ -400,33 +400,7 @@ class CoTeacher(models.Model):
         return f"{self.teacher} co-teaches {self.school_class}"
 
 
-# -- leaving a class, and deleting an account without losing its results -----------------------
-
-
-def leave(memberships: models.QuerySet[Membership]) -> int:
-    """Take these students off their classes' rosters, keeping their rows (and so their
-    results), and away from their classes' tables (``tables.forget``). A teacher-made account
-    left in no class gets an unusable password: the one its teacher knows must not let it in
-    any more (a teacher of a class it was in can reset it, which brings it back). Returns how
-    many left."""
-    with transaction.atomic():
-        leaving = memberships.filter(left__isnull=True)
-        pairs = list(leaving.values_list("school_class_id", "student_id"))
-        students = [student for _class, student in pairs]
-        n = leaving.update(left=timezone.now())
-        # Not at the top: lessons.classes.tables builds on this module.
-        from lessons.classes.tables import forget
-
-        forget(pairs)
-        classless = (
-            get_user_model()
-            .objects.filter(pk__in=students, managed__isnull=False)
-            .exclude(pk__in=Membership.objects.present().values("student"))
-        )
-        for user in classless:
-            user.set_unusable_password()  # no hash is computed: nothing slow under the lock
-            user.save(update_fields=["password"])
-    return n
+# -- deleting an account without losing its results --------------------------------------------
 
 
 def keep_results(user: Any, *, real_names: bool) -> Any:

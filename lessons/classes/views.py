@@ -27,6 +27,7 @@ from lessons.classes.access import (
     classes_taught,
 )
 from lessons.classes.hashers import one_time_hash
+from lessons.classes.leaving import leave
 from lessons.classes.models import (
     MAX_STUDENTS,
     ClassFull,
@@ -38,7 +39,6 @@ from lessons.classes.models import (
     before_deleting,
     is_managed,
     is_teacher,
-    leave,
     new_password,
     username_key,
 )

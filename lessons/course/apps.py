@@ -12,10 +12,10 @@ class CourseConfig(AppConfig):
     label = "course"
 
     def ready(self) -> None:
-        from lessons.models import provide_lessons
+        from lessons.links import provide_lessons
 
         # The reading side links the lessons ([[lesson:id]] in the admin, "Taught in" on a rule
-        # page) through lessons.models, which never imports the course (STYLE.md 31).
+        # page) through lessons.links, which never imports the course (STYLE.md 31).
         provide_lessons(lesson_rows)
 
 

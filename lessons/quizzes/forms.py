@@ -11,6 +11,7 @@ from games.loo import catalogue
 from games.loo.questions import QuestionError
 from games.loo.rulesets import DEFAULT_PRESET, GAME_NAMES, PRESETS
 from lessons.course.models import Lesson
+from lessons.quizzes.drawing import derive_seed
 from lessons.quizzes.models import (
     DEFAULT_DELAY,
     MAX_ATTEMPTS,
@@ -22,7 +23,6 @@ from lessons.quizzes.models import (
     Grading,
     Quiz,
     QuizVersion,
-    derive_seed,
 )
 from lessons.trainer import bank
 from lessons.trainer.forms import GAME_CHOICES, RULES_CHOICES

@@ -17,7 +17,6 @@ double click never count twice, and nothing is accepted after the deadline.
 from __future__ import annotations
 
 import functools
-import hashlib
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -30,17 +29,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.loo.catalogue import UnknownRule
-from games.loo.questions import VERSIONS, Grade, Question, QuestionError, grade, question_for
+from games.loo.questions import VERSIONS, Grade, Question, QuestionError, grade
 from games.models import RulesAndGameNames
 from lessons.classes.models import Membership
+from lessons.quizzes.drawing import draw_question
+from lessons.quizzes.zones import spoken, teacher_zone
 from lessons.trainer import bank
-
-#: Fresh seeds tried for one question before the attempt gives up (a seed's bounded search
-#: finds no question about 1 time in 200 for some drills).
-SEEDS_TO_TRY = 5
-#: Disputed questions (their answer rests on a reading) passed over for one question before
-#: the attempt gives up: a quiz about a rule the texts leave unclear may find many.
-DISPUTED_TO_SKIP = 40
 
 MAX_QUESTIONS = 50
 MAX_ATTEMPTS = 10
@@ -50,12 +44,6 @@ MAX_ATTEMPTS = 10
 DEFAULT_DELAY = 1
 #: The longest delay a teacher may set between attempts (a week, in minutes).
 MAX_DELAY = 7 * 24 * 60
-
-
-def derive_seed(*parts: Any) -> int:
-    """A seed from the parts that identify a question of a quiz: always the same."""
-    text = "/".join(str(p) for p in parts)
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") % 10**12
 
 
 class StaleAnswer(QuestionError):
@@ -145,41 +133,11 @@ class QuizVersion(RulesAndGameNames, models.Model):
 
     def make_question(self, index: int, variant: Any = "all", draw: int = 1) -> Question:
         """The ``index``-th question (from 0) of this version, for ``variant`` (a student's
-        pk, or "all" when every student gets the same questions) in attempt number ``draw``:
-        each attempt draws its own questions (as Moodle does), so that the review of a blank
-        first attempt does not hand the second its answers. The first attempt's seeds are
-        those every earlier attempt was made with. Raises QuestionError.
-
-        A question whose answer rests on a reading that another defensible reading would
-        answer otherwise (``Question.disputed``, issue 25) is never asked in a graded quiz: the
-        next seed is tried instead (up to :data:`DISPUTED_TO_SKIP` of them)."""
-        error: Exception | None = None
-        failed = skipped = 0
-        attempt = 0
-        while failed < SEEDS_TO_TRY and skipped <= DISPUTED_TO_SKIP:
-            parts: tuple[Any, ...] = (self.seed, variant, index, attempt)
-            seed = derive_seed(*parts) if draw == 1 else derive_seed(*parts, f"attempt {draw}")
-            attempt += 1
-            try:
-                made = question_for(
-                    self.rules,
-                    self.game,
-                    rules=self.topics or None,
-                    kinds=self.kinds or None,
-                    seed=seed,
-                )
-            except (QuestionError, UnknownRule) as e:
-                error = e
-                failed += 1
-                continue
-            if not made.disputed:
-                return made
-            skipped += 1
-            error = QuestionError(
-                "every question found rests on a reading of the texts that another reading "
-                "would answer otherwise, and a graded quiz asks none of those"
-            )
-        raise QuestionError(str(error))
+        pk, or "all" when every student gets the same questions) in attempt number ``draw``
+        (:func:`~lessons.quizzes.drawing.draw_question`). Raises QuestionError."""
+        return draw_question(
+            self.rules, self.game, self.topics, self.kinds, self.seed, index, variant, draw
+        )
 
     def sample(self, count: int | None = None) -> list[Question]:
         """Questions a student would be asked (the first variant's, if variants)."""
@@ -416,12 +374,6 @@ class Assignment(models.Model):
         return graded, changed, failed
 
 
-def spoken(when: datetime, zone: ZoneInfo) -> str:
-    """A moment as a page says it, in ``zone``: "Friday 4 December at 17:00"."""
-    local = timezone.localtime(when, zone)
-    return f"{local:%A} {local.day} {local:%B} at {local:%H:%M}"
-
-
 class AssignmentException(models.Model):
     """A teacher's exception for one student (Moodle's user override): extra attempts and/or
     a later close than the assignment's."""
@@ -474,14 +426,6 @@ class Terms:
             if allowed is not None:
                 allowed += exception.extra_attempts
         return cls(closes=closes, attempts_allowed=allowed, exception=exception)
-
-
-def teacher_zone(user: Any) -> ZoneInfo:
-    name = getattr(getattr(user, "teacher", None), "time_zone", "") or settings.TIME_ZONE
-    try:
-        return ZoneInfo(name)
-    except (ValueError, KeyError, OSError):
-        return ZoneInfo("UTC")
 
 
 # -- attempts and answers -------------------------------------------------------------------------

@@ -49,9 +49,8 @@ from lessons.quizzes.models import (
     Quiz,
     StaleAnswer,
     Terms,
-    spoken,
-    teacher_zone,
 )
+from lessons.quizzes.zones import spoken, teacher_zone
 from lessons.trainer.forms import AnswerForm
 from lessons.trainer.presenting import asking_context, graded_context, shown
 from lessons.trainer.reviews import review_for_request

@@ -33,7 +33,7 @@ from fsrs import Card, Rating, Scheduler, State
 
 from games.loo import catalogue
 from games.loo.questions import KIND_BY_NAME
-from lessons.models import LessonLink, course_lessons
+from lessons.links import LessonLink, course_lessons
 from lessons.trainer.models import AboutARule, RuleReview, RuleReviewQuerySet
 
 #: No fuzzing: the same answers at the same times give the same schedule (tests, support).

@@ -13,7 +13,8 @@ from django.urls import reverse
 
 from games import people
 from games.models import PeopleTable
-from lessons.classes.models import ClassTable, Membership, leave
+from lessons.classes.leaving import leave
+from lessons.classes.models import ClassTable, Membership
 from lessons.classes.tables import MAX_OPEN_TABLES
 
 from .conftest import PASSWORD, World

@@ -11,7 +11,8 @@ from pytest_django import DjangoAssertNumQueries
 
 from games.loo import catalogue
 from games.loo.rulesets import PRESETS
-from lessons.models import GlossaryTerm, Passage, Rule, option_readings
+from lessons.models import GlossaryTerm, Passage, Rule
+from lessons.readings import option_readings
 
 pytestmark = pytest.mark.django_db
 
