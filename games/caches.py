@@ -1,5 +1,5 @@
 """The shared cache's two backends (settings.CACHES), each with what Django's own lacks for
-the rate limits (games.throttle):
+the rate limits (loo_site.limits):
 
 - :class:`DatabaseCache` (no REDIS_URL): Django's reads, adds a number and writes it back in
   two statements, so two workers counting at once both write the same count, and a limit of

@@ -40,14 +40,13 @@ from games.loo.review import answer_notes, option_line, review, view_seed
 from games.loo.view import PlayerView, view_for
 from games.models import PracticeHand, PracticeTable
 from games.naming import HUMAN, say
-from games.throttle import per_person, take_all, too_many
+from loo_site import limits
 
 NOT_HERE: Final = (
     "The coach is not offered here: in laws mode, and at an honest table, you play as at a "
     "real table, with no help."
 )
 NOT_YOUR_TURN: Final = "The coach answers when it is your turn to decide."
-TOO_MANY: Final = "The coach has been asked too many times lately."
 #: How long an answer is kept: a table's decision is rarely asked about after a day.
 ANSWER_SECONDS: Final = 24 * 3600
 #: A review is fixed once the hand is over: kept for a week.
@@ -83,9 +82,8 @@ def _computed(request: HttpRequest, key: str, seconds: int, make: Any) -> Any:
     found = shared_cache.get(key)
     if found is not None:
         return found
-    _taken, wait = take_all(per_person(request, "coach-per-session", "coach-per-address"))
-    if wait:
-        return too_many(request, wait, TOO_MANY)
+    if refused := limits.check(request, "coach-per-session", "coach-per-address"):
+        return refused
     value = make()
     shared_cache.set(key, value, seconds)
     return value

@@ -35,21 +35,9 @@ from games.loo.hand import Hand
 from games.loo.view import view_for
 from games.models import PeopleHand, PeopleSeat, PeopleTable
 from games.naming import seat_label
-from games.throttle import per_person, take_all, too_many
+from loo_site import limits
 
 TEMPLATE = "games/people/table.html"
-
-TOO_MANY_TABLES = "Too many tables for people have been opened."
-TOO_MANY_JOINS = "Too many tries at joining tables."
-TOO_MANY_ACTIONS = "Too many decisions, too fast."
-TOO_MANY_STREAMS = "Too many live connections to tables."
-
-
-def _limited(request: HttpRequest, person: str, address: str, what: str) -> HttpResponse | None:
-    """The 429 page if this request goes over the limits ``person`` (per account) and
-    ``address``; counted before any work."""
-    _taken, wait = take_all(per_person(request, person, address))
-    return too_many(request, wait, what) if wait else None
 
 
 # -- the list, opening, joining --------------------------------------------------------------
@@ -71,9 +59,7 @@ def open_table(request: HttpRequest) -> HttpResponse:
     """The form of a new table for people; its POST opens it (the host at seat 0)."""
     if request.method != "POST":
         return render(request, "games/people/new.html", {"form": NewPeopleTableForm()})
-    if refused := _limited(
-        request, "people-tables-per-account", "people-tables-per-address", TOO_MANY_TABLES
-    ):
+    if refused := limits.check(request, "people-tables-per-account", "people-tables-per-address"):
         return refused
     form = NewPeopleTableForm(request.POST)
     if not form.is_valid():
@@ -117,9 +103,7 @@ def join_code(request: HttpRequest, code: str) -> HttpResponse:
         raise Http404(str(refusal)) from None
     error = ""
     if request.method == "POST":
-        if refused := _limited(
-            request, "people-joins-per-account", "people-joins-per-address", TOO_MANY_JOINS
-        ):
+        if refused := limits.check(request, "people-joins-per-account", "people-joins-per-address"):
             return refused
         form = SeatForm(request.POST)
         seat = form.cleaned_data["seat"] if form.is_valid() else None
@@ -410,8 +394,8 @@ def _action(name: str) -> Any:
         loaded = _post(request, pk)
         if loaded is None:
             return redirect_to_login(reverse("games:people-table", args=[pk]))
-        if refused := _limited(
-            request, "people-actions-per-account", "people-actions-per-address", TOO_MANY_ACTIONS
+        if refused := limits.check(
+            request, "people-actions-per-account", "people-actions-per-address"
         ):
             return refused
         table, seat = loaded
@@ -466,8 +450,8 @@ async def stream(request: HttpRequest, pk: int) -> HttpResponse | StreamingHttpR
         return HttpResponse(status=401)
     if not allowed:
         raise Http404("No such table.")
-    if refused := await sync_to_async(_limited)(
-        request, "people-streams-per-account", "people-streams-per-address", TOO_MANY_STREAMS
+    if refused := await sync_to_async(limits.check)(
+        request, "people-streams-per-account", "people-streams-per-address"
     ):
         return refused
     after = request.GET.get("after", "0")

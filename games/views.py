@@ -44,7 +44,7 @@ from games.loo.table import WITHDRAW, Table, first_deal_of
 from games.loo.view import view_for
 from games.models import SHARE_SALT, PracticeHand, PracticeTable, copy_seed, new_seed
 from games.naming import HUMAN, say
-from games.throttle import Limit, give_back, per_person, take_all, too_many
+from loo_site import limits
 
 TABLE_TEMPLATE = "games/table.html"
 
@@ -135,19 +135,14 @@ def may_deal(request: HtmxHttpRequest, full: Callable[[str], HttpResponse]) -> H
     if owner is None and request.session.session_key is None:
         # The table belongs to this browser session: make sure it has one.
         request.session.create()
-    taken, wait = take_all(_dealing_limits(request))  # counted at once: none slips past
-    if wait:
-        return too_many(request, wait, presenting.TOO_MANY_TABLES)
+    # This account's or session's count, this address's: at once, so none slips past.
+    taken = limits.take(request, "tables-per-session", "tables-per-address")
+    if isinstance(taken, HttpResponse):
+        return taken
     if owner is None and not _make_room(request.session.session_key or ""):
-        for each in taken:
-            give_back(each)
+        limits.give_back(*taken)
         return full(presenting.session_full(settings.SESSION_TABLES))
     return None
-
-
-def _dealing_limits(request: HtmxHttpRequest) -> list[tuple[Limit, str]]:
-    """The limits a new table counts against: this account's or session's, this address's."""
-    return per_person(request, "tables-per-session", "tables-per-address")
 
 
 def _make_room(session_key: str) -> bool:

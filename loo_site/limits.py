@@ -1,56 +1,386 @@
-"""Limits on what costs a password hash or guesses a secret: logging in (the site's page and
+"""The rate limits: one registry of every limit, one way to count against them, one answer.
+
+A limit is a number of events in a fixed window of seconds, counted per *who*, in the cache
+every worker and every machine share (games.caches). Each is declared once, at the foot of
+this module, with :func:`declare`: its name, its count, its window, what it counts per
+(:class:`Per`: the client's address, the account, the account or else the browser session,
+a name tried at login, a browser), and what the 429 page says when it is reached.
+
+**To add a limit:**
+
+1. Declare it below: ``declare("widgets-per-account", 50, 3600, Per.ACCOUNT, "Too many
+   widgets have been made.")``, with a sibling ``-per-address`` one (a script can make
+   accounts; an address cannot be made so cheaply). Its count can then be set by a
+   deployment as ``DJANGO_LIMIT_WIDGETS_PER_ACCOUNT`` (settings.LIMIT_COUNTS), and replaced
+   with its window by a test: ``override_settings(RATE_LIMITS={**settings.RATE_LIMITS,
+   "widgets-per-account": (2, 3600)})``.
+2. Count it where the work starts, before anything is made or stored: for a POST of classes
+   or quizzes, add the view's URL name to :data:`CREATING`; elsewhere
+   ``if refused := limits.check(request, "widgets-per-account", "widgets-per-address"):
+   return refused``. :func:`take` is the same but keeps what it counted, to
+   :func:`give_back` if the work is refused after all; :func:`waiting` and :func:`failed`
+   count only failures (wrong passwords, wrong codes).
+3. Test it without waiting: the tests' ``limits_clock`` fixture (tests/conftest.py) stops
+   :attr:`Registry.clock` at the start of an hour, where every window begins, and
+   ``limits_clock.advance(seconds)`` moves it on to the next window.
+
+:func:`take` counts and decides in one step, so that N requests at once let exactly the
+limit's count through (counting first, then giving back a count over the limit). While the
+cache is down a limit lets requests through (a lesson must not stop because Redis did),
+except those declared ``makes_accounts``: those are refused with a 503 page
+(:func:`cannot_count`), since an outage must not open the way to making accounts without
+limit.
+
+**The client** (:func:`client_address`): the address the nearest trusted proxy saw
+(:func:`client_ip`: ``REMOTE_ADDR``, or behind ``TRUSTED_PROXIES`` reverse proxies the entry
+they added to ``X-Forwarded-For``, read from its right: whatever a client writes into that
+header itself stands further left and is never read), with an IPv6 address taken as its
+/64, since one household or server is given a whole /64 and would otherwise have 2**64
+counts. An IPv4 address, and an IPv4-mapped IPv6 address (``::ffff:192.0.2.1``), is its
+IPv4 address. django-axes locks a name at the same client.
+
+**Passwords and codes** (:class:`AttemptLimitMiddleware`): logging in (the site's page and
 the admin's), signing up, changing the password, deleting the account, joining a class by
-its code. Counted in the shared cache (games.throttle) per client address and per target
-(the name tried, the account), so that one password sprayed across many names is limited as
-well as many passwords tried on one name. Only failures count where a success is the usual
-case: thirty students logging in from one school address at the start of a lesson are not
-held up, only many wrong passwords are. Signing up counts every attempt (each makes an
-account, or costs the checks of a new password).
+its code. Counted per client and per target (the name tried, the account), so that one
+password sprayed across many names is limited as well as many passwords tried on one name.
+Only failures count where a success is the usual case: thirty students logging in from one
+school address at the start of a lesson are not held up, only many wrong passwords are.
+Signing up counts every attempt (each makes an account, or costs the checks of a new
+password). Over a limit, the request is answered at once, before any password is hashed.
 
-Over a limit, the request is answered at once with the 429 page (``Retry-After``), before any
-password is hashed.
-
-:class:`CreationLimitMiddleware` limits, with one table (:data:`CREATING`), every POST that
-creates or stores a row a teacher or student wrote: per account and per address, counted
-before the view does any work. While the shared cache is down these limits let requests
-through (a lesson must not stop because Redis did), except those that make accounts (signing
-up, a teacher's list of names): those are refused with a 503 page that says why, since an
-outage must not open the way to making accounts without limit.
+**What creates or stores rows** (:class:`CreationLimitMiddleware`): every POST of
+:data:`CREATING`, per account and per client, counted before the view does any work.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import ipaddress
 import secrets
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from enum import Enum
 from functools import cache
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache as shared_cache
+from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django.urls import reverse
 
-from games.throttle import (
-    Limit,
-    LimitsUnavailable,
-    Taken,
-    client_ip,
-    give_back,
-    hit,
-    limit,
-    retry_after,
-    take,
-    too_many,
-)
+from games.caches import CacheUnavailable
 
-GUESSES = "There have been too many wrong passwords from your network."
-NAME = "There have been too many wrong passwords for this name."
-ACCOUNT = "There have been too many wrong passwords for this account."
-SIGN_UPS = "Too many accounts have been made (or tried) from your network."
-JOINS = "There have been too many wrong join codes."
+
+class Per(Enum):
+    """What a limit counts per."""
+
+    #: The client (:func:`client_address`): an IPv4 address, an IPv6 /64.
+    ADDRESS = "ip"
+    #: The account; a request without one is not counted.
+    ACCOUNT = "user"
+    #: The account, else the browser session.
+    PERSON = "person"
+    #: A name tried at login (the caller says which).
+    NAME = "name"
+    #: A browser that has logged in to a name (the caller says which).
+    DEVICE = "device"
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A limit: ``count`` events in a window of ``seconds``, per ``per``; ``what`` the 429
+    page says; ``makes_accounts``: refused while it cannot be counted."""
+
+    name: str
+    count: int
+    seconds: int
+    per: Per
+    what: str
+    makes_accounts: bool = False
+
+
+@dataclass(frozen=True)
+class Taken:
+    """One counted event: the window's key (for :func:`give_back`), the seconds to wait (0:
+    within the limit), how many it counted, and how many the window had before it."""
+
+    key: str
+    wait: int = 0
+    n: int = 1
+    before: int = 0
+
+
+class LimitsUnavailable(Exception):
+    """The shared cache is down and the limit must hold (it guards making accounts)."""
+
+
+#: How many times :meth:`Registry.take` tries to count an event before it treats the cache
+#: as down.
+_TRIES = 10
+
+
+class Registry:
+    """Every limit by name, and the clock their windows are counted by (tests stop it and
+    move it on: ``limits_clock`` in tests/conftest.py)."""
+
+    def __init__(self) -> None:
+        self.limits: dict[str, Limit] = {}
+        self.clock: Callable[[], float] = time.time
+
+    def declare(self, limit: Limit) -> Limit:
+        if limit.name in self.limits:
+            raise ValueError(f"The limit {limit.name!r} is declared twice.")
+        self.limits[limit.name] = limit
+        return limit
+
+    def __getitem__(self, name: str) -> Limit:
+        """The limit ``name`` with its count and window as the settings have them: replaced
+        by ``RATE_LIMITS`` (tests), else its count by ``DJANGO_LIMIT_<NAME>``."""
+        declared = self.limits[name]
+        counts: dict[str, int] = settings.LIMIT_COUNTS
+        if name in settings.RATE_LIMITS:
+            count, seconds = settings.RATE_LIMITS[name]
+            return replace(declared, count=int(count), seconds=int(seconds))
+        if name in counts:
+            return replace(declared, count=counts[name])
+        return declared
+
+    def check_counts(self, counts: dict[str, int]) -> None:
+        """Refuse counts set for limits that are not declared (a misspelt variable)."""
+        if unknown := sorted(set(counts) - set(self.limits)):
+            names = ", ".join(f"DJANGO_LIMIT_{n.upper().replace('-', '_')}" for n in unknown)
+            raise ImproperlyConfigured(f"{names}: no such limit (loo_site.limits).")
+
+    def _key(self, limit: Limit, who: str) -> tuple[str, int]:
+        """The cache key of ``who``'s count in the window now, and the seconds to its end."""
+        now = self.clock()
+        window = int(now // limit.seconds)
+        digest = hashlib.sha256(who.encode()).hexdigest()[:32]
+        return f"limit:{limit.name}:{digest}:{window}", int((window + 1) * limit.seconds - now) + 1
+
+    def take(self, limit: Limit, who: str, n: int = 1) -> Taken:
+        """Count ``n`` events of ``limit`` for ``who`` unless that goes over its count (then
+        nothing is counted, and ``wait`` says for how long). With the cache down the events
+        are allowed, or refused with :class:`LimitsUnavailable` if the limit
+        ``makes_accounts``."""
+        key, left = self._key(limit, who)
+        try:
+            for attempt in range(_TRIES):
+                # Django's database cache answers an ``add`` it could not write (another
+                # worker's insert, a busy database) with False, as if the key were there:
+                # the incr then finds no key, and the pair is tried again after a moment.
+                shared_cache.add(key, 0, timeout=left + 1)
+                try:
+                    count = int(shared_cache.incr(key, n))
+                    break
+                except CacheUnavailable:
+                    raise
+                except ValueError:  # not written, or expired between the two calls
+                    time.sleep(0.002 * (attempt + 1))
+            else:  # never counted: as with the cache down, never as a free pass
+                raise CacheUnavailable("The count could not be written.")
+        except CacheUnavailable:
+            if limit.makes_accounts:
+                raise LimitsUnavailable from None
+            return Taken(key, 0, 0)
+        if count > limit.count:
+            give_back(Taken(key, left, n))
+            return Taken(key, left, n, count - n)
+        return Taken(key, 0, n, count - n)
+
+    def hit(self, limit: Limit, who: str) -> None:
+        """Count one event of ``limit`` for ``who``, whatever the count (a failure)."""
+        key, left = self._key(limit, who)
+        if shared_cache.add(key, 1, timeout=left + 1):
+            return
+        try:
+            shared_cache.incr(key)
+        except ValueError:  # expired between the two calls (or the cache is down)
+            shared_cache.add(key, 1, timeout=left + 1)
+
+    def retry_after(self, limit: Limit, who: str) -> int:
+        """0 while ``who`` is under ``limit``'s count; else the seconds until its window
+        ends."""
+        key, left = self._key(limit, who)
+        return left if int(shared_cache.get(key, 0)) >= limit.count else 0
+
+
+#: The one registry.
+LIMITS = Registry()
+
+
+def declare(
+    name: str, count: int, seconds: int, per: Per, what: str, *, makes_accounts: bool = False
+) -> Limit:
+    """Declare a limit (see the module's note)."""
+    return LIMITS.declare(Limit(name, count, seconds, per, what, makes_accounts))
+
+
+def limit(name: str) -> Limit:
+    """The limit ``name``, with its count and window as the settings have them."""
+    return LIMITS[name]
+
+
+# -- who is counted -----------------------------------------------------------------------------
+
+
+def client_ip(request: HttpRequest) -> str:
+    """The client's address, as the nearest trusted proxy saw it (see the module's note)."""
+    remote = str(request.META.get("REMOTE_ADDR", ""))
+    proxies = int(getattr(settings, "TRUSTED_PROXIES", 0))
+    if proxies <= 0:
+        return remote
+    forwarded = [
+        part.strip()
+        for part in str(request.META.get("HTTP_X_FORWARDED_FOR", "")).split(",")
+        if part.strip()
+    ]
+    if len(forwarded) < proxies:
+        return remote  # it did not come through every proxy: trust only the connection
+    candidate = forwarded[-proxies]
+    try:
+        return str(ipaddress.ip_address(candidate))
+    except ValueError:
+        return remote
+
+
+def client_address(request: HttpRequest) -> str:
+    """The client the limits (and django-axes) count: the IPv4 address (an IPv4-mapped IPv6
+    address is its IPv4 address), or the first address of the IPv6 address's /64."""
+    raw = client_ip(request)
+    try:
+        address = ipaddress.ip_address(raw)
+    except ValueError:
+        return raw
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Address(int(address) >> 64 << 64))
+    return str(address)
+
+
+def account(user: Any) -> str:
+    """Who an account's count is kept for."""
+    return f"user:{user.pk}"
+
+
+def _who(request: HttpRequest, limit: Limit, who: str | None) -> str | None:
+    """Who ``request`` is counted as for ``limit`` (None: not counted)."""
+    if limit.per in (Per.NAME, Per.DEVICE):
+        if who is None:
+            raise ValueError(f"The limit {limit.name!r} counts per {limit.per.name}: say who.")
+        return f"{limit.per.value}:{who}"
+    if limit.per is Per.ADDRESS:
+        return f"ip:{client_address(request)}"
+    if request.user.is_authenticated:
+        return account(request.user)
+    if limit.per is Per.PERSON:
+        return f"session:{request.session.session_key}"
+    return None
+
+
+# -- counting -----------------------------------------------------------------------------------
+
+
+def take(
+    request: HttpRequest, *names: str, what: str | None = None, who: str | None = None
+) -> list[Taken] | HttpResponse:
+    """Count one event of ``request`` against each limit named, before any work: what was
+    counted (for :func:`give_back` should the work be refused after all), or, over any of
+    them, nothing counted and the answer to give: the 429 page, saying ``what`` or else the
+    limit's own sentence (the 503 page if a limit that ``makes_accounts`` cannot be
+    counted). ``who``: the name or browser a NAME or DEVICE limit counts."""
+    taken: list[Taken] = []
+    for name in names:
+        rule = limit(name)
+        counted = _who(request, rule, who)
+        if counted is None:
+            continue
+        try:
+            took: Taken | None = LIMITS.take(rule, counted)
+        except LimitsUnavailable:
+            took = None
+        if took is None or took.wait:
+            give_back(*taken)
+            if took is None:
+                return cannot_count(request)
+            return too_many(request, took.wait, what or rule.what)
+        taken.append(took)
+    return taken
+
+
+def check(request: HttpRequest, *names: str, what: str | None = None) -> HttpResponse | None:
+    """:func:`take`, for work that is never refused after it is counted: the answer to give
+    instead of doing the work, else None (counted)."""
+    taken = take(request, *names, what=what)
+    return taken if isinstance(taken, HttpResponse) else None
+
+
+def give_back(*taken: Taken) -> None:
+    """Uncount events :func:`take` counted (if their window has not ended)."""
+    for each in taken:
+        # The window may have ended (or the cache be down): then there is nothing to give.
+        with contextlib.suppress(ValueError):
+            if each.n:
+                shared_cache.decr(each.key, each.n)
+
+
+def waiting(request: HttpRequest, *names: str, who: str | None = None) -> HttpResponse | None:
+    """For limits that count failures (:func:`failed`), before the attempt: the 429 page if
+    ``request`` has reached any of them, else None (nothing counted)."""
+    for name in names:
+        rule = limit(name)
+        counted = _who(request, rule, who)
+        if counted is not None and (wait := LIMITS.retry_after(rule, counted)):
+            return too_many(request, wait, rule.what)
+    return None
+
+
+def failed(request: HttpRequest, *names: str, who: str | None = None) -> None:
+    """Count a failed attempt of ``request`` against each limit named."""
+    for name in names:
+        rule = limit(name)
+        counted = _who(request, rule, who)
+        if counted is not None:
+            LIMITS.hit(rule, counted)
+
+
+# -- the answers --------------------------------------------------------------------------------
+
+
+def too_many(request: HttpRequest, seconds: int, what: str) -> HttpResponse:
+    """The answer to a request over a limit: a page that says what, and when to try again
+    (HTTP 429, with ``Retry-After``); to htmx, that sentence alone, for the page's script to
+    show where it shows a request's error."""
+    minutes = max(1, -(-seconds // 60))
+    if request.headers.get("HX-Request"):
+        # htmx swaps nothing on a 429: the page's script shows this sentence instead.
+        sentence = f"{what} Please wait {minutes} minute{'s' if minutes > 1 else ''} and try again."
+        response = HttpResponse(sentence, status=429, content_type="text/plain; charset=utf-8")
+    else:
+        response = render(
+            request,
+            "429.html",
+            {"what": what, "minutes": minutes, "seconds": seconds},
+            status=429,
+        )
+    response["Retry-After"] = str(seconds)
+    return response
+
+
+def cannot_count(request: HttpRequest) -> HttpResponse:
+    """The answer while the limits on making accounts cannot be counted (the shared cache is
+    down): HTTP 503, with when to try again."""
+    response = render(request, "limits_down.html", status=503)
+    response["Retry-After"] = "60"
+    return response
+
+
+# -- passwords and codes ------------------------------------------------------------------------
 
 
 @cache
@@ -65,49 +395,17 @@ def _kinds() -> dict[str, str]:
     }
 
 
-def _counted(kind: str, request: HttpRequest) -> list[tuple[Limit, str, str]]:
-    """The limits a POST of this kind counts against, other than logging in's: (limit, who,
-    what the page says)."""
-    ip = f"ip:{client_ip(request)}"
-    user = request.user
-    account = f"user:{user.pk}" if user.is_authenticated else ""
-    guesses = [
-        (limit("guesses-per-address"), ip, GUESSES),
-        (limit("guesses-per-address-minute"), ip, GUESSES),
-    ]
-    if kind == "password":
-        counted = guesses
-        return counted + ([(limit("guesses-per-account"), account, ACCOUNT)] if account else [])
-    counted = [(limit("joins-per-address"), ip, JOINS)]
-    return counted + ([(limit("joins-per-account"), account, JOINS)] if account else [])
-
-
-def _take_all(
-    request: HttpRequest, counted: list[tuple[Limit, str]], what: str, *, accounts: bool = False
-) -> list[Taken] | HttpResponse:
-    """Count one event against each limit; over any of them, give back the others and answer
-    with the 429 page. ``accounts``: the event makes accounts, and while the limits cannot be
-    counted it is refused (the 503 page)."""
-    taken: list[Taken] = []
-    for rule, who in counted:
-        try:
-            took = take(rule, who, closed_when_down=accounts)
-        except LimitsUnavailable:
-            took = None
-        if took is None or took.wait:
-            for each in taken:
-                give_back(each)
-            return cannot_count(request) if took is None else too_many(request, took.wait, what)
-        taken.append(took)
-    return taken
+#: The limits a POST of each kind counts its failures against, other than logging in's.
+_FAILURES = {
+    "password": ("guesses-per-address", "guesses-per-address-minute", "guesses-per-account"),
+    "join": ("joins-per-address", "joins-per-account"),
+}
 
 
 def _digest(*parts: str) -> str:
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
 
 
-# -- logging in --------------------------------------------------------------------------------
-#
 # A classroom logs in from one address, and some of its students mistype. A spray tries many
 # names from one address and rarely gets one right. So a name's first wrong password from an
 # address counts against the address's limits (20 a minute, 40 in ten minutes), and its
@@ -148,39 +446,36 @@ def known_device(request: HttpRequest, credentials: dict[str, Any] | None = None
     return bool(getattr(request, "lanterloo_known_device", False))
 
 
-def _pending(ip: str, name: str) -> str:
-    return f"limit-pending:{_digest(ip, name)}"
+def _pending(client: str, name: str) -> str:
+    return f"limit-pending:{_digest(f'ip:{client}', name)}"
 
 
 def _log_in(
     request: HttpRequest, get_response: Callable[[HttpRequest], HttpResponse]
 ) -> HttpResponse:
-    ip = client_ip(request)
     name = str(request.POST.get("username", "")).strip().casefold()
+    pending = _pending(client_address(request), name)
     me = _digest(name)
     device_id, known = _device(request)
     device = me in known
     request.lanterloo_known_device = device  # type: ignore[attr-defined]
+    per_name, who = (
+        ("guesses-per-device", f"{device_id}:{me}") if device else ("guesses-per-name", name)
+    )
+    if refused := waiting(request, per_name, who=who):
+        return refused
+    earlier: list[str] = shared_cache.get(pending) or []
     taken: list[Taken] = []
-    if device:
-        per_name = (limit("guesses-per-device"), f"device:{device_id}:{me}", NAME)
-    else:
-        per_name = (limit("guesses-per-name"), f"name:{name}", NAME)
-    if wait := retry_after(per_name[0], per_name[1]):
-        return too_many(request, wait, NAME)
-    earlier: list[str] = shared_cache.get(_pending(f"ip:{ip}", name)) or []
     if not earlier:
-        rules = ("guesses-per-address", "guesses-per-address-minute")
-        took = _take_all(request, [(limit(rule), f"ip:{ip}") for rule in rules], GUESSES)
+        took = take(request, "guesses-per-address", "guesses-per-address-minute")
         if isinstance(took, HttpResponse):
             return took
         taken = took
     response = get_response(request)
     if response.status_code == 302:  # in
-        for key in [*(t.key for t in taken), *earlier]:
-            give_back(Taken(key, 0))
+        give_back(*taken, *(Taken(key) for key in earlier))
         if earlier:
-            shared_cache.delete(_pending(f"ip:{ip}", name))
+            shared_cache.delete(pending)
         names = [me, *(n for n in known if n != me)][:DEVICE_NAMES]
         response.set_signed_cookie(
             DEVICE_COOKIE,
@@ -192,10 +487,10 @@ def _log_in(
             samesite="Lax",
         )
         return response
-    hit(per_name[0], per_name[1])
+    failed(request, per_name, who=who)
     if taken:
         seconds = max(limit("guesses-per-address").seconds, 60)
-        shared_cache.set(_pending(f"ip:{ip}", name), [t.key for t in taken], timeout=seconds)
+        shared_cache.set(pending, [t.key for t in taken], timeout=seconds)
     return response
 
 
@@ -206,14 +501,12 @@ def _sign_up(
     window, so a class's worth of typos never blocks signing up for an hour. Both are counted
     before the form is checked, and each outcome gives the other's count back. While they
     cannot be counted, no account is made."""
-    ip = f"ip:{client_ip(request)}"
-    rules = ("sign-ups-per-address", "failed-sign-ups-per-address")
-    taken = _take_all(request, [(limit(rule), ip) for rule in rules], SIGN_UPS, accounts=True)
+    taken = take(request, "sign-ups-per-address", "failed-sign-ups-per-address")
     if isinstance(taken, HttpResponse):
         return taken
     response = get_response(request)
-    made, failed = taken
-    give_back(failed if response.status_code == 302 else made)
+    made, refused = taken
+    give_back(refused if response.status_code == 302 else made)
     return response
 
 
@@ -229,15 +522,12 @@ class AttemptLimitMiddleware:
             return _log_in(request, self.get_response)
         if kind == "sign-up":
             return _sign_up(request, self.get_response)
-        counted = _counted(kind, request)
-        for rule, who, what in counted:
-            if wait := retry_after(rule, who):
-                return too_many(request, wait, what)
+        if refused := waiting(request, *_FAILURES[kind]):
+            return refused
         response = self.get_response(request)
         # A success redirects; a failure shows the form again.
         if response.status_code != 302:
-            for rule, who, _ in counted:
-                hit(rule, who)
+            failed(request, *_FAILURES[kind])
         return response
 
 
@@ -246,29 +536,18 @@ class AttemptLimitMiddleware:
 
 @dataclass(frozen=True)
 class Creating:
-    """A kind of POST that stores rows: its limits (RATE_LIMITS names) per account and per
-    address, what the 429 page says, and whether it makes accounts (refused while the
-    limits cannot be counted)."""
+    """A kind of POST that stores rows: the limits it counts against (the client's first),
+    and what the 429 page says if not their own sentence."""
 
-    per_account: str
-    per_address: str
-    what: str
-    makes_accounts: bool = False
+    limits: tuple[str, ...]
+    what: str | None = None
 
 
-_CLASSES = Creating(
-    "classes-per-account", "classes-per-address", "Too many classes have been made or copied."
-)
-_ROSTER = Creating(
-    "roster-per-account", "roster-per-address", "Too many changes have been made to classes."
-)
-_QUIZZES = Creating(
-    "quizzes-per-account", "quizzes-per-address", "Too many quizzes have been made or edited."
-)
-_ASSIGNMENTS = Creating(
-    "assignments-per-account", "assignments-per-address", "Too many assignments have been set."
-)
-_ANSWERS = Creating("answers-per-account", "answers-per-address", "Too many answers, too fast.")
+_CLASSES = Creating(("classes-per-address", "classes-per-account"))
+_ROSTER = Creating(("roster-per-address", "roster-per-account"))
+_QUIZZES = Creating(("quizzes-per-address", "quizzes-per-account"))
+_ASSIGNMENTS = Creating(("assignments-per-address", "assignments-per-account"))
+_ANSWERS = Creating(("answers-per-address", "answers-per-account"))
 
 #: URL name → the limits a POST to it counts against. (Joining a class, logging in and
 #: signing up are counted by AttemptLimitMiddleware.)
@@ -287,18 +566,14 @@ CREATING: dict[str, Creating] = {
     "classes:reset-password": _ROSTER,
     # A class's tables (lessons.classes.tables): opening them counts as tables for people do.
     "classes:open-tables": Creating(
-        "class-tables-per-account", "people-tables-per-address", "Too many tables have been opened."
+        ("people-tables-per-address", "class-tables-per-account"),
+        "Too many tables have been opened.",
     ),
     "classes:table-seats": _ROSTER,
     "classes:start-tables": _ROSTER,
     "classes:take-away": _ROSTER,
     "classes:sit": _ROSTER,
-    "classes:add-students": Creating(
-        "student-lists-per-account",
-        "student-lists-per-address",
-        "Too many lists of students have been sent.",
-        makes_accounts=True,
-    ),
+    "classes:add-students": Creating(("student-lists-per-address", "student-lists-per-account")),
     "quizzes:quiz-new": _QUIZZES,
     "quizzes:quiz-edit": _QUIZZES,
     "quizzes:assign": _ASSIGNMENTS,
@@ -306,23 +581,11 @@ CREATING: dict[str, Creating] = {
     "quizzes:assignment-delete": _ASSIGNMENTS,
     "quizzes:regrade": _ASSIGNMENTS,
     "quizzes:exception": _ASSIGNMENTS,  # one student's extra attempts or later close
-    "quizzes:report": Creating(
-        "reports-per-account", "reports-per-address", "Too many problems have been reported."
-    ),
-    "quizzes:attempt-start": Creating(
-        "attempts-per-account", "attempts-per-address", "Too many attempts have been started."
-    ),
+    "quizzes:report": Creating(("reports-per-address", "reports-per-account")),
+    "quizzes:attempt-start": Creating(("attempts-per-address", "attempts-per-account")),
     "quizzes:attempt-answer": _ANSWERS,
     "quizzes:attempt-submit": _ANSWERS,
 }
-
-
-def cannot_count(request: HttpRequest) -> HttpResponse:
-    """The answer while the limits on making accounts cannot be counted (the shared cache is
-    down): HTTP 503, with when to try again."""
-    response = render(request, "limits_down.html", status=503)
-    response["Retry-After"] = "60"
-    return response
 
 
 class CreationLimitMiddleware:
@@ -342,8 +605,112 @@ class CreationLimitMiddleware:
         creating = CREATING.get(match.view_name) if match and request.method == "POST" else None
         if creating is None:
             return None
-        counted = [(limit(creating.per_address), f"ip:{client_ip(request)}")]
-        if request.user.is_authenticated:
-            counted.append((limit(creating.per_account), f"user:{request.user.pk}"))
-        taken = _take_all(request, counted, creating.what, accounts=creating.makes_accounts)
-        return taken if isinstance(taken, HttpResponse) else None
+        return check(request, *creating.limits, what=creating.what)
+
+
+# -- the limits ---------------------------------------------------------------------------------
+#
+# Far above what a teacher, a student or a player does in earnest, far below what a script
+# does; per address as well as per account, for a school's classes share one address.
+
+GUESSES = "There have been too many wrong passwords from your network."
+NAME = "There have been too many wrong passwords for this name."
+SIGN_UPS = "Too many accounts have been made (or tried) from your network."
+JOINS = "There have been too many wrong join codes."
+
+# Wrong passwords (logging in, changing the password, deleting the account): from one client,
+# in ten minutes and (a burst of hashes holds up every page) in one; for one name from
+# everywhere (a guess spread over many addresses), except from a browser that has logged in
+# to it before (its own count); for one account.
+declare("guesses-per-address", 40, 600, Per.ADDRESS, GUESSES)
+declare("guesses-per-address-minute", 20, 60, Per.ADDRESS, GUESSES)
+declare("guesses-per-name", 20, 900, Per.NAME, NAME)
+declare("guesses-per-device", 5, 900, Per.DEVICE, NAME)
+declare(
+    "guesses-per-account",
+    5,
+    900,
+    Per.ACCOUNT,
+    "There have been too many wrong passwords for this account.",
+)
+# Accounts made; and forms refused (a taken name, a weak password), in a shorter window.
+declare("sign-ups-per-address", 60, 3600, Per.ADDRESS, SIGN_UPS, makes_accounts=True)
+declare("failed-sign-ups-per-address", 30, 600, Per.ADDRESS, SIGN_UPS, makes_accounts=True)
+# Wrong codes for joining a class.
+declare("joins-per-address", 40, 600, Per.ADDRESS, JOINS)
+declare("joins-per-account", 10, 600, Per.ACCOUNT, JOINS)
+
+# Questions made (lessons.trainer: a drill, its next question, a lesson's step).
+declare(
+    "drills-per-address",
+    300,
+    600,
+    Per.ADDRESS,
+    "Too many questions have been asked from your network.",
+)
+# Practice tables dealt (games.views.may_deal).
+TABLES = "Too many practice tables have been dealt."
+declare("tables-per-session", 30, 600, Per.PERSON, TABLES)
+declare("tables-per-address", 200, 600, Per.ADDRESS, TABLES)
+# The coach's answers and reviews computed (games.coaching: a cached one is free), each
+# 0.1 to 1 s of a worker: a learner asks at most once a decision.
+COACH = "The coach has been asked too many times lately."
+declare("coach-per-session", 60, 600, Per.PERSON, COACH)
+declare("coach-per-address", 600, 600, Per.ADDRESS, COACH)
+
+# Tables for people (games.people_views): opening and joining tables, decisions (a person
+# plays well under 2 a second), the live connections (one a page, reopened on each visit).
+PEOPLE_TABLES = "Too many tables for people have been opened."
+declare("people-tables-per-account", 30, 3600, Per.ACCOUNT, PEOPLE_TABLES)
+declare("people-tables-per-address", 300, 3600, Per.ADDRESS, PEOPLE_TABLES)
+declare("people-joins-per-account", 60, 600, Per.ACCOUNT, "Too many tries at joining tables.")
+declare("people-joins-per-address", 600, 600, Per.ADDRESS, "Too many tries at joining tables.")
+declare("people-actions-per-account", 120, 60, Per.ACCOUNT, "Too many decisions, too fast.")
+declare("people-actions-per-address", 3000, 60, Per.ADDRESS, "Too many decisions, too fast.")
+STREAMS = "Too many live connections to tables."
+declare("people-streams-per-account", 120, 600, Per.ACCOUNT, STREAMS)
+declare("people-streams-per-address", 3000, 600, Per.ADDRESS, STREAMS)
+
+# Classes (CREATING): made or copied; their rosters and tables changed; their tables opened.
+CLASSES = "Too many classes have been made or copied."
+declare("classes-per-account", 30, 3600, Per.ACCOUNT, CLASSES)
+declare("classes-per-address", 100, 3600, Per.ADDRESS, CLASSES)
+ROSTER = "Too many changes have been made to classes."
+declare("roster-per-account", 300, 3600, Per.ACCOUNT, ROSTER)
+declare("roster-per-address", 1000, 3600, Per.ADDRESS, ROSTER)
+declare("class-tables-per-account", 20, 3600, Per.ACCOUNT, "Too many tables have been opened.")
+# A teacher's lists of students' names (each makes accounts), and the accounts they make
+# (lessons.classes.forms: counted per name on the list).
+LISTS = "Too many lists of students have been sent."
+declare("student-lists-per-account", 20, 3600, Per.ACCOUNT, LISTS, makes_accounts=True)
+declare("student-lists-per-address", 60, 3600, Per.ADDRESS, LISTS, makes_accounts=True)
+declare(
+    "accounts-per-teacher",
+    150,
+    3600,
+    Per.ACCOUNT,
+    "Too many student accounts have been made.",
+    makes_accounts=True,
+)
+
+# Quizzes (CREATING): made or edited; assignments set; problems reported; attempts started
+# and answered (a cap per minute no student reaches in earnest).
+QUIZZES = "Too many quizzes have been made or edited."
+declare("quizzes-per-account", 100, 3600, Per.ACCOUNT, QUIZZES)
+declare("quizzes-per-address", 300, 3600, Per.ADDRESS, QUIZZES)
+ASSIGNMENTS = "Too many assignments have been set."
+declare("assignments-per-account", 100, 3600, Per.ACCOUNT, ASSIGNMENTS)
+declare("assignments-per-address", 300, 3600, Per.ADDRESS, ASSIGNMENTS)
+REPORTS = "Too many problems have been reported."
+declare("reports-per-account", 20, 3600, Per.ACCOUNT, REPORTS)
+declare("reports-per-address", 200, 3600, Per.ADDRESS, REPORTS)
+ATTEMPTS = "Too many attempts have been started."
+declare("attempts-per-account", 10, 60, Per.ACCOUNT, ATTEMPTS)
+declare("attempts-per-address", 200, 60, Per.ADDRESS, ATTEMPTS)
+ANSWERS = "Too many answers, too fast."
+declare("answers-per-account", 60, 60, Per.ACCOUNT, ANSWERS)
+declare("answers-per-address", 2000, 60, Per.ADDRESS, ANSWERS)
+
+# A deployment's DJANGO_LIMIT_<NAME> must name one of these: checked as the site starts (its
+# middleware, and every check of manage.py, import this module).
+LIMITS.check_counts(settings.LIMIT_COUNTS)

@@ -43,6 +43,16 @@ def envint(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name} must be an integer: {value!r}") from None
 
 
+def envints(prefix: str) -> dict[str, int]:
+    """Read every variable named ``prefix`` + NAME (not empty) as an integer, keyed by its
+    NAME in lower case with "-" for "_"."""
+    return {
+        name.removeprefix(prefix).lower().replace("_", "-"): envint(name, 0)
+        for name, value in os.environ.items()
+        if name.startswith(prefix) and value.strip()
+    }
+
+
 def envlist(name: str, default: list[str]) -> list[str]:
     """Read a comma-separated list; unset means default, empty means an empty list."""
     value = os.environ.get(name)
@@ -247,67 +257,19 @@ AXES_WHITELIST_CALLABLE = "loo_site.limits.known_device"
 
 # The client's address: REMOTE_ADDR, or behind this many reverse proxies (each of which adds
 # the address it saw to X-Forwarded-For) the address the nearest one saw. 0: no proxy is
-# trusted and X-Forwarded-For is never read. django-axes takes the same address.
+# trusted and X-Forwarded-For is never read. django-axes counts the same client as the rate
+# limits (loo_site.limits.client_address: an IPv6 /64 is one client).
 TRUSTED_PROXIES = envint("DJANGO_TRUSTED_PROXIES", 0)
-AXES_CLIENT_IP_CALLABLE = "games.throttle.client_ip"
+AXES_CLIENT_IP_CALLABLE = "loo_site.limits.client_address"
 
-# Rate limits (games.throttle, loo_site.limits): name -> (count, seconds), counted in the
-# cache that every worker shares. Password guesses count failures only, so a class logging
-# in from one school address is not held up; "tables-*" limit the practice tables dealt.
-RATE_LIMITS = {
-    "guesses-per-address": (envint("DJANGO_LIMIT_GUESSES_PER_ADDRESS", 40), 600),
-    # ... of which at most this many in a minute: a burst of hashes holds up every page.
-    "guesses-per-address-minute": (20, 60),
-    # One name from everywhere (a guess spread over many addresses); a browser that has
-    # logged in to the name before is not held by it, only by its own count.
-    "guesses-per-name": (envint("DJANGO_LIMIT_GUESSES_PER_NAME", 20), 900),
-    "guesses-per-device": (5, 900),
-    "guesses-per-account": (5, 900),
-    # Accounts made; and forms refused (a taken name, a weak password), in a shorter window.
-    "sign-ups-per-address": (envint("DJANGO_LIMIT_SIGN_UPS_PER_ADDRESS", 60), 3600),
-    "failed-sign-ups-per-address": (envint("DJANGO_LIMIT_FAILED_SIGN_UPS_PER_ADDRESS", 30), 600),
-    "joins-per-address": (40, 600),
-    "joins-per-account": (10, 600),
-    "drills-per-address": (envint("DJANGO_LIMIT_DRILLS_PER_ADDRESS", 300), 600),
-    "tables-per-session": (30, 600),
-    "tables-per-address": (envint("DJANGO_LIMIT_TABLES_PER_ADDRESS", 200), 600),
-    # The coach's answers and reviews computed (games.coaching: a cached one is free), each
-    # 0.1 to 1 s of a worker: a learner asks at most once a decision.
-    # Tables for people (games.people_views): opening and joining tables, decisions (a
-    # person plays well under 2 a second), the live connections (one a page, reopened on
-    # each visit).
-    "people-tables-per-account": (envint("DJANGO_LIMIT_PEOPLE_TABLES_PER_ACCOUNT", 30), 3600),
-    "people-tables-per-address": (envint("DJANGO_LIMIT_PEOPLE_TABLES_PER_ADDRESS", 300), 3600),
-    "people-joins-per-account": (envint("DJANGO_LIMIT_PEOPLE_JOINS_PER_ACCOUNT", 60), 600),
-    "people-joins-per-address": (envint("DJANGO_LIMIT_PEOPLE_JOINS_PER_ADDRESS", 600), 600),
-    "people-actions-per-account": (envint("DJANGO_LIMIT_PEOPLE_ACTIONS_PER_ACCOUNT", 120), 60),
-    "people-actions-per-address": (envint("DJANGO_LIMIT_PEOPLE_ACTIONS_PER_ADDRESS", 3000), 60),
-    "people-streams-per-account": (envint("DJANGO_LIMIT_PEOPLE_STREAMS_PER_ACCOUNT", 120), 600),
-    "people-streams-per-address": (envint("DJANGO_LIMIT_PEOPLE_STREAMS_PER_ADDRESS", 3000), 600),
-    "coach-per-session": (envint("DJANGO_LIMIT_COACH_PER_SESSION", 60), 600),
-    "coach-per-address": (envint("DJANGO_LIMIT_COACH_PER_ADDRESS", 600), 600),
-    # What creates or stores rows (loo_site.limits.CREATING), per account and per address (a
-    # school's classes share one). Far above what a teacher or student does in earnest,
-    # far below what a script does.
-    "classes-per-account": (envint("DJANGO_LIMIT_CLASSES_PER_ACCOUNT", 30), 3600),
-    "classes-per-address": (envint("DJANGO_LIMIT_CLASSES_PER_ADDRESS", 100), 3600),
-    "class-tables-per-account": (envint("DJANGO_LIMIT_CLASS_TABLES_PER_ACCOUNT", 20), 3600),
-    "roster-per-account": (envint("DJANGO_LIMIT_ROSTER_PER_ACCOUNT", 300), 3600),
-    "roster-per-address": (envint("DJANGO_LIMIT_ROSTER_PER_ADDRESS", 1000), 3600),
-    "student-lists-per-account": (envint("DJANGO_LIMIT_STUDENT_LISTS_PER_ACCOUNT", 20), 3600),
-    "student-lists-per-address": (envint("DJANGO_LIMIT_STUDENT_LISTS_PER_ADDRESS", 60), 3600),
-    "quizzes-per-account": (envint("DJANGO_LIMIT_QUIZZES_PER_ACCOUNT", 100), 3600),
-    "quizzes-per-address": (envint("DJANGO_LIMIT_QUIZZES_PER_ADDRESS", 300), 3600),
-    "assignments-per-account": (envint("DJANGO_LIMIT_ASSIGNMENTS_PER_ACCOUNT", 100), 3600),
-    "assignments-per-address": (envint("DJANGO_LIMIT_ASSIGNMENTS_PER_ADDRESS", 300), 3600),
-    "reports-per-account": (envint("DJANGO_LIMIT_REPORTS_PER_ACCOUNT", 20), 3600),
-    "reports-per-address": (envint("DJANGO_LIMIT_REPORTS_PER_ADDRESS", 200), 3600),
-    # Starting attempts and answering: a cap per minute no student reaches in earnest.
-    "attempts-per-account": (envint("DJANGO_LIMIT_ATTEMPTS_PER_ACCOUNT", 10), 60),
-    "attempts-per-address": (envint("DJANGO_LIMIT_ATTEMPTS_PER_ADDRESS", 200), 60),
-    "answers-per-account": (envint("DJANGO_LIMIT_ANSWERS_PER_ACCOUNT", 60), 60),
-    "answers-per-address": (envint("DJANGO_LIMIT_ANSWERS_PER_ADDRESS", 2000), 60),
-}
+# Rate limits: loo_site.limits declares each (its count, its window, what it counts per).
+# DJANGO_LIMIT_<NAME> sets the count of the limit <name> ("-" written "_"):
+# DJANGO_LIMIT_TABLES_PER_ADDRESS=1000 for "tables-per-address"; a name that is no limit's
+# stops the site. RATE_LIMITS replaces counts and windows (name -> (count, seconds)), as
+# tests do.
+LIMIT_COUNTS = envints("DJANGO_LIMIT_")
+RATE_LIMITS: dict[str, tuple[int, int]] = {}
+
 # Without an account a browser session keeps this many practice tables: dealing another
 # removes its oldest finished one (never a hand in progress).
 SESSION_TABLES = 20

@@ -9,6 +9,8 @@ import pytest
 from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
 
+from tests.limits_clock import LimitsClock
+
 # "ci" is loaded unless HYPOTHESIS_PROFILE names another; "thorough" is for hunting bugs.
 hypothesis_settings.register_profile("ci", max_examples=50, deadline=None, print_blob=True)
 hypothesis_settings.register_profile("thorough", max_examples=2000, deadline=None)
@@ -38,8 +40,21 @@ def _forget_rule_links() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def limits_clock(monkeypatch: pytest.MonkeyPatch) -> LimitsClock:
+    """The rate limits count in fixed windows: their clock stands a second into an hour, where
+    every window begins, so that a slow machine never splits a test's requests over two
+    windows; a test goes on to the next window with ``limits_clock.advance(seconds)``, never
+    by waiting."""
+    from loo_site.limits import LIMITS
+
+    clock = LimitsClock()
+    monkeypatch.setattr(LIMITS, "clock", clock)
+    return clock
+
+
+@pytest.fixture(autouse=True)
 def _fresh_rate_limits(request: pytest.FixtureRequest, django_db_blocker: Any) -> Iterator[None]:
-    """The rate limits (games.throttle) count in the shared cache, a table of the database:
+    """The rate limits (loo_site.limits) count in the shared cache, a table of the database:
     a test in a transaction has its counts rolled back with it, but one on a live server (or
     in a transactional database) commits them, and a flush leaves that table: they are
     cleared after it (the test client's address is always 127.0.0.1)."""

@@ -30,9 +30,7 @@ from lessons.classes.models import (
     read_as_ascii,
     username_key,
 )
-
-#: How many student accounts one teacher may make in an hour (counted in Django's cache).
-ACCOUNTS_PER_HOUR = 150
+from loo_site import limits
 
 TIME_ZONES = sorted(zoneinfo.available_timezones())
 
@@ -200,10 +198,6 @@ NO_CACHE = (
 )
 
 
-def _rate_key(teacher: Any, hour: int) -> str:
-    return f"classes:accounts-made:{teacher.pk}:{hour}"
-
-
 def _making_key(teacher: Any) -> str:
     return f"classes:making-accounts:{teacher.pk}"
 
@@ -211,8 +205,7 @@ def _making_key(teacher: Any) -> str:
 def start_making(teacher: Any) -> str | None:
     """Take the teacher's lock before any work on a list of names: None if this list may be
     made now, else why not (another of his lists is being made, or the cache is down). One
-    list at a time per teacher, so two forms sent at once never both run, and the hourly
-    count below is only ever changed by one request of his at a time."""
+    list at a time per teacher, so two forms sent at once never both run."""
     try:
         taken = cache.add(_making_key(teacher), 1, timeout=MAKING_SECONDS)
     except Exception:  # the cache's own errors (Redis, or its database table) are not ours
@@ -223,27 +216,6 @@ def start_making(teacher: Any) -> str | None:
 def stop_making(teacher: Any) -> None:
     with contextlib.suppress(Exception):  # else the lock goes by itself after MAKING_SECONDS
         cache.delete(_making_key(teacher))
-
-
-def reserve_accounts(teacher: Any, hour: int, n: int) -> tuple[bool, int]:
-    """Count ``n`` accounts against the teacher's hour before they are made: whether they
-    were (False, and nothing counted, if they would take him past ACCOUNTS_PER_HOUR), and how
-    many he had made this hour before them.
-    ``incr`` is atomic in Redis; in the database cache it is not, but the teacher's lock
-    (:func:`start_making`) keeps his other requests out meanwhile."""
-    key = _rate_key(teacher, hour)
-    cache.add(key, 0, timeout=2 * 3600)
-    total = int(cache.incr(key, n))
-    if total > ACCOUNTS_PER_HOUR:
-        give_back_accounts(teacher, hour, n)
-        return False, total - n
-    return True, total - n
-
-
-def give_back_accounts(teacher: Any, hour: int, n: int) -> None:
-    """Uncount ``n`` accounts reserved and not made (a list refused, or a name taken since)."""
-    with contextlib.suppress(Exception):  # gone (expired, the cache restarted): nothing to do
-        cache.decr(_rate_key(teacher, hour), n)
 
 
 class AddStudentsForm(forms.Form):
@@ -260,16 +232,13 @@ class AddStudentsForm(forms.Form):
     )
     token = forms.CharField(widget=forms.HiddenInput)
 
-    def __init__(
-        self, school_class: SchoolClass, teacher: Any, hour: int, *args: Any, **kwargs: Any
-    ) -> None:
+    def __init__(self, school_class: SchoolClass, teacher: Any, *args: Any, **kwargs: Any) -> None:
         self.school_class = school_class
         self.teacher = teacher
-        self.hour = hour
         self.students: list[NewStudent] = []
-        #: How many accounts this form counted against the teacher's hour (given back if
-        #: they are not made).
-        self.reserved = 0
+        #: The accounts this form counted against the teacher's limit (given back if they
+        #: are not made).
+        self.reserved: limits.Taken | None = None
         super().__init__(*args, **kwargs)
 
     def clean_names(self) -> list[NewStudent]:
@@ -306,24 +275,27 @@ class AddStudentsForm(forms.Form):
             raise
 
     def _reserve(self, n: int) -> None:
-        """Count the accounts asked for before any is made (and before the usernames are
-        worked out): a refused list does no work."""
+        """Count the accounts asked for against the teacher's limit (``accounts-per-teacher``)
+        before any is made (and before the usernames are worked out): a refused list does no
+        work."""
+        rule = limits.limit("accounts-per-teacher")
         try:
-            counted, made = reserve_accounts(self.teacher, self.hour, n)
+            taken = limits.LIMITS.take(rule, limits.account(self.teacher), n)
         except Exception as error:  # the cache is down: account creation fails closed
             raise forms.ValidationError(NO_CACHE) from error
-        if not counted:
+        if taken.wait:
             raise forms.ValidationError(
-                f"You can make at most {ACCOUNTS_PER_HOUR} student accounts an hour, and have "
-                f"made {made} this hour: try again later, or with fewer names."
+                f"You can make at most {rule.count} student accounts an hour, and have "
+                f"made {taken.before} this hour: try again later, or with fewer names."
             )
-        self.reserved = n
+        self.reserved = taken
 
     def give_back(self) -> None:
         """The accounts reserved were not made: they do not count."""
         if self.reserved:
-            give_back_accounts(self.teacher, self.hour, self.reserved)
-            self.reserved = 0
+            with contextlib.suppress(Exception):  # the cache's own errors: nothing to give
+                limits.give_back(self.reserved)
+            self.reserved = None
 
     def _usernames(self, wanted: list[tuple[int, str, str]]) -> list[NewStudent]:
         errors: list[str] = []

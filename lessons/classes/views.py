@@ -5,7 +5,6 @@ and nothing about it reaches the context."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from django.contrib import messages
@@ -45,6 +44,7 @@ from lessons.classes.models import (
 from lessons.classes.progress import course_lessons, marks_in_order, progress_of
 from lessons.classes.table_views import listed
 from lessons.classes.tables import forget
+from loo_site import limits
 
 ARCHIVED = "This class is archived, so it cannot be changed: bring it back first."
 
@@ -318,8 +318,7 @@ def add_students(request: HttpRequest, pk: int) -> HttpResponseBase:
     school_class = _teacher_class(request, pk)
     if refused := _refuse_if_archived(request, school_class):
         return refused
-    hour = int(time.time() // 3600)
-    form = forms.AddStudentsForm(school_class, request.user, hour, _post(request))
+    form = forms.AddStudentsForm(school_class, request.user, _post(request))
     if request.method == "POST":
         if not forms.spend_token(request, request.POST.get("token", "")):
             messages.error(
@@ -327,11 +326,11 @@ def add_students(request: HttpRequest, pk: int) -> HttpResponseBase:
                 "This list was sent already, or the form is out of date: no account was made. "
                 "Here is a fresh form.",
             )
-            form = forms.AddStudentsForm(school_class, request.user, hour)
+            form = forms.AddStudentsForm(school_class, request.user)
         elif busy := forms.start_making(request.user):
             messages.error(request, busy)
             names = {"names": request.POST.get("names", "")}
-            form = forms.AddStudentsForm(school_class, request.user, hour, initial=names)
+            form = forms.AddStudentsForm(school_class, request.user, initial=names)
         else:
             try:
                 if made := _add_students(request, school_class, form):
@@ -346,7 +345,7 @@ def add_students(request: HttpRequest, pk: int) -> HttpResponseBase:
         "form": form,
         "school_class": school_class,
         "room": school_class.room(),
-        "per_hour": forms.ACCOUNTS_PER_HOUR,
+        "per_hour": limits.limit("accounts-per-teacher").count,
     }
     return render(request, "classes/add_students.html", context)
 

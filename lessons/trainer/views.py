@@ -33,11 +33,11 @@ from games.loo.questions import Question, QuestionError
 from games.loo.rulesets import DEFAULT_PRESET, GAME_NAMES, PRESETS
 from games.models import new_seed
 from games.owners import owner_for
-from games.throttle import client_ip, limit, take_all, too_many
 from lessons.trainer import bank, reviews
 from lessons.trainer.forms import AnswerForm, CoverageForm, DrillForm
 from lessons.trainer.models import AskedQuestion, Record, RuleRecord, RuleReview, StaleQuestion
 from lessons.trainer.presenting import asking_context, graded_context
+from loo_site import limits
 
 #: What a request did or refused, said above the question: (text, message level).
 Said = Sequence[tuple[str, int]]
@@ -59,7 +59,6 @@ NOT_FOUND = (
     "account. Start again from the trainer."
 )
 TOO_MANY_DRILLS = "Too many drills have been started from your network."
-TOO_MANY_QUESTIONS = "Too many questions have been asked from your network."
 NOT_MADE = (
     "No question about {what} could be made just now. Nothing was recorded; try again, or "
     "choose other rules."
@@ -156,14 +155,13 @@ def ask_question(request: HtmxHttpRequest) -> HttpResponse:
     return redirect(asked)
 
 
-def may_ask(request: HtmxHttpRequest, what: str = TOO_MANY_QUESTIONS) -> HttpResponse | None:
+def may_ask(request: HtmxHttpRequest, what: str | None = None) -> HttpResponse | None:
     """Before a new question is made, whatever asks for it (a drill, its next question, a
     lesson's step): each stores a question (and, for someone not logged in, a session), so
     each counts against one limit per address, before any work. The answer to give instead
     when it is reached (the 429 page; with htmx its sentence alone, which the page shows
     where it says what failed), else None, the question counted."""
-    _, wait = take_all([(limit("drills-per-address"), f"ip:{client_ip(request)}")])
-    return too_many(request, wait, what) if wait else None
+    return limits.check(request, "drills-per-address", what=what)
 
 
 @require_POST

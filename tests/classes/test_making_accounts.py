@@ -272,7 +272,9 @@ def test_two_lists_sent_at_once_by_one_teacher_make_one(
 def test_a_list_past_the_hourly_limit_does_no_work(
     world: World, teacher: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(forms, "ACCOUNTS_PER_HOUR", 3)
+    monkeypatch.setattr(
+        settings, "RATE_LIMITS", {**settings.RATE_LIMITS, "accounts-per-teacher": (3, 3600)}
+    )
     looked_up: list[int] = []
     usernames = forms.AddStudentsForm._usernames
 
@@ -291,7 +293,9 @@ def test_a_list_past_the_hourly_limit_does_no_work(
 def test_a_list_refused_after_counting_gives_its_count_back(
     world: World, teacher: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(forms, "ACCOUNTS_PER_HOUR", 3)
+    monkeypatch.setattr(
+        settings, "RATE_LIMITS", {**settings.RATE_LIMITS, "accounts-per-teacher": (3, 3600)}
+    )
 
     _, refused = _add(teacher, world.class1, "Ann = student\nBea\nCat")  # "student" is taken
     _, made = _add(teacher, world.class1, "Ann\nBea\nCat")
@@ -303,8 +307,7 @@ def test_a_list_refused_after_counting_gives_its_count_back(
 def test_without_the_shared_cache_no_account_is_made(world: World, teacher: Client) -> None:
     down = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache"}}
     down["default"]["LOCATION"] = "redis://127.0.0.1:9/0"  # nothing listens there
-    hour = int(time.time() // 3600)
-    form = forms.AddStudentsForm(world.class1, world.teacher, hour, {"names": "Ann", "token": "t"})
+    form = forms.AddStudentsForm(world.class1, world.teacher, {"names": "Ann", "token": "t"})
 
     with override_settings(CACHES=down):
         assert forms.start_making(world.teacher) == forms.NO_CACHE

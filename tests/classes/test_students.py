@@ -3,11 +3,11 @@
 import re
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from lessons.classes import forms
 from lessons.classes.models import MAX_STUDENTS, ManagedStudent, Membership, SchoolClass
 
 from .conftest import PASSWORD, World
@@ -120,7 +120,9 @@ def test_a_class_takes_at_most_100_students(world: World, teacher: Client) -> No
 def test_making_accounts_is_rate_limited(
     world: World, teacher: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(forms, "ACCOUNTS_PER_HOUR", 3)
+    monkeypatch.setattr(
+        settings, "RATE_LIMITS", {**settings.RATE_LIMITS, "accounts-per-teacher": (3, 3600)}
+    )
     _add(teacher, world.class1, "A\nB")
 
     status, text = _add(teacher, world.class1, "C\nD")

@@ -16,6 +16,7 @@ from django.urls import reverse
 
 from games import coaching
 from games.models import PracticeTable
+from loo_site import limits
 
 pytestmark = pytest.mark.django_db
 
@@ -134,7 +135,7 @@ def test_only_the_answers_computed_are_limited(player: Any) -> None:
     third = player.new_table(players=5, opponents="sensible", seed=4)
     refused = _ask(player.client, third.pk)
     assert refused.status_code == 429
-    assert refused.content.decode().startswith(coaching.TOO_MANY)
+    assert refused.content.decode().startswith(limits.COACH)
     assert "Retry-After" in refused
     page = _ask(player.client, third.pk, htmx=False)
     assert page.status_code == 429

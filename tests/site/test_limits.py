@@ -4,8 +4,6 @@ and the client address behind trusted reverse proxies."""
 
 from __future__ import annotations
 
-import time
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -14,22 +12,13 @@ from django.contrib.auth.models import User
 from django.test import Client, RequestFactory, override_settings
 from django.urls import reverse
 
-from games.throttle import client_ip
 from lessons.classes.models import SchoolClass, Teacher
+from loo_site.limits import client_ip
 
 pytestmark = pytest.mark.django_db
 
 PASSWORD = "a-long-enough-password-9"
 LIMITS = settings.RATE_LIMITS
-
-
-@pytest.fixture(autouse=True)
-def _one_window(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The limits count in fixed windows (a minute, ten minutes, an hour): the limiter's clock
-    stands at the start of an hour, where every window begins, so that a slow machine never
-    splits a test's requests over two windows (twenty password hashes can take seconds)."""
-    start = int(time.time()) // 3600 * 3600 + 1
-    monkeypatch.setattr("games.throttle.time", SimpleNamespace(time=lambda: float(start)))
 
 
 def _log_in(name: str, password: str, address: str = "10.0.0.1", **extra: Any) -> Any:

@@ -1,4 +1,4 @@
-"""The rate limits' counting (games.throttle, games.caches): N requests at once let exactly
+"""The rate limits' counting (loo_site.limits, games.caches): N requests at once let exactly
 the limit through, on the database cache the tests use and on Redis; and with Redis down the
 cache answers misses, the limits let requests through (or refuse making accounts, if told
 to), and no page fails."""
@@ -8,20 +8,18 @@ from __future__ import annotations
 import shutil
 import socket
 import subprocess
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from django.core.cache import caches
-from django.db import OperationalError, connection
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from games import throttle
 from games.caches import CacheUnavailable
-from games.throttle import Limit, LimitsUnavailable, take
+from loo_site.limits import LIMITS, Limit, LimitsUnavailable, Per
+from tests.concurrency import at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -42,37 +40,11 @@ def _redis(url: str) -> dict[str, Any]:
     }
 
 
-def _at_once(n: int, call: Callable[[], Any]) -> list[Any]:
-    """``call`` on n threads that start together; SQLite's in-memory test database refuses a
-    write while another thread's is open ("locked") where the site's file would wait: such a
-    call is tried again."""
-    barrier = threading.Barrier(n)
-    results: list[Any] = [None] * n
-
-    def run(i: int) -> None:
-        try:
-            barrier.wait()
-            for _ in range(200):
-                try:
-                    results[i] = call()
-                    return
-                except OperationalError as error:
-                    assert "locked" in str(error)
-                    time.sleep(0.01)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return results
-
-
 def _exactly_the_limit_passes() -> None:
-    rule = Limit("test-at-once", 20, 600)
-    results = _at_once(30, lambda: take(rule, "ip:192.0.2.1").wait)
+    rule = Limit("test-at-once", 20, 600, Per.ADDRESS, "Too many.")
+    # SQLite's in-memory test database refuses a write while another thread's is open
+    # ("locked") where the site's file would wait: at_once makes such a call again after.
+    results = at_once(*[lambda: LIMITS.take(rule, "ip:192.0.2.1").wait] * 30)
     assert sorted(r == 0 for r in results).count(True) == 20, results
 
 
@@ -128,12 +100,12 @@ def test_with_redis_down_the_cache_answers_misses(redis_down: None) -> None:
 
 
 def test_with_redis_down_limits_let_through_unless_they_guard_accounts(redis_down: None) -> None:
-    rule = Limit("test-down", 1, 600)
-    assert [take(rule, "ip:192.0.2.2").wait for _ in range(3)] == [0, 0, 0]
+    rule = Limit("test-down", 1, 600, Per.ADDRESS, "Too many.")
+    assert [LIMITS.take(rule, "ip:192.0.2.2").wait for _ in range(3)] == [0, 0, 0]
     with pytest.raises(LimitsUnavailable):
-        take(rule, "ip:192.0.2.2", closed_when_down=True)
-    throttle.hit(rule, "ip:192.0.2.2")  # the older calls do not raise either
-    assert throttle.retry_after(rule, "ip:192.0.2.2") == 0
+        LIMITS.take(Limit("test-down", 1, 600, Per.ADDRESS, "Too many.", True), "ip:192.0.2.2")
+    LIMITS.hit(rule, "ip:192.0.2.2")  # the calls that count failures do not raise either
+    assert LIMITS.retry_after(rule, "ip:192.0.2.2") == 0
 
 
 def test_with_redis_down_no_page_fails(redis_down: None) -> None:
