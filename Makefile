@@ -37,13 +37,15 @@ PG_INITDB = $(firstword $(wildcard /usr/lib/postgresql/*/bin/initdb))
 # writes node_modules/.package-lock.json, so it runs again only when the lock file changes.
 NODE_INSTALLED := node_modules/.package-lock.json
 
-.PHONY: help venv run test lint typecheck migrations-check deploy-check pytest pytest-postgres \
+.PHONY: help venv run test test-full test-under-load test-durations lint typecheck migrations-check deploy-check pytest pytest-postgres \
 	pytest-both \
 	system-packages node-packages clean
 
 help:
 	@echo "make run    serve the site at http://$(HOST):$(PORT) (gunicorn + uvicorn + WhiteNoise, SQLite)"
 	@echo "make test   install what the tests need, then run every check CI runs"
+	@echo "make test-full  make test, with every database test on both databases and the"
+	@echo "            sweeps at their thorough sizes (docs/testing.md)"
 
 venv: $(INSTALLED)
 
@@ -78,6 +80,29 @@ run: $(INSTALLED) .secret_key
 test:
 	@scripts/phases.sh venv system-packages node-packages lint typecheck migrations-check \
 		deploy-check pytest-both
+
+# The whole matrix, before resolving an issue that touches storage, concurrency or the sweeps:
+# every database test on both databases, the sweeps and properties at their thorough sizes
+# (LOO_TEST_PROFILE=thorough, tests/profile.py), the benchmarks' smoke tests at full size.
+test-full:
+	@LOO_TEST_PROFILE=thorough LANE_ARGS=--lane-full scripts/phases.sh venv system-packages \
+		node-packages lint typecheck migrations-check deploy-check pytest-both
+
+# make test three times in a row beside a CPU hog (one busy loop a core): what a busy CI does to
+# the tests' timing; any failure stops it.
+test-under-load:
+	@for run in 1 2 3; do \
+		echo "==== make test beside a CPU hog: run $$run of 3 ===="; \
+		scripts/under_load.sh $(MAKE) --no-print-directory test; \
+	done
+
+# Measure again the seconds each test file takes in each lane (tests/durations.json), from
+# which make test balances its two lanes; commit the file it writes.
+test-durations: $(INSTALLED) $(NODE_INSTALLED)
+	@$(MAKE) --no-print-directory pytest-both \
+		PYTEST_ARGS="--lane-record=.durations-$$$$.json" || true
+	$(BIN)/python scripts/durations.py .durations-*.json > tests/durations.json
+	rm -f .durations-*.json
 
 # Debian packages the tests need; installed only when missing, and only as root.
 system-packages:
@@ -120,36 +145,27 @@ deploy-check: $(INSTALLED)
 	$(PROD_ENV) $(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	$(PROD_ENV) $(BIN)/python manage.py check --deploy --fail-level WARNING
 
-# The tests run in two lanes at once, one a core (pytest-both):
-# - the SQLite lane: the pure engine (tests/engine), the second model of the rules that checks
-#   it (tests/reference, but for its two sweeps of whole hands), the benchmarks' smoke tests (tests/bench: the scripts serve from
-#   SQLite files of their own whatever the database), the sweeps marked db_agnostic
-#   (they use the database, but check what the engine and the templates show),
-#   and every other test that uses the database;
-# - the PostgreSQL lane, on a throwaway cluster: those other database tests again, the
-#   browser tests (tests/browser: a person's clicks; the database under the live server does
-#   not change what they check), the second model's sweeps of whole hands and the deploy tests (tests/deploy: two gunicorn servers that
-#   share the PostgreSQL database and a Redis server).
-# pytest turns DEBUG on itself (pytest-env, in pyproject.toml).
-# The second model's two sweeps through whole hands run in the PostgreSQL lane, whose browser
-# tests leave a core half idle while pages load; the rest of tests/reference with the engine.
-REFERENCE_IN_PG := tests/reference/test_differential_hands.py \
-	tests/reference/test_settlement_questions.py
-ONLY_SQLITE := tests/engine tests/bench \
-	$(filter-out $(REFERENCE_IN_PG),$(wildcard tests/reference/test_*.py))
-ONLY_POSTGRES := tests/browser tests/deploy $(REFERENCE_IN_PG)
-# Each lane ends with its 25 slowest tests: where the next minute of CI is to be found.
-SQLITE_PYTEST = $(BIN)/pytest --durations=25 $(addprefix --ignore=,$(ONLY_POSTGRES))
-PG_PYTEST = $(BIN)/pytest --durations=25 $(addprefix --ignore=,$(ONLY_SQLITE)) -m "not db_agnostic"
+# The tests run in two lanes at once, one a core (pytest-both), and each test runs once: both
+# lanes collect the whole suite and split it the same way (tests/lanes.py): the tests whose
+# result can differ by database (marked both_databases, in a transaction of their own, or
+# pinning a number of queries) run in both; tests/browser and tests/deploy on PostgreSQL; every
+# other file whole in one lane, balanced by the seconds it last took (tests/durations.json,
+# `make test-durations` measures them again). pytest turns DEBUG on itself (pytest-env, in
+# pyproject.toml). Each lane ends with its 25 slowest tests: where the next minute of CI is.
+# LANE_ARGS: --lane-full in make test-full (every database test in both lanes).
+LANE_ARGS ?=
+PYTEST_ARGS ?=
+SQLITE_PYTEST = $(BIN)/pytest --durations=25 --lane=sqlite $(LANE_ARGS) $(PYTEST_ARGS)
+PG_PYTEST = $(BIN)/pytest --durations=25 --lane=postgres $(LANE_ARGS) $(PYTEST_ARGS)
 
 pytest: $(INSTALLED) $(NODE_INSTALLED)
 	$(SQLITE_PYTEST)
 
 pytest-postgres: $(INSTALLED) $(NODE_INSTALLED)
 	@if [ -z "$(PG_INITDB)" ]; then \
-		echo "PostgreSQL server not installed: the PostgreSQL lane is SKIPPED;"; \
-		echo "the browser tests run on SQLite instead (the deploy tests need PostgreSQL)."; \
-		$(BIN)/pytest tests/browser $(REFERENCE_IN_PG); \
+		echo "PostgreSQL server not installed: the PostgreSQL lane runs on SQLite instead"; \
+		echo "(its deploy tests need PostgreSQL and fail)."; \
+		$(PG_PYTEST); \
 	else \
 		echo "scripts/with_postgres.sh $(PG_PYTEST)"; \
 		scripts/with_postgres.sh $(PG_PYTEST); \

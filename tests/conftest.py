@@ -6,8 +6,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
+from pytest_django import DjangoDbBlocker
+
+from tests import lanes
 
 from tests.limits_clock import LimitsClock
 
@@ -15,6 +19,56 @@ from tests.limits_clock import LimitsClock
 hypothesis_settings.register_profile("ci", max_examples=50, deadline=None, print_blob=True)
 hypothesis_settings.register_profile("thorough", max_examples=2000, deadline=None)
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    lanes.addoption(parser)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    lanes.configure(config)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    lanes.select(config, items)
+
+
+# Whether the test database holds the content committed by django_db_setup (below).
+_CONTENT = {"committed": False}
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> None:
+    """The one test database of the session, with the site's content (content/: sources,
+    rules, glossary, lessons) loaded once: every test in a transaction that is rolled back
+    (pytest-django runs them all before the others) sees it, and may change it freely."""
+    with django_db_blocker.unblock():
+        call_command("loadcontent", verbosity=0)
+    _CONTENT["committed"] = True
+
+
+def _commits(request: pytest.FixtureRequest) -> bool:
+    """Whether the test commits to the database (and pytest-django flushes it after)."""
+    marker = request.node.get_closest_marker("django_db")
+    return bool(marker and marker.kwargs.get("transaction")) or bool(
+        {"live_server", "transactional_db"} & set(request.fixturenames)
+    )
+
+
+@pytest.fixture(autouse=True)
+def _committing_tests_start_empty(
+    request: pytest.FixtureRequest, django_db_blocker: DjangoDbBlocker
+) -> None:
+    """A test that commits starts from an empty database, whichever ran before it: the first
+    one flushes the content away (each is flushed after it by pytest-django), so that none
+    depends on the order tests run in. Those that need content load it themselves."""
+    if _CONTENT["committed"] and _commits(request):
+        from django.core.cache import cache
+
+        with django_db_blocker.unblock():
+            call_command("flush", interactive=False, verbosity=0)
+            cache.clear()
+        _CONTENT["committed"] = False
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -59,11 +113,7 @@ def _fresh_rate_limits(request: pytest.FixtureRequest, django_db_blocker: Any) -
     in a transactional database) commits them, and a flush leaves that table: they are
     cleared after it (the test client's address is always 127.0.0.1)."""
     yield
-    marker = request.node.get_closest_marker("django_db")
-    committed = bool(marker and marker.kwargs.get("transaction")) or bool(
-        {"live_server", "transactional_db"} & set(request.fixturenames)
-    )
-    if committed:
+    if _commits(request):
         from django.core.cache import cache
 
         with django_db_blocker.unblock():

@@ -1,23 +1,14 @@
-"""The reading side's tests share one load of content/, made once per test session."""
+"""The reading side's tests: the source texts as they reached us (the content itself is loaded
+once for the session by tests/conftest.py's django_db_setup)."""
 
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
-from pytest_django import DjangoDbBlocker
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED = REPO.parent / "shared"
-
-
-@pytest.fixture(scope="session")
-def django_db_setup(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> None:
-    """Load content/ into the test database once; every test then runs in a transaction
-    that is rolled back, so a test may change the content freely."""
-    with django_db_blocker.unblock():
-        call_command("loadcontent", verbosity=0)
 
 
 @pytest.fixture(scope="session")
