@@ -107,6 +107,8 @@ def test_a_question_about_a_lessons_own_position_keeps_the_position() -> None:
     assert again == q and again.answer == ("follow-suit",)
 
 
+# A check constraint: each database enforces it itself.
+@pytest.mark.both_databases
 @pytest.mark.django_db
 def test_a_question_belongs_to_an_account_or_a_session() -> None:
     with pytest.raises(IntegrityError):
