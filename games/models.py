@@ -30,7 +30,6 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from games import guidance
 from games.loo import autoplay
 from games.loo.autoplay import Autoplay, Note
 from games.loo.hand import Action, Hand, setup_from_dict
@@ -38,6 +37,7 @@ from games.loo.rulesets import GAME_NAMES, GAMES, PRESETS, RuleSet
 from games.loo.table import Table, TableConfig
 from games.naming import HUMAN
 from games.owners import OwnedQuerySet
+from games.practice import guidance
 
 GAME_CHOICES = [(g, GAME_NAMES[g][:1].upper() + GAME_NAMES[g][1:]) for g in GAMES]
 RULES_CHOICES = [(p.id, p.title) for p in PRESETS.values()]

@@ -31,7 +31,7 @@ from games.links import RuleLinks, rule_url
 from games.loo.rulesets import PRESETS
 from games.models import PracticeTable
 from games.owners import owner_for
-from games.views import may_deal
+from games.practice.views import may_deal
 from lessons.course.learning import StepState, ask, lesson_states, mark_done, progress_for
 from lessons.course.models import Lesson, Progress, Step, StepKind, Unit
 from lessons.models import Passage

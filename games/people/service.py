@@ -36,8 +36,6 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from games import presenting
-from games.forms import ActionForm
 from games.live import bus
 from games.loo.autoplay import Autoplay, Note
 from games.loo.errors import LooError
@@ -59,6 +57,8 @@ from games.models import (
     stored_state,
 )
 from games.naming import say
+from games.table import presenting
+from games.table.forms import ActionForm
 
 T = TypeVar("T")
 

@@ -22,8 +22,6 @@ from typing import Any, Final
 from django.contrib.messages.storage.base import Message as StoredMessage
 from django.urls import reverse
 
-from games import guidance
-from games.forms import CHOICE_HELP, ActionForm
 from games.links import RuleLink, RuleLinks, source_url
 from games.loo import catalogue
 from games.loo.cards import Card, card
@@ -35,6 +33,8 @@ from games.loo.table import Table
 from games.loo.view import PlayerView, TrickView, view_for
 from games.models import MAX_PLAYERS, PracticeHand, PracticeTable
 from games.naming import HUMAN, say, seat_label, seat_name, seat_possessive, stored_message
+from games.practice import guidance
+from games.table.forms import CHOICE_HELP, ActionForm
 
 # -- the chooser ----------------------------------------------------------------------------
 

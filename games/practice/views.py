@@ -25,16 +25,6 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from games import coaching, guidance, presenting
-from games.forms import (
-    DEFAULT_PACE,
-    PACES,
-    ActionForm,
-    NewTableForm,
-    PaceForm,
-    ReplayStepForm,
-    VersionForm,
-)
 from games.http import HtmxHttpRequest
 from games.loo.autoplay import Note
 from games.loo.errors import LooError
@@ -44,6 +34,17 @@ from games.loo.table import WITHDRAW, Table, first_deal_of
 from games.loo.view import view_for
 from games.models import SHARE_SALT, PracticeHand, PracticeTable, copy_seed, new_seed
 from games.naming import HUMAN, say
+from games.practice import coaching, guidance
+from games.table import presenting
+from games.table.forms import (
+    DEFAULT_PACE,
+    PACES,
+    ActionForm,
+    NewTableForm,
+    PaceForm,
+    ReplayStepForm,
+    VersionForm,
+)
 from games.throttle import Limit, give_back, per_person, take_all, too_many
 
 TABLE_TEMPLATE = "games/table.html"
