@@ -31,7 +31,8 @@ from games.links import RuleLinks, rule_url
 from games.loo.rulesets import PRESETS
 from games.models import PracticeTable
 from games.owners import owner_for
-from games.practice.views import may_deal
+from games.practice import service as practice_tables
+from games.throttle import too_many
 from lessons.course.learning import StepState, ask, lesson_states, mark_done, progress_for
 from lessons.course.models import Lesson, Progress, Step, StepKind, Unit
 from lessons.models import Passage
@@ -336,17 +337,18 @@ def _deal_guided_hand(
     stacked deal, the start, the agreed variations and the laws mode the hand names: the
     loader checked the rule comes up so); the same table again if there is one under that
     rule set. A new table is dealt within the limits and caps of every practice table
-    (:func:`games.views.may_deal`), before any work."""
+    (:func:`games.practice.service.reserve_table`), before any work."""
     dealt = state.progress.table_id if state.progress else None
     table = PracticeTable.objects.for_request(request).filter(pk=dealt).first() if dealt else None
     if table is not None and table.rules == preset:
         return redirect(table)
 
-    def full(refusal: str) -> HttpResponse:
-        return _after_post(request, lesson, step, preset, [(refusal, messages.ERROR)])
-
-    if refused := may_deal(request, full):
-        return refused
+    try:
+        practice_tables.reserve_table(request)
+    except practice_tables.TooManyTables as refusal:
+        return too_many(request, refusal.wait, str(refusal))
+    except practice_tables.SessionFull as refusal:
+        return _after_post(request, lesson, step, preset, [(str(refusal), messages.ERROR)])
     owner, session_key = owner_for(request)
     progress = progress_for(request, step, owner, session_key)
     data = step.data
