@@ -30,6 +30,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
+from games.guided import run_for_learner
 from games.loo import autoplay
 from games.loo.autoplay import Autoplay, Note
 from games.loo.hand import Action, Hand, setup_from_dict
@@ -37,7 +38,6 @@ from games.loo.rulesets import GAME_NAMES, GAMES, PRESETS, RuleSet
 from games.loo.table import Table, TableConfig
 from games.naming import HUMAN
 from games.owners import OwnedQuerySet
-from games.practice import guidance
 
 GAME_CHOICES = [(g, GAME_NAMES[g][:1].upper() + GAME_NAMES[g][1:]) for g in GAMES]
 RULES_CHOICES = [(p.id, p.title) for p in PRESETS.values()]
@@ -285,7 +285,8 @@ class PracticeTable(RulesAndGameNames, models.Model):
         # written, and only then is a transaction needed.
         history = hand.over or was_over
         with transaction.atomic() if history else nullcontext():
-            # The guide too: a guided hand keeps the learner's answers in it (games.guidance).
+            # The guide too: a guided hand keeps the learner's answers in it
+            # (games.practice.guidance).
             stored = PracticeTable.objects.filter(pk=self.pk, version=self.version).update(
                 state=state,
                 notes=notes,
@@ -332,9 +333,10 @@ class PracticeTable(RulesAndGameNames, models.Model):
     def run_bots(self, table: Table, notes: list[Note], *, wait: bool = False) -> list[Note]:
         """Let the computer players act until it is the human's turn or the hand is over
         (:meth:`Autoplay.run`); each one's reason is added to ``notes``, as stored. A lesson's
-        guided hand may make the human's declaration for him (:mod:`games.guidance`)."""
+        guided hand may make the human's declaration for him
+        (:func:`games.guided.run_for_learner`)."""
         notes = self.autoplay.run(table, notes, wait=wait)
-        return guidance.run_for_learner(self.guide, table, self.autoplay, notes)
+        return run_for_learner(self.guide, table, self.autoplay, notes)
 
     def _record_hand(self, table: Table) -> None:
         """Keep the finished hand (its setup and actions) for the history and its replay."""

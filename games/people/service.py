@@ -132,7 +132,7 @@ def open_table(
     """A new table for people, waiting for its players: ``players`` seats (3 to 9), all empty
     but the host's (seat 0) unless ``host_sits`` is False (a teacher who only watches).
     ``options``: variations agreed on the rule set (``RuleSet.with_options``). The caller has
-    checked the game, rules and count (``games.forms.NewPeopleTableForm``)."""
+    checked the game, rules and count (``games.people.forms.NewPeopleTableForm``)."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ValueError(f"a table seats {MIN_PLAYERS} to {MAX_PLAYERS} players")
     for _ in range(10):  # a code already in use is drawn again

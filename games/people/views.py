@@ -34,8 +34,9 @@ from games.loo.view import view_for
 from games.models import PeopleHand, PeopleSeat, PeopleTable
 from games.naming import seat_label
 from games.people import service as people
+from games.people.forms import JoinForm, NewPeopleTableForm, SeatForm
 from games.table import presenting
-from games.table.forms import JoinForm, NewPeopleTableForm, ReplayStepForm, SeatForm
+from games.table.forms import ReplayStepForm
 from games.throttle import per_person, take_all, too_many
 
 TEMPLATE = "games/people/table.html"

@@ -31,15 +31,8 @@ from games.loo.rulesets import GAME_NAMES, PRESETS
 from games.loo.table import Table
 from games.models import PracticeHand, PracticeTable
 from games.practice import coaching, presenting, service
-from games.table.forms import (
-    DEFAULT_PACE,
-    PACES,
-    ActionForm,
-    NewTableForm,
-    PaceForm,
-    ReplayStepForm,
-    VersionForm,
-)
+from games.practice.forms import DEFAULT_PACE, PACES, NewTableForm, PaceForm
+from games.table.forms import ActionForm, ReplayStepForm, VersionForm
 from games.table.presenting import BAD_STEP, NO_VERSION, STALE
 from games.throttle import too_many
 

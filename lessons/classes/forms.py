@@ -19,7 +19,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from games.models import MAX_PLAYERS, MIN_PLAYERS
-from games.table.forms import NewPeopleTableForm
+from games.people.forms import NewPeopleTableForm
 from lessons.classes import tables
 from lessons.classes.models import (
     MAX_STUDENTS,
