@@ -21,7 +21,7 @@ from games.models import MAX_PLAYERS, PracticeHand, PracticeTable
 from games.naming import HUMAN, say, seat_label
 from games.practice import guidance, service
 from games.table.forms import ActionForm
-from games.table.presenting import _linked, _log_lines, _table_context, table_context_for
+from games.table.presenting import linked, log_lines, shown_context, table_context_for
 
 #: Beside the take-back button: how long it is offered.
 TAKEBACK_OFFERED: Final = (
@@ -286,7 +286,7 @@ def replay_context(record: PracticeHand, step: int, *, here: str, share_url: str
     steps = record.steps
     hand = record.replay(step)
     view = view_for(hand, HUMAN)
-    log = _log_lines(view, [n for n in record.notes if n["action"] < step])
+    log = log_lines(view, [n for n in record.notes if n["action"] < step])
     # The lines this step added to the trace.
     first_new = len(record.replay(step - 1).events) if step else len(log)
     links = RuleLinks.of(record.table.rules, record.table.game)
@@ -296,7 +296,7 @@ def replay_context(record: PracticeHand, step: int, *, here: str, share_url: str
         "view": view,
         "step": step,
         "steps": steps,
-        "log": _linked(log, links),
+        "log": linked(log, links),
         "flush_lines": [line for line in log if line.event.kind == "flush"],
         "first_new": first_new,
         "in_replay": True,
@@ -304,5 +304,5 @@ def replay_context(record: PracticeHand, step: int, *, here: str, share_url: str
         "share_url": share_url,
         "shared": not share_url,
         "links": links,
-        **_table_context(view, hand, links),
+        **shown_context(view, hand, links),
     }

@@ -1,7 +1,9 @@
-"""What the table's pages show: the table in play, a finished hand's replay, the chooser's
-rule sets. Views parse, authorize, call the engine and render; everything a page says about the
-hand is built here from one player's view of it (``view_for(hand, seat)``), the only thing
-about the cards that reaches a template: no other hand, the miss, the stock or the discards.
+"""What every table's page shows, a practice table's and a table for people's: the table in
+play and a finished hand's replay (each feature adds its own parts: ``games.practice.presenting``,
+``games.people.views``). Views parse, authorize, call their service and render; everything a
+page says about the hand is built here from one player's view of it (``view_for(hand,
+seat)``), the only thing about the cards that reaches a template: no other hand, the miss, the
+stock or the discards.
 The practice table's human sits at seat 0 (``view_for(hand, HUMAN)``); a table for people
 shows each person the same page from his own seat (:func:`table_context_for`).
 
@@ -73,7 +75,7 @@ def table_context_for(
         form = ActionForm(view, initial={"version": version})
     said = _say_to(view)
     # The computer players' reasons once the hand is over (during it they tell of hidden cards).
-    log = _log_lines(view, notes, reasons=hand.over)
+    log = log_lines(view, notes, reasons=hand.over)
     refusal_rule = refusal.application.rule if refusal and refusal.application else ""
     options = view.options
     explanations = [
@@ -88,7 +90,7 @@ def table_context_for(
     for choice, rule, why in card_rows:
         if not choice.legal and why and (why, rule) not in binding:
             binding.append((why, rule))
-    log_earlier, log_current = _split_log(_linked(log, links))
+    log_earlier, log_current = _split_log(linked(log, links))
     legal_notes = [
         (said(a.message), links.link(a.rule))
         for a in (options.legal.notes if options and options.legal else ())
@@ -118,7 +120,7 @@ def table_context_for(
         "declare_before": _declare_before(view) if form.waiting else "",
         "first_dealer": said(first_dealer) if first_dealer is not None else "",
         "links": links,
-        **_table_context(view, hand, links),
+        **shown_context(view, hand, links),
     }
 
 
@@ -143,7 +145,7 @@ class LogLine:
     rules: list[RuleLink] = field(default_factory=list)
 
 
-def _log_lines(
+def log_lines(
     view: PlayerView, notes: Sequence[Mapping[str, Any]], *, reasons: bool = True
 ) -> list[LogLine]:
     """The trick log as the player ``view`` is for reads it, each line with what its action's
@@ -261,7 +263,7 @@ def _last_trick_lines(view: PlayerView) -> set[int]:
     return found
 
 
-def _linked(log: list[LogLine], links: RuleLinks) -> list[LogLine]:
+def linked(log: list[LogLine], links: RuleLinks) -> list[LogLine]:
     for line in log:
         line.rules = [links.link(r) for r in line.event.rules]
     return log
@@ -335,7 +337,7 @@ DECLARED = {
 }
 
 
-def _table_context(view: PlayerView, hand: Hand, links: RuleLinks) -> dict[str, Any]:
+def shown_context(view: PlayerView, hand: Hand, links: RuleLinks) -> dict[str, Any]:
     """What the table shows besides the log, all from the view, read from its seat's chair."""
     tricks_won = {s: 0 for s in range(view.players)}
     for t in view.tricks:

@@ -374,7 +374,7 @@ def _deal_guided_hand(
 
 
 def _guide(lesson: Lesson, step: Step, preset: str) -> dict[str, Any]:
-    """The guided table's ``guide`` (``PracticeTable.guide``, :mod:`games.guidance`): the
+    """The guided table's ``guide`` (``PracticeTable.guide``, :mod:`games.practice.guidance`): the
     lesson, its banner and rule, the way back; where the hand asks only what has been taught,
     the lesson that teaches declaring (the table declares for him) and what it asks."""
     data = step.data
