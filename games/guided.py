@@ -25,9 +25,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
-from games.loo.autoplay import CARELESS, SENSIBLE, Autoplay, Note
+from games.loo.autoplay import CARELESS, SENSIBLE, Autoplay
 from games.loo.explore import Exploration, explore
 from games.loo.hand import Action, Hand
 from games.loo.rulesets import RuleSet
@@ -87,19 +86,6 @@ def made_for_learner(hand: Hand) -> Action | None:
     if options.kind != "declare" or "play" not in options.choices:
         return None
     return Action.declare(HUMAN, "play")
-
-
-def run_for_learner(
-    guide: dict[str, Any] | None, table: Table, autoplay: Autoplay, notes: list[Note]
-) -> list[Note]:
-    """After the computer players have acted: make the learner's declaration where the
-    guided hand makes it for him, and let them act on (``notes`` grows as they do)."""
-    if not guide or not guide.get("declares"):
-        return notes
-    while (hand := table.hand) is not None and (made := made_for_learner(hand)) is not None:
-        table.apply(made)
-        autoplay.run(table, notes)
-    return notes
 
 
 def prove(

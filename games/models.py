@@ -30,7 +30,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from games.guided import run_for_learner
+from games.guided import made_for_learner
 from games.loo import autoplay
 from games.loo.autoplay import Autoplay, Note
 from games.loo.hand import Action, Hand, setup_from_dict
@@ -334,9 +334,16 @@ class PracticeTable(RulesAndGameNames, models.Model):
         """Let the computer players act until it is the human's turn or the hand is over
         (:meth:`Autoplay.run`); each one's reason is added to ``notes``, as stored. A lesson's
         guided hand may make the human's declaration for him
-        (:func:`games.guided.run_for_learner`)."""
+        (:func:`games.guided.made_for_learner`)."""
         notes = self.autoplay.run(table, notes, wait=wait)
-        return run_for_learner(self.guide, table, self.autoplay, notes)
+        if self.guide and self.guide.get("declares"):
+            # The learner's declaration, where the guided hand makes it for him; then the
+            # computer players act on.
+            players = self.autoplay
+            while (hand := table.hand) is not None and (made := made_for_learner(hand)) is not None:
+                table.apply(made)
+                players.run(table, notes)
+        return notes
 
     def _record_hand(self, table: Table) -> None:
         """Keep the finished hand (its setup and actions) for the history and its replay."""

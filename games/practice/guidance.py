@@ -4,8 +4,8 @@ An early lesson's guided hand asks only what has been taught so far (``PracticeT
 set by the lesson that deals it):
 
 - ``"declares"`` (``{"lesson": title, "url": address}``): declaring is taught later, so the
-  table declares for him (:func:`games.guided.made_for_learner`, run by
-  :func:`games.guided.run_for_learner`: he plays) and says which
+  table declares for him (:func:`games.guided.made_for_learner`, which
+  ``PracticeTable.run_bots`` makes: he plays) and says which
   lesson teaches it. The declaration is the table's, not his: it is not taken back.
 - ``"asks": "trick-winner"``: he is to work out who takes each trick, so the table holds the
   answer back until he has said. Once a trick is complete the page shows it as it lay before
