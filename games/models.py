@@ -30,7 +30,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from games import guidance
+from games.guided import made_for_learner
 from games.loo import autoplay
 from games.loo.autoplay import Autoplay, Note
 from games.loo.hand import Action, Hand, setup_from_dict
@@ -285,7 +285,8 @@ class PracticeTable(RulesAndGameNames, models.Model):
         # written, and only then is a transaction needed.
         history = hand.over or was_over
         with transaction.atomic() if history else nullcontext():
-            # The guide too: a guided hand keeps the learner's answers in it (games.guidance).
+            # The guide too: a guided hand keeps the learner's answers in it
+            # (games.practice.guidance).
             stored = PracticeTable.objects.filter(pk=self.pk, version=self.version).update(
                 state=state,
                 notes=notes,
@@ -332,9 +333,17 @@ class PracticeTable(RulesAndGameNames, models.Model):
     def run_bots(self, table: Table, notes: list[Note], *, wait: bool = False) -> list[Note]:
         """Let the computer players act until it is the human's turn or the hand is over
         (:meth:`Autoplay.run`); each one's reason is added to ``notes``, as stored. A lesson's
-        guided hand may make the human's declaration for him (:mod:`games.guidance`)."""
+        guided hand may make the human's declaration for him
+        (:func:`games.guided.made_for_learner`)."""
         notes = self.autoplay.run(table, notes, wait=wait)
-        return guidance.run_for_learner(self.guide, table, self.autoplay, notes)
+        if self.guide and self.guide.get("declares"):
+            # The learner's declaration, where the guided hand makes it for him; then the
+            # computer players act on.
+            players = self.autoplay
+            while (hand := table.hand) is not None and (made := made_for_learner(hand)) is not None:
+                table.apply(made)
+                players.run(table, notes)
+        return notes
 
     def _record_hand(self, table: Table) -> None:
         """Keep the finished hand (its setup and actions) for the history and its replay."""

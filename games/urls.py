@@ -1,6 +1,7 @@
 from django.urls import path
 
-from games import people_views, views
+from games.people import views as people_views
+from games.practice import views
 
 app_name = "games"
 
@@ -26,7 +27,7 @@ urlpatterns = [
     path("<int:pk>/hand/<int:number>/review/", views.review_hand, name="hand-review"),
     path("shared/<str:token>/", views.show_shared_replay, name="shared-replay"),
     path("shared/<str:token>/play/", views.play_shared_deal, name="shared-play"),
-    # Tables where people play together (games.people_views).
+    # Tables where people play together (games.people.views).
     path("people/", people_views.list_tables, name="people-list"),
     path("people/new/", people_views.open_table, name="people-new"),
     path("people/join/", people_views.join, name="people-join"),

@@ -12,7 +12,6 @@ from hypothesis import settings as hypothesis_settings
 from pytest_django import DjangoDbBlocker
 
 from tests import lanes
-
 from tests.limits_clock import LimitsClock
 
 # "ci" is loaded unless HYPOTHESIS_PROFILE names another; "thorough" is for hunting bugs.

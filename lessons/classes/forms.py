@@ -18,8 +18,8 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
-from games.forms import NewPeopleTableForm
 from games.models import MAX_PLAYERS, MIN_PLAYERS
+from games.people.forms import NewPeopleTableForm
 from lessons.classes import tables
 from lessons.classes.models import (
     MAX_STUDENTS,

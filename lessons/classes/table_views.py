@@ -14,8 +14,8 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import people
 from games.models import PeopleTable
+from games.people import service as people
 from lessons.classes import forms, tables
 from lessons.classes.access import class_for_student, class_for_teacher
 from lessons.classes.models import ClassTable, SchoolClass

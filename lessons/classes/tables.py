@@ -15,8 +15,8 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max
 
-from games import people
 from games.models import PeopleTable
+from games.people import service as people
 from lessons.classes.models import ClassTable, SchoolClass
 
 #: How many tables a class may have open (not closed) at once.

@@ -29,7 +29,6 @@ from typing import Any
 
 from django.db.models import ProtectedError
 
-from games.guidance import ASKS
 from games.guided import Guided
 from games.loo import catalogue
 from games.loo.cards import PACK, CardError, card
@@ -48,6 +47,7 @@ from games.loo.rng import rng_for
 from games.loo.rulesets import DEFAULT_PRESET, GAMES, HAND_SIZE, PRESETS, RuleSet
 from games.loo.table import STARTS, Table, TableConfig
 from games.naming import SEAT_NAMES
+from games.practice.guidance import ASKS
 from lessons import markup
 from lessons.content import Block, ContentError, check_markup, parse, sync
 from lessons.course.deals import FILE, Deals, DealsError, Setup

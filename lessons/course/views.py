@@ -31,7 +31,7 @@ from games.links import RuleLinks, rule_url
 from games.loo.rulesets import PRESETS
 from games.models import PracticeTable
 from games.owners import owner_for
-from games.views import may_deal
+from games.practice import service as practice_tables
 from lessons.course.learning import StepState, ask, lesson_states, mark_done, progress_for
 from lessons.course.models import Lesson, Progress, Step, StepKind, Unit
 from lessons.models import Passage
@@ -336,17 +336,18 @@ def _deal_guided_hand(
     stacked deal, the start, the agreed variations and the laws mode the hand names: the
     loader checked the rule comes up so); the same table again if there is one under that
     rule set. A new table is dealt within the limits and caps of every practice table
-    (:func:`games.views.may_deal`), before any work."""
+    (:func:`games.practice.service.reserve_table`), before any work."""
     dealt = state.progress.table_id if state.progress else None
     table = PracticeTable.objects.for_request(request).filter(pk=dealt).first() if dealt else None
     if table is not None and table.rules == preset:
         return redirect(table)
 
-    def full(refusal: str) -> HttpResponse:
-        return _after_post(request, lesson, step, preset, [(refusal, messages.ERROR)])
-
-    if refused := may_deal(request, full):
-        return refused
+    try:
+        practice_tables.reserve_table(request)
+    except practice_tables.TooManyTables as refusal:
+        return refusal.response
+    except practice_tables.SessionFull as refusal:
+        return _after_post(request, lesson, step, preset, [(str(refusal), messages.ERROR)])
     owner, session_key = owner_for(request)
     progress = progress_for(request, step, owner, session_key)
     data = step.data
@@ -372,7 +373,7 @@ def _deal_guided_hand(
 
 
 def _guide(lesson: Lesson, step: Step, preset: str) -> dict[str, Any]:
-    """The guided table's ``guide`` (``PracticeTable.guide``, :mod:`games.guidance`): the
+    """The guided table's ``guide`` (``PracticeTable.guide``, :mod:`games.practice.guidance`): the
     lesson, its banner and rule, the way back; where the hand asks only what has been taught,
     the lesson that teaches declaring (the table declares for him) and what it asks."""
     data = step.data

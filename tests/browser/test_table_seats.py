@@ -18,7 +18,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from games.models import PracticeTable
 from games.naming import seat_label
-from games.presenting import seat_slots
+from games.table.presenting import seat_slots
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 PHONE: ViewportSize = {"width": 375, "height": 740}

@@ -11,8 +11,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from games import people
 from games.models import PeopleTable
+from games.people import service as people
 from lessons.classes.leaving import leave
 from lessons.classes.models import ClassTable, Membership
 from lessons.classes.tables import MAX_OPEN_TABLES

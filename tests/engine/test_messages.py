@@ -111,7 +111,7 @@ def test_templates_say_you_only_through_a_seat() -> None:
 def test_every_template_is_used_by_the_engine() -> None:
     """... or, for the practice table page's own sentences (sentences/table.py), by the page's
     presenter."""
-    presenter = ENGINE.parent / "presenting.py"
+    presenter = ENGINE.parent / "table" / "presenting.py"
     source = "\n".join(
         p.read_text() for p in [*ENGINE.rglob("*.py"), presenter] if p.name != "messages.py"
     )

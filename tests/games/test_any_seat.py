@@ -30,7 +30,7 @@ from games.loo.rulesets import RuleSet
 from games.loo.table import Table, TableConfig
 from games.loo.view import may_look, view_for
 from games.naming import namer, say, seat_label, seat_name, seat_possessive, stored_message
-from games.presenting import seat_slots, table_context_for
+from games.table.presenting import seat_slots, table_context_for
 from tests.games.test_leaks import _card_mentions
 
 pytestmark = [pytest.mark.django_db, pytest.mark.db_agnostic]

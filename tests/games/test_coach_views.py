@@ -14,8 +14,8 @@ from django.contrib.sessions.models import Session
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from games import coaching
 from games.models import PracticeTable
+from games.practice import coaching
 from loo_site import limits
 
 pytestmark = pytest.mark.django_db

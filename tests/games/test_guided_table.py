@@ -13,7 +13,7 @@ from django.urls import reverse
 from games.loo.hand import Action
 from games.models import PracticeHand, PracticeTable
 from games.naming import HUMAN, say
-from games.presenting import GUIDED_HAND_OVER
+from games.practice.service import GUIDED_HAND_OVER
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,8 @@ from django.urls import reverse
 
 from games.models import PracticeHand, PracticeTable
 from games.naming import seat_label
-from games.presenting import FINISH_THE_HAND, LEFT_THE_TABLE, TABLE_LEFT, seat_slots
+from games.practice.service import FINISH_THE_HAND, LEFT_THE_TABLE, TABLE_LEFT
+from games.table.presenting import seat_slots
 
 
 def _text(response: Any) -> str:

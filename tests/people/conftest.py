@@ -6,9 +6,9 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 
-from games import people
 from games.loo.view import view_for
 from games.models import PeopleTable
+from games.people import service as people
 
 PASSWORD = "a long password 1"
 

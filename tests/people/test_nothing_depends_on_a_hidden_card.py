@@ -23,12 +23,12 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import people
 from games.loo.cards import PACK
 from games.loo.hand import Hand
 from games.loo.rng import deal_rng, shuffled_pack
 from games.loo.view import view_for
 from games.models import PeopleTable
+from games.people import service as people
 
 from .conftest import decision, make_user, open_table
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import people
 from games.models import CODE_ALPHABET, PeopleSeat
+from games.people import service as people
 
 pytestmark = pytest.mark.django_db
 

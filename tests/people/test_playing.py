@@ -10,10 +10,10 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import people
 from games.loo.autoplay import Autoplay
 from games.models import PeopleHand, PeopleSeat, PeopleTable
-from games.presenting import STALE
+from games.people import service as people
+from games.table.presenting import STALE
 from tests.concurrency import at_once
 
 from .conftest import decision, make_user, open_table, play_to_end, started, to_act

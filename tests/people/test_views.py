@@ -7,8 +7,8 @@ from django.conf import settings
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from games import people
 from games.models import PeopleSeat, PeopleTable
+from games.people import service as people
 
 from .conftest import decision, make_user, open_table, play_to_end, started, to_act
 

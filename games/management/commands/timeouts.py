@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from games import people
+from games.people import service as people
 
 
 class Command(BaseCommand):

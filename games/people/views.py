@@ -26,8 +26,6 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from games import people, presenting
-from games.forms import JoinForm, NewPeopleTableForm, ReplayStepForm, SeatForm
 from games.http import HtmxHttpRequest
 from games.links import RuleLinks
 from games.live import sse
@@ -35,6 +33,10 @@ from games.loo.hand import Hand
 from games.loo.view import view_for
 from games.models import PeopleHand, PeopleSeat, PeopleTable
 from games.naming import seat_label
+from games.people import service as people
+from games.people.forms import JoinForm, NewPeopleTableForm, SeatForm
+from games.table import presenting
+from games.table.forms import ReplayStepForm
 from loo_site import limits
 
 TEMPLATE = "games/people/table.html"

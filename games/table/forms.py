@@ -1,4 +1,5 @@
-"""Forms of the practice table. Every choice a form offers comes from the engine: the rule set's
+"""The forms every table shares: a new table's deal, the decision at the table, its version,
+the step of a replay. Every choice a form offers comes from the engine: the rule set's
 games and player counts, and at the table the options and legal cards of ``hand.options()``.
 The engine has the last word: what it refuses becomes a form error."""
 
@@ -21,7 +22,6 @@ from games.models import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     RULES_CHOICES,
-    SECONDS_PER_MOVE,
     Opponents,
 )
 
@@ -31,13 +31,6 @@ KINDS = [
     ("replay", "Answer the revoke"),
     ("wait", "Let the others declare"),
     ("irregular", "Break a law"),
-]
-#: Whether the table offers take-backs (``NewTableForm.takebacks``); "" or missing: as the
-#: mode suggests (:meth:`NewTableForm.honest`).
-TAKEBACKS = [
-    ("", "As the mode suggests: take-backs in learning mode, an honest table in laws mode"),
-    ("offered", "Take-backs offered, until something hidden is shown because of a decision"),
-    ("honest", "An honest table: no decision is ever taken back"),
 ]
 MODES = [
     ("learning", "Learning: an illegal card is refused, with the rule that forbids it"),
@@ -86,8 +79,9 @@ NOT_NOW = {
 }
 
 
-class NewTableForm(forms.Form):
-    """A new table: the game, the rule set, how many play, the opponents and the mode."""
+class DealForm(forms.Form):
+    """What every new table is dealt with: the game, the rule set, how many play, the
+    computer players and the mode (a practice table's, and a table for people's)."""
 
     game = forms.ChoiceField(choices=GAME_CHOICES, initial="three-card")
     rules = forms.ChoiceField(choices=RULES_CHOICES, initial=DEFAULT_PRESET, label="Rule set")
@@ -96,19 +90,6 @@ class NewTableForm(forms.Form):
     )
     opponents = forms.ChoiceField(choices=Opponents.choices, initial=Opponents.SENSIBLE)
     mode = forms.ChoiceField(choices=MODES, initial="learning", widget=forms.RadioSelect)
-    takebacks = forms.ChoiceField(
-        choices=TAKEBACKS, required=False, initial="", widget=forms.RadioSelect
-    )
-    #: Only from a shareable link: deal the first hand of that seed.
-    seed = forms.IntegerField(min_value=0, max_value=10**12, required=False)
-
-    def honest(self) -> bool:
-        """Whether the table is honest (no take-backs): as chosen, or by default in laws mode,
-        where a decision stands as at a real table."""
-        data = self.cleaned_data
-        if data.get("takebacks"):
-            return bool(data["takebacks"] == "honest")
-        return bool(data["mode"] == "laws")
 
     def clean(self) -> dict[str, Any]:
         super().clean()
@@ -132,49 +113,6 @@ class NewTableForm(forms.Form):
                         f"{PRESETS[rules].title} is for {low} to {high} players here.",
                     )
         return data
-
-
-class NewPeopleTableForm(NewTableForm):
-    """A table for people: as a practice table (the game, the rule set, how many seats, the
-    computer players for the seats no person takes, the mode), with the time each person has
-    for a decision; no take-backs (none is fair to the others) and no seed (no deal foretold)."""
-
-    takebacks = None  # type: ignore[assignment]
-    seed = None  # type: ignore[assignment]
-    players = forms.IntegerField(
-        min_value=MIN_PLAYERS, max_value=MAX_PLAYERS, initial=5, label="Seats, yours included"
-    )
-    opponents = forms.ChoiceField(
-        choices=Opponents.choices,
-        initial=Opponents.SENSIBLE,
-        label="Computer players, in the seats no person takes",
-    )
-    seconds_per_move = forms.TypedChoiceField(
-        choices=SECONDS_PER_MOVE,
-        coerce=int,
-        initial=120,
-        label="Time for each decision",
-        help_text="When it runs out, a computer player decides for him, and plays his seat "
-        "until he is back.",
-    )
-
-    watch = forms.BooleanField(
-        required=False,
-        label="I only watch: I take no seat",
-        help_text="You see the table as a spectator, without anyone's cards during a hand.",
-    )
-
-
-class JoinForm(forms.Form):
-    """The join code a host gave (any case; spaces ignored)."""
-
-    code = forms.CharField(max_length=20, label="Table code")
-
-
-class SeatForm(forms.Form):
-    """The seat a person chooses at a table he joins (none: the first free one)."""
-
-    seat = forms.IntegerField(min_value=0, max_value=MAX_PLAYERS - 1, required=False)
 
 
 class VersionForm(forms.Form):
@@ -329,50 +267,3 @@ class ReplayStepForm(forms.Form):
     """Which step of a finished hand to show."""
 
     step = forms.IntegerField(min_value=0, required=False)
-
-
-@dataclass(frozen=True)
-class Pace:
-    """How fast the computer players' cards arrive on the felt (play.js): ``pause`` before
-    each card and ``hold``, how long a finished trick stays, in milliseconds (unless the
-    player asks to keep it until he presses "Next trick": PaceForm's ``wait``). Without
-    JavaScript, or with prefers-reduced-motion, every card is shown at once."""
-
-    name: str
-    label: str
-    pause: int
-    hold: int
-
-
-#: The paces offered, slowest last; "normal" is the pace the table always had.
-PACES = {
-    pace.name: pace
-    for pace in (
-        Pace("instant", "Instant", 0, 0),
-        Pace("fast", "Fast", 200, 600),
-        Pace("normal", "Normal", 450, 1200),
-        Pace("slow", "Slow", 900, 2400),
-    )
-}
-DEFAULT_PACE = "normal"
-
-
-class PaceForm(forms.Form):
-    """The pace of the computer players at the table, kept for the browser session."""
-
-    pace = forms.ChoiceField(
-        choices=[(p.name, p.label) for p in PACES.values()],
-        initial=DEFAULT_PACE,
-        widget=forms.RadioSelect,
-        error_messages={
-            "required": "Choose a pace: instant, fast, normal or slow.",
-            "invalid_choice": "Choose a pace: instant, fast, normal or slow.",
-        },
-    )
-    wait = forms.BooleanField(
-        required=False, label="Keep each finished trick on the table until I press “Next trick”"
-    )
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("auto_id", "pace-%s")  # ids of their own on the table page
-        super().__init__(*args, **kwargs)

@@ -1,5 +1,6 @@
-"""Views for playing practice hands. The rules live in games.loo and what a page shows is built
-in games.presenting: views parse, authorize, call the engine and render.
+"""Views for playing practice hands. The rules live in games.loo and the practice table's own in
+its service (games.practice.service); what a page shows is built by games.practice.presenting:
+views parse, authorize, call the service and render.
 
 Each table page is one template with inline partials: an htmx request gets the ``hand-table``
 fragment, anything else the whole page. Every POST carries the version of the table its page
@@ -7,7 +8,7 @@ showed: a stale one is not applied. Without JavaScript every POST redirects (POS
 and its outcome is a message on the table page.
 
 The human's view of the hand (``view_for(hand, HUMAN)``) is the only thing about the cards
-that reaches a template (games.presenting builds every page from it).
+that reaches a template (the presenters build every page from it).
 """
 
 from __future__ import annotations
@@ -17,34 +18,22 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.core import signing
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse, HttpResponseBadRequest, HttpResponseForbidden
+from django.http import HttpResponse, HttpResponseBadRequest, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from games import coaching, guidance, presenting
-from games.forms import (
-    DEFAULT_PACE,
-    PACES,
-    ActionForm,
-    NewTableForm,
-    PaceForm,
-    ReplayStepForm,
-    VersionForm,
-)
 from games.http import HtmxHttpRequest
-from games.loo.autoplay import Note
-from games.loo.errors import LooError
-from games.loo.hand import Hand, IllegalAction, setup_from_dict
+from games.loo.hand import IllegalAction
 from games.loo.rulesets import GAME_NAMES, PRESETS
-from games.loo.table import WITHDRAW, Table, first_deal_of
-from games.loo.view import view_for
-from games.models import SHARE_SALT, PracticeHand, PracticeTable, copy_seed, new_seed
-from games.naming import HUMAN, say
-from loo_site import limits
+from games.loo.table import Table
+from games.models import PracticeHand, PracticeTable
+from games.practice import coaching, presenting, service
+from games.practice.forms import DEFAULT_PACE, PACES, NewTableForm, PaceForm
+from games.table.forms import ActionForm, ReplayStepForm, VersionForm
+from games.table.presenting import BAD_STEP, NO_VERSION, STALE
 
 TABLE_TEMPLATE = "games/table.html"
 
@@ -99,68 +88,22 @@ def create_table(request: HtmxHttpRequest) -> HttpResponse:
     form = NewTableForm(request.POST)
     if not form.is_valid():
         return _render_chooser(request, form)
-    data = form.cleaned_data
-    owner = request.user if request.user.is_authenticated else None
     if refused := _may_deal(request, form):
         return refused
-    table = PracticeTable.deal_new(
-        game=data["game"],
-        rules=data["rules"],
-        players=data["players"],
-        seed=data["seed"] if data["seed"] is not None else new_seed(),
-        opponents=data["opponents"],
-        laws=data["mode"] == "laws",
-        honest=form.honest(),
-        owner=owner,
-        session_key=request.session.session_key or "",
-    )
-    return redirect(table)
+    return redirect(service.deal(request, form.cleaned_data, honest=form.honest()))
 
 
 def _may_deal(request: HtmxHttpRequest, form: NewTableForm) -> HttpResponse | None:
-    """:func:`may_deal` for the chooser and a shared deal: a browser whose tables are all in
-    play is shown ``form`` again with the reason."""
-    return may_deal(
-        request, lambda refusal: _render_chooser(request, form, status=409, refusal=refusal)
-    )
-
-
-def may_deal(request: HtmxHttpRequest, full: Callable[[str], HttpResponse]) -> HttpResponse | None:
-    """Before a new table is dealt, whatever asks for it (the chooser, a shared deal, a
-    lesson's guided hand): the answer to give instead if the limits refuse it (too many
-    tables lately: the 429 page; a browser without an account whose tables are all in play:
-    ``full`` of the reason), else None, the table counted against the limits and room made
-    for it."""
-    owner = request.user if request.user.is_authenticated else None
-    if owner is None and request.session.session_key is None:
-        # The table belongs to this browser session: make sure it has one.
-        request.session.create()
-    # This account's or session's count, this address's: at once, so none slips past.
-    taken = limits.take(request, "tables-per-session", "tables-per-address")
-    if isinstance(taken, HttpResponse):
-        return taken
-    if owner is None and not _make_room(request.session.session_key or ""):
-        limits.give_back(*taken)
-        return full(presenting.session_full(settings.SESSION_TABLES))
+    """Whether a new table may be dealt (:func:`service.reserve_table`): None, or the answer
+    to give instead (the 429 page; a browser whose tables are all in play is shown ``form``
+    again with the reason)."""
+    try:
+        service.reserve_table(request)
+    except service.TooManyTables as refusal:
+        return refusal.response
+    except service.SessionFull as refusal:
+        return _render_chooser(request, form, status=409, refusal=str(refusal))
     return None
-
-
-def _make_room(session_key: str) -> bool:
-    """Keep a browser session (no account) to ``SESSION_TABLES`` tables with the one about to
-    be dealt: its oldest finished tables go; never a hand in progress (False: no room)."""
-    tables = list(
-        PracticeTable.objects.filter(owner=None, session_key=session_key)
-        .order_by("updated")
-        .only("pk", "state")
-    )
-    excess = len(tables) - (settings.SESSION_TABLES - 1)
-    if excess <= 0:
-        return True
-    finished = [t.pk for t in tables if t.hand_over][:excess]
-    if len(finished) < excess:
-        return False
-    PracticeTable.objects.filter(pk__in=finished).delete()
-    return True
 
 
 @require_safe
@@ -210,7 +153,7 @@ def show_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     table = practice.to_engine()
     coach = None
     if request.GET.get("coach") and not request.htmx:
-        coach = coaching.answer(request, practice, _current_hand(table))
+        coach = coaching.answer(request, practice, service.current_hand(table))
         if isinstance(coach, HttpResponse):
             return coach
         if coach.get("refusal"):  # said where the table says what went wrong
@@ -227,7 +170,7 @@ def ask_coach(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     practice = _get_table_for_player(request, pk)
     if not request.htmx:
         return redirect(reverse("games:table", args=[pk]) + "?coach=1#coach")
-    coach = coaching.answer(request, practice, _current_hand(practice.to_engine()))
+    coach = coaching.answer(request, practice, service.current_hand(practice.to_engine()))
     if isinstance(coach, HttpResponse):
         return coach
     if coach.get("refusal") == coaching.NOT_HERE:
@@ -236,73 +179,46 @@ def ask_coach(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/_coach.html#coach-answer", {"coach": coach})
 
 
-def _load_for_post(request: HtmxHttpRequest, pk: int) -> tuple[PracticeTable, Table] | HttpResponse:
-    """The player's table and its engine state for a POST, or the answer to give instead: 400
-    without a readable version, the current state with a notice when the page was stale."""
+def _change(
+    request: HtmxHttpRequest, pk: int, change: Callable[[PracticeTable, Table], list[str]]
+) -> HttpResponse:
+    """A POST that changes the player's table (``change``, a call of the service): 400
+    without a readable version; the table with what the change did, or with why nothing was
+    done (a stale page, a refusal)."""
     practice = _get_table_for_player(request, pk)
     version = _posted_version(request)
     if version is None:
         return _bad_request()
-    table = practice.to_engine()
-    if version != practice.version:
-        return _answer(request, practice, table, notice=presenting.STALE)
-    if practice.left:
-        return _answer(request, practice, table, error=presenting.TABLE_LEFT)
-    return practice, table
+    table = None
+    try:
+        table = service.load(practice, version)
+        done = change(practice, table)
+    except service.Stale:
+        if table is not None:  # changed meanwhile: the table as it stands now
+            practice.refresh_from_db()
+        return _answer(request, practice, practice.to_engine(), notice=STALE)
+    except service.ActionRefused as refused:
+        assert table is not None
+        return _answer(request, practice, table, form=refused.form, refusal=refused.refusal)
+    except service.Refused as refused:
+        return _answer(request, practice, table or practice.to_engine(), error=str(refused))
+    if request.htmx:
+        return _render_table(request, practice, table, done=done)
+    for text in done:
+        messages.info(request, text)
+    return redirect(practice)
 
 
 @require_POST
 def take_turn(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """One decision of the human; then the computer players act until it is his turn again."""
-    loaded = _load_for_post(request, pk)
-    if isinstance(loaded, HttpResponse):
-        return loaded
-    practice, table = loaded
-    hand = _current_hand(table)
-    if guidance.pending_trick(practice.guide, hand) is not None:
-        return _answer(request, practice, table, error=guidance.SAY_FIRST)
-    form = ActionForm(view_for(hand, HUMAN), request.POST)
-    if not form.is_valid():
-        return _answer(request, practice, table, form=form)
-    action = form.action()
-    notes = list(practice.notes)
-    if action is None:
-        # He lets the others declare (he was waiting, and could have declared before them).
-        return _store(request, practice, table, practice.run_bots(table, notes))
-    first_event = len(hand.events)
-    try:
-        table.apply(action)
-    except IllegalAction as refusal:
-        form.add_error(None, say(refusal.message, practice.players))
-        return _answer(request, practice, table, form=form, refusal=refusal)
-    except LooError as error:
-        form.add_error(None, presenting.sentence(str(error)))
-        return _answer(request, practice, table, form=form)
-    hand = _current_hand(table)
-    # An irregularity of his: what it costs him, in the engine's words, said at once.
-    done = [
-        say(e.message, practice.players) for e in hand.events[first_event:] if e.kind == "irregular"
-    ]
-    # The rules that bound the human's decision, for the trick log: they name only his cards.
-    if bound := practice.autoplay.rules_note(hand, action, form.options, first_event):
-        notes.append(bound)
-    notes = practice.run_bots(table, notes)
-    return _store(request, practice, table, notes, done=done)
+    return _change(request, pk, lambda practice, table: service.act(practice, table, request.POST))
 
 
 @require_POST
 def deal_next_hand(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """The next deal at the same table, once the hand is over."""
-    loaded = _load_for_post(request, pk)
-    if isinstance(loaded, HttpResponse):
-        return loaded
-    practice, table = loaded
-    try:
-        table.deal()
-    except LooError as error:
-        return _answer(request, practice, table, error=presenting.sentence(str(error)))
-    notes = practice.run_bots(table, [], wait=True)
-    return _store(request, practice, table, notes)
+    return _change(request, pk, service.deal_next)
 
 
 @require_POST
@@ -310,45 +226,15 @@ def finish_game(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Finish the game one of Peel's ways (p. 17, A54), once the hand is over, or withdraw
     at one's turn to deal: the engine refuses any other way, or any other moment, and nothing
     is stored."""
-    loaded = _load_for_post(request, pk)
-    if isinstance(loaded, HttpResponse):
-        return loaded
-    practice, table = loaded
     way = str(request.POST.get("way", ""))
-    try:
-        done = table.withdraw(HUMAN) if way == WITHDRAW else table.finish(way)
-    except LooError as error:
-        return _answer(request, practice, table, error=presenting.sentence(str(error)))
-    return _store(request, practice, table, practice.notes, done=[say(done, practice.players)])
+    return _change(request, pk, lambda practice, table: service.finish(practice, table, way))
 
 
 @require_POST
 def take_back_decision(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """Take back the human's last decision in this deal, while nothing hidden has been shown
-    because of it (``Table.takeback_refusal``: no other seat has acted since, nothing was
-    revealed, the hand is not over); at an honest table, never. A refusal says why and
-    changes nothing."""
-    loaded = _load_for_post(request, pk)
-    if isinstance(loaded, HttpResponse):
-        return loaded
-    practice, table = loaded
-    hand = _current_hand(table)
-    if practice.honest:
-        return _answer(request, practice, table, error=presenting.HONEST_TABLE)
-    if practice.guided_hand_over(hand):
-        return _answer(request, practice, table, error=presenting.GUIDED_HAND_OVER)
-    keep = len(hand.log) - 1
-    if table.takeback_refusal(HUMAN) is None and not presenting.his_own_last(practice, hand):
-        # The last decision is one the table made for him (a guided hand's declaration).
-        return _answer(request, practice, table, error=presenting.NOTHING_TO_TAKE_BACK)
-    try:
-        # Refused, changing nothing, once something hidden was shown because of it.
-        table.take_back_decision(HUMAN)
-    except IllegalAction as refusal:
-        return _answer(request, practice, table, error=presenting.takeback_refused(refusal))
-    notes = [n for n in practice.notes if n["action"] < keep]
-    practice.guide = guidance.answers_kept(practice.guide, _current_hand(table))
-    return _store(request, practice, table, notes)
+    """Take back the human's last decision in this deal (:func:`service.take_back`). A
+    refusal says why and changes nothing."""
+    return _change(request, pk, service.take_back)
 
 
 #: Where the browser session keeps the computer players' pace (PaceForm's cleaned data).
@@ -386,38 +272,15 @@ def say_trick_winner(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     the table (``seat``), told right or wrong with the engine's reason; then the table moves
     on. An answer when none is asked, or naming a seat that played no card to it, changes
     nothing."""
-    loaded = _load_for_post(request, pk)
-    if isinstance(loaded, HttpResponse):
-        return loaded
-    practice, table = loaded
-    hand = _current_hand(table)
-    try:
-        guide, told = guidance.say_winner(
-            practice.guide or {}, hand, int(str(request.POST.get("seat", "")))
-        )
-    except ValueError:
-        return _answer(request, practice, table, error=guidance.NOT_ASKED)
-    practice.guide = guide
-    return _store(request, practice, table, list(practice.notes), done=[told])
+    seat = str(request.POST.get("seat", ""))
+    return _change(request, pk, lambda practice, table: service.say_winner(practice, table, seat))
 
 
 @require_POST
 def leave_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """Leave the table between deals: the session ends with its final standing, and no more
     is dealt at it (the chooser lists it as ended)."""
-    loaded = _load_for_post(request, pk)
-    if isinstance(loaded, HttpResponse):
-        return loaded
-    practice, table = loaded
-    if not _current_hand(table).over:
-        return _answer(request, practice, table, error=presenting.FINISH_THE_HAND)
-    if not practice.leave():
-        practice.refresh_from_db()
-        return _answer(request, practice, practice.to_engine(), notice=presenting.STALE)
-    if request.htmx:
-        return _render_table(request, practice, table, done=[presenting.LEFT_THE_TABLE])
-    messages.info(request, presenting.LEFT_THE_TABLE)
-    return redirect(practice)
+    return _change(request, pk, service.leave)
 
 
 # -- finished hands -------------------------------------------------------------------------
@@ -438,19 +301,9 @@ def replay_hand(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
 def show_shared_replay(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """A finished hand's replay that its owner shared: read-only, and never more than the
     owner saw (the same page as his own replay, without the way to his table)."""
-    record = _shared_hand(token)
+    record = service.shared_hand(token)
     here = reverse("games:shared-replay", args=[token])
     return _render_replay(request, record, here, token, shared=True)
-
-
-def _shared_hand(token: str) -> PracticeHand:
-    """The finished hand a share token names; 404 for a token this site did not sign (or
-    whose hand is gone)."""
-    try:
-        pk, number = signing.loads(token, salt=SHARE_SALT)
-        return PracticeHand.objects.select_related("table").get(table_id=pk, number=number)
-    except (signing.BadSignature, ValueError, TypeError, PracticeHand.DoesNotExist):
-        raise Http404(presenting.NO_SHARED_HAND) from None
 
 
 @require_POST
@@ -459,30 +312,10 @@ def play_shared_deal(request: HtmxHttpRequest, token: str) -> HttpResponse:
     same pack, dealer and seats: ``first_deal_of``) and whose later deals are new cards, so
     that a shared hand tells nothing of the deals that followed it at its table. Limited as
     every new table is, before any work; a bad token is a 404."""
-    record = _shared_hand(token)
+    record = service.shared_hand(token)
     if refused := _may_deal(request, NewTableForm()):
         return refused
-    setup = setup_from_dict(record.setup)
-    pack, start = first_deal_of(setup)
-    original = record.table
-    owner = request.user if request.user.is_authenticated else None
-    table = PracticeTable.deal_new(
-        game=original.game,
-        rules=original.rules,
-        players=original.players,
-        seed=new_seed(),
-        opponents=original.opponents,
-        laws=original.laws,
-        honest=original.laws,
-        owner=owner,
-        session_key=request.session.session_key or "",
-        engine_seed=copy_seed(setup.seed, setup.hand_number),
-        first_pack=pack,
-        start=start,
-        first_dealer=setup.dealer,
-        rule_set=setup.rules,
-    )
-    return redirect(table)
+    return redirect(service.deal_shared(request, record))
 
 
 def _render_replay(
@@ -492,7 +325,7 @@ def _render_replay(
     with the way to play its cards at a new table (``token``: the hand's share token)."""
     form = ReplayStepForm(request.GET)
     if not form.is_valid():
-        return HttpResponseBadRequest(presenting.BAD_STEP, content_type="text/plain; charset=utf-8")
+        return HttpResponseBadRequest(BAD_STEP, content_type="text/plain; charset=utf-8")
     step = form.cleaned_data["step"]
     step = 0 if step is None else min(step, record.steps)
     share = reverse("games:shared-replay", args=[token])
@@ -542,32 +375,7 @@ def _posted_version(request: HtmxHttpRequest) -> int | None:
 
 
 def _bad_request() -> HttpResponse:
-    return HttpResponseBadRequest(presenting.NO_VERSION, content_type="text/plain; charset=utf-8")
-
-
-def _current_hand(table: Table) -> Hand:
-    if table.hand is None:  # every stored table has been dealt
-        raise Http404(presenting.NO_HAND)
-    return table.hand
-
-
-def _store(
-    request: HtmxHttpRequest,
-    practice: PracticeTable,
-    table: Table,
-    notes: list[Note],
-    done: Sequence[str] = (),
-) -> HttpResponse:
-    """Save the table; if another request changed it meanwhile, nothing is saved. ``done``:
-    sentences saying what the human's decision did, shown above the table."""
-    if not practice.update_from_engine(table, notes):
-        practice.refresh_from_db()
-        return _answer(request, practice, practice.to_engine(), notice=presenting.STALE)
-    if request.htmx:
-        return _render_table(request, practice, table, done=done)
-    for text in done:
-        messages.info(request, text)
-    return redirect(practice)
+    return HttpResponseBadRequest(NO_VERSION, content_type="text/plain; charset=utf-8")
 
 
 def _answer(
@@ -616,7 +424,7 @@ def _render_table(
     context = presenting.table_context(
         practice,
         table,
-        _current_hand(table),
+        service.current_hand(table),
         form=form,
         refusal=refusal,
         notice=notice,

@@ -1,7 +1,9 @@
-"""What the table's pages show: the table in play, a finished hand's replay, the chooser's
-rule sets. Views parse, authorize, call the engine and render; everything a page says about the
-hand is built here from one player's view of it (``view_for(hand, seat)``), the only thing
-about the cards that reaches a template: no other hand, the miss, the stock or the discards.
+"""What every table's page shows, a practice table's and a table for people's: the table in
+play and a finished hand's replay (each feature adds its own parts: ``games.practice.presenting``,
+``games.people.views``). Views parse, authorize, call their service and render; everything a
+page says about the hand is built here from one player's view of it (``view_for(hand,
+seat)``), the only thing about the cards that reaches a template: no other hand, the miss, the
+stock or the discards.
 The practice table's human sits at seat 0 (``view_for(hand, HUMAN)``); a table for people
 shows each person the same page from his own seat (:func:`table_context_for`).
 
@@ -13,136 +15,23 @@ sentences already are.
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Final
 
-from django.contrib.messages.storage.base import Message as StoredMessage
-from django.urls import reverse
-
-from games import guidance
-from games.forms import CHOICE_HELP, ActionForm
-from games.links import RuleLink, RuleLinks, source_url
+from games.links import RuleLink, RuleLinks
 from games.loo import catalogue
 from games.loo.cards import Card, card
 from games.loo.hand import IRREGULARITIES, Event, Hand, IllegalAction, Payment
 from games.loo.messages import Message, msg
 from games.loo.play import trick_winner
-from games.loo.rulesets import GAME_NAMES, HAND_SIZE, PRESETS
-from games.loo.table import Table
-from games.loo.view import PlayerView, TrickView, view_for
-from games.models import MAX_PLAYERS, PracticeHand, PracticeTable
+from games.loo.rulesets import HAND_SIZE
+from games.loo.view import PlayerView, TrickView
 from games.naming import HUMAN, say, seat_label, seat_name, seat_possessive, stored_message
-
-# -- the chooser ----------------------------------------------------------------------------
-
-
-def chooser_presets() -> list[dict[str, Any]]:
-    """Each rule set with its source's page and the games it plays, with their numbers of
-    players at a practice table."""
-    return [
-        {
-            "preset": p,
-            "url": source_url(p.id),
-            "games": [(GAME_NAMES[g], *_player_range(p.rules.players(g))) for g in p.rules.games],
-        }
-        for p in PRESETS.values()
-    ]
-
-
-def _player_range(limits: tuple[int, int]) -> tuple[int, int]:
-    return limits[0], min(limits[1], MAX_PLAYERS)
-
+from games.table.forms import CHOICE_HELP, ActionForm
 
 # -- the table ------------------------------------------------------------------------------
-
-
-def table_context(
-    practice: PracticeTable,
-    table: Table,
-    hand: Hand,
-    *,
-    form: ActionForm | None = None,
-    refusal: IllegalAction | None = None,
-    notice: str = "",
-    error: str = "",
-    done: Sequence[str] = (),
-    stored: Iterable[StoredMessage] = (),
-) -> dict[str, Any]:
-    """The practice table page's context for ``hand`` (the table's current one), for its human
-    at seat 0: ``form``, the human's last form (a fresh one unless it has errors),
-    ``refusal``, the engine's refusal of it; ``notice`` and ``error``, what the view has to
-    say; ``done``, what his decision did; ``stored``, messages left by a redirect (without
-    JavaScript). What the view shows is :func:`table_context_for`'s; the practice table adds
-    its own: take-back, Peel's finishes, the session, the guided hand, its addresses."""
-    view = guidance.held_view(practice.guide, hand) or view_for(hand, HUMAN)
-    if table.finish_way is not None and hand.over:
-        # Peel's finish (the pool shared, a withdrawal) moved counters after the hand: the
-        # table shows where they stand now.
-        view = dataclasses.replace(view, balances=tuple(table.balances), pool=table.pool)
-    links = RuleLinks.of(practice.rules, practice.game)
-    context = table_context_for(
-        view,
-        hand,
-        links,
-        notes=practice.notes,
-        version=practice.version,
-        form=form,
-        refusal=refusal,
-        laws=practice.laws,
-        first_dealer=table.first_dealer_brief if hand.setup.hand_number == 1 else None,
-    )
-    # Messages left by a redirect (no JavaScript): a refusal carries its rule in its tags.
-    flashed = [
-        (m.message, m.level_tag, next((t[5:] for t in m.tags.split() if t[:5] == "rule:"), ""))
-        for m in stored
-    ]
-    flashed += [(text, "info", "") for text in done]
-    log_earlier = context["log_earlier"]
-    context.update(
-        {
-            "practice": practice,
-            "flashed": [
-                (text, level, links.link(rule) if rule else None) for text, level, rule in flashed
-            ],
-            "notice": notice,
-            "error": error,
-            "urls": {
-                "act": reverse("games:table-act", args=[practice.pk]),
-                "next": reverse("games:table-next", args=[practice.pk]),
-                "takeback": reverse("games:table-takeback", args=[practice.pk]),
-                "finish": reverse("games:table-finish", args=[practice.pk]),
-                "leave": reverse("games:table-leave", args=[practice.pk]),
-            },
-            # Peel's ways to finish the game (p. 17, A54), and what ending it now would leave.
-            "finishes": table.finishes(),
-            "may_withdraw": table.may_withdraw(HUMAN),
-            "deals_to_even": table.deals_to_even(),
-            "finished": table.finish_way if table.session_over else "",
-            "end_counters": table.balances[HUMAN],
-            **_take_back(practice, table, hand),
-            # A line marked with the lesson's rule is never folded away unseen.
-            "earlier_marked": bool(
-                practice.guide
-                and any(practice.guide["rule"] in line.event.rules for line in log_earlier)
-            ),
-            "can_deal": hand.over and not table.session_over,
-            # A finished hand is shared by its replay (and that deal to play again): nothing
-            # about a hand in progress, nor the table's later deals.
-            "shareable": PracticeHand.share_url(practice.pk, hand.setup.hand_number)
-            if hand.over
-            else "",
-            "guide_rule": links.link(practice.guide["rule"]) if practice.guide else None,
-            **guidance.guide_context(practice.guide, hand, practice.pk),
-        }
-    )
-    context.update(session_context(practice, table, hand))
-    if practice.left:
-        # The human has left the table: the session is over, and nothing more is done at it.
-        context.update(can_deal=False, can_take_back=False, finishes=(), may_withdraw=False)
-    return context
 
 
 def table_context_for(
@@ -186,7 +75,7 @@ def table_context_for(
         form = ActionForm(view, initial={"version": version})
     said = _say_to(view)
     # The computer players' reasons once the hand is over (during it they tell of hidden cards).
-    log = _log_lines(view, notes, reasons=hand.over)
+    log = log_lines(view, notes, reasons=hand.over)
     refusal_rule = refusal.application.rule if refusal and refusal.application else ""
     options = view.options
     explanations = [
@@ -201,7 +90,7 @@ def table_context_for(
     for choice, rule, why in card_rows:
         if not choice.legal and why and (why, rule) not in binding:
             binding.append((why, rule))
-    log_earlier, log_current = _split_log(_linked(log, links))
+    log_earlier, log_current = _split_log(linked(log, links))
     legal_notes = [
         (said(a.message), links.link(a.rule))
         for a in (options.legal.notes if options and options.legal else ())
@@ -231,191 +120,13 @@ def table_context_for(
         "declare_before": _declare_before(view) if form.waiting else "",
         "first_dealer": said(first_dealer) if first_dealer is not None else "",
         "links": links,
-        **_table_context(view, hand, links),
+        **shown_context(view, hand, links),
     }
 
 
 def _say_to(view: PlayerView) -> Callable[[Message], str]:
     """The engine's sentences as the player ``view`` is for reads them."""
     return partial(say, players=view.players, me=view.seat)
-
-
-# -- the session ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Standing:
-    """A player's standing in the session: his counters now, his net since the first deal,
-    how many times he was looed, and his counters after each finished deal."""
-
-    seat: int
-    label: str
-    counters: int
-    net: int
-    looed: int
-    after: list[int]
-
-
-@dataclass
-class ChartLine:
-    """A player's line on the running score's chart, and where its label is written."""
-
-    you: bool
-    points: str
-    label: str
-    end: float
-    label_y: float = 0.0
-
-
-#: The running score's chart: its size (the SVG's user units) and its margins.
-CHART_WIDTH: Final = 320
-CHART_HEIGHT: Final = 150
-_CHART_LEFT, _CHART_RIGHT, _CHART_TOP, _CHART_BOTTOM = 34, 70, 8, 20
-
-
-def session_context(practice: PracticeTable, table: Table, hand: Hand) -> dict[str, Any]:
-    """The session so far (issue 26, item 8): every player's counters after each finished deal
-    (a small chart and its table), how often each was looed, the standing now; whether the
-    human has left the table. Built from the finished hands' rows, which keep what the table
-    showed when each was over."""
-    n = table.config.players
-    # No hand is finished before the first is over: no query for that.
-    first = hand.setup.hand_number == 1 and not hand.over
-    records = [] if first else list(PracticeHand.objects.filter(table=practice).order_by("number"))
-    after = [record.standing() for record in records]
-    chips = table.config.chips
-    now = list(table.balances) if hand.over else (after[-1][0] if after else [chips] * n)
-    standings = [
-        Standing(
-            seat=s,
-            label=seat_label(s, n),
-            counters=now[s],
-            net=now[s] - chips,
-            looed=sum(s in looed for _, looed in after),
-            after=[balances[s] for balances, _ in after],
-        )
-        for s in range(n)
-    ]
-    return {
-        "deals_played": len(records),
-        "standings": standings,
-        "deal_numbers": [record.number for record in records],
-        "chart": _chart(standings, chips) if records else None,
-        "left": practice.left,
-    }
-
-
-def _chart(standings: list[Standing], chips: int) -> dict[str, Any]:
-    """The running score as SVG lines, one a player from the counters he began with, each
-    labelled at its end (the labels spread so that none covers another); the table beside
-    it says the same in numbers."""
-    deals = len(standings[0].after)
-    values = [chips, *(v for row in standings for v in row.after)]
-    low, high = min(values), max(values)
-    span = max(high - low, 1)
-    width = CHART_WIDTH - _CHART_LEFT - _CHART_RIGHT
-    height = CHART_HEIGHT - _CHART_TOP - _CHART_BOTTOM
-
-    def x(i: int) -> float:
-        return round(_CHART_LEFT + width * i / max(deals, 1), 1)
-
-    def y(v: int) -> float:
-        return round(_CHART_TOP + height * (high - v) / span, 1)
-
-    lines = [
-        ChartLine(
-            you=row.seat == HUMAN,
-            points=" ".join(f"{x(i)},{y(v)}" for i, v in enumerate([chips, *row.after])),
-            label=row.label,
-            end=y(row.after[-1]),
-        )
-        for row in standings
-    ]
-    # The end labels, top to bottom, at least 10 units apart.
-    placed = -10.0
-    for line in sorted(lines, key=lambda line: line.end):
-        line.label_y = placed = max(line.end + 3, placed + 10)
-    return {
-        "width": CHART_WIDTH,
-        "height": CHART_HEIGHT,
-        "lines": lines,
-        "label_x": x(deals) + 4,
-        "axis": [(y(high), high), (y(low), low)] if high != low else [(y(high), high)],
-        "left": _CHART_LEFT,
-        "right": x(deals),
-        "bottom": CHART_HEIGHT - _CHART_BOTTOM,
-        "ticks": [(x(i), i) for i in range(deals + 1)],
-    }
-
-
-def _take_back(practice: PracticeTable, table: Table, hand: Hand) -> dict[str, Any]:
-    """Whether the human's last decision may be taken back (``can_take_back``), and if it may
-    not, why not, beside where the button would be: at an honest table
-    (``honest_table``), none ever; else none once something hidden was shown because of it
-    (``takeback_refused``, the engine's reason: ``Table.takeback_refusal``). Nothing is said
-    before he has decided anything in this deal, nor of a lesson's finished guided hand."""
-    if practice.honest:
-        return {
-            "can_take_back": False,
-            "honest_table": HONEST_TABLE,
-            "takeback_refused": "",
-            "takeback_offered": "",
-        }
-    refusal = table.takeback_refusal(HUMAN)
-    said = (
-        ""
-        if refusal is None or refusal.key in _TAKEBACK_UNSAID or practice.guided_hand_over(hand)
-        else say(refusal)
-    )
-    return {
-        "can_take_back": refusal is None and his_own_last(practice, hand),
-        "honest_table": "",
-        "takeback_refused": f"{TAKEBACK_REFUSED} {said}" if said else "",
-        "takeback_offered": TAKEBACK_OFFERED,
-    }
-
-
-def his_own_last(practice: PracticeTable, hand: Hand) -> bool:
-    """Whether the last action of ``hand`` is a decision the learner made himself, not one
-    the table made for him (a guided hand's declaration: ``guidance.learner_decisions``)."""
-    mine = guidance.learner_decisions(practice.guide, hand)
-    return bool(mine) and mine[-1] == len(hand.log) - 1
-
-
-#: Refusals of a take-back not said beside the button: there is no decision to take back.
-_TAKEBACK_UNSAID: Final = ("takeback.nothing", "error.no-hand")
-
-
-# -- a finished hand ------------------------------------------------------------------------
-
-
-def replay_context(record: PracticeHand, step: int, *, here: str, share_url: str) -> dict[str, Any]:
-    """A finished hand after its first ``step`` actions (at most its number of actions), as
-    the human saw it, with its trace up to there: ``here``, the page's own address;
-    ``share_url``, the link that shares it ("" on a shared replay)."""
-    steps = record.steps
-    hand = record.replay(step)
-    view = view_for(hand, HUMAN)
-    log = _log_lines(view, [n for n in record.notes if n["action"] < step])
-    # The lines this step added to the trace.
-    first_new = len(record.replay(step - 1).events) if step else len(log)
-    links = RuleLinks.of(record.table.rules, record.table.game)
-    return {
-        "record": record,
-        "practice": record.table,
-        "view": view,
-        "step": step,
-        "steps": steps,
-        "log": _linked(log, links),
-        "flush_lines": [line for line in log if line.event.kind == "flush"],
-        "first_new": first_new,
-        "in_replay": True,
-        "here": here,
-        "share_url": share_url,
-        "shared": not share_url,
-        "links": links,
-        **_table_context(view, hand, links),
-    }
 
 
 # -- what both show -------------------------------------------------------------------------
@@ -434,7 +145,7 @@ class LogLine:
     rules: list[RuleLink] = field(default_factory=list)
 
 
-def _log_lines(
+def log_lines(
     view: PlayerView, notes: Sequence[Mapping[str, Any]], *, reasons: bool = True
 ) -> list[LogLine]:
     """The trick log as the player ``view`` is for reads it, each line with what its action's
@@ -552,7 +263,7 @@ def _last_trick_lines(view: PlayerView) -> set[int]:
     return found
 
 
-def _linked(log: list[LogLine], links: RuleLinks) -> list[LogLine]:
+def linked(log: list[LogLine], links: RuleLinks) -> list[LogLine]:
     for line in log:
         line.rules = [links.link(r) for r in line.event.rules]
     return log
@@ -626,7 +337,7 @@ DECLARED = {
 }
 
 
-def _table_context(view: PlayerView, hand: Hand, links: RuleLinks) -> dict[str, Any]:
+def shown_context(view: PlayerView, hand: Hand, links: RuleLinks) -> dict[str, Any]:
     """What the table shows besides the log, all from the view, read from its seat's chair."""
     tricks_won = {s: 0 for s in range(view.players)}
     for t in view.tricks:
@@ -897,45 +608,8 @@ STALE: Final = (
     "This page was out of date (another tab, or a second click?), so nothing was done. "
     "Here is the table as it stands now."
 )
-#: Why a finished guided hand is not taken back.
-GUIDED_HAND_OVER: Final = (
-    "The lesson's guided hand is over and stays as it was played: go back to the lesson, or "
-    "deal the next hand."
-)
-NOTHING_TO_TAKE_BACK: Final = "You have made no decision in this deal to take back."
-#: Why an honest table offers no take-back, on its page and to a take-back posted there.
-HONEST_TABLE: Final = "This is an honest table: no decision is taken back, as at a real table."
-#: Beside the take-back button: how long it is offered.
-TAKEBACK_OFFERED: Final = (
-    "Offered only until something hidden (the miss, a card drawn, another player's answer) "
-    "is shown because of your decision."
-)
-
-
-def takeback_refused(refusal: IllegalAction) -> str:
-    """A refused take-back, with the engine's reason."""
-    if refusal.message.key in _TAKEBACK_UNSAID:
-        return say(refusal.message)
-    return f"{TAKEBACK_REFUSED} {say(refusal.message)}"
-
-
-TAKEBACK_REFUSED: Final = "Your last decision cannot be taken back."
-#: Why a table one has left does nothing more, and why one leaves only between deals.
-TABLE_LEFT: Final = "You have left this table: the session is over, and nothing more is dealt."
-FINISH_THE_HAND: Final = "Finish this deal first: you may leave the table between deals."
-LEFT_THE_TABLE: Final = "You left the table. Here is the final standing."
 NO_VERSION: Final = "This request could not be read: it lacks the table's version. Reload the page."
 BAD_STEP: Final = "The step must be a whole number from 0 to the number of actions in the hand."
-NO_SHARED_HAND: Final = "No shared hand has this address."
-NO_HAND: Final = "This table has no hand."
-
-
-def session_full(tables: int) -> str:
-    """Why a browser without an account may not deal another table."""
-    return (
-        f"This browser already has {tables} tables with a hand in "
-        "progress: finish one of them (or log in, and keep them all) before dealing another."
-    )
 
 
 def sentence(text: str) -> str:

@@ -36,8 +36,6 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from games import presenting
-from games.forms import ActionForm
 from games.live import bus
 from games.loo.autoplay import Autoplay, Note
 from games.loo.errors import LooError
@@ -59,6 +57,8 @@ from games.models import (
     stored_state,
 )
 from games.naming import say
+from games.table import presenting
+from games.table.forms import ActionForm
 
 T = TypeVar("T")
 
@@ -132,7 +132,7 @@ def open_table(
     """A new table for people, waiting for its players: ``players`` seats (3 to 9), all empty
     but the host's (seat 0) unless ``host_sits`` is False (a teacher who only watches).
     ``options``: variations agreed on the rule set (``RuleSet.with_options``). The caller has
-    checked the game, rules and count (``games.forms.NewPeopleTableForm``)."""
+    checked the game, rules and count (``games.people.forms.NewPeopleTableForm``)."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ValueError(f"a table seats {MIN_PLAYERS} to {MAX_PLAYERS} players")
     for _ in range(10):  # a code already in use is drawn again

@@ -4,7 +4,8 @@ An early lesson's guided hand asks only what has been taught so far (``PracticeT
 set by the lesson that deals it):
 
 - ``"declares"`` (``{"lesson": title, "url": address}``): declaring is taught later, so the
-  table declares for him (:func:`games.guided.made_for_learner`: he plays) and says which
+  table declares for him (:func:`games.guided.made_for_learner`, which
+  ``PracticeTable.run_bots`` makes: he plays) and says which
   lesson teaches it. The declaration is the table's, not his: it is not taken back.
 - ``"asks": "trick-winner"``: he is to work out who takes each trick, so the table holds the
   answer back until he has said. Once a trick is complete the page shows it as it lay before
@@ -24,10 +25,7 @@ from typing import Any
 
 from django.urls import reverse
 
-from games.guided import made_for_learner
-from games.loo.autoplay import Autoplay, Note
 from games.loo.hand import Event, Hand
-from games.loo.table import Table
 from games.loo.view import PlayerView, TrickView, _as_seen, public_events, view_for
 from games.naming import HUMAN, say, seat_name
 
@@ -40,19 +38,6 @@ ASKS = (TRICK_WINNER,)
 SAY_FIRST = "First say who takes the trick on the table: nothing moves on until you have."
 #: An answer when no trick waits for one, or naming a player who played no card to it.
 NOT_ASKED = "No trick waits for your answer, or that player played no card to it: nothing done."
-
-
-def run_for_learner(
-    guide: dict[str, Any] | None, table: Table, autoplay: Autoplay, notes: list[Note]
-) -> list[Note]:
-    """After the computer players have acted: make the learner's declaration where the
-    guided hand makes it for him, and let them act on (``notes`` grows as they do)."""
-    if not guide or not guide.get("declares"):
-        return notes
-    while (hand := table.hand) is not None and (made := made_for_learner(hand)) is not None:
-        table.apply(made)
-        autoplay.run(table, notes)
-    return notes
 
 
 def learner_decisions(guide: dict[str, Any] | None, hand: Hand) -> list[int]:

@@ -71,7 +71,7 @@ def engine_digest() -> str:
     """A digest of the engine's code (``games/loo``): a cached figure made by another engine is
     not read. Computed once a process."""
     digest = hashlib.sha256()
-    for path in sorted((Path(__file__).resolve().parent / "loo").rglob("*.py")):
+    for path in sorted((Path(__file__).resolve().parents[1] / "loo").rglob("*.py")):
         digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
 
