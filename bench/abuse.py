@@ -120,13 +120,16 @@ def main() -> None:
         "of --seconds: what is done then does not depend on the machine's speed (the smoke "
         "test's way)",
     )
+    bench_http.add_prepared_option(parser)
     args = parser.parse_args()
     if not bench_http.GUNICORN.exists():
         raise SystemExit(f"{bench_http.GUNICORN} is missing: run `make venv` first")
     folder = Path(tempfile.mkdtemp(prefix="lanterloo-abuse."))
     server = None
     try:
-        server, port, _ = bench_http.serve(args.workers, folder / "db.sqlite3")
+        server, port, _ = bench_http.serve(
+            args.workers, folder / "db.sqlite3", prepared=args.prepared
+        )
         print(f"gunicorn: {args.workers} sync workers on 127.0.0.1:{port}, DEBUG off, SQLite")
         asyncio.run(phase(port, 2, 0, None if args.reads is None else 5))  # warm up the workers
         quiet, _ = asyncio.run(phase(port, args.seconds, 0, args.reads))

@@ -292,13 +292,16 @@ def main() -> None:
     parser.add_argument(
         "--lists", type=int, default=4, help="teachers who each send a list meanwhile"
     )
+    bench_http.add_prepared_option(parser)
     args = parser.parse_args()
     if not bench_http.GUNICORN.exists():
         raise SystemExit(f"{bench_http.GUNICORN} is missing: run `make venv` first")
     folder = Path(tempfile.mkdtemp(prefix="lanterloo-classroom."))
     server = None
     try:
-        server, port, env = bench_http.serve(args.workers, folder / "db.sqlite3")
+        server, port, env = bench_http.serve(
+            args.workers, folder / "db.sqlite3", prepared=args.prepared
+        )
         print(f"gunicorn: {args.workers} sync workers on 127.0.0.1:{port}, DEBUG off, SQLite")
         setup = (
             SETUP.replace("QUESTIONS", str(args.questions))

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import re
@@ -34,6 +35,7 @@ import secrets
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -282,19 +284,18 @@ def stop(server: subprocess.Popen[bytes] | None, folder: Path) -> None:
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def serve(
-    workers: int, database: Path, *, asgi: bool = False, extra_env: dict[str, str] | None = None
-) -> tuple[subprocess.Popen[bytes], int, dict[str, str]]:
-    """gunicorn on a throwaway SQLite database, as ``make run`` serves the site: sync workers
-    (WSGI), or with ``asgi`` uvicorn's workers as ``make run`` has them now; ``extra_env``
-    adds to the settings' environment (limits, REDIS_URL)."""
+def _settings_env(
+    database: Path, static_root: Path, extra_env: dict[str, str] | None = None
+) -> dict[str, str]:
+    """The environment of the server's settings (and of its management commands): DEBUG off,
+    SQLite in ``database``, the collected static files in ``static_root``."""
     options = urllib.parse.urlencode(
         {
             "transaction_mode": "IMMEDIATE",
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
-    env = {
+    return {
         **os.environ,
         "DJANGO_DEBUG": "0",
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
@@ -307,12 +308,31 @@ def serve(
         "DJANGO_LOG_LEVEL": "WARNING",
         # Collected beside the database, not into the checkout (where a deploy test may be
         # collecting at the same moment).
-        "DJANGO_STATIC_ROOT": str(database.with_name("static")),
+        "DJANGO_STATIC_ROOT": str(static_root),
         # Every simulated player comes from 127.0.0.1: the limit on tables dealt from one
         # address (meant for one abuser) would stop them all.
         "DJANGO_LIMIT_TABLES_PER_ADDRESS": "1000000",
         **(extra_env or {}),
     }
+
+
+#: What :func:`prepare` makes in its folder.
+PREPARED_DATABASE = "db.sqlite3"
+PREPARED_STATIC = "static"
+
+
+def prepare(folder: Path) -> None:
+    """A database as the server needs it, in ``folder``: migrated, with the cache table and the
+    site's content, and the static files collected beside it (``--prepare``). ``--prepared``
+    serves from a copy of it: the smoke tests (tests/bench) prepare one for all the scripts."""
+    folder.mkdir(parents=True, exist_ok=True)
+    _migrate(folder / PREPARED_DATABASE, folder / PREPARED_STATIC)
+
+
+def _migrate(database: Path, static_root: Path) -> None:
+    """Migrate ``database``, make its cache table, load the content; collect the static files
+    into ``static_root``."""
+    env = _settings_env(database, static_root)
     manage = [str(PYTHON), "manage.py"]
     for command in (
         ["migrate", "--noinput"],
@@ -321,6 +341,45 @@ def serve(
         ["collectstatic", "--noinput"],
     ):
         subprocess.run(manage + [*command, "--verbosity", "0"], cwd=ROOT, env=env, check=True)
+
+
+def add_prepared_option(parser: argparse.ArgumentParser) -> None:
+    """The scripts' ``--prepared DIR`` (their own database and static files by default)."""
+    parser.add_argument(
+        "--prepared",
+        type=Path,
+        metavar="DIR",
+        help="serve from a copy of the database that `bench/http.py --prepare DIR` made, and "
+        "from its collected static files, instead of migrating, loading the content and "
+        "collecting the static files anew",
+    )
+
+
+def serve(
+    workers: int,
+    database: Path,
+    *,
+    asgi: bool = False,
+    extra_env: dict[str, str] | None = None,
+    prepared: Path | None = None,
+) -> tuple[subprocess.Popen[bytes], int, dict[str, str]]:
+    """gunicorn on a throwaway SQLite database, as ``make run`` serves the site: sync workers
+    (WSGI), or with ``asgi`` uvicorn's workers as ``make run`` has them now; ``extra_env``
+    adds to the settings' environment (limits, REDIS_URL). The database is migrated and loaded
+    here, or copied from ``prepared`` (made by :func:`prepare`, whose static files are then
+    served: they are only read)."""
+    if prepared is None:
+        static_root = database.with_name("static")
+        _migrate(database, static_root)
+    else:
+        # Copied through SQLite, whatever its journal holds, so the copy is whole.
+        with (
+            contextlib.closing(sqlite3.connect(prepared / PREPARED_DATABASE)) as source,
+            contextlib.closing(sqlite3.connect(database)) as copy,
+        ):
+            source.backup(copy)
+        static_root = prepared / PREPARED_STATIC
+    env = _settings_env(database, static_root, extra_env)
     port = free_port()
     # The server's log goes to a file beside the database: a pipe nobody reads fills up (a
     # warning for each 429 answer, say) and then blocks the workers that write to it.
@@ -355,6 +414,14 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--solo-seconds", type=float, default=5.0)
     parser.add_argument(
+        "--prepare",
+        type=Path,
+        metavar="DIR",
+        help="only make DIR ready for --prepared (a migrated database with the content, and "
+        "the collected static files), then stop",
+    )
+    add_prepared_option(parser)
+    parser.add_argument(
         "--tables",
         type=int,
         default=None,
@@ -363,12 +430,15 @@ def main() -> None:
         "depend on the machine's speed (the smoke test's way)",
     )
     args = parser.parse_args()
+    if args.prepare is not None:
+        prepare(args.prepare)
+        return
     if not GUNICORN.exists():
         raise SystemExit(f"{GUNICORN} is missing: run `make venv` first")
     folder = Path(tempfile.mkdtemp(prefix="lanterloo-bench."))
     server = None
     try:
-        server, port, _ = serve(args.workers, folder / "db.sqlite3")
+        server, port, _ = serve(args.workers, folder / "db.sqlite3", prepared=args.prepared)
         print(f"gunicorn: {args.workers} sync workers on 127.0.0.1:{port}, DEBUG off, SQLite")
         n = args.tables
         played = asyncio.run(phase("play", port, args.clients, args.seconds, args.warmup, n))

@@ -373,6 +373,7 @@ def main() -> None:
         "--think", default="1-3", help="seconds a person takes to decide: lowest-highest"
     )
     parser.add_argument("--redis", action="store_true", help="the live bus through Redis")
+    bench_http.add_prepared_option(parser)
     args = parser.parse_args()
     if not bench_http.GUNICORN.exists():
         raise SystemExit(f"{bench_http.GUNICORN} is missing: run `make venv` first")
@@ -389,7 +390,11 @@ def main() -> None:
             redis, url = redis_server(folder)
             unlimited["REDIS_URL"] = url
         server, port, env = bench_http.serve(
-            args.workers, folder / "db.sqlite3", asgi=True, extra_env=unlimited
+            args.workers,
+            folder / "db.sqlite3",
+            asgi=True,
+            extra_env=unlimited,
+            prepared=args.prepared,
         )
         bus = "Redis pub/sub" if args.redis else "the database, polled"
         print(f"gunicorn: {args.workers} uvicorn workers on 127.0.0.1:{port}, SQLite; bus: {bus}")

@@ -124,6 +124,7 @@ def main() -> None:
     parser.add_argument("--students", type=int, default=30)
     parser.add_argument("--attempts", type=int, default=1131)
     parser.add_argument("--questions", type=int, default=50)
+    bench_http.add_prepared_option(parser)
     args = parser.parse_args()
     if not bench_http.GUNICORN.exists():
         raise SystemExit(f"{bench_http.GUNICORN} is missing: run `make venv` first")
@@ -131,7 +132,7 @@ def main() -> None:
     server = None
     timings: dict[str, float] = {}
     try:
-        server, port, env = bench_http.serve(1, folder / "db.sqlite3")
+        server, port, env = bench_http.serve(1, folder / "db.sqlite3", prepared=args.prepared)
         print(f"gunicorn: 1 sync worker on 127.0.0.1:{port}, DEBUG off, SQLite")
         classroom = (
             bench_classroom.SETUP.replace("QUESTIONS", str(args.questions))

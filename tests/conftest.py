@@ -9,15 +9,32 @@ import pytest
 from django.core.management import call_command
 from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
+from hypothesis.database import DirectoryBasedExampleDatabase
 from pytest_django import DjangoDbBlocker
 
-from tests import lanes
+from tests import lanes, profile
 from tests.limits_clock import LimitsClock
 
-# "ci" is loaded unless HYPOTHESIS_PROFILE names another; "thorough" is for hunting bugs.
-hypothesis_settings.register_profile("ci", max_examples=50, deadline=None, print_blob=True)
-hypothesis_settings.register_profile("thorough", max_examples=2000, deadline=None)
-hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+# Hypothesis's profile follows the suite's (LOO_TEST_PROFILE, tests/profile.py) unless
+# HYPOTHESIS_PROFILE names one: "ci" for every change, "thorough" for make test-full (500
+# examples: a laws-mode session property takes minutes at that size), "hunt" (2,000) for
+# hunting bugs. Its
+# database of examples (the failing ones first, tried again in the next run) is kept between
+# runs in a cache folder, git-ignored: $XDG_CACHE_HOME/lanterloo/hypothesis when that is set,
+# else .hypothesis/ in the checkout. print_blob: a failure prints the
+# @reproduce_failure(...) line that replays it; a failing case found is then pinned as an
+# explicit @example(...) on its test, so every later run tries it whatever the database holds.
+_CACHE = os.environ.get("XDG_CACHE_HOME")
+_EXAMPLES = DirectoryBasedExampleDatabase(
+    os.path.join(_CACHE, "lanterloo", "hypothesis")
+    if _CACHE
+    else os.path.join(os.path.dirname(os.path.dirname(__file__)), ".hypothesis", "examples")
+)
+for _name, _examples in (("ci", 50), ("thorough", 500), ("hunt", 2000)):
+    hypothesis_settings.register_profile(
+        _name, max_examples=_examples, deadline=None, print_blob=True, database=_EXAMPLES
+    )
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or profile.name())
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

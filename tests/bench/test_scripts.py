@@ -1,5 +1,9 @@
 """The benchmark scripts run and end with the line their issue fixes (figures not judged:
-a timing is never asserted)."""
+a timing is never asserted).
+
+The five that serve the site do so from one database, migrated and loaded with the content once
+for the session, with the static files collected beside it (``bench/http.py --prepare``): each
+serves from a copy of it (``--prepared``)."""
 
 from __future__ import annotations
 
@@ -8,7 +12,18 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="session")
+def prepared(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A folder the serving scripts take as ``--prepared``: made once for the session."""
+    folder = tmp_path_factory.mktemp("bench-prepared")
+    _run("bench/http.py", "--prepare", str(folder))
+    assert (folder / "db.sqlite3").is_file() and (folder / "static").is_dir()
+    return str(folder)
 
 
 def _run(*args: str) -> list[str]:
@@ -37,10 +52,10 @@ def test_the_engine_benchmark_prints_its_figures() -> None:
     assert hand > shuffle > 0
 
 
-def test_the_http_benchmark_plays_hands_without_errors() -> None:
+def test_the_http_benchmark_plays_hands_without_errors(prepared: str) -> None:
     # A fixed amount of play (one table of two hands a client), not a time: what is checked
     # does not depend on how loaded the machine is.
-    lines = _run("bench/http.py", "--clients", "2", "--tables", "1")
+    lines = _run("bench/http.py", "--clients", "2", "--tables", "1", "--prepared", prepared)
 
     found = re.fullmatch(
         r"http: play_rps=(\d+) bare_rps=(\d+) ratio=[\d.]+ p99_ms=\d+ errors=(\d+)", lines[-1]
@@ -73,9 +88,13 @@ def test_the_questions_benchmark_times_every_kind() -> None:
     )
 
 
-def test_the_classroom_benchmark_takes_a_quiz_without_errors_or_lost_answers() -> None:
+def test_the_classroom_benchmark_takes_a_quiz_without_errors_or_lost_answers(
+    prepared: str,
+) -> None:
     lines = _run(
         "bench/classroom.py",
+        "--prepared",
+        prepared,
         "--students",
         "3",
         "--questions",
@@ -97,8 +116,11 @@ def test_the_classroom_benchmark_takes_a_quiz_without_errors_or_lost_answers() -
     assert any(line.startswith("2 lists of 5 accounts, the slowest made in ") for line in lines)
 
 
-def test_the_results_benchmark_reads_every_page_over_a_class() -> None:
-    lines = _run("bench/results.py", "--students", "3", "--attempts", "3", "--questions", "3")
+def test_the_results_benchmark_reads_every_page_over_a_class(prepared: str) -> None:
+    lines = _run(
+        "bench/results.py",
+        *("--students", "3", "--attempts", "3", "--questions", "3", "--prepared", prepared),
+    )
 
     found = re.fullmatch(
         r"results: answers=(\d+) results_ms=\d+ student_ms=\d+ gradebook_ms=\d+ "
@@ -111,9 +133,9 @@ def test_the_results_benchmark_reads_every_page_over_a_class() -> None:
     assert int(found.group(1)) == 15, "\n".join(lines)
 
 
-def test_the_abuse_benchmark_reads_while_logins_fail() -> None:
+def test_the_abuse_benchmark_reads_while_logins_fail(prepared: str) -> None:
     # A fixed number of reads, not a time: what is checked does not depend on the machine.
-    lines = _run("bench/abuse.py", "--reads", "20", "--attackers", "2")
+    lines = _run("bench/abuse.py", "--reads", "20", "--attackers", "2", "--prepared", prepared)
 
     found = re.fullmatch(
         r"abuse: quiet_p50_ms=(\d+) attacked_p50_ms=(\d+) ratio=[\d.]+ errors=(\d+)", lines[-1]
@@ -158,9 +180,13 @@ def test_the_coach_benchmark_plays_the_expert_and_the_sensible_player_on_the_sam
     assert any(re.match(r"expert: [1-9]\d* decisions weighed", line) for line in lines), lines
 
 
-def test_the_multiplayer_benchmark_plays_at_tables_of_people_and_loses_nothing() -> None:
+def test_the_multiplayer_benchmark_plays_at_tables_of_people_and_loses_nothing(
+    prepared: str,
+) -> None:
     lines = _run(
         "bench/multiplayer.py",
+        "--prepared",
+        prepared,
         "--tables",
         "2",
         "--people",

@@ -23,7 +23,6 @@ from __future__ import annotations
 import os
 import re
 import statistics
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -34,31 +33,22 @@ from django.contrib.auth.models import User
 from pytest_django import DjangoDbBlocker
 
 from games.models import PeopleHand, PeopleTable, PracticeTable
-from tests.deploy.test_two_servers import (  # noqa: F401 (fixtures)
+from tests.deploy.servers import (
     PASSWORD,
+    ROOT,
     SERVERS_HASHER,
     Browser,
-    database_url,
     deal,
     forms_of,
-    free_port,
     log_in,
-    logs,
-    redis_url,
-    site,
+    server_env,
     started,
-    static_files,
-    stop,
     submit,
-    version_of,
-    wait_for_port,
 )
 from tests.live.test_sse import Stream, bump, update
 
 pytestmark = pytest.mark.django_db
 
-ROOT = Path(__file__).resolve().parents[2]
-BIN = Path(sys.executable).parent
 PLAYS = 10
 
 
@@ -72,25 +62,16 @@ class Servers:
 @pytest.fixture(scope="module", params=["redis", "database"])
 def servers(
     request: pytest.FixtureRequest,
-    site: None,  # noqa: F811
-    static_files: None,  # noqa: F811
-    logs: Path,  # noqa: F811
+    site: None,
+    static_files: None,
+    logs: Path,
     django_db_blocker: DjangoDbBlocker,
 ) -> Iterator[Servers]:
-    """Two ASGI servers, one uvicorn worker each, configured alike (test_two_servers.py's
-    environment) with the live test views."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
-    env.pop("REDIS_URL", None)
-    env.update(
+    """Two ASGI servers, one uvicorn worker each, configured alike (as test_two_servers.py's)
+    with the live test views."""
+    env = server_env(
         DJANGO_SETTINGS_MODULE="tests.live.settings",
-        DJANGO_DEBUG="0",
         DJANGO_SECRET_KEY="live-two-servers-test-key-" + "0123456789" * 5,
-        DJANGO_ALLOWED_HOSTS="127.0.0.1",
-        DJANGO_SECURE_SSL_REDIRECT="0",
-        DJANGO_SECURE_COOKIES="0",
-        DJANGO_HSTS_SECONDS="0",
-        DJANGO_LOG_LEVEL="WARNING",
-        DATABASE_URL=database_url(),
         # The servers import this checkout's packages (and tests.live), wherever they run.
         PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
     )
@@ -157,7 +138,7 @@ def _decision(page: str, table: str) -> list[tuple[str, str]]:
 
 
 @pytest.fixture(scope="module")
-def accounts(site: None, django_db_blocker: DjangoDbBlocker) -> None:  # noqa: F811
+def accounts(site: None, django_db_blocker: DjangoDbBlocker) -> None:
     """Three people's accounts for each bus, committed (outside a test's transaction) for
     the servers to see."""
     with django_db_blocker.unblock(), SERVERS_HASHER:

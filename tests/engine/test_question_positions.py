@@ -4,21 +4,22 @@ britannica, s. 34: the next pool is "the loos" alone; peel p. 23, "the amount of
 a hand "after a loo" carries something, and a looed player pays more than nothing.
 
 :func:`position_problems` is the invariant, checked over seeds of every kind x rule set x game
-(``SEEDS`` a combination under the suite's Hypothesis profile; more under ``thorough``)."""
+(``SEEDS`` a combination under ``LOO_TEST_PROFILE``: tests/profile.py)."""
 
 from __future__ import annotations
 
 import pytest
-from hypothesis import settings
 
 from games.loo import RuleSet
 from games.loo.hand import Hand, HandSetup
 from games.loo.questions import KINDS, Question, QuestionError, question
 from games.loo.rulesets import PRESET_IDS
+from tests.profile import size
 
-#: Seeds per kind x rule set x game: 100 under the ``ci`` profile (about 20 s for all), 4,000
-#: under ``thorough``.
-SEEDS = 2 * settings().max_examples
+#: Seeds per kind x rule set x game: 12 under ``ci``, 100 under ``thorough``. The coach's
+#: questions take about a second each to make: 1 and 5.
+SEEDS = size(ci=12, thorough=100)
+DECLARE_SEEDS = size(ci=1, thorough=5)
 
 COMBOS = [
     pytest.param(kind, preset, game)
@@ -89,13 +90,15 @@ def position_problems(q: Question) -> list[str]:
 
 @pytest.mark.parametrize(("kind", "preset", "game"), COMBOS)
 def test_every_position_can_happen_under_its_rule_set(kind: str, preset: str, game: str) -> None:
-    # The coach's questions take about a second each to make: 5 seeds under ``ci``.
-    for seed in range(SEEDS // 20 if kind == "declare" else SEEDS):
+    made = 0
+    for seed in range(DECLARE_SEEDS if kind == "declare" else SEEDS):
         try:
             q = question(kind, preset, game=game, seed=seed)
         except QuestionError:
             continue  # no question of this kind here (the coverage says which)
         assert position_problems(q) == [], (kind, preset, game, seed)
+        made += 1
+    assert made >= 1, "no seed made a question here: nothing was checked"
 
 
 def test_a_hand_after_a_loo_carries_the_loo() -> None:

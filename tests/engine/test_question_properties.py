@@ -1,5 +1,6 @@
-"""Property tests of the rule questions (issue 13): over many seeds (200 under the suite's
-Hypothesis profile, ``ci``; 8,000 under ``thorough``) for every kind under every rule set,
+"""Property tests of the rule questions (issue 13): over seeds of every kind under every rule set
+(under ``LOO_TEST_PROFILE=ci`` four of each game with no rule asked for and four about a
+target rule, one a game for the coach's; 200 and 8 under ``thorough``: tests/profile.py),
 each answer is what the engine call that defines it says, the rule asked about binds, the same
 inputs give the same question, no question shows a card twice or an impossible count, and
 grading marks the answer right and every other response wrong."""
@@ -10,7 +11,6 @@ import re
 from itertools import combinations
 
 import pytest
-from hypothesis import settings
 
 from games.loo import RuleSet, legal, trick_winner
 from games.loo.cards import card
@@ -23,17 +23,24 @@ from games.loo.questions import KINDS, Question, QuestionError, coverage, grade,
 from games.loo.questions.declare import weighed
 from games.loo.rulesets import HAND_SIZE, PRESET_IDS
 from games.loo.view import view_for
+from tests.profile import size
 
 from .test_questions import position_of
 
-#: The seeds each kind is made from under each rule set: four for each example the Hypothesis
-#: profile gives a property test (tests/conftest.py), as the other property tests follow it.
-SEEDS = 4 * settings.default.max_examples
 #: How many of the seeds that ask about a target rule may not find it (a bounded search).
 MAY_MISS = 3
-#: The coach's questions take about a second each to make and as long to check: fewer seeds
-#: (8 under ``ci``; ``test_declare_questions.py`` checks their margin on more).
-DECLARE_SEEDS = SEEDS // 25
+
+
+def seeds_for(kind: str, games: list[str]) -> list[int]:
+    """The seeds each kind is made from under a rule set whose games are ``games``: in pairs, a
+    pair to a game (the first of a pair asks about any rule, the second about a target rule).
+    Under ``ci`` four rounds of the games; the coach's questions take about a second each to
+    make and as long to check, so one seed a game for them, about any rule and a target in
+    turn (``test_declare_questions.py`` checks their margin on more). Under ``thorough`` 200,
+    and 8 of the coach's."""
+    if kind == "declare":
+        return size(ci=[2 * g + g % 2 for g in range(len(games))], thorough=list(range(8)))
+    return list(range(size(ci=4 * 2 * len(games), thorough=200)))
 
 
 def _plain(quote: str) -> str:
@@ -287,7 +294,7 @@ def test_questions_hold_over_many_seeds(kind: str, preset: str) -> None:
                 question(kind, preset, game=game, seed=1)
         return
     missed: list[tuple[str, str, int]] = []
-    for seed in range(DECLARE_SEEDS if kind == "declare" else SEEDS):
+    for seed in seeds_for(kind, games):
         # Seeds in pairs, a pair to a game: the first of a pair asks about any rule, the
         # second about the next of the rules covered there.
         game = games[seed // 2 % len(games)]

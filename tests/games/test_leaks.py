@@ -1,13 +1,14 @@
 """No response ever shows a card hidden from the player.
 
-Hundreds of seeded hands, every game under every rule set that describes it and several table
-sizes, are played through the HTTP views (htmx and plain POSTs, learning and laws mode, with
-some illegal attempts; in laws mode against careless opponents, whose irregularities stand,
-the human now and then declaring before his turn or exposing a card). After every response
-the full engine state is loaded from the database and the cards the human may not know are
-worked out from it; the response's body and headers must not contain any of them in any
-form: code (``QH``), display (``Q♥``) or label (``queen of hearts``). The finished hands'
-replays are checked step by step the same way.
+Seeded hands, every game under every rule set that describes it and several table sizes (two
+deals at each table under ``LOO_TEST_PROFILE=ci``; seven, hundreds in all, under
+``thorough``: tests/profile.py), are played through the HTTP views (htmx and plain POSTs,
+learning and laws mode, with some illegal attempts; in laws mode against careless opponents,
+whose irregularities stand, the human now and then declaring before his turn or exposing a
+card). After every response the full engine state is loaded from the database and the cards
+the human may not know are worked out from it; the response's body and headers must not
+contain any of them in any form: code (``QH``), display (``Q♥``) or label (``queen of
+hearts``). The finished hands' replays are checked step by step the same way.
 """
 
 from __future__ import annotations
@@ -27,13 +28,17 @@ from games.loo.hand import Hand
 from games.loo.rulesets import PRESETS
 from games.models import MAX_PLAYERS, PracticeHand, PracticeTable
 from games.naming import HUMAN
+from tests.profile import size, thorough
 
 # What a response shows of the cards is the engine's and the views' doing, whichever database
 # holds the table: this sweep runs in one lane (the SQLite one; README, Set-up).
 pytestmark = [pytest.mark.django_db, pytest.mark.db_agnostic]
 
 HTMX = {"HX-Request": "true"}
-DEALS_PER_TABLE = 7
+DEALS_PER_TABLE = size(ci=2, thorough=7)
+#: How many irregularities must have been committed in laws mode (by the human, by the careless
+#: opponents) for the pages after them to have been checked.
+IRREGULARITIES = size(ci=(1, 3), thorough=(5, 10))
 
 
 def _configs() -> list[tuple[str, str, int]]:
@@ -179,7 +184,9 @@ def test_the_configurations_cover_every_game_and_rule_set() -> None:
     assert {(game, rules) for game, rules, _ in CONFIGS} == {
         (game, p.id) for p in PRESETS.values() for game in p.rules.games
     }
-    assert len(CONFIGS) * DEALS_PER_TABLE >= 200
+    assert DEALS_PER_TABLE >= 2  # a next deal is dealt at every table
+    if thorough():
+        assert len(CONFIGS) * DEALS_PER_TABLE >= 200
 
 
 # Dozens of tables from one browser: not what the limits on dealing are about (see
@@ -192,6 +199,7 @@ def test_no_response_shows_a_hidden_card(client: Client, player: Any) -> None:
     IRREGULAR.update(you=0, them=0)
     hands = sum(_play_table(client, player, *config) for config in CONFIGS)
     # Both sides committed irregularities, and the pages showed none of the hidden cards.
-    assert IRREGULAR["you"] >= 5 and IRREGULAR["them"] >= 10, IRREGULAR
+    you, them = IRREGULARITIES
+    assert IRREGULAR["you"] >= you and IRREGULAR["them"] >= them, IRREGULAR
 
-    assert hands >= 200
+    assert hands == len(CONFIGS) * DEALS_PER_TABLE

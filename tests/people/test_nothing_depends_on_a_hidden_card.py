@@ -29,6 +29,7 @@ from games.loo.rng import deal_rng, shuffled_pack
 from games.loo.view import view_for
 from games.models import PeopleTable
 from games.people import service as people
+from tests.profile import size
 
 from .conftest import decision, make_user, open_table
 
@@ -44,6 +45,15 @@ HANDS = [
 ]
 ENGINE_SEED = "hidden-card-test"
 TRIES = 8
+VIEWERS = (SPECTATOR, 0, 1, 2)
+
+
+def _viewers_at(decision: int) -> tuple[int, ...]:
+    """Whose pages are compared before the ``decision``-th decision of the hand: under
+    ``LOO_TEST_PROFILE=ci`` (tests/profile.py) one viewer in turn, so that each is compared
+    through the hand; under ``thorough`` every viewer at every decision. Once the hand is
+    over, every viewer under both."""
+    return size(ci=(VIEWERS[decision % len(VIEWERS)],), thorough=VIEWERS)
 
 
 def _pack(seed: int) -> list[str]:
@@ -147,7 +157,7 @@ def test_no_page_depends_on_a_card_its_viewer_cannot_see(
 ) -> None:
     users = [make_user(n) for n in ("teacher", "ann", "bob", "cat")]
     clients = {}
-    for viewer, user in zip((SPECTATOR, 0, 1, 2), users, strict=True):
+    for viewer, user in zip(VIEWERS, users, strict=True):
         clients[viewer] = Client()
         clients[viewer].force_login(user)
     by_seat = dict(enumerate(users[1:]))
@@ -157,11 +167,11 @@ def test_no_page_depends_on_a_card_its_viewer_cannot_see(
     assert original is not None
     rng = random.Random(f"{game}:{rules}:{seed}")
     posted: list[Any] = []
-    compared = 0
-    for _ in range(60):
+    compared: set[int] = set()
+    for n in range(60):
         original.refresh_from_db()
         hand = _hand(original)
-        viewers = (SPECTATOR, 0, 1, 2) if not hand.over else ()
+        viewers = _viewers_at(n) if not hand.over else ()
         for viewer in viewers:
             page = _pages(original, viewer, clients[viewer])
             for swapped in _swaps(rng, hand, viewer, pack):
@@ -171,7 +181,7 @@ def test_no_page_depends_on_a_card_its_viewer_cannot_see(
                         other.delete()
                     continue  # the computer players saw the difference, and acted otherwise
                 _same(page, _pages(other, viewer, clients[viewer]), f"viewer {viewer}")
-                compared += 1
+                compared.add(viewer)
                 other.delete()
                 break
         if hand.over:
@@ -183,10 +193,11 @@ def test_no_page_depends_on_a_card_its_viewer_cannot_see(
         posted.append((by_seat[seat], {k: v for k, v in data.items() if k != "version"}))
     else:
         raise AssertionError("the hand did not end")
-    assert compared >= 1
+    # Every viewer's pages were compared during the hand, at one decision at least.
+    assert compared == set(VIEWERS), compared
     # Once the hand is over: every page, for two cards its viewer never saw.
     hand = _hand(original)
-    for viewer in (SPECTATOR, 0, 1, 2):
+    for viewer in VIEWERS:
         page = _pages(original, viewer, clients[viewer])
         for swapped in _swaps(rng, hand, viewer, pack):
             other = _deal(users, spec, swapped, posted)

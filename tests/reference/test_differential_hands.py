@@ -11,15 +11,15 @@ facing one player may pass, are checked as well. A failure names the hand (rule 
 players, seed, laws, hand number): ``list(session(rules, game, players, seed, hand))`` plays
 it again.
 
-Sizes: the default (CI) profile plays 2,000 hands a rule set and 600 more in laws mode under
-hoffmann and peel (about 30 s for the file on the development machine);
-``HYPOTHESIS_PROFILE=thorough`` (read as ``tests/conftest.py`` reads it) plays 10,000 and 3,000
-(about 3 minutes). ``FIRST_RUN.md`` lists what the first run found.
+Sizes (``LOO_TEST_PROFILE``, tests/profile.py): ``ci`` plays a session of 8 hands at every
+table (every game, agreed variant and number of players), and goes on round the tables until
+every ending and irregularity the test asks for has been shown; ``thorough`` plays sessions of
+25 hands, 2,000 hands a rule set and 600 more in laws mode under hoffmann and peel.
+``FIRST_RUN.md`` lists what the first run found (at 10,000 and 3,000).
 """
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -27,16 +27,17 @@ from typing import Any
 import pytest
 
 from games.loo.rulesets import RuleSet
+from tests.profile import size, thorough
 
 from .drive import Played, session, stacked
 from .payments import PLAY_OFFENCES
 from .test_payments_model import F1, F2, F3, F4, F5
 
-THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
 #: Hands in each session: long enough for doubles, singles and musts to follow one another.
-SESSION = 25
-#: Hands per rule set, (ordinary, laws mode): at least 10,000 in all under the thorough profile.
-TARGET = (10_000, 3_000) if THOROUGH else (2_000, 600)
+SESSION = size(ci=8, thorough=25)
+#: Hands per rule set, (ordinary, laws mode), under ``thorough``; under ``ci`` the most played
+#: while waiting for an ending or irregularity not yet shown.
+TARGET = (2_000, 600)
 
 #: What a table under each rule set may agree besides the preset (RULES.md part 2): "pool" is
 #: unlimited loo, "pool-capped" the limited/mixed loo, and the musts each source describes.
@@ -69,12 +70,18 @@ AGREED: dict[str, tuple[dict[str, Any], ...]] = {
 LAWS = ("hoffmann", "peel")
 
 
+def tables_variants(name: str, laws: bool) -> tuple[dict[str, Any], ...]:
+    """The options agreed at the tables played under ``name``: in laws mode the preset's own."""
+    return ({},) if laws else AGREED[name]
+
+
 def tables(name: str, laws: bool) -> Iterator[tuple[RuleSet, str, int, str]]:
     """The tables played under the rule set ``name``, round and round (every game, every
     agreed variant, the players from the smallest table up to seven): (rules, game, players,
-    seed). In laws mode, the preset's own options."""
+    seed). In laws mode, the preset's own options. Every table has been played once
+    :func:`rounds` rounds have gone."""
     base = RuleSet.preset(name)
-    variants = [{}] if laws else AGREED[name]
+    variants = tables_variants(name, laws)
     n = 0
     while True:
         for game in base.games:
@@ -86,15 +93,24 @@ def tables(name: str, laws: bool) -> Iterator[tuple[RuleSet, str, int, str]]:
         n += 1
 
 
-def play(name: str, laws: bool) -> tuple[int, list[str], Counter[str]]:
-    """Play sessions under ``name`` until the target number of hands; the hands played, every
-    disagreement found, and what the hands were (their outcomes, a pool defended, the
-    irregularities committed)."""
+def rounds(name: str) -> int:
+    """The rounds of :func:`tables` that play every table (game, variant, players) once."""
+    base = RuleSet.preset(name)
+    return max(min(high, 7) - low + 1 for low, high in map(base.players, base.games))
+
+
+def play(name: str, laws: bool, wanted: set[str]) -> tuple[int, list[str], Counter[str]]:
+    """Play sessions under ``name``: under ``thorough`` until the target number of hands;
+    under ``ci`` until every table has been played and everything ``wanted`` shown (or the
+    target reached). The hands played, every disagreement found, and what the hands were
+    (their outcomes, a pool defended, the irregularities committed)."""
     target = TARGET[1] if laws else TARGET[0]
+    # The sessions of that many rounds: every game, every variant.
+    every_table = rounds(name) * len(RuleSet.preset(name).games) * len(tables_variants(name, laws))
     hands = 0
     found: list[str] = []
     seen: Counter[str] = Counter()
-    for rules, game, players, seed in tables(name, laws):
+    for n, (rules, game, players, seed) in enumerate(tables(name, laws), start=1):
         for played in session(rules, game, players, seed, SESSION, laws=laws):
             if isinstance(played, Played):
                 hands += 1
@@ -104,7 +120,7 @@ def play(name: str, laws: bool) -> tuple[int, list[str], Counter[str]]:
             problem = played.disagreement()
             if problem is not None:
                 found.append(problem)
-        if hands >= target:
+        if hands >= target or (not thorough() and n >= every_table and wanted <= set(seen)):
             return hands, found, seen
     raise AssertionError("unreachable")
 
@@ -131,12 +147,12 @@ CASES = [(name, False) for name in AGREED] + [(name, True) for name in LAWS]
     ("name", "laws"), CASES, ids=[f"{n}{'-laws' if w else ''}" for n, w in CASES]
 )
 def test_every_payment_agrees_with_the_second_model(name: str, laws: bool) -> None:
-    hands, found, seen = play(name, laws)
     wanted = (
         SHOWN_LAWS[name] | set(PLAY_OFFENCES)
         if laws
         else SHOWN | ({"single-deal"} if name == "peel" else set())
     )
+    hands, found, seen = play(name, laws, wanted)
     assert wanted <= set(seen), f"the sessions under {name} never showed {wanted - set(seen)}"
     if found:
         classes = Counter(kind_of(p) for p in found)

@@ -6,15 +6,14 @@ from its seed and checked, from what it shows, against :mod:`tests.reference.car
 :mod:`tests.reference.quotes`, which know the texts and RULES.md and nothing of the engine's
 rules code; and its position is checked to be one that can happen under its rule set.
 
-Sizes: the ``ci`` profile makes 150 questions per kind, rule set and game with no rule asked
-for, and one about each rule the kind can ask about there; ``HYPOTHESIS_PROFILE=thorough``
-makes 500 and 10 (read as ``tests/conftest.py`` reads it). ``FIRST_RUN_QUESTIONS.md`` says what
-the checker disagreed with the first time it ran, and how each was settled.
+Sizes (``LOO_TEST_PROFILE``, tests/profile.py): per kind, rule set and game, ``ci`` makes 20
+questions with no rule asked for and one about each rule the kind can ask about there;
+``thorough`` makes 150 and one. ``FIRST_RUN_QUESTIONS.md`` says what the checker disagreed
+with the first time it ran (at 500 and 10), and how each was settled.
 """
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from dataclasses import replace
 from functools import cache
@@ -24,13 +23,13 @@ import pytest
 from games.loo.catalogue import rules as catalogue_rules
 from games.loo.questions import KINDS, Question, coverage, question
 from games.loo.rulesets import PRESETS, RuleSet
+from tests.profile import size
 from tests.reference import cards as C
 from tests.reference import quotes
 from tests.reference.q_checks import name, problems, readings, states_reading
 
-THOROUGH = os.environ.get("HYPOTHESIS_PROFILE", "ci") == "thorough"
-SEEDS = 500 if THOROUGH else 150
-SEEDS_PER_RULE = 10 if THOROUGH else 1
+SEEDS = size(ci=20, thorough=150)
+SEEDS_PER_RULE = 1
 
 CHECKED = ("legal-cards", "why-not", "trick-winner", "flush", "declaration", "procedure", "source")
 CASES = [

@@ -8,13 +8,12 @@ the settlement (the stake put up before the deal is not counted: "receive or pay
 settlement). The answer the question accepts must be that; the tricks it shows must be the
 hand's. A failure names the question by its command line.
 
-Sizes: 500 seeds per kind x rule set x game under ``HYPOTHESIS_PROFILE=thorough``; 300 in the
-default profile (about 15 s).
+Sizes (``LOO_TEST_PROFILE``, tests/profile.py): 40 seeds per kind x rule set x game under
+``ci``, 300 under ``thorough`` (about 15 s).
 """
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 
 import pytest
@@ -22,12 +21,12 @@ import pytest
 from games.loo.hand import Hand
 from games.loo.questions import Question, question
 from games.loo.rulesets import RuleSet
+from tests.profile import size
 
 from .drive import facts_of
 from .payments import Facts, settle
 
-THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
-SEEDS = 500 if THOROUGH else 300
+SEEDS = size(ci=40, thorough=300)
 
 #: The penalty questions exist under the two sources that state penalties.
 CASES = [
