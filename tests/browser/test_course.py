@@ -149,6 +149,9 @@ def test_a_lesson_is_done_by_clicking(page: Page, request: pytest.FixtureRequest
     # The guided hand: dealt from the lesson, played at the practice table, then back.
     _continue(page)
     expect(_title(page)).to_have_text("Guided hand")
+    # The others' cards at once (reduced motion): their pace is test_table_pace's to try, and
+    # here would cost 450 ms a card and 1.2 s a trick.
+    page.emulate_media(reduced_motion="reduce")
     page.get_by_role("button", name="Deal the hand").click()
     expect(page).to_have_url(re.compile(r"/play/\d+/$"))
     guide = page.locator("aside.guide")

@@ -21,6 +21,7 @@ HAND = "cards-and-tricks-hand"
 
 
 def test_the_first_guided_hand_asks_who_takes_each_trick_before_telling(page: Page) -> None:
+    page.emulate_media(reduced_motion="reduce")  # the others' cards at once (test_table_pace's)
     page.goto(f"/learn/{LESSON}/")
     _ask(page)  # the first exercise begun: the browser has its session
     before = Step.objects.filter(lesson_id=LESSON, position__lt=Step.objects.get(key=HAND).position)
