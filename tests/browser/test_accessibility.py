@@ -1,14 +1,18 @@
 """axe-core finds no accessibility violations on the pages that exist."""
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page
+
+from tests.browser import axe
+
+# The pages are only read: one database and one browser context for the module.
+pytestmark = pytest.mark.usefixtures("shared_database")
 
 
 @pytest.mark.parametrize("path", ["/", "/accounts/log-in/", "/accounts/sign-up/"])
-def test_axe_finds_no_violations(js_page: Page, path: str) -> None:
-    js_page.goto(path)
+def test_axe_finds_no_violations(shared_js_page: Page, path: str) -> None:
+    shared_js_page.goto(path)
 
-    results = Axe().run(js_page)
+    found = axe.violations(shared_js_page)
 
-    assert results.violations_count == 0, results.generate_report()
+    assert found == [], axe.report(found)

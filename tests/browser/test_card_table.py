@@ -5,10 +5,8 @@ computer players' cards arrive one by one; axe finds nothing serious."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,12 +14,12 @@ from playwright.sync_api import Browser, Page, ViewportSize, expect
 from pytest_django.live_server_helper import LiveServer
 
 from games.models import PracticeTable
+from tests.browser import axe
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 PHONE: ViewportSize = {"width": 375, "height": 740}
-AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 PLAY = re.compile(r"^Play( \(draw for the ticked cards\))?$")
 
 
@@ -290,28 +288,15 @@ def test_a_forbidden_card_says_why_once_and_on_focus(js_page: Page) -> None:
     pytest.fail("no deal offered a forbidden card")
 
 
-def _axe(page: Page) -> list[dict[str, Any]]:
-    """axe-core's serious and critical findings (test_play's helper: test modules do not
-    import each other here)."""
-    if not AXE.exists():
-        pytest.fail(f"{AXE} is missing: run `npm ci` (make test does)")
-    page.add_script_tag(path=str(AXE))
-    violations: list[dict[str, Any]] = json.loads(
-        page.evaluate("async () => JSON.stringify(await axe.run())")
-    )["violations"]
-    return [v for v in violations if v["impact"] in ("serious", "critical")]
-
-
 def test_axe_finds_nothing_serious_on_a_phone(browser: Browser, live_server: Any) -> None:
-    # bypass_csp: the site's policy refuses the <script> element axe-core comes in.
-    context = browser.new_context(base_url=live_server.url, viewport=PHONE, bypass_csp=True)
+    context = browser.new_context(base_url=live_server.url, viewport=PHONE)
     page = context.new_page()
     page.goto("/play/")
     page.get_by_role("button", name="Deal me a hand").click()
     for _ in range(20):
         page.keyboard.press("Escape")
-        serious = _axe(page)
-        assert serious == [], json.dumps(serious, indent=1)[:3000]
+        serious = axe.serious(page)
+        assert serious == [], axe.report(serious)
         if "is over" in page.locator("#table-status").inner_text():
             break
         before = _version(page)

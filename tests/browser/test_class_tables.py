@@ -11,12 +11,12 @@ import os
 import re
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from games.models import PeopleTable
 from lessons.classes.models import Membership, SchoolClass, Teacher
 from lessons.classes.tables import open_for_class
+from tests.browser import axe
 from tests.browser.test_people_tables import _act, _hand, _holds_only_his_own, _log_in
 from tests.live.test_sse import server  # noqa: F401 (the fixture)
 from tests.people.conftest import PASSWORD, make_user
@@ -125,9 +125,7 @@ def test_a_teacher_watches_two_students_play_at_a_table_of_his_class(
 
 def _no_serious_violations(page: Page, path: str) -> None:
     page.goto(path)
-    results = Axe().run(page)
-    serious = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
-    assert not serious, (path, results.generate_report())
+    axe.assert_nothing_serious(page, path)
 
 
 def test_the_table_pages_pass_axe_and_fit_a_phone(js_page: Page) -> None:

@@ -1,14 +1,15 @@
 """A teacher says "I teach", makes a class and two student accounts; a student logs in with
-a one-time password and finds the class. With JavaScript on and off, on a phone, and axe on
-the class pages."""
+a one-time password and finds the class; on a phone, and axe on the class pages. With
+JavaScript on only: the class and account pages are plain forms and links (no htmx, no script
+of their own), the same without it."""
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from django.contrib.auth.models import User
 from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from lessons.classes.models import Membership, SchoolClass, Teacher
+from tests.browser import axe
 
 PASSWORD = "a long pass phrase 7"
 
@@ -66,8 +67,9 @@ def _teach_and_make_accounts(page: Page) -> dict[str, str]:
 
 
 def test_a_teacher_makes_a_class_and_a_student_finds_it(
-    page: Page, browser: Browser, live_server: LiveServer
+    js_page: Page, browser: Browser, live_server: LiveServer
 ) -> None:
+    page = js_page  # plain forms and links: the same without JavaScript
     made = _teach_and_make_accounts(page)
 
     student = browser.new_context(base_url=live_server.url).new_page()
@@ -89,7 +91,8 @@ def test_a_teacher_makes_a_class_and_a_student_finds_it(
     assert Membership.objects.filter(archived__isnull=False).count() == 1
 
 
-def test_a_student_joins_by_the_link(page: Page) -> None:
+def test_a_student_joins_by_the_link(js_page: Page) -> None:
+    page = js_page  # plain forms and links: the same without JavaScript
     teacher = User.objects.create_user("miss_pym", password=PASSWORD)
     Teacher.objects.create(user=teacher)
     school_class = SchoolClass.objects.create(teacher=teacher, name="Loo club")
@@ -105,7 +108,8 @@ def test_a_student_joins_by_the_link(page: Page) -> None:
     assert Membership.objects.filter(student__username="newbie").exists()
 
 
-def test_the_class_pages_fit_a_phone(phone_page: Page) -> None:
+def test_the_class_pages_fit_a_phone(js_phone_page: Page) -> None:
+    phone_page = js_phone_page  # plain forms and links: the same without JavaScript
     _teach_and_make_accounts(phone_page)
     school_class = SchoolClass.objects.get()
     for path in ["/classes/", school_class.get_absolute_url()]:
@@ -118,9 +122,7 @@ def _assert_no_serious_violations(page: Page, path: str | None) -> None:
     """axe on ``path``, or on the page as it is (the printable page answers a POST)."""
     if path:
         page.goto(path)
-    results = Axe().run(page)
-    serious = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
-    assert not serious, (path, results.generate_report())
+    axe.assert_nothing_serious(page, path or page.url)
 
 
 def test_axe_finds_nothing_serious_on_the_class_pages(js_page: Page) -> None:

@@ -17,14 +17,13 @@ from __future__ import annotations
 import csv
 import io
 import re
-from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from lessons.quizzes.models import Answer, Assignment
+from tests.browser import axe
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -34,13 +33,6 @@ CLASS = "Loo on Fridays"
 QUIZ = "Whose trick is it?"
 QUESTIONS = 3
 STUDENTS = {"AdaLovelace": "Ada Lovelace", "CharlesBabbage": "Charles Babbage"}
-
-
-def _serious(page: Page, where: str) -> None:
-    results = Axe().run(page)
-    violations: list[dict[str, Any]] = results.response["violations"]
-    serious = [v for v in violations if v["impact"] in ("serious", "critical")]
-    assert not serious, (where, results.generate_report())
 
 
 def _new_page(browser: Browser, live_server: LiveServer, *, javascript: bool) -> Page:
@@ -130,7 +122,7 @@ def _teacher_makes_the_class(page: Page) -> dict[str, str]:
     for username in STUDENTS:
         roster = page.locator("table.roster")
         expect(roster.get_by_role("link", name=username, exact=True)).to_be_visible()
-    _serious(page, "the class page")
+    axe.assert_nothing_serious(page, "the class page")
     return made
 
 
@@ -138,7 +130,7 @@ def _teacher_builds_and_assigns(page: Page) -> None:
     page.get_by_role("link", name="Assignments", exact=True).click()
     page.get_by_role("link", name="make a new quiz").click()
     expect(page.get_by_role("heading", name="Make a quiz")).to_be_visible()
-    _serious(page, "the quiz builder")
+    axe.assert_nothing_serious(page, "the quiz builder")
     page.get_by_label("Title").fill(QUIZ)
     page.get_by_label("Rule set").select_option("hoffmann")
     page.get_by_label("Game").select_option("three-card")
@@ -178,7 +170,7 @@ def _student_takes_it(
         expect(page.locator(".verdict")).to_have_count(0)
         if js:
             if number == 1:
-                _serious(page, "the attempt page, a question asked")
+                axe.assert_nothing_serious(page, "the attempt page, a question asked")
             page.evaluate("() => { window.stayed = true }")
         _choose(page, username, number, right=right)
         verdict = page.locator(".verdict")
@@ -187,7 +179,7 @@ def _student_takes_it(
         if js:
             assert page.evaluate("() => window.stayed") is True  # swapped in, not reloaded
             if number == 1:
-                _serious(page, "the attempt page, an answer graded")
+                axe.assert_nothing_serious(page, "the attempt page, an answer graded")
         if number < QUESTIONS:
             page.get_by_role("link", name="Next question").click()
         else:
@@ -245,7 +237,7 @@ def test_a_teacher_sets_a_quiz_two_students_take_it_the_teacher_reads_the_result
     by_question = teacher.get_by_role("table", name="Share answered right, by question")
     expect(by_question.get_by_role("row", name=re.compile("Question 2"))).to_contain_text("50%")
     expect(teacher.locator("svg[role=img]").first).to_be_visible()
-    _serious(teacher, "the results page")
+    axe.assert_nothing_serious(teacher, "the results page")
 
     answers = _download(teacher, "Download the answers (CSV)")
     assignment = Assignment.objects.get()

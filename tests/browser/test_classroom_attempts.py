@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
-from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from django.contrib.auth.models import User
 from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
@@ -18,6 +16,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from lessons.classes.models import Membership, SchoolClass, Teacher
 from lessons.quizzes.models import Answer, Assignment, Attempt, Quiz
+from tests.browser import axe
 
 from .conftest import PHONE
 
@@ -39,13 +38,6 @@ def _log_in(page: Page, username: str, next_path: str) -> None:
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Log in").click()
     expect(page.get_by_text("Logged in as", exact=True)).to_be_attached()
-
-
-def _serious(page: Page, where: str) -> None:
-    results = Axe().run(page)
-    violations: list[dict[str, Any]] = results.response["violations"]
-    serious = [v for v in violations if v["impact"] in ("serious", "critical")]
-    assert not serious, (where, results.generate_report())
 
 
 @pytest.fixture
@@ -98,12 +90,12 @@ def test_a_revised_answer_the_submit_summary_and_an_extension(
     alice.locator(".answer-choice").nth(1).click()
     alice.get_by_role("button", name="Answer").click()
     expect(alice.get_by_text("Your answer to question 1 is saved.")).to_be_visible()
-    _serious(alice, "the attempt page, every question answered")
+    axe.assert_nothing_serious(alice, "the attempt page, every question answered")
 
     # The summary, then the confirmation.
     alice.get_by_role("link", name="Finish the attempt").click()
     expect(alice.get_by_text("You have answered 2 of 2 questions.")).to_be_visible()
-    _serious(alice, "the submit summary")
+    axe.assert_nothing_serious(alice, "the submit summary")
     alice.get_by_role("button", name="Submit the attempt").click()
     expect(alice.get_by_text(re.compile(r"Your score: \d of 2 right"))).to_be_visible()
     attempt = Attempt.objects.get(student__username="alice")

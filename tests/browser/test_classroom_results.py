@@ -10,10 +10,8 @@ pages only."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from django.contrib.auth.models import User
 from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
@@ -22,6 +20,7 @@ from pytest_django.live_server_helper import LiveServer
 from lessons.classes.models import Membership, SchoolClass, Teacher
 from lessons.quizzes.models import Assignment, Attempt, Quiz
 from lessons.trainer.presenting import shown
+from tests.browser import axe
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -32,13 +31,6 @@ QUIZ = dict(
 )
 CLOSES = datetime(2100, 1, 1, tzinfo=UTC)
 STUDENTS = {"AdaLovelace": "Ada Lovelace", "Bea": "Beatrice Byron-Featherstonehaugh", "Cy": ""}
-
-
-def _serious(page: Page, where: str) -> None:
-    results = Axe().run(page)
-    violations: list[dict[str, Any]] = results.response["violations"]
-    serious = [v for v in violations if v["impact"] in ("serious", "critical")]
-    assert not serious, (where, results.generate_report())
 
 
 def _no_sideways_scroll(page: Page) -> None:
@@ -104,12 +96,12 @@ def test_a_teacher_reads_the_results_and_a_students_mastery_on_a_phone(
     options = page.get_by_role("table", name="Question 1: options chosen (3 first attempts)")
     expect(options.get_by_role("row", name=wrong)).to_contain_text("wrong: chosen most")
     expect(page.get_by_text(f"Most chosen wrong option: {wrong} (2 times).")).to_be_visible()
-    _serious(page, "the results page on a phone")
+    axe.assert_nothing_serious(page, "the results page on a phone")
 
     row.get_by_role("link", name="Mastery of Bea").click()
     expect(page.get_by_role("heading", name="Mastery: Bea")).to_be_visible()
     table = page.get_by_role("table", name="Right answers by rule")
     expect(table.get_by_role("row").nth(1)).to_contain_text("0%")
     _no_sideways_scroll(page)
-    _serious(page, "a student's mastery page on a phone")
+    axe.assert_nothing_serious(page, "a student's mastery page on a phone")
     context.close()

@@ -8,8 +8,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
+
+from tests.browser import axe
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -64,8 +65,8 @@ def test_axe_finds_nothing_on_the_coach_s_answer_or_the_review(js_page: Page) ->
     page.get_by_role("button", name="Deal these cards").click()
     page.get_by_role("button", name="Ask the coach").click()
     expect(page.locator(".coach__option").first).to_be_visible()
-    assert Axe().run(page).response["violations"] == []
+    assert axe.violations(page) == [], "the coach's answer"
     page.get_by_role("button", name="Pass", exact=True).click()
     page.get_by_role("link", name="Review your decisions").click()
     expect(page.locator(".coach-review__item")).to_have_count(1)
-    assert Axe().run(page).response["violations"] == []
+    assert axe.violations(page) == [], "the review"

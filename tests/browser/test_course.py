@@ -13,19 +13,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
-from django.core.management import call_command
 from django.utils import timezone
 from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 from pytest_django.live_server_helper import LiveServer
 
 from lessons.course.models import Progress, Step
 from lessons.trainer.models import AskedQuestion
+from tests.browser import axe
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# What a test here stores (progress, questions asked, a guided hand's table) belongs to its own
+# browser session, in a context of its own, and no other test reads it: the module's tests
+# share one database, content/ loaded once (tests/browser/conftest.py).
+pytestmark = pytest.mark.usefixtures("shared_database", "shared_content")
 
 #: A short three-card lesson: three exercises (two of them about positions of its own), a
 #: guided hand at a table of four, and a check of three questions.
@@ -35,13 +36,6 @@ VERDICT = re.compile(r"Right\.|Not quite\.")
 ASK = re.compile(r"^(Begin|Next question|Try another)$")
 ANSWER_URL = re.compile(r"/q/(\d+)/answer/")
 PLAY = re.compile(r"^Play( \(draw for the ticked cards\))?$")
-
-
-@pytest.fixture
-def content(transactional_db: None) -> None:
-    """The live server's database holds content/, the course included (it is emptied after
-    each test; the guided hands' seeds, searched at the first load, are remembered)."""
-    call_command("loadcontent", verbosity=0)
 
 
 def _javascript(request: pytest.FixtureRequest) -> bool:
@@ -123,9 +117,7 @@ def _play_out(page: Page) -> None:
 # -- a whole lesson ------------------------------------------------------------------------------
 
 
-def test_a_lesson_is_done_by_clicking(
-    page: Page, content: None, request: pytest.FixtureRequest
-) -> None:
+def test_a_lesson_is_done_by_clicking(page: Page, request: pytest.FixtureRequest) -> None:
     js = _javascript(request)
     page.goto("/learn/")
     page.get_by_role("link", name="Follow suit", exact=True).click()
@@ -157,6 +149,9 @@ def test_a_lesson_is_done_by_clicking(
     # The guided hand: dealt from the lesson, played at the practice table, then back.
     _continue(page)
     expect(_title(page)).to_have_text("Guided hand")
+    # The others' cards at once (reduced motion): their pace is test_table_pace's to try, and
+    # here would cost 450 ms a card and 1.2 s a trick.
+    page.emulate_media(reduced_motion="reduce")
     page.get_by_role("button", name="Deal the hand").click()
     expect(page).to_have_url(re.compile(r"/play/\d+/$"))
     guide = page.locator("aside.guide")
@@ -191,7 +186,7 @@ def test_a_lesson_is_done_by_clicking(
 
 
 def test_the_first_exercise_is_begun_and_answered_with_the_keyboard(
-    page: Page, content: None, request: pytest.FixtureRequest
+    page: Page, request: pytest.FixtureRequest
 ) -> None:
     js = _javascript(request)
     page.goto(f"/learn/{LESSON}/")
@@ -260,7 +255,7 @@ def _fits(page: Page) -> None:
     assert scroll_width <= client_width == PHONE["width"], page.url
 
 
-def test_the_course_fits_a_phone(phone: Page, content: None) -> None:
+def test_the_course_fits_a_phone(phone: Page) -> None:
     page = phone
     page.goto("/learn/")
     _fits(page)
@@ -287,26 +282,20 @@ def test_the_course_fits_a_phone(phone: Page, content: None) -> None:
     _fits(page)
 
 
-def _serious(page: Page) -> list[dict[str, Any]]:
-    results = Axe().run(page)
-    violations: list[dict[str, Any]] = results.response["violations"]
-    return [v for v in violations if v["impact"] in ("serious", "critical")]
-
-
-def test_axe_finds_nothing_serious_on_the_course(js_page: Page, content: None) -> None:
+def test_axe_finds_nothing_serious_on_the_course(js_page: Page) -> None:
     page = js_page
     page.goto(f"/learn/{LESSON}/")
-    assert _serious(page) == [], "before beginning"
+    assert axe.serious(page) == [], "before beginning"
     _ask(page)
-    assert _serious(page) == [], "a question asked"
+    assert axe.serious(page) == [], "a question asked"
     _answer(page, right=False)
-    assert _serious(page) == [], "a question graded"
+    assert axe.serious(page) == [], "a question graded"
 
     _finish_in_the_database(page, *_later_steps(), f"{LESSON}-1")
     page.goto(f"/learn/{LESSON}/")
     expect(page.locator(".lesson-complete")).to_be_visible()
-    assert _serious(page) == [], "the lesson complete"
+    assert axe.serious(page) == [], "the lesson complete"
     page.goto("/learn/")
     expect(page.locator(".lesson-row--complete")).to_have_count(1)
     expect(page.locator(".review-panel")).to_contain_text("Follow suit if you can: missed 1")
-    assert _serious(page) == [], "the course, with a lesson complete and a rule to review"
+    assert axe.serious(page) == [], "the course, with a lesson complete and a rule to review"

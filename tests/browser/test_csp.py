@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.management import call_command
 from django.utils import timezone
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 from pytest_django.live_server_helper import LiveServer
@@ -20,7 +19,9 @@ from pytest_django.live_server_helper import LiveServer
 from lessons.classes.models import Membership, SchoolClass, Teacher
 from lessons.quizzes.models import Assignment, Attempt, Quiz
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# Each test has a context of its own (a watched page); what one stores (a hand, progress, a
+# class) no other reads: the module's tests share one database (tests/browser/conftest.py).
+pytestmark = pytest.mark.usefixtures("shared_database")
 
 PASSWORD = "a long enough password"
 VERDICT = re.compile(r"Right\.|Not quite\.")
@@ -88,12 +89,6 @@ def watched(browser: Browser, live_server: LiveServer) -> Iterator[Watched]:
     assert watched.console == [], "\n".join(watched.console)
 
 
-@pytest.fixture
-def content(transactional_db: None) -> None:
-    """The live server's database holds content/ (it is emptied after each test)."""
-    call_command("loadcontent", verbosity=0)
-
-
 def test_the_policy_is_served_and_a_violation_would_be_seen(watched: Watched) -> None:
     """The test can fail: an inline style and an inline script are refused and reported."""
     response = watched.page.goto("/")
@@ -118,7 +113,7 @@ def test_the_policy_is_served_and_a_violation_would_be_seen(watched: Watched) ->
     watched.console.clear()
 
 
-def test_the_reading_pages(watched: Watched, content: None) -> None:
+def test_the_reading_pages(watched: Watched, shared_content: None) -> None:
     page = watched.page
     for path in ["/", "/rules/", "/sources/", "/compare/", "/disagreements/", "/glossary/"]:
         watched.visit(path)
@@ -212,7 +207,7 @@ def test_a_hand_played_and_replayed(watched: Watched) -> None:
     watched.check()
 
 
-def test_a_lesson_and_the_trainer(watched: Watched, content: None) -> None:
+def test_a_lesson_and_the_trainer(watched: Watched, shared_content: None) -> None:
     page = watched.page
     watched.visit("/learn/")
     watched.visit("/learn/follow-suit/")

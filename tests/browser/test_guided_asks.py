@@ -7,26 +7,21 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
 from lessons.course.models import Step
 from tests.browser.test_course import _ask, _finish_in_the_database, _take_turn, _title, _version
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# What a run stores (progress, the guided hand's table) belongs to its own browser session:
+# the two runs share one database, content/ loaded once (tests/browser/conftest.py).
+pytestmark = pytest.mark.usefixtures("shared_database", "shared_content")
 
 LESSON = "cards-and-tricks"
 HAND = "cards-and-tricks-hand"
 
 
-@pytest.fixture
-def content(transactional_db: None) -> None:
-    call_command("loadcontent", verbosity=0)
-
-
-def test_the_first_guided_hand_asks_who_takes_each_trick_before_telling(
-    page: Page, content: None
-) -> None:
+def test_the_first_guided_hand_asks_who_takes_each_trick_before_telling(page: Page) -> None:
+    page.emulate_media(reduced_motion="reduce")  # the others' cards at once (test_table_pace's)
     page.goto(f"/learn/{LESSON}/")
     _ask(page)  # the first exercise begun: the browser has its session
     before = Step.objects.filter(lesson_id=LESSON, position__lt=Step.objects.get(key=HAND).position)

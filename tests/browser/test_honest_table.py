@@ -20,6 +20,14 @@ TAKE_BACK = "Take back your last decision"
 REFUSED = "Your last decision cannot be taken back."
 
 
+@pytest.fixture(autouse=True)
+def _cards_at_once(page: Page) -> None:
+    """The computer players' cards arrive without motion (the reader asks for none): their
+    pace is test_table_pace's and test_card_table's to try; here it only cost 450 ms a card and
+    1.2 s a trick (30 s of the shared hand's 35)."""
+    page.emulate_media(reduced_motion="reduce")
+
+
 def _seeded(page: Page, game: str, players: int, seed: int, mode: str) -> None:
     """A Hoffmann table from the shareable link of ``seed``, take-backs offered."""
     page.goto(f"/play/seed/{game}/hoffmann/{players}/{seed}/")
@@ -169,7 +177,7 @@ def test_a_shared_hand_opened_elsewhere_cannot_deal_the_tables_next_hand(
     link = page.locator("p.share a").get_attribute("href")
     assert link and "/play/shared/" in link
 
-    friend = browser.new_context(base_url=live_server.url)
+    friend = browser.new_context(base_url=live_server.url, reduced_motion="reduce")
     other = friend.new_page()
     other.goto(link)
     expect(other.get_by_role("heading", level=1)).to_contain_text("Replay of a shared deal")

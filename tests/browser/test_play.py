@@ -3,15 +3,13 @@ swaps the table) and off (plain forms, POST/redirect/GET); and axe-core on the t
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
-AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+from tests.browser import axe
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -171,22 +169,13 @@ def test_the_table_fits_a_phone(phone_page: Page) -> None:
     assert box is not None and box["width"] >= 40 and box["x"] + box["width"] <= 375
 
 
-def _axe(page: Page) -> list[dict[str, Any]]:
-    if not AXE.exists():
-        pytest.fail(f"{AXE} is missing: run `npm ci` (make test does)")
-    page.add_script_tag(path=str(AXE))
-    result = page.evaluate("async () => JSON.stringify(await axe.run())")
-    violations: list[dict[str, Any]] = json.loads(result)["violations"]
-    return [v for v in violations if v["impact"] in ("serious", "critical")]
-
-
-def test_axe_finds_nothing_serious_on_the_table_page(axe_page: Page) -> None:
-    page = axe_page
+def test_axe_finds_nothing_serious_on_the_table_page(js_page: Page) -> None:
+    page = js_page
     _deal(page, "five-card", "hoffmann", 4)
     states = 0
     for _ in range(40):
-        serious = _axe(page)
-        assert serious == [], json.dumps(serious, indent=1)[:3000]
+        serious = axe.serious(page)
+        assert serious == [], axe.report(serious)
         states += 1
         if "is over" in page.locator("#table-status").inner_text():
             if states >= 2:
@@ -203,14 +192,16 @@ def test_axe_finds_nothing_serious_on_the_table_page(axe_page: Page) -> None:
     page.get_by_role("link", name="Replay this deal step by step").click()
     page.get_by_role("link", name="Next step").click()
     expect(page.locator("#replay-status")).to_contain_text("Step 1 of")
-    assert _axe(page) == []
+    assert axe.serious(page) == []
 
 
 @pytest.mark.parametrize("path", ["/play/", "/play/seed/three-card/peel/5/42/"])
-def test_axe_finds_nothing_serious_on_the_chooser(axe_page: Page, path: str) -> None:
-    axe_page.goto(path)
+def test_axe_finds_nothing_serious_on_the_chooser(js_page: Page, path: str) -> None:
+    js_page.goto(path)
 
-    assert _axe(axe_page) == []
+    serious = axe.serious(js_page)
+
+    assert serious == [], axe.report(serious)
 
 
 def _deal_in_laws_mode(page: Page, seed: int, opponents: str) -> None:

@@ -1,24 +1,28 @@
-"""The reading side as a reader meets it, in Chromium: with and without JavaScript."""
+"""The reading side as a reader meets it, in Chromium.
+
+The reader only reads: the module's tests share one database, content/ loaded once, and one
+browser context (`shared_*` pages, tests/browser/conftest.py). A link that opens a glossary term
+or a rule in place (htmx) and the search form (htmx swaps its results) behave differently
+without JavaScript and are tried with it on and off; the rest are plain links, <details> and
+server-rendered pages, the same HTML either way, tried with JavaScript on only.
+"""
 
 import re
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
-from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
+from tests.browser import axe
 
-@pytest.fixture
-def content(transactional_db: None) -> None:
-    """The live server's database holds content/ (it is emptied after each test)."""
-    call_command("loadcontent", verbosity=0)
+pytestmark = pytest.mark.usefixtures("shared_database", "shared_content")
 
 
 def _javascript(request: pytest.FixtureRequest) -> bool:
     return "no-js" not in request.node.callspec.id
 
 
-def test_a_quotation_on_a_rule_page_leads_to_its_passage(page: Page, content: None) -> None:
+def test_a_quotation_on_a_rule_page_leads_to_its_passage(shared_js_page: Page) -> None:
+    page = shared_js_page  # a plain link: the same without JavaScript
     page.goto("/rules/head-the-trick/")
     expect(page.get_by_role("heading", level=1)).to_contain_text("Play higher if you can")
 
@@ -31,7 +35,8 @@ def test_a_quotation_on_a_rule_page_leads_to_its_passage(page: Page, content: No
     expect(passage).to_contain_text('he must "head the trick," i.e. play a higher card to it')
 
 
-def test_a_step_of_the_timeline_leads_to_its_passage(page: Page, content: None) -> None:
+def test_a_step_of_the_timeline_leads_to_its_passage(shared_js_page: Page) -> None:
+    page = shared_js_page  # a plain link: the same without JavaScript
     page.goto("/timeline/")
     step = page.locator("#three-card")
     expect(step).to_contain_text("whereas now the three-card game is in vogue")
@@ -45,8 +50,9 @@ def test_a_step_of_the_timeline_leads_to_its_passage(page: Page, content: None) 
 
 
 def test_a_glossary_term_in_a_passage_opens_in_place(
-    page: Page, content: None, request: pytest.FixtureRequest
+    shared_page: Page, request: pytest.FixtureRequest
 ) -> None:
+    page = shared_page
     page.goto("/sources/hoffmann/")
     term = page.locator("#p2").get_by_role("link", name="miss", exact=True).first
 
@@ -66,17 +72,19 @@ def test_a_glossary_term_in_a_passage_opens_in_place(
         expect(page.get_by_role("heading", level=1)).to_contain_text("miss")
 
 
-def test_a_rule_link_in_an_explanation_opens_in_place(js_page: Page, content: None) -> None:
-    js_page.goto("/rules/single/")
-    js_page.locator(".rule-statement").get_by_role("link", name="must", exact=True).click()
+def test_a_rule_link_in_an_explanation_opens_in_place(shared_js_page: Page) -> None:
+    page = shared_js_page  # without JavaScript the link is a link, as a glossary term's above
+    page.goto("/rules/single/")
+    page.locator(".rule-statement").get_by_role("link", name="must", exact=True).click()
 
-    summary = js_page.locator(".rule-statement .rule-summary")
+    summary = page.locator(".rule-statement .rule-summary")
     expect(summary).to_be_visible()
     expect(summary).to_contain_text("Nobody may pass")
-    expect(js_page).to_have_url(re.compile(r"/rules/single/$"))
+    expect(page).to_have_url(re.compile(r"/rules/single/$"))
 
 
-def test_searching_for_pam_finds_rules_terms_and_passages(page: Page, content: None) -> None:
+def test_searching_for_pam_finds_rules_terms_and_passages(shared_page: Page) -> None:
+    page = shared_page
     page.goto("/search/")
 
     page.get_by_label("Search the sources, rules and glossary").fill("Pam")
@@ -89,7 +97,8 @@ def test_searching_for_pam_finds_rules_terms_and_passages(page: Page, content: N
     expect(page).to_have_url(re.compile(r"/search/\?q=Pam$"))
 
 
-def test_the_side_by_side_mode_shows_the_rules_beside_the_text(page: Page, content: None) -> None:
+def test_the_side_by_side_mode_shows_the_rules_beside_the_text(shared_js_page: Page) -> None:
+    page = shared_js_page  # a plain link: the same without JavaScript
     page.goto("/sources/peel/")
     page.get_by_role("link", name="Show it side by side with the rules it states").click()
 
@@ -111,13 +120,12 @@ EXAMPLES = [
     "path",
     ["/rules/head-the-trick/", "/sources/hoffmann/", "/timeline/", "/sources/cotton/", *EXAMPLES],
 )
-def test_axe_finds_no_serious_violations(js_page: Page, content: None, path: str) -> None:
-    js_page.goto(path)
+def test_axe_finds_no_serious_violations(shared_js_page: Page, path: str) -> None:
+    shared_js_page.goto(path)
 
-    results = Axe().run(js_page)
+    serious = axe.serious(shared_js_page)
 
-    serious = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
-    assert serious == [], results.generate_report()
+    assert serious == [], axe.report(serious)
 
 
 @pytest.mark.parametrize(
@@ -133,18 +141,18 @@ def test_axe_finds_no_serious_violations(js_page: Page, content: None, path: str
         *EXAMPLES,
     ],
 )
-def test_a_phone_screen_reads_without_horizontal_scroll(
-    phone_page: Page, content: None, path: str
-) -> None:
-    phone_page.goto(path)
+def test_a_phone_screen_reads_without_horizontal_scroll(shared_phone_page: Page, path: str) -> None:
+    # JavaScript on only: nothing on these pages changes their layout by script.
+    shared_phone_page.goto(path)
 
-    scroll_width, client_width = phone_page.evaluate(
+    scroll_width, client_width = shared_phone_page.evaluate(
         "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
     )
     assert scroll_width <= client_width == 375
 
 
-def test_a_worked_hand_shows_its_trace_on_request(page: Page, content: None) -> None:
+def test_a_worked_hand_shows_its_trace_on_request(shared_js_page: Page) -> None:
+    page = shared_js_page  # a <details>: the same without JavaScript
     page.goto("/rules/dealer-must-play-against-one/")
     group = page.locator(".example-group").filter(has_text="Not allowed")
     expect(group.get_by_role("heading")).to_have_text("Britannica (1911)")

@@ -1,9 +1,18 @@
-"""The start page as a person meets it: in Chromium, with and without JavaScript."""
+"""The start page as a person meets it, in Chromium.
 
+With JavaScript on only: the start page is the same server-rendered HTML without it (no htmx
+attribute, no script of its own; the skip link is a plain link to #main), so a run with it off
+would prove nothing more. Nothing here logs in or stores anything: the module's tests share
+one database and one browser context."""
+
+import pytest
 from playwright.sync_api import Page, expect
 
+pytestmark = pytest.mark.usefixtures("shared_database")
 
-def test_the_start_page_loads(page: Page) -> None:
+
+def test_the_start_page_loads(shared_js_page: Page) -> None:
+    page = shared_js_page
     response = page.goto("/")
 
     assert response is not None and response.ok
@@ -12,14 +21,18 @@ def test_the_start_page_loads(page: Page) -> None:
     expect(page.get_by_role("navigation", name="Main")).to_be_visible()
 
 
-def test_htmx_runs_when_javascript_is_on(js_page: Page) -> None:
-    js_page.goto("/")
+def test_htmx_runs_when_javascript_is_on(shared_js_page: Page) -> None:
+    page = shared_js_page
+    page.goto("/")
 
-    js_page.wait_for_function("() => window.htmx !== undefined")
-    assert js_page.evaluate("() => htmx.version").startswith("2.")
+    page.wait_for_function("() => window.htmx !== undefined")
+    assert page.evaluate("() => htmx.version").startswith("2.")
 
 
-def test_the_first_tab_reaches_the_skip_link_which_moves_focus_to_main(page: Page) -> None:
+def test_the_first_tab_reaches_the_skip_link_which_moves_focus_to_main(
+    shared_js_page: Page,
+) -> None:
+    page = shared_js_page
     page.goto("/")
 
     page.keyboard.press("Tab")
@@ -32,10 +45,11 @@ def test_the_first_tab_reaches_the_skip_link_which_moves_focus_to_main(page: Pag
     expect(page.locator("main#main")).to_be_focused()
 
 
-def test_a_phone_screen_has_no_horizontal_scroll(phone_page: Page) -> None:
-    phone_page.goto("/")
+def test_a_phone_screen_has_no_horizontal_scroll(shared_phone_page: Page) -> None:
+    page = shared_phone_page
+    page.goto("/")
 
-    widths = phone_page.evaluate(
+    widths = page.evaluate(
         "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
     )
     scroll_width, client_width = widths

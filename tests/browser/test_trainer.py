@@ -9,11 +9,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 from pytest_django.live_server_helper import LiveServer
 
 from lessons.trainer import bank
+from tests.browser import axe
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -173,24 +173,18 @@ def test_the_trainer_fits_a_phone(phone: Page, kind: str) -> None:
         _fits(phone)
 
 
-def _serious(page: Page) -> list[dict[str, Any]]:
-    results = Axe().run(page)
-    violations: list[dict[str, Any]] = results.response["violations"]
-    return [v for v in violations if v["impact"] in ("serious", "critical")]
-
-
 def test_axe_finds_nothing_serious_on_the_trainers_pages(js_page: Page) -> None:
     page = js_page
     for path in ("/trainer/", "/trainer/coverage/"):
         page.goto(path)
-        assert _serious(page) == [], path
+        assert axe.serious(page) == [], path
     for kind in bank.kinds():
         _start(page, kind)
-        assert _serious(page) == [], kind
+        assert axe.serious(page) == [], kind
         page.locator(".answer-choice").first.click()
         page.get_by_role("button", name="Answer").click()
         expect(page.locator(".verdict")).to_be_visible()
-        assert _serious(page) == [], kind
+        assert axe.serious(page) == [], kind
     page.goto("/trainer/")
     expect(page.get_by_role("heading", name="Rules to review")).to_be_visible()
-    assert _serious(page) == []
+    assert axe.serious(page) == []

@@ -8,11 +8,11 @@ import re
 from datetime import timedelta
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from lessons.trainer.models import AskedQuestion, RuleReview
+from tests.browser import axe
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -49,4 +49,4 @@ def test_a_due_rule_comes_back_at_desktop_width_and_axe_is_clean(js_page: Page) 
     _review_a_due_rule(js_page)
     for path in ("/trainer/reviews/", "/trainer/", "/"):
         js_page.goto(path)
-        assert Axe().run(js_page).response["violations"] == [], path
+        assert axe.violations(js_page) == [], path
