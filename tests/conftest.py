@@ -9,6 +9,9 @@ import pytest
 from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
 
+# The site rendered once per session, for the page checks to read (the site_crawl fixture).
+pytest_plugins = ["tests.crawl"]
+
 # "ci" is loaded unless HYPOTHESIS_PROFILE names another; "thorough" is for hunting bugs.
 hypothesis_settings.register_profile("ci", max_examples=50, deadline=None, print_blob=True)
 hypothesis_settings.register_profile("thorough", max_examples=2000, deadline=None)
