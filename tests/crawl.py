@@ -1,19 +1,23 @@
-"""The site rendered once per test session: every page a visitor reaches from the start page
-(as someone not logged in, and as a reader logged in), and the pages the page checks name
-besides, each fetched once and kept (:class:`Crawl`), for the link, page, copyright and
-internal-id checks to read.
+"""The site rendered once per test session, for the link, page, copyright and internal-id
+checks to read: each page fetched once and kept (:class:`Crawl`).
 
-The crawl runs in a transaction of its own that is rolled back when it ends, before any test
+- ``site_pages``: the pages the checks name (every rule, source, term and lesson, the lists,
+  comparisons and searches), as a visitor with no cookie gets them, some for htmx too;
+- ``site_crawl``: those and every page reached from the start page by following its links,
+  as a visitor and as a reader logged in (the link check's; the rest do not wait for it).
+
+Each is fetched in a transaction of its own that is rolled back when it ends, before any test
 reads it: what it makes (the reader's account and session, the shared cache's rows) is gone
-again, and no test's own changes reach it (the fixture is set up before any test that asks
-for it starts its transaction). The content is the session's (loaded once for the session);
-the crawl loads it, in its own transaction, only if the database has none.
+again, and no test's own changes reach it (a session fixture is set up before the test that
+first asks for it starts its transaction). The content is the session's (loaded once for the
+session); the crawl loads it, in its own transaction, only if the database has none.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from html.parser import HTMLParser
@@ -258,13 +262,27 @@ def _follow(pages: dict[str, Page], client: Client | None) -> list[str]:
     return list(reached)
 
 
-def crawl_site() -> Crawl:
-    """Fetch every page (the caller holds a transaction it rolls back afterwards)."""
-    from games.links import content_version, forget_links
+@contextmanager
+def _rolled_back(django_db_blocker: DjangoDbBlocker) -> Iterator[None]:
+    """A transaction of the crawl's own, rolled back at its end, on the session's content
+    (loaded in it if the database has none)."""
+    from games.links import forget_links
     from lessons.models import Source
 
-    if not Source.objects.exists():
-        call_command("loadcontent", verbosity=0)
+    with django_db_blocker.unblock(), transaction.atomic():
+        if not Source.objects.exists():
+            call_command("loadcontent", verbosity=0)
+        yield
+        transaction.set_rollback(True)
+    # (This process's copy of the rule links was made inside it.)
+    forget_links()
+
+
+def read_pages() -> Crawl:
+    """Fetch the pages the checks name: the groups of READ_ONLY, plainly and for htmx, and
+    :func:`named_pages`."""
+    from games.links import content_version
+
     crawl = Crawl()
     # The content's version, which the shared cache gets at the first page read after a
     # clear (games.links): the site's, not a visitor's.
@@ -277,21 +295,33 @@ def crawl_site() -> Crawl:
             for url in crawl.groups[name]:
                 _get(pages, url, **(HTMX if htmx else {}))
             crawl.stored[name, htmx] = changed(before, rows())
-    crawl.reached["visitor"] = _follow(crawl.visitor, None)
     for url in named_pages():
         _get(crawl.visitor, url)
+    return crawl
+
+
+def follow_links(named: Crawl) -> Crawl:
+    """``named``'s pages and every page reached from the start page by following links, by
+    a visitor and by a reader logged in (a new crawl: ``named`` stays as it is)."""
+    crawl = Crawl(dict(named.visitor), named.htmx, groups=named.groups, stored=named.stored)
+    crawl.reached["visitor"] = _follow(crawl.visitor, None)
     reader = Client()
     reader.force_login(User.objects.create_user("reader", password="x"))
     crawl.reached["reader"] = _follow(crawl.reader, reader)
-    forget_links()
     return crawl
 
 
 @pytest.fixture(scope="session")
-def site_crawl(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> Crawl:
-    """Every page of the site, fetched once for the session (:func:`crawl_site`), in a
-    transaction rolled back at once."""
-    with django_db_blocker.unblock(), transaction.atomic():
-        crawl = crawl_site()
-        transaction.set_rollback(True)
-    return crawl
+def site_pages(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> Crawl:
+    """The pages the checks name, fetched once for the session (:func:`read_pages`)."""
+    with _rolled_back(django_db_blocker):
+        return read_pages()
+
+
+@pytest.fixture(scope="session")
+def site_crawl(
+    site_pages: Crawl, django_db_setup: None, django_db_blocker: DjangoDbBlocker
+) -> Crawl:
+    """Every page of the site, fetched once for the session (:func:`follow_links`)."""
+    with _rolled_back(django_db_blocker):
+        return follow_links(site_pages)

@@ -179,13 +179,13 @@ def test_a_passage_or_a_source_question_quotes_a_modern_page_only_as_the_catalog
 
 @pytest.mark.django_db
 def test_a_rule_page_gives_a_modern_page_in_our_words_with_a_link_to_the_place(
-    site_crawl: Crawl,
+    site_pages: Crawl,
 ) -> None:
     """The ante: Parlett's "The dealer stakes three to the pool." is not quoted; the page says
     it in our words and links 3c:Deal. (The pages are the session's crawl: tests/crawl.py.)"""
-    html = site_crawl.page("/rules/ante/").html
+    html = site_pages.page("/rules/ante/").html
     assert "The dealer stakes three to the pool." not in html
     assert "the dealer stakes three (3c:Deal); at five-card Loo, five (5c:Deal)" in html
     assert re.search(r'<a href="/sources/parlett/[^"]*">Parlett \(modern\), 3c:Deal</a>', html)
-    heading = site_crawl.page("/rules/head-the-trick/").html
+    heading = site_pages.page("/rules/head-the-trick/").html
     assert "To head the trick is to play a higher card of the suit led than any so far" in heading

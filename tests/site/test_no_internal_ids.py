@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterator
 from html import unescape
 from html.parser import HTMLParser
+from typing import Any
 
 import pytest
 from django.core.management import call_command
@@ -131,9 +132,9 @@ def pages(client: Client) -> Pages:
 
 
 @pytest.fixture
-def crawled(client: Client, site_crawl: Crawl) -> Pages:
+def crawled(client: Client, site_pages: Crawl) -> Pages:
     """The pages as the session's crawl fetched them, each once for every test."""
-    return Pages(client, site_crawl)
+    return Pages(client, site_pages)
 
 
 def test_the_check_finds_what_it_looks_for() -> None:
@@ -305,7 +306,25 @@ def _kinds() -> Iterator[tuple[str, str, str]]:
                     yield kind, preset, game
 
 
+@pytest.fixture
+def remade_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each question made again once: a question's page and its answer remake it from its
+    identity at each request (``bank.remake``), the engine's work, and the same identity gives
+    the same question (tests/trainer/test_views.py); the pages are rendered as ever."""
+    made: dict[str, object] = {}
+    remake = bank.remake
+
+    def remake_once(*args: Any, **kwargs: Any) -> object:
+        key = repr((args, sorted(kwargs.items())))
+        if key not in made:
+            made[key] = remake(*args, **kwargs)
+        return made[key]
+
+    monkeypatch.setattr(bank, "remake", remake_once)
+
+
 @pytest.mark.django_db
+@pytest.mark.usefixtures("remade_once")
 def test_the_trainer_names_no_ids_asking_or_grading(client: Client, pages: Pages) -> None:
     session = client.session
     session.save()

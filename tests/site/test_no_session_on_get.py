@@ -29,24 +29,24 @@ def django_db_setup(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -
 
 @pytest.mark.parametrize("pages", list(READ_ONLY))
 @pytest.mark.parametrize("htmx", [False, True], ids=["plain", "htmx"])
-def test_a_get_without_a_cookie_stores_nothing(site_crawl: Crawl, pages: str, htmx: bool) -> None:
+def test_a_get_without_a_cookie_stores_nothing(site_pages: Crawl, pages: str, htmx: bool) -> None:
     """The session's crawl (tests/crawl.py) fetched each group's pages with a new client each,
     and counted every table's rows before and after the group."""
-    urls = site_crawl.groups[pages]
+    urls = site_pages.groups[pages]
     assert urls
     for url in urls:
-        response = site_crawl.page(url, "htmx" if htmx else "visitor")
+        response = site_pages.page(url, "htmx" if htmx else "visitor")
 
         assert response.status == 200, url
         assert "sessionid" not in response.cookies, url
-    assert site_crawl.stored[pages, htmx] == {}
+    assert site_pages.stored[pages, htmx] == {}
 
 
-def test_a_lesson_page_carries_the_rule_set_of_its_link_in_its_own(site_crawl: Crawl) -> None:
+def test_a_lesson_page_carries_the_rule_set_of_its_link_in_its_own(site_pages: Crawl) -> None:
     """The rule set chosen is carried in the URL, not in a session: the step's form and the
     neighbouring lessons keep it."""
     lesson = Lesson.objects.get(slug="follow-suit")
-    response = site_crawl.page(f"{lesson.get_absolute_url()}?rules=parlett")
+    response = site_pages.page(f"{lesson.get_absolute_url()}?rules=parlett")
     page = response.html
 
     assert "sessionid" not in response.cookies
