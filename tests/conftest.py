@@ -37,6 +37,10 @@ for _name, _examples in (("ci", 50), ("thorough", 500), ("hunt", 2000)):
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or profile.name())
 
 
+# The site rendered once per session, for the page checks to read (the site_crawl fixture).
+pytest_plugins = ["tests.crawl"]
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     lanes.addoption(parser)
 

@@ -6,8 +6,9 @@ Both lanes collect the whole suite and split it the same way, from what is commi
   marked ``both_databases``, in a transaction of its own (``django_db(transaction=True)``: the
   concurrency tests, ``at_once``, locking), or pinning a number of queries;
 - a file that needs PostgreSQL (:data:`POSTGRES_ONLY`) runs in the PostgreSQL lane;
-- every other test file goes whole to one lane (its module fixtures are built once), the
-  longest first to the lane with less work so far, by the seconds each file took when last
+- every other test file goes whole to one lane (its module fixtures are built once), and
+  the files that share an expensive session fixture (:data:`SHARED_FIXTURES`) go together;
+  the longest first to the lane with less work so far, by the seconds each file took when last
   measured (``tests/durations.json``, written by ``make test-durations``; a file not measured
   yet counts :data:`GUESS` seconds a test).
 
@@ -40,6 +41,10 @@ POSTGRES_ONLY = ("tests/deploy/", "tests/browser/")
 
 # The seconds a test not measured yet is counted for (a browser test's a page or two).
 GUESS = {"tests/browser/": 3.0, "tests/deploy/": 5.0, "": 0.15}
+
+# Session fixtures that cost seconds to build (the site's crawl, tests/crawl.py): the files that
+# use one go to the same lane together, which builds it once.
+SHARED_FIXTURES = ("site_crawl", "site_pages")
 
 # Fixtures whose result depends on the database's own behaviour.
 BACKEND_FIXTURES = {"django_assert_num_queries", "django_assert_max_num_queries"}
@@ -102,20 +107,23 @@ def load_durations(path: Path = DURATIONS) -> dict[str, dict[str, float]]:
     return data
 
 
-def split(
-    items: Iterable[pytest.Item], durations: dict[str, dict[str, float]]
-) -> dict[str, str | None]:
-    """The lane of each test's file (``None``: the test runs in both lanes, whatever its
-    file's lane is, is decided per test by :func:`runs_on_both`). The same items and the same
-    durations give the same split in both lanes."""
+def split(items: Iterable[pytest.Item], durations: dict[str, dict[str, float]]) -> dict[str, str]:
+    """The lane of each test file (a test that :func:`runs_on_both` runs in both, whatever
+    its file's lane). The same items and the same durations give the same split in both
+    lanes."""
     per_test: dict[str, float] = {}
     counts: dict[str, int] = defaultdict(int)
     both_cost: dict[str, int] = defaultdict(int)
+    unit_of: dict[str, str] = {}
     for item in items:
         module = module_of(item.nodeid)
         counts[module] += 1
         if runs_on_both(item):
             both_cost[module] += 1
+        shared = next((f for f in SHARED_FIXTURES if f in _fixtures(item)), None)
+        if shared and not module.startswith(POSTGRES_ONLY):
+            unit_of[module] = f"fixture:{shared}"
+        unit_of.setdefault(module, module)
     for module in counts:
         known = durations.get(module)
         if known and known.get("tests"):
@@ -123,24 +131,28 @@ def split(
         else:
             per_test[module] = _guess(module)
     load = dict.fromkeys(LANES, 0.0)
-    lane_of: dict[str, str | None] = {}
-    shared = sum(per_test[m] * n for m, n in both_cost.items())
+    shared_cost = sum(per_test[m] * n for m, n in both_cost.items())
     for lane in LANES:
-        load[lane] += shared
-    free: list[tuple[float, str]] = []
+        load[lane] += shared_cost
+    units: dict[str, float] = defaultdict(float)
+    lane_of: dict[str, str] = {}
     for module, count in counts.items():
         cost = per_test[module] * (count - both_cost[module])
         if module.startswith(POSTGRES_ONLY):
             lane_of[module] = "postgres"
             load["postgres"] += cost
         else:
-            free.append((cost, module))
+            units[unit_of[module]] += cost
     # Longest first, each to the lane with less work so far (ties: SQLite, whose lane has no
     # cluster to start); then by name, so that both lanes agree.
-    for cost, module in sorted(free, key=lambda pair: (-pair[0], pair[1])):
+    lane_of_unit: dict[str, str] = {}
+    for unit, cost in sorted(units.items(), key=lambda pair: (-pair[1], pair[0])):
         lane = min(LANES, key=lambda name: (load[name], LANES.index(name)))
-        lane_of[module] = lane
+        lane_of_unit[unit] = lane
         load[lane] += cost
+    for module in counts:
+        if module not in lane_of:
+            lane_of[module] = lane_of_unit[unit_of[module]]
     return lane_of
 
 

@@ -49,6 +49,11 @@ def _empty_cache(db: None) -> Iterator[None]:
 
 @pytest.fixture
 def world(db: None) -> World:
+    return build_world()
+
+
+def build_world() -> World:
+    """The actors and their classes (the ``world`` fixture's rows)."""
     teacher = make_teacher("teacher")
     teacher2 = make_teacher("teacher2")
     student = User.objects.create_user("student", password=PASSWORD)

@@ -4,16 +4,21 @@ action of the class pages. Another's class or student is a 404, changes nothing,
 roster, real name or note leaks. A co-teacher does all the owner does but delete the class,
 change its co-teachers or hand it over."""
 
+from collections.abc import Iterator
+from dataclasses import fields
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.db.models import Model
 from django.test import Client
 from django.urls import reverse
+from pytest_django import DjangoDbBlocker
 
 from lessons.classes.models import CoTeacher, Membership, SchoolClass
+from tests.worlds import built_once
 
-from .conftest import NOTE, REAL_NAME, World
+from .conftest import NOTE, REAL_NAME, World, build_world
 
 ACTORS = [
     "anonymous",
@@ -27,6 +32,26 @@ ACTORS = [
 ]
 #: Only the owner may: the rest of a class's pages are its co-teachers' too.
 OWNER_ONLY = {"delete"}
+
+
+def _build() -> dict[str, tuple[type[Model], Any]]:
+    """The conftest's world, made once for the module (tests/worlds.py): each object's model
+    and primary key."""
+    world = build_world()
+    return {f.name: (type(o), o.pk) for f in fields(World) for o in [getattr(world, f.name)]}
+
+
+@pytest.fixture(scope="module")
+def built(
+    django_db_setup: None, django_db_blocker: DjangoDbBlocker
+) -> Iterator[dict[str, tuple[type[Model], Any]]]:
+    yield from built_once(django_db_blocker, _build)
+
+
+@pytest.fixture
+def world(built: dict[str, tuple[type[Model], Any]], db: None) -> World:
+    """The module's world, its objects fetched again for this test."""
+    return World(**{name: model._default_manager.get(pk=pk) for name, (model, pk) in built.items()})
 
 
 def _client(world: World, actor: str) -> Client:

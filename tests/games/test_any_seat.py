@@ -34,7 +34,7 @@ from games.table.presenting import seat_slots, table_context_for
 from tests.games.test_leaks import _card_mentions
 from tests.profile import size
 
-pytestmark = [pytest.mark.django_db, pytest.mark.db_agnostic]
+pytestmark = pytest.mark.django_db
 
 #: (game, rules, players, laws, opponents, seed): both games, the laws with careless players
 #: whose lapses stand, three to nine players.

@@ -30,9 +30,7 @@ from games.models import MAX_PLAYERS, PracticeHand, PracticeTable
 from games.naming import HUMAN
 from tests.profile import size, thorough
 
-# What a response shows of the cards is the engine's and the views' doing, whichever database
-# holds the table: this sweep runs in one lane (the SQLite one; README, Set-up).
-pytestmark = [pytest.mark.django_db, pytest.mark.db_agnostic]
+pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
 DEALS_PER_TABLE = size(ci=2, thorough=7)

@@ -19,10 +19,6 @@ from games.loo.table import Table, TableConfig
 from games.loo.view import view_for
 from games.naming import HUMAN, namer, say, seat_label, seat_name, stored_message
 
-# The table's sentences are the engine's and the presenter's, whichever database holds the
-# table (one lane: README, Set-up).
-pytestmark = pytest.mark.db_agnostic
-
 
 def test_the_human_is_you_and_the_others_are_named_by_where_they_sit() -> None:
     assert [seat_name(s, 5) for s in range(5)] == [

@@ -19,12 +19,12 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.test import Client
 
 from games.loo import catalogue
 from games.loo.questions import question
 from games.loo.questions.source import _source_rules
 from lessons import content, markup
+from tests.crawl import Crawl
 
 REPO = Path(settings.BASE_DIR)
 SHARED = REPO.parent / "shared" / "sources"
@@ -178,12 +178,14 @@ def test_a_passage_or_a_source_question_quotes_a_modern_page_only_as_the_catalog
 
 
 @pytest.mark.django_db
-def test_a_rule_page_gives_a_modern_page_in_our_words_with_a_link_to_the_place() -> None:
+def test_a_rule_page_gives_a_modern_page_in_our_words_with_a_link_to_the_place(
+    site_pages: Crawl,
+) -> None:
     """The ante: Parlett's "The dealer stakes three to the pool." is not quoted; the page says
-    it in our words and links 3c:Deal."""
-    html = Client().get("/rules/ante/").content.decode()
+    it in our words and links 3c:Deal. (The pages are the session's crawl: tests/crawl.py.)"""
+    html = site_pages.page("/rules/ante/").html
     assert "The dealer stakes three to the pool." not in html
     assert "the dealer stakes three (3c:Deal); at five-card Loo, five (5c:Deal)" in html
     assert re.search(r'<a href="/sources/parlett/[^"]*">Parlett \(modern\), 3c:Deal</a>', html)
-    heading = Client().get("/rules/head-the-trick/").content.decode()
+    heading = site_pages.page("/rules/head-the-trick/").html
     assert "To head the trick is to play a higher card of the suit led than any so far" in heading

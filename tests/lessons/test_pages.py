@@ -1,8 +1,8 @@
 """The reading pages: what each shows, its htmx fragment, and the queries it makes."""
 
+import functools
 import html
 import re
-from html.parser import HTMLParser
 
 import pytest
 from django.test import Client
@@ -13,32 +13,27 @@ from games.loo import catalogue
 from games.loo.rulesets import PRESETS
 from lessons.models import GlossaryTerm, Passage, Rule
 from lessons.readings import option_readings
+from tests.crawl import Anchors, Crawl, Page
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
 
 
-class _Page(HTMLParser):
+class _Page(Anchors):
     """What the tests read from a page: headings, landmarks, ids, links and visible text."""
 
     def __init__(self) -> None:
         super().__init__()
         self.tags: list[str] = []
-        self.ids: set[str] = set()
-        self.links: list[str] = []
         self.h1: list[str] = []
         self.text: list[str] = []
         self._in_h1 = False
         self._skip = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        super().handle_starttag(tag, attrs)
         self.tags.append(tag)
-        a = dict(attrs)
-        if a.get("id"):
-            self.ids.add(a["id"] or "")
-        if tag == "a" and a.get("href"):
-            self.links.append(a["href"] or "")
         if tag == "h1":
             self._in_h1 = True
             self.h1.append("")
@@ -59,11 +54,18 @@ class _Page(HTMLParser):
             self.h1[-1] += data
 
 
-def _page(client: Client, url: str, status: int = 200) -> _Page:
-    response = client.get(url)
-    assert response.status_code == status, url
+def _page(crawl: Crawl, url: str) -> _Page:
+    """The page at ``url`` as the session's crawl fetched it (tests/crawl.py), read."""
+    response = crawl.page(url)
+    assert response.status == 200, url
+    return _read(response)
+
+
+@functools.cache
+def _read(response: Page) -> _Page:
+    """A page read once (the tests only look at what was read)."""
     page = _Page()
-    page.feed(response.content.decode())
+    page.feed(response.html)
     return page
 
 
@@ -109,29 +111,27 @@ def test_each_page_makes_a_fixed_number_of_queries(
 
 @pytest.mark.parametrize(("url", "queries"), PAGES)
 def test_each_page_has_one_h1_the_landmarks_and_the_language(
-    client: Client, url: str, queries: int
+    site_pages: Crawl, url: str, queries: int
 ) -> None:
-    page = _page(client, url)
+    page = _page(site_pages, url)
     assert len(page.h1) == 1, page.h1
     for landmark in ("header", "nav", "main", "footer"):
         assert landmark in page.tags
-    assert 'lang="en"' in client.get(url).content.decode()[:200]
+    assert 'lang="en"' in site_pages.page(url).html[:200]
 
 
-def test_the_menu_links_to_rules_sources_and_glossary(client: Client) -> None:
-    page = _page(client, "/rules/")
+def test_the_menu_links_to_rules_sources_and_glossary(site_pages: Crawl) -> None:
+    page = _page(site_pages, "/rules/")
     for url in ("/rules/", "/sources/", "/glossary/"):
         assert url in page.links
-    assert (
-        '<a href="/rules/" aria-current="page">Rules</a>' in client.get("/rules/").content.decode()
-    )
+    assert '<a href="/rules/" aria-current="page">Rules</a>' in site_pages.page("/rules/").html
 
 
 # Sources
 
 
-def test_the_bibliography_lists_every_source_with_its_record(client: Client) -> None:
-    text = _text(_page(client, "/sources/"))
+def test_the_bibliography_lists_every_source_with_its_record(site_pages: Crawl) -> None:
+    text = _text(_page(site_pages, "/sources/"))
     for title in ("Hoffmann (1909)", "Britannica (1911)", "Peel (1891)", "Parlett (modern)"):
         assert title in text
     assert "Public domain: shown in full" in text
@@ -141,31 +141,31 @@ def test_the_bibliography_lists_every_source_with_its_record(client: Client) -> 
 
 @pytest.mark.parametrize("source", catalogue.SOURCE_IDS)
 def test_every_passage_has_its_permalink_anchor_on_its_source_page(
-    client: Client, source: str
+    site_pages: Crawl, source: str
 ) -> None:
-    page = _page(client, f"/sources/{source}/")
+    page = _page(site_pages, f"/sources/{source}/")
     keys = set(Passage.objects.filter(source=source).values_list("key", flat=True))
     assert keys <= page.ids
     assert {"law-13", "p2", "fn-28"} <= keys or source != "hoffmann"
 
 
-def test_a_source_page_shows_the_editorial_note_and_the_corrections(client: Client) -> None:
-    text = _text(_page(client, "/sources/peel/"))
+def test_a_source_page_shows_the_editorial_note_and_the_corrections(site_pages: Crawl) -> None:
+    text = _text(_page(site_pages, "/sources/peel/"))
     assert "Editorial note" in text
     assert "“ent.i.tled” → “entitled”" in text or "ent.i.tled" in text
     assert "the dealer is entitled to the amount in the pool" in text
 
 
-def test_the_margin_names_the_rules_a_passage_states_and_its_terms(client: Client) -> None:
-    html = client.get("/sources/hoffmann/").content.decode()
+def test_the_margin_names_the_rules_a_passage_states_and_its_terms(site_pages: Crawl) -> None:
+    html = site_pages.page("/sources/hoffmann/").html
     law = html[html.index('id="law-13"') : html.index('id="law-14"')]
     assert 'href="/rules/head-the-trick/"' in law
     assert "States" in law and "Glossary" in law
     assert 'href="/glossary/head-the-trick/"' in law
 
 
-def test_terms_in_a_passage_are_links_that_htmx_opens_in_place(client: Client) -> None:
-    html = client.get("/sources/peel/").content.decode()
+def test_terms_in_a_passage_are_links_that_htmx_opens_in_place(site_pages: Crawl) -> None:
+    html = site_pages.page("/sources/peel/").html
     assert re.search(
         r'<a class="ref ref--term" href="/glossary/miss/" hx-get="/glossary/miss/" '
         r'hx-target="#(slot-peel-p19-1-1)"[^>]*>miss</a><span class="ref-slot" id="\1"',
@@ -174,17 +174,19 @@ def test_terms_in_a_passage_are_links_that_htmx_opens_in_place(client: Client) -
 
 
 def test_the_side_by_side_mode_puts_the_explanation_of_each_stated_rule_beside_it(
-    client: Client,
+    site_pages: Crawl,
 ) -> None:
-    plain = _page(client, "/sources/hoffmann/")
-    side = _page(client, "/sources/hoffmann/?view=side-by-side")
+    plain = _page(site_pages, "/sources/hoffmann/")
+    side = _page(site_pages, "/sources/hoffmann/?view=side-by-side")
     explanation = "The rule that makes Loo Loo"
     assert explanation not in _text(plain)
     assert explanation in _text(side)
 
 
-def test_a_bad_view_falls_back_to_the_text(client: Client) -> None:
-    assert "Text with margin notes" in _text(_page(client, "/sources/hoffmann/?view=upside-down"))
+def test_a_bad_view_falls_back_to_the_text(site_pages: Crawl) -> None:
+    assert "Text with margin notes" in _text(
+        _page(site_pages, "/sources/hoffmann/?view=upside-down")
+    )
 
 
 def test_an_unknown_source_is_404(client: Client) -> None:
@@ -194,27 +196,27 @@ def test_an_unknown_source_is_404(client: Client) -> None:
 # Rules
 
 
-def test_the_rule_list_shows_every_rule_in_its_group(client: Client) -> None:
-    page = _page(client, "/rules/")
+def test_the_rule_list_shows_every_rule_in_its_group(site_pages: Crawl) -> None:
+    page = _page(site_pages, "/rules/")
     for slug, label in catalogue.GROUPS:
         assert slug in page.ids and label in _text(page)
     for rule_id in catalogue.rule_ids():
         assert f"/rules/{rule_id}/" in page.links
 
 
-def test_a_rule_page_names_the_lessons_that_teach_it(client: Client) -> None:
-    page = _page(client, "/rules/must-overtrump/")
+def test_a_rule_page_names_the_lessons_that_teach_it(site_pages: Crawl) -> None:
+    page = _page(site_pages, "/rules/must-overtrump/")
     assert "/learn/overtrump/" in page.links
     assert "Taught in the course: Over-trumping" in _text(page)
 
-    taught = _page(client, "/rules/head-the-trick/")
+    taught = _page(site_pages, "/rules/head-the-trick/")
     for lesson in ("head-the-trick", "trumped-trick", "choosing-rules"):
         assert f"/learn/{lesson}/" in taught.links
 
 
-def test_every_rule_page_cites_a_passage_of_every_source_that_states_it(client: Client) -> None:
+def test_every_rule_page_cites_a_passage_of_every_source_that_states_it(site_pages: Crawl) -> None:
     for entry in catalogue.rules():
-        page = _page(client, f"/rules/{entry.id}/")
+        page = _page(site_pages, f"/rules/{entry.id}/")
         passages = [link for link in page.links if re.match(r"/sources/\w+/#", link)]
         assert passages, entry.id
         for source in entry.stated_by:
@@ -224,8 +226,8 @@ def test_every_rule_page_cites_a_passage_of_every_source_that_states_it(client: 
             )
 
 
-def test_a_rule_page_sets_the_five_sources_side_by_side(client: Client) -> None:
-    page = _page(client, "/rules/trump-after-trick/")
+def test_a_rule_page_sets_the_five_sources_side_by_side(site_pages: Crawl) -> None:
+    page = _page(site_pages, "/rules/trump-after-trick/")
     text = _text(page)
     for slug in catalogue.SOURCE_IDS:
         assert f"st-{slug}" in page.ids
@@ -240,18 +242,20 @@ def test_a_rule_page_sets_the_five_sources_side_by_side(client: Client) -> None:
     assert "default: the source is silent" in text
 
 
-def test_a_quotation_on_a_rule_page_is_corrected_and_links_to_its_passage(client: Client) -> None:
-    html = client.get("/rules/ante/").content.decode()
+def test_a_quotation_on_a_rule_page_is_corrected_and_links_to_its_passage(
+    site_pages: Crawl,
+) -> None:
+    html = site_pages.page("/rules/ante/").html
     assert "Each player contributes to the pool a sum previously agreed upon" in html
     assert "tothe" not in html
     assert 'href="/sources/britannica/#s6"' in html
 
 
 def test_the_worked_example_comes_from_the_engine_with_cards_drawn_as_cards(
-    client: Client,
+    site_pages: Crawl,
 ) -> None:
     rule = Rule.objects.get(pk="head-the-trick")
-    html = client.get(rule.get_absolute_url()).content.decode()
+    html = site_pages.page(rule.get_absolute_url()).html
     assert (
         '<span class="card card--diamonds" role="img" aria-label="king of diamonds">K♦</span>'
         in html
@@ -277,13 +281,13 @@ NO_EXAMPLE = {
 }
 
 
-def test_every_rule_page_has_a_worked_example_or_says_why_not(client: Client) -> None:
+def test_every_rule_page_has_a_worked_example_or_says_why_not(site_pages: Crawl) -> None:
     assert set(Rule.objects.filter(example__isnull=True).values_list("id", flat=True)) == (
         NO_EXAMPLE
     )
     kinds = {"example-legal", "example-trick", "example-flush", "example-hand"}
     for rule in Rule.objects.all():
-        page = _page(client, rule.get_absolute_url())
+        page = _page(site_pages, rule.get_absolute_url())
         text = _text(page)
         assert "example-title" in page.ids, rule.id
         if rule.id in NO_EXAMPLE:
@@ -305,22 +309,22 @@ def _card(code_label: str, display: str, suit: str) -> str:
     return f'<span class="card card--{suit}" role="img" aria-label="{code_label}">{display}</span>'
 
 
-def test_a_trick_example_shows_who_takes_it_under_every_rule_set(client: Client) -> None:
-    html = client.get("/rules/trick-winner/").content.decode()
+def test_a_trick_example_shows_who_takes_it_under_every_rule_set(site_pages: Crawl) -> None:
+    html = site_pages.page("/rules/trick-winner/").html
     example = _between(html, 'id="example-trick"', "</table>")
     assert _card("four of diamonds", "4♦", "diamonds") in example
     assert "Every rule set" in example
     assert "The trick was trumped: the highest trump played, the 4♦, takes it." in example
     # RULES.md W4: clubs are trumps, and Pam is above the ace.
-    html = client.get("/rules/pam-highest-trump/").content.decode()
+    html = site_pages.page("/rules/pam-highest-trump/").html
     example = _between(html, 'id="example-trick"', "</table>")
     assert _card("knave of clubs", "J♣", "clubs") in _between(example, "<tbody>", "</tbody>")
     assert "Pam (J♣) is the highest trump, above the ace of trumps: it takes the trick." in example
 
 
-def test_a_flush_example_shows_the_winner_the_excused_and_the_payers(client: Client) -> None:
+def test_a_flush_example_shows_the_winner_the_excused_and_the_payers(site_pages: Crawl) -> None:
     # RULES.md F2: the elder hand wins under britannica and peel, the better cards elsewhere.
-    html = client.get("/rules/flush-tie-break/").content.decode()
+    html = site_pages.page("/rules/flush-tie-break/").html
     example = _between(html, 'id="example-flush"', "</table>")
     assert _card("ace of diamonds", "A♦", "diamonds") in example
     britannica = _between(example, '<th scope="row">Britannica (1911)</th>', "</tr>")
@@ -340,8 +344,8 @@ def _group(html: str, names: str) -> str:
     return _between(html, f">{names}</h3>", "</article>")
 
 
-def test_a_hand_example_shows_the_options_the_trace_and_the_settlement(client: Client) -> None:
-    html = client.get("/rules/dealer-must-play-against-one/").content.decode()
+def test_a_hand_example_shows_the_options_the_trace_and_the_settlement(site_pages: Crawl) -> None:
+    html = site_pages.page("/rules/dealer-must-play-against-one/").html
     example = _between(html, 'id="example-hand"', 'id="sources-title"')
     assert "Seat 1 (elder hand):" in example and "Seat 4 (dealer):" in example
     assert _card("king of hearts", "K♥", "hearts") in example  # the miss, drawn as cards
@@ -363,8 +367,8 @@ def test_a_hand_example_shows_the_options_the_trace_and_the_settlement(client: C
     assert "example-settlement" not in britannica
 
 
-def test_a_hand_example_under_the_laws(client: Client) -> None:
-    html = client.get("/rules/penalty-revoke/").content.decode()
+def test_a_hand_example_under_the_laws(site_pages: Crawl) -> None:
+    html = site_pages.page("/rules/penalty-revoke/").html
     example = _between(html, 'id="example-hand"', 'id="sources-title"')
     assert "<strong>Laws mode:</strong>" in example
     hoffmann = _group(example, "Hoffmann (1909)")
@@ -433,12 +437,12 @@ def _capfirst(text: str) -> str:
 
 @pytest.mark.parametrize("rule_id", sorted(LAW_PAGES))
 def test_each_law_page_shows_the_offence_and_its_penalty_from_the_engine(
-    client: Client, rule_id: str
+    site_pages: Crawl, rule_id: str
 ) -> None:
     said, penalties = LAW_PAGES[rule_id]
     example = Rule.objects.get(pk=rule_id).worked_example()
     assert example is not None and example.kind == "hand" and example.laws
-    page = client.get(f"/rules/{rule_id}/").content.decode()
+    page = site_pages.page(f"/rules/{rule_id}/").html
     shown = _between(page, 'id="example-hand"', 'id="sources-title"')
     assert "<strong>Laws mode:</strong>" in shown
     assert said in html.unescape(_between(shown, "<ol>", "</ol>"))  # the steps, in words
@@ -472,17 +476,17 @@ def test_each_law_page_shows_the_offence_and_its_penalty_from_the_engine(
 
 
 def test_after_looking_at_the_miss_hoffmann_retires_the_offender_and_peel_does_not(
-    client: Client,
+    site_pages: Crawl,
 ) -> None:
-    shown = client.get("/rules/penalty-look-at-miss/").content.decode()
+    shown = site_pages.page("/rules/penalty-look-at-miss/").html
     hoffmann = _group_of(shown, "Hoffmann (1909)")
     assert "<strong>Seat 2</strong> is to declare. He may pass." in hoffmann
     peel = _group_of(shown, "Peel (1891)")
     assert "<strong>Seat 2</strong> is to declare. He may play; or take the miss; or pass." in peel
 
 
-def test_a_pack_is_dealt_as_each_rule_set_deals(client: Client) -> None:
-    html = client.get("/rules/deal-order/").content.decode()
+def test_a_pack_is_dealt_as_each_rule_set_deals(site_pages: Crawl) -> None:
+    html = site_pages.page("/rules/deal-order/").html
     example = _between(html, 'id="example-hand"', 'id="sources-title"')
     wk = _group(example, "White Knuckle (modern)")
     elder = _between(wk, "Seat 1 (elder hand):", "</p>")
@@ -530,9 +534,9 @@ def test_an_unknown_rule_is_404(client: Client) -> None:
 
 
 def test_every_option_on_which_the_presets_differ_is_on_the_disagreements_page(
-    client: Client,
+    site_pages: Crawl,
 ) -> None:
-    page = _page(client, "/disagreements/")
+    page = _page(site_pages, "/disagreements/")
     text = _text(page)
     differing = [o for o in option_readings() if o.differs]
     assert len(differing) >= 30
@@ -543,17 +547,17 @@ def test_every_option_on_which_the_presets_differ_is_on_the_disagreements_page(
             assert reading.phrase in text
 
 
-def test_every_rule_some_source_leaves_out_is_on_the_disagreements_page(client: Client) -> None:
-    page = _page(client, "/disagreements/")
+def test_every_rule_some_source_leaves_out_is_on_the_disagreements_page(site_pages: Crawl) -> None:
+    page = _page(site_pages, "/disagreements/")
     for entry in catalogue.rules():
         if set(entry.stated_by) != set(catalogue.SOURCE_IDS):
             assert f"/rules/{entry.id}/" in page.links, entry.id
 
 
 def test_every_silence_of_the_matrix_of_rules_md_is_on_the_disagreements_page(
-    client: Client, rules_md: str
+    site_pages: Crawl, rules_md: str
 ) -> None:
-    page = _page(client, "/disagreements/")
+    page = _page(site_pages, "/disagreements/")
     matrix = rules_md[rules_md.index("### 2.1 Matrix") : rules_md.index("### 2.2")]
     rows = re.findall(r"^\| `([a-z0-9-]+)` \|(.*)\|$", matrix, re.M)
     assert len(rows) == len(catalogue.rule_ids())
@@ -563,8 +567,8 @@ def test_every_silence_of_the_matrix_of_rules_md_is_on_the_disagreements_page(
             assert f"/rules/{rule_id}/" in page.links, rule_id
 
 
-def test_the_cells_of_the_disagreements_table_link_to_passages(client: Client) -> None:
-    html = client.get("/disagreements/").content.decode()
+def test_the_cells_of_the_disagreements_table_link_to_passages(site_pages: Crawl) -> None:
+    html = site_pages.page("/disagreements/").html
     row = html[html.index('id="option-trump-after-trick"') :]
     row = row[: row.index("</tr>")]
     assert 'href="/sources/hoffmann/#p6"' in row
@@ -572,8 +576,8 @@ def test_the_cells_of_the_disagreements_table_link_to_passages(client: Client) -
     assert "no obligation" in row
 
 
-def test_compare_aligns_two_sources_rule_by_rule(client: Client) -> None:
-    page = _page(client, "/compare/?a=hoffmann&b=peel")
+def test_compare_aligns_two_sources_rule_by_rule(site_pages: Crawl) -> None:
+    page = _page(site_pages, "/compare/?a=hoffmann&b=peel")
     text = _text(page)
     assert page.h1 == ["Hoffmann (1909) and Peel (1891), rule by rule"]
     assert "/sources/hoffmann/#law-13" in page.links and "/sources/peel/#p20-2" in page.links
@@ -581,32 +585,32 @@ def test_compare_aligns_two_sources_rule_by_rule(client: Client) -> None:
     assert "differ" in text
 
 
-def test_compare_can_show_only_the_differences(client: Client) -> None:
-    page = _page(client, "/compare/?a=hoffmann&b=britannica&differ=on")
+def test_compare_can_show_only_the_differences(site_pages: Crawl) -> None:
+    page = _page(site_pages, "/compare/?a=hoffmann&b=britannica&differ=on")
     shown = {i.removeprefix("cmp-") for i in page.ids if i.startswith("cmp-")}
     assert "lead-highest-trump-heads-up" in shown  # hoffmann's sequence exception
     assert "follow-suit" not in shown
 
 
-def test_compare_refuses_the_same_source_twice_on_the_page(client: Client) -> None:
-    text = _text(_page(client, "/compare/?a=peel&b=peel"))
+def test_compare_refuses_the_same_source_twice_on_the_page(site_pages: Crawl) -> None:
+    text = _text(_page(site_pages, "/compare/?a=peel&b=peel"))
     assert "Choose two different sources." in text
     assert (
-        "/compare/?a=peel&b=nobody" and client.get("/compare/?a=peel&b=nobody").status_code == 200
+        "/compare/?a=peel&b=nobody" and site_pages.page("/compare/?a=peel&b=nobody").status == 200
     )
 
 
 # Glossary
 
 
-def test_the_glossary_lists_every_term(client: Client) -> None:
-    page = _page(client, "/glossary/")
+def test_the_glossary_lists_every_term(site_pages: Crawl) -> None:
+    page = _page(site_pages, "/glossary/")
     for term in GlossaryTerm.objects.all():
         assert term.get_absolute_url() in page.links
 
 
-def test_a_term_has_a_definition_and_a_quotation_linked_to_its_passage(client: Client) -> None:
-    page = _page(client, "/glossary/miss/")
+def test_a_term_has_a_definition_and_a_quotation_linked_to_its_passage(site_pages: Crawl) -> None:
+    page = _page(site_pages, "/glossary/miss/")
     text = _text(page)
     assert "an extra hand of three cards" in text
     assert 'designate it the "cat"' in text
@@ -633,8 +637,8 @@ def test_an_unknown_term_is_404(client: Client) -> None:
 # Search
 
 
-def test_search_finds_rules_terms_and_passages(client: Client) -> None:
-    page = _page(client, "/search/?q=Pam")
+def test_search_finds_rules_terms_and_passages(site_pages: Crawl) -> None:
+    page = _page(site_pages, "/search/?q=Pam")
     text = _text(page)
     assert "/rules/pam-highest-trump/" in page.links
     assert "/glossary/pam/" in page.links
@@ -642,6 +646,8 @@ def test_search_finds_rules_terms_and_passages(client: Client) -> None:
     assert re.search(r"\d+ results for “Pam”", text)
 
 
+# PostgreSQL searches with its full-text search, SQLite by word beginnings (lessons.search).
+@pytest.mark.both_databases
 def test_search_answers_htmx_with_its_results_only(client: Client) -> None:
     response = client.get("/search/?q=flush", headers=HTMX)
     html = response.content.decode().strip()
@@ -649,11 +655,12 @@ def test_search_answers_htmx_with_its_results_only(client: Client) -> None:
     assert "/glossary/flush/" in html
 
 
-def test_an_empty_search_shows_the_form_only(client: Client) -> None:
-    assert "result" not in _text(_page(client, "/search/"))
-    assert "Type a word to search for." in _text(_page(client, "/search/?q=%21%3F"))
+def test_an_empty_search_shows_the_form_only(site_pages: Crawl) -> None:
+    assert "result" not in _text(_page(site_pages, "/search/"))
+    assert "Type a word to search for." in _text(_page(site_pages, "/search/?q=%21%3F"))
 
 
+@pytest.mark.both_databases
 @pytest.mark.parametrize("word", ["Pam", "flush", "miss", "knave"])
 def test_a_simple_search_finds_the_same_rows_on_every_database(word: str) -> None:
     """The rows whose text has the word (or its plural): the same on SQLite and PostgreSQL."""
@@ -674,9 +681,8 @@ def _shingles(text: str, size: int = 50) -> set[tuple[str, ...]]:
     return {tuple(tokens[i : i + size]) for i in range(len(tokens) - size + 1)}
 
 
-@pytest.mark.db_agnostic  # the words are the content's, whichever database holds it
 def test_no_page_holds_50_consecutive_words_of_a_modern_source(
-    client: Client, shared_texts: dict[str, str]
+    site_pages: Crawl, shared_texts: dict[str, str]
 ) -> None:
     from lessons.markup import words
 
@@ -690,7 +696,7 @@ def test_no_page_holds_50_consecutive_words_of_a_modern_source(
         f"/compare/?a={a}&b={b}" for a in ("parlett", "whiteknuckle") for b in PRESETS if b != a
     ]
     for url in urls:
-        tokens = words(_text(_page(client, url)))
+        tokens = words(_text(_page(site_pages, url)))
         runs = {tuple(tokens[i : i + 50]) for i in range(len(tokens) - 49)}
         assert not runs & forbidden, url
 

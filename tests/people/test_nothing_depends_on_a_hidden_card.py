@@ -33,7 +33,7 @@ from tests.profile import size
 
 from .conftest import decision, make_user, open_table
 
-pytestmark = [pytest.mark.django_db, pytest.mark.db_agnostic]
+pytestmark = pytest.mark.django_db
 
 SPECTATOR = -1
 #: (game, rule set, seats, computer players, seed)

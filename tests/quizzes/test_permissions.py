@@ -6,13 +6,27 @@ stays its author's."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
+from django.contrib.auth.models import User
 from django.urls import reverse
+from pytest_django import DjangoDbBlocker
 
-from lessons.classes.models import CoTeacher, Teacher
-from lessons.quizzes.models import AssignmentException, Attempt, ProblemReport, Quiz
+from lessons.classes.models import CoTeacher, Membership, SchoolClass, Teacher
+from lessons.quizzes.models import Assignment, AssignmentException, Attempt, ProblemReport, Quiz
+from tests.worlds import built_once
 
-from .conftest import client_for, make_assignment, make_quiz, make_user, right_response
+from .conftest import (
+    NOW,
+    client_for,
+    frozen,
+    make_assignment,
+    make_quiz,
+    make_user,
+    right_response,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -65,6 +79,8 @@ OWN_TEACHER_PAGES = [
 ]
 OWN_PAGES = [("quizzes:my-assignments", "", "get")]
 
+#: Each actor's username.
+USERNAMES = {actor: actor.replace("_", "-") for actor in ACTORS if actor != "anonymous"}
 SECRET_TITLE = "Secret quiz of class one"
 NEW_QUIZ = {
     "title": "A quiz of one's own",
@@ -77,35 +93,56 @@ NEW_QUIZ = {
 }
 
 
-@pytest.fixture
-def world(teacher, other_teacher, school_class, other_class, student, outsider, staff, clock):
-    quiz = make_quiz(teacher, title=SECRET_TITLE)
+def _build() -> dict[str, int]:
+    """The world's rows (the conftest's actors, a quiz of class 1 with an attempt at it, and
+    class 2's own work), made once for the module (tests/worlds.py): their primary keys."""
+    with frozen(NOW):
+        return _make()
+
+
+def _make() -> dict[str, int]:
+    users = {name: make_user(name) for name in ("teacher", "other-teacher", "co-teacher")}
+    users |= {name: make_user(name) for name in ("former-co-teacher", "student", "outsider")}
+    users["staff"] = make_user("staff", is_staff=True, is_superuser=True)
+    Teacher.objects.create(user=users["teacher"], time_zone="Europe/Paris")
+    for name in ("other-teacher", "co-teacher", "former-co-teacher"):
+        Teacher.objects.create(user=users[name])
+    school_class = SchoolClass.objects.create(teacher=users["teacher"], name="Class 1")
+    other_class = SchoolClass.objects.create(teacher=users["other-teacher"], name="Class 2")
+    Membership.objects.create(
+        school_class=school_class, student=users["student"], real_name="Ann Example"
+    )
+    Membership.objects.create(school_class=other_class, student=users["outsider"])
+    quiz = make_quiz(users["teacher"], title=SECRET_TITLE)
     assignment = make_assignment(school_class, quiz)
-    attempt = Attempt.start(assignment, student)
+    attempt = Attempt.start(assignment, users["student"])
     answer = attempt.answers.get(position=1)
     answer.record(answer.to_engine(), right_response(attempt, 1))
     # Class 2 has work of its own, which nobody of class 1 sees either.
-    make_assignment(other_class, make_quiz(other_teacher, title="Class two's quiz"))
-    co_teacher, former = make_user("co-teacher"), make_user("former-co-teacher")
-    for user in (co_teacher, former):
-        Teacher.objects.create(user=user)
-        CoTeacher.objects.create(school_class=school_class, teacher=user)
-    CoTeacher.objects.filter(teacher=former).delete()
+    make_assignment(other_class, make_quiz(users["other-teacher"], title="Class two's quiz"))
+    for name in ("co-teacher", "former-co-teacher"):
+        CoTeacher.objects.create(school_class=school_class, teacher=users[name])
+    CoTeacher.objects.filter(teacher=users["former-co-teacher"]).delete()
+    pks = {"quiz": quiz.pk, "assignment": assignment.pk, "attempt": attempt.pk}
+    return pks | {"class": school_class.pk} | {name: user.pk for name, user in users.items()}
+
+
+@pytest.fixture(scope="module")
+def built(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> Iterator[dict[str, int]]:
+    yield from built_once(django_db_blocker, _build)
+
+
+@pytest.fixture
+def world(built: dict[str, int], clock: Any, db: None) -> dict[str, Any]:
+    """The module's world, its objects fetched again for this test."""
+    users = User.objects.in_bulk([built[name] for name in USERNAMES.values()])
     return {
-        "quiz": quiz,
-        "assignment": assignment,
-        "attempt": attempt,
-        "class": school_class,
-        "users": {
-            "anonymous": None,
-            "student": student,
-            "outsider": outsider,
-            "teacher": teacher,
-            "co_teacher": co_teacher,
-            "former_co_teacher": former,
-            "other_teacher": other_teacher,
-            "staff": staff,
-        },
+        "quiz": Quiz.objects.get(pk=built["quiz"]),
+        "assignment": Assignment.objects.get(pk=built["assignment"]),
+        "attempt": Attempt.objects.get(pk=built["attempt"]),
+        "class": SchoolClass.objects.get(pk=built["class"]),
+        "users": {"anonymous": None}
+        | {actor: users[built[name]] for actor, name in USERNAMES.items()},
     }
 
 

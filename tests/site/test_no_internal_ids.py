@@ -14,12 +14,11 @@ import re
 from collections.abc import Iterator
 from html import unescape
 from html.parser import HTMLParser
+from typing import Any
 
 import pytest
-from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
-from pytest_django import DjangoDbBlocker
 
 from games.loo.bots import BeginnerBot
 from games.loo.catalogue import rule_ids, rules
@@ -34,17 +33,7 @@ from lessons.course.models import Lesson
 from lessons.models import Rule, Source
 from lessons.trainer import bank
 from lessons.trainer.models import AskedQuestion
-
-# The words a page uses are the templates' and the engine's, whichever database holds the
-# content: these sweeps run in one lane (the SQLite one; README, Set-up).
-pytestmark = pytest.mark.db_agnostic
-
-
-@pytest.fixture(scope="session")
-def django_db_setup(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> None:
-    """The site's content (sources, rules, lessons), loaded once, as the other page tests do."""
-    with django_db_blocker.unblock():
-        call_command("loadcontent", verbosity=0)
+from tests.crawl import Crawl
 
 
 class _Words(HTMLParser):
@@ -102,14 +91,24 @@ def get(client: Client, url: str) -> str:
 
 
 class Pages:
-    """The pages a test reads, and every internal identifier found on them by address."""
+    """The pages a test reads, and every internal identifier found on them by address: read
+    from the session's crawl of the site (tests/crawl.py) if given one, else fetched by
+    ``client`` (the pages of a table being played, of a question being answered)."""
 
-    def __init__(self, client: Client) -> None:
+    def __init__(self, client: Client, crawl: Crawl | None = None) -> None:
         self.client = client
+        self.crawl = crawl
         self.found: dict[str, list[str]] = {}
 
+    def html(self, url: str) -> str:
+        if self.crawl is None:
+            return get(self.client, url)
+        page = self.crawl.page(url)
+        assert page.status == 200, url
+        return page.html
+
     def read(self, url: str) -> None:
-        ids = internal_ids(get(self.client, url))
+        ids = internal_ids(self.html(url))
         if ids:
             self.found[url] = ids
 
@@ -117,6 +116,12 @@ class Pages:
 @pytest.fixture
 def pages(client: Client) -> Pages:
     return Pages(client)
+
+
+@pytest.fixture
+def crawled(client: Client, site_pages: Crawl) -> Pages:
+    """The pages as the session's crawl fetched them, each once for every test."""
+    return Pages(client, site_pages)
 
 
 def test_the_check_finds_what_it_looks_for() -> None:
@@ -158,14 +163,14 @@ def test_a_message_names_the_rule_it_cites() -> None:
 
 
 @pytest.mark.django_db
-def test_rule_pages_name_rules_and_readings_in_words(pages: Pages) -> None:
+def test_rule_pages_name_rules_and_readings_in_words(crawled: Pages) -> None:
     for rule in Rule.objects.all():
-        pages.read(reverse("lessons:rule-detail", args=[rule.pk]))
-    assert pages.found == {}
+        crawled.read(reverse("lessons:rule-detail", args=[rule.pk]))
+    assert crawled.found == {}
 
 
 @pytest.mark.django_db
-def test_the_lists_and_comparisons_name_no_ids(pages: Pages) -> None:
+def test_the_lists_and_comparisons_name_no_ids(crawled: Pages) -> None:
     for url in (
         reverse("lessons:rule-list"),
         reverse("lessons:source-list"),
@@ -178,32 +183,32 @@ def test_the_lists_and_comparisons_name_no_ids(pages: Pages) -> None:
         reverse("trainer:choose"),
         reverse("course:home"),
     ):
-        pages.read(url)
+        crawled.read(url)
     for preset in PRESETS:
-        pages.read(reverse("trainer:coverage") + f"?rules={preset}")
+        crawled.read(reverse("trainer:coverage") + f"?rules={preset}")
     # The search's snippets come from the rules' statements, options and all.
     for words in ("lead", "scope", "trump", "pam", "flush", "miss"):
-        pages.read(reverse("lessons:search") + f"?q={words}")
-    assert pages.found == {}
+        crawled.read(reverse("lessons:search") + f"?q={words}")
+    assert crawled.found == {}
     # An option named in a rule's statement ("within `lead-scope`") is its rule's name there.
-    found = visible_text(get(pages.client, reverse("lessons:search") + "?q=ace+of+trumps"))
+    found = visible_text(crawled.html(reverse("lessons:search") + "?q=ace+of+trumps"))
     assert "within which leads carry obligations" in found and "lead-scope" not in found
 
 
 @pytest.mark.django_db
-def test_source_pages_name_no_ids(pages: Pages) -> None:
+def test_source_pages_name_no_ids(crawled: Pages) -> None:
     for source in Source.objects.all():
-        pages.read(reverse("lessons:source-detail", args=[source.slug]))
-        pages.read(reverse("lessons:source-detail", args=[source.slug]) + "?mode=all")
-    assert pages.found == {}
+        crawled.read(reverse("lessons:source-detail", args=[source.slug]))
+        crawled.read(reverse("lessons:source-detail", args=[source.slug]) + "?mode=all")
+    assert crawled.found == {}
 
 
 @pytest.mark.django_db
-def test_lesson_pages_name_no_ids(pages: Pages) -> None:
+def test_lesson_pages_name_no_ids(crawled: Pages) -> None:
     for lesson in Lesson.objects.all():
         for preset in PRESETS:
-            pages.read(reverse("course:lesson", args=[lesson.slug]) + f"?rules={preset}")
-    assert pages.found == {}
+            crawled.read(reverse("course:lesson", args=[lesson.slug]) + f"?rules={preset}")
+    assert crawled.found == {}
 
 
 # -- the practice table and its replay ----------------------------------------------------------
@@ -288,7 +293,25 @@ def _kinds() -> Iterator[tuple[str, str, str]]:
                     yield kind, preset, game
 
 
+@pytest.fixture
+def remade_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each question made again once: a question's page and its answer remake it from its
+    identity at each request (``bank.remake``), the engine's work, and the same identity gives
+    the same question (tests/trainer/test_views.py); the pages are rendered as ever."""
+    made: dict[str, object] = {}
+    remake = bank.remake
+
+    def remake_once(*args: Any, **kwargs: Any) -> object:
+        key = repr((args, sorted(kwargs.items())))
+        if key not in made:
+            made[key] = remake(*args, **kwargs)
+        return made[key]
+
+    monkeypatch.setattr(bank, "remake", remake_once)
+
+
 @pytest.mark.django_db
+@pytest.mark.usefixtures("remade_once")
 def test_the_trainer_names_no_ids_asking_or_grading(client: Client, pages: Pages) -> None:
     session = client.session
     session.save()
