@@ -102,6 +102,9 @@ class Felt:
     opponents: list[SeatRow]
     #: Two seats on each side of the felt: the trick lies in three rows, not two.
     two_sides: bool
+    #: The pool in the felt's centre while the hand is played: "single" or "double", and ", a
+    #: must", ", club law" ("" once it is over).
+    pool_kind: str
     trick: list[Play]
     #: Who holds the trick so far (None: no card laid, or a guided hand asks it).
     trick_lead: TrickLead | None
@@ -200,6 +203,9 @@ class Settlement:
     flush_cards: list[list[Card]]
     flush_lines: list[LogLine]
     single_cards: list[SingleCard]
+    #: What became of a pool not played for, in a sentence ("Everyone before the dealer
+    #: passed, ..."): "" when the hand was played, a flush shown or Peel's single dealt.
+    outcome: str
     single_rule: RuleLink
     looed_line: str
     my_tricks_line: str
@@ -218,6 +224,8 @@ class CardRow:
     choice: CardChoice
     rule: RuleLink | None
     text: str
+    #: What its button does, for a screen reader: "Play", "Lead" or (a card not allowed) "Try".
+    verb: str
 
 
 @dataclass(frozen=True)
@@ -231,6 +239,8 @@ class Decision:
     #: The engine's explanations of his options, each with its rule.
     explanations: list[tuple[str, RuleLink]]
     card_rows: list[CardRow]
+    #: Beside the cards: which may be played (or led), and what happens to one that may not.
+    play_help: str
     #: The rules that forbid cards now, each said once beside the cards.
     binding: list[tuple[str, RuleLink | None]]
     #: Rules that do not bind here (the engine's notes on the legal cards).
@@ -292,8 +302,10 @@ class Controls:
     finishes: tuple[str, ...]
     may_withdraw: bool
     deals_to_even: int
-    #: How the game was finished ("" while it goes on), and the viewer's counters at its end.
+    #: How the game was finished ("" while it goes on), said after "The game is over" (": the
+    #: pool was shared equally"), and the viewer's counters at its end.
     finished: str
+    finished_how: str
     end_counters: int
     take_back: TakeBack
     #: A finished hand's share link ("" during a hand).

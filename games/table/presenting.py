@@ -108,8 +108,15 @@ def table_page(
     log = linked(log_lines(view, notes, reasons=hand.over), links)
     refusal_rule = refusal.application.rule if refusal and refusal.application else ""
     options = view.options
+    # No card laid to the trick yet: his card leads it.
+    lead = not (view.trick and view.trick.plays)
     card_rows = [
-        CardRow(c, links.link(c.why.rule) if c.why else None, said(c.why.message) if c.why else "")
+        CardRow(
+            c,
+            links.link(c.why.rule) if c.why else None,
+            said(c.why.message) if c.why else "",
+            ("Lead" if lead else "Play") if c.legal else "Try",
+        )
         for c in form.card_choices
     ]
     # The rules that forbid cards now, each said once beside the cards.
@@ -130,6 +137,7 @@ def table_page(
             (said(a.message), links.link(a.rule)) for a in (options.explanations if options else ())
         ],
         card_rows=card_rows,
+        play_help=_play_help(lead, bool(binding), laws and hand.rules.penalties != "none"),
         binding=binding,
         legal_notes=[
             (said(a.message), links.link(a.rule))
@@ -187,6 +195,7 @@ def table_page(
             may_withdraw=offers.may_withdraw and asking is None,
             deals_to_even=offers.deals_to_even,
             finished=offers.finished,
+            finished_how=_FINISHED.get(offers.finished, ""),
             end_counters=offers.end_counters,
             take_back=take_back,
             shareable=offers.shareable if view.phase == "over" else "",
@@ -235,6 +244,25 @@ def replay_page(
         steps=steps,
         here=here,
     )
+
+
+def _play_help(lead: bool, binding: bool, laws_stand: bool) -> str:
+    """What the table says beside the cards on the viewer's turn to play: which he may play
+    (``binding``: some are not allowed), and what becomes of one the rules forbid (in laws
+    mode, ``laws_stand``: it stands, and the law is applied at the end of the hand)."""
+    verb = "led" if lead else "played"
+    if binding:
+        text = f"The raised cards may be {verb}; the greyed ones are not allowed."
+    else:
+        text = f"Any card may be {verb}."
+    if laws_stand:
+        return (
+            f"{text} In laws mode a card the rules forbid may still be played, as at a real "
+            "table: the law is applied at the end of the hand."
+        )
+    if binding:
+        return f"{text} You may try a greyed card: it is refused, and the rule is explained."
+    return text
 
 
 def _first_decision(
@@ -467,6 +495,11 @@ def _felt(view: PlayerView, links: RuleLinks, names: Mapping[int, str]) -> Felt:
             for row in seats[1:]
         ],
         two_sides="left-low" in slots,
+        pool_kind=""
+        if view.phase == "over"
+        else ("single" if view.single else "double")
+        + (", a must" if view.must else "")
+        + (", club law" if view.club_law else ""),
         trick=plays(view.trick) if view.trick else [],
         trick_lead=_trick_lead(view, view.trick, links) if view.trick else None,
         last_trick=_last_trick(view, links, plays),
@@ -510,6 +543,7 @@ def _settlement(
         flush_lines=[line for line in log if line.event.kind == "flush"],
         single_cards=_single_cards(view),
         single_rule=links.link("single"),
+        outcome=_OUTCOMES.get(view.outcome, ""),
         looed_line=_looed_line(view.looed, said),
         my_tricks_line=_my_tricks_line(view, tricks),
         replay_url=replay_url,
@@ -691,6 +725,30 @@ def _payment_row(
         reason=said(payment.reason),
         rule=links.link(payment.rule),
     )
+
+
+#: What became of a pool nobody played for (or one alone), by the hand's outcome: the
+#: settlement's first line (a flush, and Peel's single deal, show their cards instead).
+_OUTCOMES: Final = {
+    "all-pass": "Everyone before the dealer passed, so the dealer takes the pool without play.",
+    "lone-miss": "One player took miss and everyone else passed: he takes the pool without play.",
+    "retired": "Everyone passed, and the dealer, who must retire for this hand, takes nothing: "
+    "nobody plays, and the pool stays for the next deal.",
+    "offender": "One player alone was left to take the pool without play, but he had offended, "
+    "so he wins nothing: the pool stays for the next deal.",
+    "nobody-plays": "Everyone passed, and the dealer stands out of this deal: nobody plays, and "
+    "the pool stays for the next deal.",
+    "lone-player": "One player alone played and everyone else passed, the dealer too: he takes "
+    "the pool without play.",
+}
+
+#: How a game was finished, Peel's ways (p. 17, A54), after "The game is over".
+_FINISHED: Final = {
+    "divide": ": the pool was shared equally",
+    "until-single": ": a hand went by in which nobody was looed",
+    "last-round": ": the last deal was played with everyone standing, and nobody paid a loo",
+    "withdraw": ": you withdrew at your turn to deal, paying for the deal",
+}
 
 
 # -- what the table's views say -------------------------------------------------------------
