@@ -1,6 +1,6 @@
 """Views of the tables where people play together: they parse, authorize, call the service
 (``games.people``) and render. Each person sees the table from his own seat
-(``view_for(hand, seat)`` through ``presenting.table_context_for``), the host who does not sit
+(``view_for(hand, seat)`` through ``presenting.table_page``), the host who does not sit
 watches it as a spectator (no hand of anyone while a hand is played).
 
 Every action is a real form (POST/redirect/GET; with htmx, the table's fragment). The page
@@ -14,6 +14,7 @@ exists), and someone not logged in the login page.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -27,16 +28,17 @@ from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from games.http import HtmxHttpRequest
-from games.links import RuleLinks
+from games.links import RuleLink, RuleLinks
 from games.live import sse
-from games.loo.hand import Hand
+from games.loo.hand import Hand, IllegalAction
 from games.loo.view import view_for
 from games.models import PeopleHand, PeopleSeat, PeopleTable
 from games.naming import seat_label
 from games.people import service as people
 from games.people.forms import JoinForm, NewPeopleTableForm, SeatForm
 from games.table import presenting
-from games.table.forms import ReplayStepForm
+from games.table.forms import ActionForm, ReplayStepForm
+from games.table.page import Alerts, Offers, TablePage, TableUrls
 from loo_site import limits
 
 TEMPLATE = "games/people/table.html"
@@ -189,13 +191,13 @@ def _render(
     table: PeopleTable,
     seat: PeopleSeat | None,
     *,
-    form: Any = None,
-    refusal: Any = None,
+    form: ActionForm | None = None,
+    refusal: IllegalAction | None = None,
     error: str = "",
     fragment: str = "people-table",
 ) -> HttpResponse:
-    context = table_context(table, seat, form=form, refusal=refusal, error=error)
-    context["flashed"] = [(m.message, m.level_tag, None) for m in messages.get_messages(request)]
+    flashed = [(m.message, m.level_tag, None) for m in messages.get_messages(request)]
+    context = table_context(table, seat, form=form, refusal=refusal, error=error, flashed=flashed)
     if fragment == "hand-table" and request.htmx:
         template = "games/table.html#hand-table"
     else:
@@ -207,80 +209,74 @@ def table_context(
     table: PeopleTable,
     seat: PeopleSeat | None,
     *,
-    form: Any = None,
-    refusal: Any = None,
+    form: ActionForm | None = None,
+    refusal: IllegalAction | None = None,
     error: str = "",
+    flashed: Sequence[tuple[str, str, RuleLink | None]] = (),
 ) -> dict[str, Any]:
-    """What the table page shows the person at ``seat`` (None: a spectator)."""
+    """What the table page shows the person at ``seat`` (None: a spectator): the table's page
+    (``page``, :func:`games.table.presenting.table_page`) once it has started, and who sits
+    where."""
     me = seat.number if seat is not None else 0
+    urls = _urls(table)
+    people_seats = _seats(table, seat)
     context: dict[str, Any] = {
         "table": table,
         "seat": seat,
-        "people_seats": _seats(table, seat),
-        "is_host": False,
-        "error": error,
-        "notice": "",
-        "practice": None,
-        "urls": _urls(table),
+        "people_seats": people_seats,
+        "urls": urls,
+        "flashed": flashed,
         # Without JavaScript the page comes again by itself while nothing is his to decide.
         "refresh": table.status == PeopleTable.Status.WAITING,
-        "laws": table.laws,
-        # The table's own "Leave the table" is in the seats' panel, at any time: the felt's
-        # (a practice table's, between deals) is not offered twice.
-        "left": True,
     }
     if table.state is None:
         return context
     engine = table.to_engine()
     hand = engine.hand
     assert hand is not None
+    links = RuleLinks.of(table.rules, table.game)
+    # The felt's other seats are labelled with the names of the people in them ("Left
+    # (ben)"): at a table of people one looks for a friend's seat, not for a place.
+    names = {s["number"]: s["name"] for s in people_seats if s["name"] and not s["left"]}
+    # The table's own "Leave the table" is in the seats' panel, at any time: the felt's (a
+    # practice table's, between deals) is not offered twice.
+    offers = Offers(
+        urls=TableUrls(act=urls["act"], next=urls["next"]),
+        deals_on=table.status == PeopleTable.Status.PLAYING and not engine.session_over,
+        replay_url=reverse("games:people-hand", args=[table.pk, hand.setup.hand_number])
+        if hand.over
+        else "",
+        # Everyone declares in turn here: nobody waits for the others, or declares early.
+        waits=False,
+    )
     if seat is None:
-        context.update(_spectator(table, hand))
+        page = _spectator(table, hand, links, offers, names)
+        context["spectator"] = True
+        context["refresh"] = True
         if hand.to_act is not None:
-            named = context["people_seats"][hand.to_act]
+            named = people_seats[hand.to_act]
             context["to_act_name"] = named["name"] or f"{named['place']} (a computer player)"
     else:
         view = view_for(hand, me)
-        context.update(
-            presenting.table_context_for(
-                view,
-                hand,
-                RuleLinks.of(table.rules, table.game),
-                notes=table.notes,
-                version=table.version,
-                form=form,
-                refusal=refusal,
-                laws=table.laws,
-                first_dealer=engine.first_dealer_brief if hand.setup.hand_number == 1 else None,
-            )
-        )
-        # Everyone declares in turn here: nobody waits for the others, or declares early.
-        context["form"].waiting = False
-        context["can_deal"] = (
-            hand.over and table.status == PeopleTable.Status.PLAYING and not engine.session_over
-        )
-        context["replay_url"] = (
-            reverse("games:people-hand", args=[table.pk, hand.setup.hand_number])
-            if hand.over
-            else ""
+        page = presenting.table_page(
+            view,
+            hand,
+            links,
+            notes=table.notes,
+            version=table.version,
+            offers=offers,
+            form=form,
+            refusal=refusal,
+            laws=table.laws,
+            first_dealer=engine.first_dealer_brief if hand.setup.hand_number == 1 else None,
+            alerts=Alerts(flashed=list(flashed), error=error),
+            names=names,
         )
         context["refresh"] = view.options is None or view.options.kind == "none" or seat.away
+    context["page"] = page
+    context["view"] = page.view
     context["revealed"] = _revealed(table, hand, me)
-    if "seats" in context:
-        context["opponents"] = _named(context["seats"][1:], context["people_seats"])
     return context
-
-
-def _named(rows: list[presenting.SeatRow], seats: list[dict[str, Any]]) -> list[Any]:
-    """The felt's other seats (``opponents``) with the names of the people in them ("Left
-    (ben)"): at a table of people one looks for a friend's seat, not for a place."""
-    names = {s["number"]: s["name"] for s in seats if s["name"] and not s["left"]}
-    return [
-        dataclasses.replace(row, label=f"{row.label} ({names[row.seat]})")
-        if row.seat in names
-        else row
-        for row in rows
-    ]
 
 
 def _urls(table: PeopleTable) -> dict[str, str]:
@@ -315,7 +311,9 @@ def _revealed(table: PeopleTable, hand: Hand, me: int) -> list[tuple[str, list[A
     ]
 
 
-def _spectator(table: PeopleTable, hand: Hand) -> dict[str, Any]:
+def _spectator(
+    table: PeopleTable, hand: Hand, links: RuleLinks, offers: Offers, names: Mapping[int, str]
+) -> TablePage:
     """What a spectator sees: the public table (the trick, the pool, the counters, whose
     turn), read from seat 0's chair with seat 0's own cards and choices taken away."""
     public = dataclasses.replace(
@@ -327,12 +325,9 @@ def _spectator(table: PeopleTable, hand: Hand) -> dict[str, Any]:
         irregularities=(),
         irregular_stands=False,
     )
-    context = presenting.table_context_for(
-        public, hand, RuleLinks.of(table.rules, table.game), notes=[], version=table.version
+    return presenting.table_page(
+        public, hand, links, notes=[], version=table.version, offers=offers, names=names
     )
-    context["spectator"] = True
-    context["refresh"] = True
-    return context
 
 
 # -- actions ---------------------------------------------------------------------------------
@@ -493,24 +488,19 @@ def replay_hand(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     step = form.cleaned_data["step"] if form.is_valid() else None
     step = 0 if step is None else min(step, record.steps)
     hand = record.replay(step)
-    context = presenting.table_context_for(
+    page = presenting.replay_page(
         view_for(hand, seat.number),
         hand,
         RuleLinks.of(table.rules, table.game),
         notes=[n for n in record.notes if n["action"] < step],
-        version=table.version,
+        step=step,
+        steps=record.steps,
+        # The lines this step added to the trace.
+        first_new=len(record.replay(step - 1).events) if step else None,
+        here=request.path,
+        # The computer players' reasons once the hand is over, as at the table.
+        reasons=hand.over,
     )
-    context.update(
-        {
-            "table": table,
-            "record": record,
-            "step": step,
-            "steps": record.steps,
-            "here": request.path,
-            "in_replay": True,
-            # The lines this step added to the trace.
-            "first_new": len(record.replay(step - 1).events) if step else len(context["log"]),
-        }
-    )
+    context = {"page": page, "table": table, "record": record}
     template = "games/replay.html#replay-step" if request.htmx else "games/people/replay.html"
     return render(request, template, context)

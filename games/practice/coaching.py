@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -40,6 +41,7 @@ from games.loo.review import answer_notes, option_line, review, view_seed
 from games.loo.view import PlayerView, view_for
 from games.models import PracticeHand, PracticeTable
 from games.naming import HUMAN, say
+from games.table.page import Coach
 from loo_site import limits
 
 NOT_HERE: Final = (
@@ -209,17 +211,16 @@ def _review(record: PracticeHand) -> dict[str, Any]:
 # -- the table page ---------------------------------------------------------------------------
 
 
-def table_context(
-    practice: PracticeTable, view: PlayerView, coach: dict[str, Any] | None
-) -> dict[str, Any]:
+def table_part(
+    practice: PracticeTable, view: PlayerView, answer: Mapping[str, object] | None
+) -> Coach:
     """What the table page shows of the coach: the "Ask the coach" form while the human
-    decides (where the coach is offered), the answer when he asked (``coach``: without
-    JavaScript, ``?coach=1``), the review's link once the hand is over."""
+    decides (where the coach is offered), the answer when he asked (``answer``: without
+    JavaScript, ``?coach=1``). (The review's link, once the hand is over, is
+    :func:`review_url`.)"""
     ask = offered(practice) and deciding(view)
-    over = view.phase == "over" and offered(practice)
-    return {
-        "coach_offered": ask,
-        "coach_url": reverse("games:table-coach", args=[practice.pk]) if ask else "",
-        "coach": coach,
-        "review_url": review_url(practice, view.hand_number) if over else "",
-    }
+    return Coach(
+        offered=ask,
+        url=reverse("games:table-coach", args=[practice.pk]) if ask else "",
+        answer=answer,
+    )

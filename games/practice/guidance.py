@@ -25,9 +25,11 @@ from typing import Any
 
 from django.urls import reverse
 
+from games.links import RuleLinks
 from games.loo.hand import Event, Hand
 from games.loo.view import PlayerView, TrickView, _as_seen, public_events, view_for
 from games.naming import HUMAN, say, seat_name
+from games.table.page import Guide, GuideAsk, GuideDeclared
 
 #: What a guided table asks (``guide["asks"]``).
 TRICK_WINNER = "trick-winner"
@@ -99,38 +101,37 @@ def _as_played(hand: Hand, first: int) -> tuple[Event, ...]:
     return (_as_seen(event, hand) if event.seat not in (None, HUMAN) else event,)
 
 
-def guide_context(guide: dict[str, Any] | None, hand: Hand, pk: int) -> dict[str, Any]:
-    """The table page's keys for a guided hand (of table ``pk``): the line saying who
-    declared for the learner, and the question on a trick he is to work out. While it waits,
-    nothing at the table moves on, and nothing says who holds the trick."""
+def guide(guide: dict[str, Any] | None, hand: Hand, pk: int, links: RuleLinks) -> Guide | None:
+    """What the table page shows of a guided hand (of table ``pk``): the lesson, the line
+    saying who declared for the learner, and the question on a trick he is to work out. While
+    it waits, nothing at the table moves on, and nothing says who holds the trick
+    (``games.table.presenting.table_page`` decides so)."""
     if not guide:
-        return {}
-    context: dict[str, Any] = {"guide_declared": None, "guide_ask": None}
-    if guide.get("declares") and hand.setup.hand_number == 1:
-        context["guide_declared"] = guide["declares"]
-    if guide.get("asks") == TRICK_WINNER and hand.setup.hand_number == 1:
-        # Who holds the trick so far is his to work out.
-        context["trick_lead"] = None
-        number = pending_trick(guide, hand)
-        if number is not None:
-            trick = hand.tricks[number - 1]
-            context.update(
-                status=f"Trick {number} is complete: who takes it?",
-                guide_ask={
-                    "number": number,
-                    "url": reverse("games:table-say", args=[pk]),
-                    "choices": [
-                        (seat, seat_name(seat, hand.setup.players), card)
-                        for seat, card in trick.plays
-                    ],
-                },
-                last_trick=None,
-                can_deal=False,
-                can_take_back=False,
-                finishes=(),
-                may_withdraw=False,
-            )
-    return context
+        return None
+    first = hand.setup.hand_number == 1
+    asks = guide.get("asks") == TRICK_WINNER and first
+    declared = guide.get("declares") if first else None
+    ask = None
+    number = pending_trick(guide, hand) if asks else None
+    if number is not None:
+        trick = hand.tricks[number - 1]
+        ask = GuideAsk(
+            number=number,
+            url=reverse("games:table-say", args=[pk]),
+            choices=[
+                (seat, seat_name(seat, hand.setup.players), card) for seat, card in trick.plays
+            ],
+        )
+    return Guide(
+        lesson=guide.get("lesson", ""),
+        banner=guide.get("banner", ""),
+        back=guide.get("back", ""),
+        rule=guide["rule"],
+        rule_link=links.link(guide["rule"]),
+        declared=GuideDeclared(declared["lesson"], declared["url"]) if declared else None,
+        ask=ask,
+        hides_lead=asks,
+    )
 
 
 def say_winner(guide: dict[str, Any], hand: Hand, seat: int) -> tuple[dict[str, Any], str]:

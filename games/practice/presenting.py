@@ -5,8 +5,7 @@ standings, a lesson's guided hand and the forms' addresses; a finished hand's re
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
 from django.contrib.messages.storage.base import Message as StoredMessage
@@ -19,9 +18,23 @@ from games.loo.table import Table
 from games.loo.view import view_for
 from games.models import MAX_PLAYERS, PracticeHand, PracticeTable
 from games.naming import HUMAN, say, seat_label
-from games.practice import guidance, service
+from games.practice import coaching, guidance, service
+from games.table import presenting
 from games.table.forms import ActionForm
-from games.table.presenting import linked, log_lines, shown_context, table_context_for
+from games.table.page import (
+    Alerts,
+    Chart,
+    ChartLine,
+    Offers,
+    PaceShown,
+    PracticePart,
+    ReplayPage,
+    Session,
+    Standing,
+    TablePage,
+    TableUrls,
+    TakeBack,
+)
 
 #: Beside the take-back button: how long it is offered.
 TAKEBACK_OFFERED: Final = (
@@ -53,7 +66,7 @@ def _player_range(limits: tuple[int, int]) -> tuple[int, int]:
 # -- the table ------------------------------------------------------------------------------
 
 
-def table_context(
+def table_page(
     practice: PracticeTable,
     table: Table,
     hand: Hand,
@@ -64,106 +77,86 @@ def table_context(
     error: str = "",
     done: Sequence[str] = (),
     stored: Iterable[StoredMessage] = (),
-) -> dict[str, Any]:
-    """The practice table page's context for ``hand`` (the table's current one), for its human
-    at seat 0: ``form``, the human's last form (a fresh one unless it has errors),
+    coach: Mapping[str, object] | None = None,
+    pace: PaceShown | None = None,
+) -> TablePage:
+    """The practice table's page for ``hand`` (the table's current one), for its human at
+    seat 0: ``form``, the human's last form (a fresh one unless it has errors),
     ``refusal``, the engine's refusal of it; ``notice`` and ``error``, what the view has to
     say; ``done``, what his decision did; ``stored``, messages left by a redirect (without
-    JavaScript). What the view shows is :func:`table_context_for`'s; the practice table adds
-    its own: take-back, Peel's finishes, the session, the guided hand, its addresses."""
+    JavaScript); ``coach``, the coach's answer he asked for; ``pace``, the computer players'
+    pace. The page is :func:`games.table.presenting.table_page`'s, with what the practice
+    table offers: take-back, Peel's finishes, the session, the guided hand, the coach, its
+    addresses."""
     view = guidance.held_view(practice.guide, hand) or view_for(hand, HUMAN)
     if table.finish_way is not None and hand.over:
         # Peel's finish (the pool shared, a withdrawal) moved counters after the hand: the
         # table shows where they stand now.
         view = dataclasses.replace(view, balances=tuple(table.balances), pool=table.pool)
     links = RuleLinks.of(practice.rules, practice.game)
-    context = table_context_for(
-        view,
-        hand,
-        links,
-        notes=practice.notes,
-        version=practice.version,
-        form=form,
-        refusal=refusal,
-        laws=practice.laws,
-        first_dealer=table.first_dealer_brief if hand.setup.hand_number == 1 else None,
-    )
     # Messages left by a redirect (no JavaScript): a refusal carries its rule in its tags.
     flashed = [
         (m.message, m.level_tag, next((t[5:] for t in m.tags.split() if t[:5] == "rule:"), ""))
         for m in stored
     ]
     flashed += [(text, "info", "") for text in done]
-    log_earlier = context["log_earlier"]
-    context.update(
-        {
-            "practice": practice,
-            "flashed": [
+    # The human has left the table: the session is over, and nothing more is done at it.
+    left = practice.left
+    pk, number = practice.pk, hand.setup.hand_number
+    offers = Offers(
+        urls=TableUrls(
+            act=reverse("games:table-act", args=[pk]),
+            next=reverse("games:table-next", args=[pk]),
+            takeback=reverse("games:table-takeback", args=[pk]),
+            finish=reverse("games:table-finish", args=[pk]),
+            leave=reverse("games:table-leave", args=[pk]),
+        ),
+        deals_on=not table.session_over and not left,
+        may_leave=not left,
+        # Peel's ways to finish the game (p. 17, A54), and what ending it now would leave.
+        finishes=() if left else tuple(table.finishes()),
+        may_withdraw=table.may_withdraw(HUMAN) and not left,
+        deals_to_even=table.deals_to_even(),
+        finished=(table.finish_way or "") if table.session_over else "",
+        end_counters=table.balances[HUMAN],
+        take_back=_take_back(practice, table, hand),
+        replay_url=reverse("games:hand-replay", args=[pk, view.hand_number]),
+        review_url=coaching.review_url(practice, view.hand_number) if view.phase == "over" else "",
+        # A finished hand is shared by its replay (and that deal to play again): nothing
+        # about a hand in progress, nor the table's later deals.
+        shareable=PracticeHand.share_url(pk, number) if hand.over else "",
+    )
+    return presenting.table_page(
+        view,
+        hand,
+        links,
+        notes=practice.notes,
+        version=practice.version,
+        offers=offers,
+        form=form,
+        refusal=refusal,
+        laws=practice.laws,
+        first_dealer=table.first_dealer_brief if number == 1 else None,
+        alerts=Alerts(
+            flashed=[
                 (text, level, links.link(rule) if rule else None) for text, level, rule in flashed
             ],
-            "notice": notice,
-            "error": error,
-            "urls": {
-                "act": reverse("games:table-act", args=[practice.pk]),
-                "next": reverse("games:table-next", args=[practice.pk]),
-                "takeback": reverse("games:table-takeback", args=[practice.pk]),
-                "finish": reverse("games:table-finish", args=[practice.pk]),
-                "leave": reverse("games:table-leave", args=[practice.pk]),
-            },
-            # Peel's ways to finish the game (p. 17, A54), and what ending it now would leave.
-            "finishes": table.finishes(),
-            "may_withdraw": table.may_withdraw(HUMAN),
-            "deals_to_even": table.deals_to_even(),
-            "finished": table.finish_way if table.session_over else "",
-            "end_counters": table.balances[HUMAN],
-            **_take_back(practice, table, hand),
-            # A line marked with the lesson's rule is never folded away unseen.
-            "earlier_marked": bool(
-                practice.guide
-                and any(practice.guide["rule"] in line.event.rules for line in log_earlier)
-            ),
-            "can_deal": hand.over and not table.session_over,
-            # A finished hand is shared by its replay (and that deal to play again): nothing
-            # about a hand in progress, nor the table's later deals.
-            "shareable": PracticeHand.share_url(practice.pk, hand.setup.hand_number)
-            if hand.over
-            else "",
-            "guide_rule": links.link(practice.guide["rule"]) if practice.guide else None,
-            **guidance.guide_context(practice.guide, hand, practice.pk),
-        }
+            notice=notice,
+            error=error,
+        ),
+        # The page opens at the coach's answer (#coach), not at the decision.
+        focus=not coach,
+        practice=PracticePart(
+            table=practice,
+            guide=guidance.guide(practice.guide, hand, pk, links),
+            session=session(practice, table, hand),
+            coach=coaching.table_part(practice, view, coach),
+            pace=pace,
+        ),
     )
-    context.update(session_context(practice, table, hand))
-    if practice.left:
-        # The human has left the table: the session is over, and nothing more is done at it.
-        context.update(can_deal=False, can_take_back=False, finishes=(), may_withdraw=False)
-    return context
 
 
 # -- the session ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Standing:
-    """A player's standing in the session: his counters now, his net since the first deal,
-    how many times he was looed, and his counters after each finished deal."""
-
-    seat: int
-    label: str
-    counters: int
-    net: int
-    looed: int
-    after: list[int]
-
-
-@dataclass
-class ChartLine:
-    """A player's line on the running score's chart, and where its label is written."""
-
-    you: bool
-    points: str
-    label: str
-    end: float
-    label_y: float = 0.0
 
 
 #: The running score's chart: its size (the SVG's user units) and its margins.
@@ -172,7 +165,7 @@ CHART_HEIGHT: Final = 150
 _CHART_LEFT, _CHART_RIGHT, _CHART_TOP, _CHART_BOTTOM = 34, 70, 8, 20
 
 
-def session_context(practice: PracticeTable, table: Table, hand: Hand) -> dict[str, Any]:
+def session(practice: PracticeTable, table: Table, hand: Hand) -> Session:
     """The session so far (issue 26, item 8): every player's counters after each finished deal
     (a small chart and its table), how often each was looed, the standing now; whether the
     human has left the table. Built from the finished hands' rows, which keep what the table
@@ -195,16 +188,16 @@ def session_context(practice: PracticeTable, table: Table, hand: Hand) -> dict[s
         )
         for s in range(n)
     ]
-    return {
-        "deals_played": len(records),
-        "standings": standings,
-        "deal_numbers": [record.number for record in records],
-        "chart": _chart(standings, chips) if records else None,
-        "left": practice.left,
-    }
+    return Session(
+        deals_played=len(records),
+        standings=standings,
+        deal_numbers=[record.number for record in records],
+        chart=_chart(standings, chips) if records else None,
+        left=practice.left is not None,
+    )
 
 
-def _chart(standings: list[Standing], chips: int) -> dict[str, Any]:
+def _chart(standings: list[Standing], chips: int) -> Chart:
     """The running score as SVG lines, one a player from the counters he began with, each
     labelled at its end (the labels spread so that none covers another); the table beside
     it says the same in numbers."""
@@ -234,32 +227,28 @@ def _chart(standings: list[Standing], chips: int) -> dict[str, Any]:
     placed = -10.0
     for line in sorted(lines, key=lambda line: line.end):
         line.label_y = placed = max(line.end + 3, placed + 10)
-    return {
-        "width": CHART_WIDTH,
-        "height": CHART_HEIGHT,
-        "lines": lines,
-        "label_x": x(deals) + 4,
-        "axis": [(y(high), high), (y(low), low)] if high != low else [(y(high), high)],
-        "left": _CHART_LEFT,
-        "right": x(deals),
-        "bottom": CHART_HEIGHT - _CHART_BOTTOM,
-        "ticks": [(x(i), i) for i in range(deals + 1)],
-    }
+    return Chart(
+        width=CHART_WIDTH,
+        height=CHART_HEIGHT,
+        lines=lines,
+        label_x=x(deals) + 4,
+        axis=[(y(high), high), (y(low), low)] if high != low else [(y(high), high)],
+        left=_CHART_LEFT,
+        right=x(deals),
+        bottom=CHART_HEIGHT - _CHART_BOTTOM,
+        ticks=[(x(i), i) for i in range(deals + 1)],
+    )
 
 
-def _take_back(practice: PracticeTable, table: Table, hand: Hand) -> dict[str, Any]:
-    """Whether the human's last decision may be taken back (``can_take_back``), and if it may
+def _take_back(practice: PracticeTable, table: Table, hand: Hand) -> TakeBack:
+    """Whether the human's last decision may be taken back (``may``), and if it may
     not, why not, beside where the button would be: at an honest table
-    (``honest_table``), none ever; else none once something hidden was shown because of it
-    (``takeback_refused``, the engine's reason: ``Table.takeback_refusal``). Nothing is said
-    before he has decided anything in this deal, nor of a lesson's finished guided hand."""
+    (``honest``), none ever; else none once something hidden was shown because of it
+    (``refused``, the engine's reason: ``Table.takeback_refusal``). Nothing is said
+    before he has decided anything in this deal, nor of a lesson's finished guided hand;
+    nothing is taken back once he has left the table."""
     if practice.honest:
-        return {
-            "can_take_back": False,
-            "honest_table": service.HONEST_TABLE,
-            "takeback_refused": "",
-            "takeback_offered": "",
-        }
+        return TakeBack(honest=service.HONEST_TABLE)
     refusal = table.takeback_refusal(HUMAN)
     said = (
         ""
@@ -268,41 +257,30 @@ def _take_back(practice: PracticeTable, table: Table, hand: Hand) -> dict[str, A
         or practice.guided_hand_over(hand)
         else say(refusal)
     )
-    return {
-        "can_take_back": refusal is None and service.his_own_last(practice, hand),
-        "honest_table": "",
-        "takeback_refused": f"{service.TAKEBACK_REFUSED} {said}" if said else "",
-        "takeback_offered": TAKEBACK_OFFERED,
-    }
+    return TakeBack(
+        may=refusal is None and service.his_own_last(practice, hand) and not practice.left,
+        refused=f"{service.TAKEBACK_REFUSED} {said}" if said else "",
+        offered=TAKEBACK_OFFERED,
+    )
 
 
 # -- a finished hand ------------------------------------------------------------------------
 
 
-def replay_context(record: PracticeHand, step: int, *, here: str, share_url: str) -> dict[str, Any]:
+def replay_page(record: PracticeHand, step: int, *, here: str) -> ReplayPage:
     """A finished hand after its first ``step`` actions (at most its number of actions), as
-    the human saw it, with its trace up to there: ``here``, the page's own address;
-    ``share_url``, the link that shares it ("" on a shared replay)."""
-    steps = record.steps
+    the human saw it, with its trace up to there: ``here``, the page's own address."""
     hand = record.replay(step)
-    view = view_for(hand, HUMAN)
-    log = log_lines(view, [n for n in record.notes if n["action"] < step])
-    # The lines this step added to the trace.
-    first_new = len(record.replay(step - 1).events) if step else len(log)
-    links = RuleLinks.of(record.table.rules, record.table.game)
-    return {
-        "record": record,
-        "practice": record.table,
-        "view": view,
-        "step": step,
-        "steps": steps,
-        "log": linked(log, links),
-        "flush_lines": [line for line in log if line.event.kind == "flush"],
-        "first_new": first_new,
-        "in_replay": True,
-        "here": here,
-        "share_url": share_url,
-        "shared": not share_url,
-        "links": links,
-        **shown_context(view, hand, links),
-    }
+    guide = record.table.guide
+    return presenting.replay_page(
+        view_for(hand, HUMAN),
+        hand,
+        RuleLinks.of(record.table.rules, record.table.game),
+        notes=[n for n in record.notes if n["action"] < step],
+        step=step,
+        steps=record.steps,
+        # The lines this step added to the trace.
+        first_new=len(record.replay(step - 1).events) if step else None,
+        here=here,
+        watched=guide["rule"] if guide else "",
+    )

@@ -33,6 +33,7 @@ from games.models import PracticeHand, PracticeTable
 from games.practice import coaching, presenting, service
 from games.practice.forms import DEFAULT_PACE, PACES, NewTableForm, PaceForm
 from games.table.forms import ActionForm, ReplayStepForm, VersionForm
+from games.table.page import PaceShown
 from games.table.presenting import BAD_STEP, NO_VERSION, STALE
 
 TABLE_TEMPLATE = "games/table.html"
@@ -330,9 +331,15 @@ def _render_replay(
     step = 0 if step is None else min(step, record.steps)
     share = reverse("games:shared-replay", args=[token])
     share_url = "" if shared else request.build_absolute_uri(share)
-    context = presenting.replay_context(record, step, here=here, share_url=share_url)
-    context["play_url"] = reverse("games:shared-play", args=[token])
-    context["review_url"] = "" if shared else coaching.review_url(record.table, record.number)
+    context = {
+        "page": presenting.replay_page(record, step, here=here),
+        "record": record,
+        "practice": record.table,
+        "share_url": share_url,
+        "shared": shared,
+        "play_url": reverse("games:shared-play", args=[token]),
+        "review_url": "" if shared else coaching.review_url(record.table, record.number),
+    }
     template = "games/replay.html#replay-step" if request.htmx else "games/replay.html"
     return render(request, template, context)
 
@@ -421,7 +428,8 @@ def _render_table(
     done: Sequence[str] = (),
     coach: dict[str, Any] | None = None,
 ) -> HttpResponse:
-    context = presenting.table_context(
+    pace_form = _pace_form(request)
+    page = presenting.table_page(
         practice,
         table,
         service.current_hand(table),
@@ -431,39 +439,13 @@ def _render_table(
         error=error,
         done=done,
         stored=messages.get_messages(request),
+        coach=coach,
+        pace=PaceShown(
+            form=pace_form,
+            pause=PACES[pace_form.cleaned_data["pace"]].pause,
+            hold=PACES[pace_form.cleaned_data["pace"]].hold,
+            wait=pace_form.cleaned_data["wait"],
+        ),
     )
-    context["autofocus"], context["autofocus_card"] = _first_decision(context)
-    pace_form = _pace_form(request)
-    context["pace_form"] = pace_form
-    context["pace"] = PACES[pace_form.cleaned_data["pace"]]
-    context["pace_wait"] = pace_form.cleaned_data["wait"]
-    context.update(coaching.table_context(practice, context["view"], coach))
-    if coach:  # the page opens at the answer (#coach), not at the decision
-        context["autofocus"], context["autofocus_card"] = "", ""
     template = f"{TABLE_TEMPLATE}#hand-table" if request.htmx else TABLE_TEMPLATE
-    return render(request, template, context)
-
-
-def _first_decision(context: dict[str, Any]) -> tuple[str, str]:
-    """What the player decides first on this table page, for its ``autofocus`` attribute, so
-    that after a deal or a redirect focus is on it, with JavaScript or without (play.js moves
-    it there only once the computer players' cards have all arrived): "card" (with the code
-    of his first legal card), "discard", "choice", "wait" or "deal"; ("", "") when nothing is
-    his to do, or when the page has an error to read first."""
-    form: ActionForm = context["form"]
-    flashed_error = any(level == "error" for _text, level, _rule in context["flashed"])
-    if form.errors or context["error"] or flashed_error:
-        return "", ""
-    view = context["view"]
-    options = form.options
-    if options is not None and options.kind == "play" and view.hand:
-        first = next((c.card.code for c in form.card_choices if c.legal), "")
-        return ("card", first) if first else ("", "")
-    if options is not None and options.kind in ("declare", "replay"):
-        exchange = options.kind == "declare" and view.phase == "exchange"
-        return ("discard" if exchange and options.max_discards else "choice"), ""
-    if form.waiting:
-        return "wait", ""
-    if context["can_deal"]:
-        return "deal", ""
-    return "", ""
+    return render(request, template, {"page": page})

@@ -1,11 +1,14 @@
-"""What every table's page shows, a practice table's and a table for people's: the table in
-play and a finished hand's replay (each feature adds its own parts: ``games.practice.presenting``,
-``games.people.views``). Views parse, authorize, call their service and render; everything a
-page says about the hand is built here from one player's view of it (``view_for(hand,
-seat)``), the only thing about the cards that reaches a template: no other hand, the miss, the
-stock or the discards.
+"""What every table's page shows, a practice table's, a lesson's guided hand's and a table for
+people's: the table in play (:func:`table_page`) and a finished hand's replay
+(:func:`replay_page`), each the one builder of its page (``games.table.page``: typed, frozen).
+Each feature says what it offers (its addresses, the next deal, the take-back: ``Offers``)
+and builds its own parts (``games.practice.presenting``, ``games.people.views``); every flag
+the template reads is decided here. Views parse, authorize, call their service and render;
+everything a page says about the hand is built here from one player's view of it
+(``view_for(hand, seat)``), the only thing about the cards that reaches a template: no other
+hand, the miss, the stock or the discards.
 The practice table's human sits at seat 0 (``view_for(hand, HUMAN)``); a table for people
-shows each person the same page from his own seat (:func:`table_context_for`).
+shows each person the same page from his own seat.
 
 The English the table writes itself (its headings, who was looed, how many tricks, the
 refusals of a view) is gathered here too, below the page-building, so that one later step can
@@ -15,113 +18,276 @@ sentences already are.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Final
 
 from games.links import RuleLink, RuleLinks
 from games.loo import catalogue
-from games.loo.cards import Card, card
-from games.loo.hand import IRREGULARITIES, Event, Hand, IllegalAction, Payment
+from games.loo.cards import card
+from games.loo.hand import IRREGULARITIES, Hand, IllegalAction, Payment
 from games.loo.messages import Message, msg
 from games.loo.play import trick_winner
 from games.loo.rulesets import HAND_SIZE
 from games.loo.view import PlayerView, TrickView
 from games.naming import HUMAN, say, seat_label, seat_name, seat_possessive, stored_message
 from games.table.forms import CHOICE_HELP, ActionForm
+from games.table.page import (
+    Alerts,
+    CardRow,
+    Controls,
+    Decision,
+    Felt,
+    LastTrick,
+    Log,
+    LogLine,
+    Offers,
+    PaymentRow,
+    Play,
+    PracticePart,
+    ReplayPage,
+    SeatRow,
+    Settlement,
+    SingleCard,
+    Stakes,
+    TablePage,
+    TrickDone,
+    TrickLead,
+)
 
 # -- the table ------------------------------------------------------------------------------
 
 
-def table_context_for(
+def table_page(
     view: PlayerView,
     hand: Hand,
     links: RuleLinks,
     *,
     notes: Sequence[Mapping[str, Any]],
     version: int,
+    offers: Offers,
     form: ActionForm | None = None,
     refusal: IllegalAction | None = None,
     laws: bool = False,
     first_dealer: Message | None = None,
-) -> dict[str, Any]:
-    """What the table page shows of ``hand`` to the player ``view`` is for (``view.seat``),
-    read from his chair: the felt's seats turned so that he sits at the foot and the others
-    run from his left round to his right; his cards, his options and the rules that bind
-    them; the status line ("Your turn ..."), the trick log and the settlement with him in the
-    second person, the others by where they sit from him. The keys are those of the table's
-    template (``templates/games/table.html``).
+    alerts: Alerts | None = None,
+    names: Mapping[int, str] | None = None,
+    focus: bool = False,
+    practice: PracticePart | None = None,
+) -> TablePage:
+    """The table page of ``hand`` for the player ``view`` is for (``view.seat``), read from
+    his chair: the felt's seats turned so that he sits at the foot and the others run from
+    his left round to his right; his cards, his options and the rules that bind them; the
+    status line ("Your turn ..."), the trick log and the settlement with him in the second
+    person, the others by where they sit from him.
 
-    A table for people calls this for each person at his own seat (``view_for(hand, seat)``):
-    ``links``, the rules as the table's source cites them (``RuleLinks.of(source, game)``);
-    ``notes``, the table's notes of the hand (``games.loo.autoplay.Note``, as
-    ``Autoplay.run`` and ``Autoplay.rules_note`` make them): the computer players' reasons are
-    shown once the hand is over, and only where they rest on no card the viewer never sees
-    (:func:`_resting_on_unseen_cards`); a person's rules notes only to himself; ``version``,
-    the table's version the forms send back; ``form``, his last form, bound, if it has
-    errors (a fresh one otherwise); ``refusal``, the engine's refusal of it; ``laws``, laws
-    mode (irregularities stand and are punished); ``first_dealer``, how the first dealer was
-    chosen (``Table.first_dealer_brief``, at the first deal only).
-
-    It leaves out everything of the practice table: take-back, the coach, a lesson's guided
-    hand, Peel's finishes and withdrawal, the session's standings, the flashed messages and
-    the forms' addresses, which the caller adds where it offers them (a table for people,
-    none that would help one player over the others). The template's ``hand-table`` fragment
-    also reads ``urls`` (``act``, ``next``, ...), ``practice.pk`` (the pace form, the
-    replay's link), ``practice.guide`` and ``pace`` (``tests/games/test_any_seat.py`` renders
-    it with stand-ins)."""
+    A table for people builds it for each person at his own seat (``view_for(hand, seat)``),
+    the practice table for its human at seat 0: ``links``, the rules as the table's source
+    cites them (``RuleLinks.of(source, game)``); ``notes``, the table's notes of the hand
+    (``games.loo.autoplay.Note``, as ``Autoplay.run`` and ``Autoplay.rules_note`` make them):
+    the computer players' reasons are shown once the hand is over, and only where they rest
+    on no card the viewer never sees (:func:`_resting_on_unseen_cards`); a person's rules notes
+    only to himself; ``version``, the table's version the forms send back; ``offers``, what the
+    feature offers at its table (its addresses, the next deal, the take-back...), from which
+    the controls are decided here; ``form``, his last form, bound, if it has errors (a fresh
+    one otherwise); ``refusal``, the engine's refusal of it; ``laws``, laws mode
+    (irregularities stand and are punished); ``first_dealer``, how the first dealer was chosen
+    (``Table.first_dealer_brief``, at the first deal only); ``alerts``, what the view has to
+    say; ``names``, the people at the table by seat (their seats labelled "Left (ben)");
+    ``focus``, the page puts focus on the viewer's first decision; ``practice``, the practice
+    table's own parts: a lesson's guided hand that asks who takes a trick holds the table
+    until he has said (no deal, take-back or finish; nothing says who holds the trick)."""
     if form is None or form.is_bound and not form.errors:
         form = ActionForm(view, initial={"version": version})
+    alerts = alerts or Alerts()
     said = _say_to(view)
+    guide = practice.guide if practice is not None else None
+    asking = guide.ask if guide is not None else None
     # The computer players' reasons once the hand is over (during it they tell of hidden cards).
-    log = log_lines(view, notes, reasons=hand.over)
+    log = linked(log_lines(view, notes, reasons=hand.over), links)
     refusal_rule = refusal.application.rule if refusal and refusal.application else ""
     options = view.options
-    explanations = [
-        (said(a.message), links.link(a.rule)) for a in (options.explanations if options else ())
-    ]
+    # No card laid to the trick yet: his card leads it.
+    lead = not (view.trick and view.trick.plays)
     card_rows = [
-        (c, links.link(c.why.rule) if c.why else None, said(c.why.message) if c.why else "")
+        CardRow(
+            c,
+            links.link(c.why.rule) if c.why else None,
+            said(c.why.message) if c.why else "",
+            ("Lead" if lead else "Play") if c.legal else "Try",
+        )
         for c in form.card_choices
     ]
     # The rules that forbid cards now, each said once beside the cards.
     binding: list[tuple[str, RuleLink | None]] = []
-    for choice, rule, why in card_rows:
-        if not choice.legal and why and (why, rule) not in binding:
-            binding.append((why, rule))
-    log_earlier, log_current = _split_log(linked(log, links))
-    legal_notes = [
-        (said(a.message), links.link(a.rule))
-        for a in (options.legal.notes if options and options.legal else ())
-    ]
-    return {
-        "view": view,
-        "status": _status(view),
-        "form": form,
-        "choice_help": [
+    for row in card_rows:
+        if not row.choice.legal and row.text and (row.text, row.rule) not in binding:
+            binding.append((row.text, row.rule))
+    waiting = form.waiting and offers.waits
+    may_deal = hand.over and offers.deals_on and asking is None
+    watched = guide.rule if guide is not None else ""
+    earlier, current = _split_log(log)
+    decision = Decision(
+        form=form,
+        choice_help=[
             (value, label, CHOICE_HELP.get(value, "")) for value, label in form.choice_buttons
         ],
-        "log": log,
-        "log_earlier": log_earlier,
-        "log_current": log_current,
-        "flush_lines": [line for line in log if line.event.kind == "flush"],
-        "explanations": explanations,
-        "card_rows": card_rows,
-        "binding": binding,
-        "legal_notes": legal_notes,
-        "refusal_rule": links.link(refusal_rule) if refusal_rule else None,
-        "version": version,
-        "laws_stand": laws and hand.rules.penalties != "none",
-        "irregular_laws": {
+        explanations=[
+            (said(a.message), links.link(a.rule)) for a in (options.explanations if options else ())
+        ],
+        card_rows=card_rows,
+        play_help=_play_help(lead, bool(binding), laws and hand.rules.penalties != "none"),
+        binding=binding,
+        legal_notes=[
+            (said(a.message), links.link(a.rule))
+            for a in (options.legal.notes if options and options.legal else ())
+        ],
+        refusal_rule=links.link(refusal_rule) if refusal_rule else None,
+        irregular_laws={
             what.replace("-", "_"): _law(IRREGULARITIES[what], links.source, links)
             for what in form.irregularities
         },
-        "declare_before": _declare_before(view) if form.waiting else "",
-        "first_dealer": said(first_dealer) if first_dealer is not None else "",
-        "links": links,
-        **shown_context(view, hand, links),
-    }
+        waiting=waiting,
+        declare_before=_declare_before(view) if form.waiting else "",
+        civil_rule=links.link("pam-be-civil"),
+        autofocus="",
+        autofocus_card="",
+    )
+    if focus:
+        autofocus, card_code = _first_decision(view, form, alerts, waiting, may_deal)
+        decision = dataclasses.replace(decision, autofocus=autofocus, autofocus_card=card_code)
+    felt = _felt(view, links, names or {})
+    if guide is not None and guide.hides_lead:
+        # Who holds the trick so far is his to work out; once it is complete, who took it too.
+        felt = dataclasses.replace(
+            felt, trick_lead=None, last_trick=None if asking else felt.last_trick
+        )
+    take_back = offers.take_back
+    if asking is not None:
+        take_back = dataclasses.replace(take_back, may=False)
+    return TablePage(
+        view=view,
+        status=f"Trick {asking.number} is complete: who takes it?" if asking else _status(view),
+        felt=felt,
+        stakes=_stakes(view, hand, links, laws=laws, first_dealer=first_dealer),
+        decision=decision,
+        log=Log(
+            lines=log,
+            earlier=earlier,
+            current=current,
+            in_replay=False,
+            first_new=0,
+            earlier_marked=bool(watched and any(watched in line.event.rules for line in earlier)),
+            watched=watched,
+            reasons_later=view.phase != "over",
+        ),
+        settlement=_settlement(
+            view, log, links, replay_url=offers.replay_url, review_url=offers.review_url
+        ),
+        controls=Controls(
+            urls=offers.urls,
+            version=version,
+            may_deal=may_deal,
+            deal_primary=guide is None,
+            may_leave=offers.may_leave and view.phase == "over",
+            finishes=() if asking else offers.finishes,
+            may_withdraw=offers.may_withdraw and asking is None,
+            deals_to_even=offers.deals_to_even,
+            finished=offers.finished,
+            finished_how=_FINISHED.get(offers.finished, ""),
+            end_counters=offers.end_counters,
+            take_back=take_back,
+            shareable=offers.shareable if view.phase == "over" else "",
+        ),
+        alerts=alerts,
+        practice=practice,
+    )
+
+
+def replay_page(
+    view: PlayerView,
+    hand: Hand,
+    links: RuleLinks,
+    *,
+    notes: Sequence[Mapping[str, Any]],
+    step: int,
+    steps: int,
+    first_new: int | None,
+    here: str,
+    reasons: bool = True,
+    watched: str = "",
+) -> ReplayPage:
+    """A finished hand after its first ``step`` actions (of ``steps``), from the seat
+    ``view`` is for, with its trace up to there (``notes``, those of the actions made by
+    then): ``first_new``, the first line this step added (None: the whole log is new, at the
+    deal); ``here``, the page's own address; ``reasons``, the computer players' reasons
+    (those resting on no card the viewer never saw); ``watched``, a lesson's rule whose lines
+    are marked."""
+    log = linked(log_lines(view, notes, reasons=reasons), links)
+    return ReplayPage(
+        view=view,
+        felt=_felt(view, links, {}),
+        stakes=_stakes(view, hand, links, laws=False, first_dealer=None),
+        log=Log(
+            lines=log,
+            earlier=[],
+            current=log,
+            in_replay=True,
+            first_new=len(log) if first_new is None else first_new,
+            earlier_marked=False,
+            watched=watched,
+            reasons_later=False,
+        ),
+        settlement=_settlement(view, log, links, replay_url="", review_url=""),
+        step=step,
+        steps=steps,
+        here=here,
+    )
+
+
+def _play_help(lead: bool, binding: bool, laws_stand: bool) -> str:
+    """What the table says beside the cards on the viewer's turn to play: which he may play
+    (``binding``: some are not allowed), and what becomes of one the rules forbid (in laws
+    mode, ``laws_stand``: it stands, and the law is applied at the end of the hand)."""
+    verb = "led" if lead else "played"
+    if binding:
+        text = f"The raised cards may be {verb}; the greyed ones are not allowed."
+    else:
+        text = f"Any card may be {verb}."
+    if laws_stand:
+        return (
+            f"{text} In laws mode a card the rules forbid may still be played, as at a real "
+            "table: the law is applied at the end of the hand."
+        )
+    if binding:
+        return f"{text} You may try a greyed card: it is refused, and the rule is explained."
+    return text
+
+
+def _first_decision(
+    view: PlayerView, form: ActionForm, alerts: Alerts, waiting: bool, may_deal: bool
+) -> tuple[str, str]:
+    """What the player decides first on this table page, for its ``autofocus`` attribute, so
+    that after a deal or a redirect focus is on it, with JavaScript or without (play.js moves
+    it there only once the computer players' cards have all arrived): "card" (with the code
+    of his first legal card), "discard", "choice", "wait" or "deal"; ("", "") when nothing is
+    his to do, or when the page has an error to read first."""
+    flashed_error = any(level == "error" for _text, level, _rule in alerts.flashed)
+    if form.errors or alerts.error or flashed_error:
+        return "", ""
+    options = form.options
+    if options is not None and options.kind == "play" and view.hand:
+        first = next((c.card.code for c in form.card_choices if c.legal), "")
+        return ("card", first) if first else ("", "")
+    if options is not None and options.kind in ("declare", "replay"):
+        exchange = options.kind == "declare" and view.phase == "exchange"
+        return ("discard" if exchange and options.max_discards else "choice"), ""
+    if waiting:
+        return "wait", ""
+    if may_deal:
+        return "deal", ""
+    return "", ""
 
 
 def _say_to(view: PlayerView) -> Callable[[Message], str]:
@@ -130,19 +296,6 @@ def _say_to(view: PlayerView) -> Callable[[Message], str]:
 
 
 # -- what both show -------------------------------------------------------------------------
-
-
-@dataclass
-class LogLine:
-    """One line of the trick log: an event of the public trace, named for this table, and
-    what a computer player said about its decision or the rules that bound the human."""
-
-    event: Event
-    text: str
-    cards: list[Card]
-    reason: str = ""
-    explanations: list[dict[str, str]] = field(default_factory=list)
-    rules: list[RuleLink] = field(default_factory=list)
 
 
 def log_lines(
@@ -269,38 +422,6 @@ def linked(log: list[LogLine], links: RuleLinks) -> list[LogLine]:
     return log
 
 
-@dataclass(frozen=True)
-class SeatRow:
-    """A player as his seat on the felt shows him. ``slot``: where the seat is drawn round the
-    felt, and his card of the trick before it (:func:`seat_slots`); ``label``: his position
-    in short ("2nd left"); ``elder``: the elder hand, on the dealer's left, who declares and
-    leads first."""
-
-    seat: int
-    name: str
-    label: str
-    slot: str
-    counters: int
-    dealer: bool
-    elder: bool
-    to_act: bool
-    declared: str
-    cards: int
-    tricks: int
-    looed: bool
-
-
-@dataclass(frozen=True)
-class Play:
-    """A card of a trick, with who played it and the slot of his seat (his card lies in front
-    of it)."""
-
-    name: str
-    label: str
-    slot: str
-    card: Card
-
-
 def seat_slots(players: int, me: int = HUMAN) -> list[str]:
     """Where each seat is drawn round the felt, by seat index, for the viewer at seat ``me``
     (the practice table's human unless told): he at the foot (``you``), the others from his
@@ -318,15 +439,6 @@ def seat_slots(players: int, me: int = HUMAN) -> list[str]:
     return [round_the_felt[(seat - me) % players] for seat in range(players)]
 
 
-@dataclass(frozen=True)
-class PaymentRow:
-    payer: str
-    payee: str
-    amount: int
-    reason: str
-    rule: RuleLink
-
-
 DECLARED = {
     None: "",
     "play": "plays",
@@ -337,14 +449,15 @@ DECLARED = {
 }
 
 
-def shown_context(view: PlayerView, hand: Hand, links: RuleLinks) -> dict[str, Any]:
-    """What the table shows besides the log, all from the view, read from its seat's chair."""
+def _felt(view: PlayerView, links: RuleLinks, names: Mapping[int, str]) -> Felt:
+    """The felt, read from the chair of ``view.seat``; ``names``: the people at a table for
+    people, by seat, whose seats the felt labels with their names ("Left (ben)"): there one
+    looks for a friend's seat, not for a place."""
     tricks_won = {s: 0 for s in range(view.players)}
     for t in view.tricks:
         if t.winner is not None:
             tricks_won[t.winner] += 1
     n, me = view.players, view.seat
-    said = _say_to(view)
     slots = seat_slots(n, me)
     # The elder hand, on the dealer's left, declares first: marked while the players declare.
     elder = (view.dealer + 1) % n
@@ -372,43 +485,70 @@ def shown_context(view: PlayerView, hand: Hand, links: RuleLinks) -> dict[str, A
             Play(seat_name(s, n, me), seat_label(s, n, me), slots[s], c) for s, c in trick.plays
         ]
 
-    payments = [_payment_row(p, links, said, n, me) for p in view.payments if p.rule != "ante"]
-    # The rule that prices a loo under these rules: the engine's own answer.
-    loo_rule = hand.loo_rule()
-    return {
-        "seats": seats,
-        # Two seats on each side of the felt: the trick lies in three rows, not two.
-        "two_sides": "left-low" in slots,
-        "payments": payments,
-        "ante_rule": links.link("ante"),
-        "single_rule": links.link("single"),
-        "loo_cost": hand.loo_amount(),
-        "goal": _goal(view, hand.loo_amount()),
-        "division_rule": links.link("pool-division"),
-        "loo_rule": links.link(loo_rule),
-        "deal_rule": links.link("single" if view.single else "double"),
-        "must_rule": links.link("must"),
-        "club_law_rule": links.link("club-law"),
-        "civil_rule": links.link("pam-be-civil"),
-        "flush_cards": [list(f.cards) for f in view.flush.flushes] if view.flush else [],
-        "tricks": [
-            {
-                "number": i + 1,
-                "plays": plays(t),
-                "winner": seat_name(t.winner, n, me),
-            }
+    return Felt(
+        seats=seats,
+        me=seats[0],
+        opponents=[
+            dataclasses.replace(row, label=f"{row.label} ({names[row.seat]})")
+            if row.seat in names
+            else row
+            for row in seats[1:]
+        ],
+        two_sides="left-low" in slots,
+        pool_kind=""
+        if view.phase == "over"
+        else ("single" if view.single else "double")
+        + (", a must" if view.must else "")
+        + (", club law" if view.club_law else ""),
+        trick=plays(view.trick) if view.trick else [],
+        trick_lead=_trick_lead(view, view.trick, links) if view.trick else None,
+        last_trick=_last_trick(view, links, plays),
+        tricks=[
+            TrickDone(number=i + 1, plays=plays(t), winner=seat_name(t.winner, n, me))
             for i, t in enumerate(view.tricks)
         ],
-        "trick": plays(view.trick) if view.trick else [],
-        "trick_lead": _trick_lead(view, view.trick, links) if view.trick else None,
-        "last_trick": _last_trick(view, links, plays),
-        "opponents": seats[1:],
-        "me": seats[0],
-        "dealer_name": seat_name(view.dealer, n, me),
-        "looed_line": _looed_line(view.looed, said),
-        "my_tricks_line": _my_tricks_line(view, tricks_won[me]),
-        "single_cards": _single_cards(view, seats),
-    }
+    )
+
+
+def _stakes(
+    view: PlayerView, hand: Hand, links: RuleLinks, *, laws: bool, first_dealer: Message | None
+) -> Stakes:
+    # The rule that prices a loo under these rules: the engine's own answer.
+    loo_cost = hand.loo_amount()
+    return Stakes(
+        dealer_name=seat_name(view.dealer, view.players, view.seat),
+        first_dealer=_say_to(view)(first_dealer) if first_dealer is not None else "",
+        loo_cost=loo_cost,
+        goal=_goal(view, loo_cost),
+        ante_rule=links.link("ante"),
+        loo_rule=links.link(hand.loo_rule()),
+        deal_rule=links.link("single" if view.single else "double"),
+        must_rule=links.link("must"),
+        club_law_rule=links.link("club-law"),
+        division_rule=links.link("pool-division"),
+        laws=laws,
+        laws_stand=laws and hand.rules.penalties != "none",
+    )
+
+
+def _settlement(
+    view: PlayerView, log: list[LogLine], links: RuleLinks, *, replay_url: str, review_url: str
+) -> Settlement:
+    n, me = view.players, view.seat
+    said = _say_to(view)
+    tricks = sum(1 for t in view.tricks if t.winner == me)
+    return Settlement(
+        payments=[_payment_row(p, links, said, n, me) for p in view.payments if p.rule != "ante"],
+        flush_cards=[list(f.cards) for f in view.flush.flushes] if view.flush else [],
+        flush_lines=[line for line in log if line.event.kind == "flush"],
+        single_cards=_single_cards(view),
+        single_rule=links.link("single"),
+        outcome=_OUTCOMES.get(view.outcome, ""),
+        looed_line=_looed_line(view.looed, said),
+        my_tricks_line=_my_tricks_line(view, tricks),
+        replay_url=replay_url,
+        review_url=review_url,
+    )
 
 
 #: A share of the pool, by the number of tricks in a hand.
@@ -435,29 +575,18 @@ def _goal(view: PlayerView, loo_cost: int) -> str:
     return text + " With poor cards, pass: a player who stands out risks nothing more."
 
 
-def _single_cards(view: PlayerView, seats: list[SeatRow]) -> list[tuple[str, Card, bool]]:
+def _single_cards(view: PlayerView) -> list[SingleCard]:
     """peel's single deal (A39): each player's card, dealt face up, in the order dealt, and
     whether it took the pool."""
     if view.outcome != "single-deal":
         return []
-    dealt = sorted(seats, key=lambda row: (row.seat - view.dealer - 1) % view.players)
+    n = view.players
+    dealt = sorted(range(n), key=lambda seat: (seat - view.dealer - 1) % n)
     return [
-        (row.name, view.shown_held[row.seat][0], row.seat in view.in_play)
-        for row in dealt
-        if view.shown_held[row.seat]
+        SingleCard(seat_name(seat, n, view.seat), view.shown_held[seat][0], seat in view.in_play)
+        for seat in dealt
+        if view.shown_held[seat]
     ]
-
-
-@dataclass(frozen=True)
-class TrickLead:
-    """The card that wins a trick so far (or took it), and why, in the engine's words."""
-
-    index: int
-    name: str
-    card: Card
-    why: list[tuple[str, RuleLink]]
-    #: Whose card it is ("your", "the player on your left's").
-    whose: str = ""
 
 
 def _trick_lead(view: PlayerView, trick: TrickView, links: RuleLinks) -> TrickLead | None:
@@ -479,7 +608,7 @@ def _trick_lead(view: PlayerView, trick: TrickView, links: RuleLinks) -> TrickLe
 
 def _last_trick(
     view: PlayerView, links: RuleLinks, plays: Callable[[TrickView], list[Play]]
-) -> dict[str, Any] | None:
+) -> LastTrick | None:
     """The trick taken last, with who took it and why: shown while the next is not yet led, and
     when the hand is over (with JavaScript, played out before the next one when the computer
     players took it)."""
@@ -491,11 +620,7 @@ def _last_trick(
         return None
     if done.plays[lead.index][0] != done.winner:  # taken otherwise (a law): say only who took it
         lead = TrickLead(lead.index, seat_name(done.winner, view.players, view.seat), lead.card, [])
-    return {
-        "number": len(view.tricks),
-        "plays": plays(done),
-        "lead": lead,
-    }
+    return LastTrick(number=len(view.tricks), plays=plays(done), lead=lead)
 
 
 def _split_log(log: list[LogLine]) -> tuple[list[LogLine], list[LogLine]]:
@@ -600,6 +725,30 @@ def _payment_row(
         reason=said(payment.reason),
         rule=links.link(payment.rule),
     )
+
+
+#: What became of a pool nobody played for (or one alone), by the hand's outcome: the
+#: settlement's first line (a flush, and Peel's single deal, show their cards instead).
+_OUTCOMES: Final = {
+    "all-pass": "Everyone before the dealer passed, so the dealer takes the pool without play.",
+    "lone-miss": "One player took miss and everyone else passed: he takes the pool without play.",
+    "retired": "Everyone passed, and the dealer, who must retire for this hand, takes nothing: "
+    "nobody plays, and the pool stays for the next deal.",
+    "offender": "One player alone was left to take the pool without play, but he had offended, "
+    "so he wins nothing: the pool stays for the next deal.",
+    "nobody-plays": "Everyone passed, and the dealer stands out of this deal: nobody plays, and "
+    "the pool stays for the next deal.",
+    "lone-player": "One player alone played and everyone else passed, the dealer too: he takes "
+    "the pool without play.",
+}
+
+#: How a game was finished, Peel's ways (p. 17, A54), after "The game is over".
+_FINISHED: Final = {
+    "divide": ": the pool was shared equally",
+    "until-single": ": a hand went by in which nobody was looed",
+    "last-round": ": the last deal was played with everyone standing, and nobody paid a loo",
+    "withdraw": ": you withdrew at your turn to deal, paying for the deal",
+}
 
 
 # -- what the table's views say -------------------------------------------------------------

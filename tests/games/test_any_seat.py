@@ -8,8 +8,8 @@ s; the counters turned likewise). A is played with people at seats 0 and 2, the 
 players acting for the others (``Autoplay``); every action of A is made at B by the seat k
 further round, each note kept beside it under that seat, a computer player's reason with its
 seats turned. Wherever a person is to act, and at the end, the table's fragment and the
-context :func:`games.presenting.table_context_for` builds for seat s + k of B are those for
-seat s of A, for every seat s."""
+page :func:`games.table.presenting.table_page` builds for seat s + k of B are those for seat s
+of A, for every seat s."""
 
 from __future__ import annotations
 
@@ -30,7 +30,8 @@ from games.loo.rulesets import RuleSet
 from games.loo.table import Table, TableConfig
 from games.loo.view import may_look, view_for
 from games.naming import namer, say, seat_label, seat_name, seat_possessive, stored_message
-from games.table.presenting import seat_slots, table_context_for
+from games.table.page import Offers, TablePage, TableUrls
+from games.table.presenting import seat_slots, table_page
 from tests.games.test_leaks import _card_mentions
 from tests.profile import size
 
@@ -179,27 +180,32 @@ def _played_in_step(config: tuple[Any, ...], k: int) -> Any:
     raise AssertionError("the hand did not end")
 
 
-def _context(table: Table, seat: int, notes: list[Note], config: tuple[Any, ...]) -> dict[str, Any]:
+#: A table's addresses, as its feature would give them.
+_OFFERS = Offers(urls=TableUrls(act="/act/", next="/next/", takeback="/takeback/"))
+
+
+def _page(table: Table, seat: int, notes: list[Note], config: tuple[Any, ...]) -> TablePage:
     game, rules, _, laws, _, _ = config
     hand = table.hand
     assert hand is not None
-    return table_context_for(
+    return table_page(
         view_for(hand, seat),
         hand,
         RuleLinks.of(rules, game),
         notes=notes,
         version=7,
+        offers=_OFFERS,
         laws=laws,
     )
 
 
-#: What a context holds that is not text: the view and the form (their text is in the other
-#: keys), the rules' links, and a seat's index.
-_NOT_TEXT = frozenset({"view", "form", "links", "event", "seat", "why"})
+#: What a page holds that is not text: the view and the form (their text is in the other
+#: fields), a seat's index, a log line's event and an engine's rule application.
+_NOT_TEXT = frozenset({"view", "form", "event", "seat", "why"})
 
 
 def _texts(value: Any) -> Any:
-    """Everything a context says, without the seats' indices: what must read the same."""
+    """Everything a page says, without the seats' indices: what must read the same."""
     if isinstance(value, Card):
         return value.code
     if isinstance(value, dict):
@@ -211,16 +217,10 @@ def _texts(value: Any) -> Any:
     return value
 
 
-def _fragment(context: dict[str, Any]) -> str:
+def _fragment(page: TablePage) -> str:
     """The table's fragment (what htmx swaps in after every decision), without the seats'
     indices."""
-    page = {
-        **context,
-        "practice": {"pk": 1, "guide": None},
-        "urls": {"act": "/act/", "next": "/next/", "takeback": "/takeback/"},
-        "pace": {"pause": 1, "hold": 1},
-    }
-    html = render_to_string("games/table.html#hand-table", page)
+    html = render_to_string("games/table.html#hand-table", {"page": page})
     return re.sub(r' data-seat="\d+"', "", html)
 
 
@@ -268,14 +268,14 @@ def test_seat_k_reads_the_deal_turned_by_k_as_seat_zero_reads_it(config: tuple[A
             assert hand is not None
             for seat in range(n):
                 where = f"{config} k={k} seat {seat} after {len(hand.log)} actions"
-                mine = _context(ours, seat, notes, config)
-                his = _context(theirs, (seat + k) % n, their_notes, config)
+                mine = _page(ours, seat, notes, config)
+                his = _page(theirs, (seat + k) % n, their_notes, config)
                 assert _texts(his) == _texts(mine), where
                 fragment = _fragment(his)
                 assert fragment == _fragment(mine), where
                 _assert_hides(fragment, _hidden(theirs.hand, (seat + k) % n), where)
                 compared += 1
-                decisions += bool(mine["form"].options)
+                decisions += bool(mine.decision.form.options)
     # For each k, every seat compared at a person's decision at least, and at the end.
     assert compared >= 2 * n * len(ks) and decisions >= len(ks)
 
@@ -290,8 +290,8 @@ def test_a_persons_rules_notes_are_his_alone() -> None:
             if "explanations" not in note:
                 continue
             line = note["event"]
-            own = _context(ours, note["seat"], notes, config)["log"][line]
-            other = _context(ours, 2 - note["seat"], notes, config)["log"][line]
+            own = _page(ours, note["seat"], notes, config).log.lines[line]
+            other = _page(ours, 2 - note["seat"], notes, config).log.lines[line]
             assert own.explanations and not other.explanations
             found = True
     assert found
