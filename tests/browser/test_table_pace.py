@@ -109,6 +109,16 @@ def test_the_seats_and_the_panel_never_run_ahead_of_the_felt(slow_page: Page) ->
     pytest.fail("no computer player's card arrived")
 
 
+def _requests_seen(page: Page) -> None:
+    """Every request the page has made so far has been reported (``page.on("request")``): a
+    request made after them is. No time waited for a request that might come."""
+    with page.expect_request(lambda r: "barrier" in r.url):
+        page.evaluate(
+            "fetch(document.querySelector('script[src*=play]').src + '?barrier',"
+            " {cache: 'no-store'}).catch(() => {})"
+        )
+
+
 def test_enter_while_the_cards_arrive_plays_nothing(slow_page: Page) -> None:
     page = slow_page
     _deal(page)
@@ -117,6 +127,11 @@ def test_enter_while_the_cards_arrive_plays_nothing(slow_page: Page) -> None:
     for _ in range(30):
         if _over(page):
             page.get_by_role("button", name="Deal the next hand").click()
+        # htmx settles a swapped table 20 ms after the swap; here a second after it (on this
+        # page: a deal may have loaded another), so that the key below always comes before
+        # the settling, which must not take focus from the decision the key hurried on to
+        # (it went to the status line when the key came first: seen in CI).
+        page.evaluate("htmx.config.defaultSettleDelay = 1000")
         _act(page, key=True)
         if not _arriving(page) or _over(page):
             continue
@@ -129,8 +144,10 @@ def test_enter_while_the_cards_arrive_plays_nothing(slow_page: Page) -> None:
         expect(page.locator(".table-status--wait")).to_have_count(0)  # skipped
         page.keyboard.down("Enter")
         page.keyboard.up("Enter")
-        page.wait_for_timeout(500)
+        _requests_seen(page)
         assert len(posts) == sent, posts[sent:]
+        # Settled: nothing moves focus after this.
+        expect(page.locator("#hand-table.htmx-settling")).to_have_count(0)
         assert page.locator("#hand-table input[name=version]").first.input_value() == version
         expect(_decision(page)).to_be_focused()
         return
