@@ -27,6 +27,11 @@ from tests.live.conftest import RedisServer, free_port, in_a_thread
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+#: How much sooner than asked a timer of uvicorn's event loop may fire: uvloop's (libuv's)
+#: count whole milliseconds of a clock it reads once a turn (0.2995 s for 0.3 was seen).
+EARLY = 0.01
+
+
 @pytest.fixture
 def live_poll_seconds() -> float:
     """How often the server's streams poll the database: quick for the bus's own tests. The
@@ -58,8 +63,11 @@ def server(monkeypatch: pytest.MonkeyPatch, live_poll_seconds: float) -> Iterato
         try:
             yield port
         finally:
-            running.should_exit = True
-            thread.join(10)
+            # Its streams cancelled, not waited for (they never end by themselves: one left
+            # running called the next test's hook on a table of the same id).
+            running.should_exit = running.force_exit = True
+            thread.join(30)
+            assert not thread.is_alive(), "uvicorn did not stop"
             # The bus's reader threads (its reads, the streams' hooks) hold connections to
             # the test database, which PostgreSQL would not drop: tests outside tests/live
             # (whose conftest closes them after each test) use this server too.
@@ -217,7 +225,7 @@ def test_the_heartbeat_comes_on_time_between_events_and_calls_the_hook(
             else:
                 raise AssertionError(f"{versions} plays and no heartbeat among them")
             for n, beat in enumerate(beats, 1):
-                assert beat >= 0.4 * n, beats
+                assert beat >= 0.4 * n - EARLY, beats
             # Every call but the last event's has been made before that event was sent.
             assert len(urls.WAKES[table.pk]) >= 1 + versions + len(beats) - 1
         finally:
@@ -240,7 +248,7 @@ def test_the_hook_is_called_again_when_it_said_it_is_next_due(
                 assert time.monotonic() < give_up, "not called again"
                 time.sleep(0.01)
             opening, again = urls.WAKES[table.pk]
-            assert again - opening >= 0.3
+            assert again - opening >= 0.3 - EARLY
         finally:
             stream.close()
             urls.DUE.pop(table.pk, None)
