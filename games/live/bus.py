@@ -48,7 +48,7 @@ import time
 from collections.abc import AsyncGenerator, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 import redis
 import redis.asyncio as aredis
@@ -57,6 +57,8 @@ from django.conf import settings
 from django.db import DatabaseError, connections, transaction
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 #: Every channel's name in Redis starts with this, so the site's channels are its own.
 PREFIX = "lanterloo:live:"
@@ -192,6 +194,23 @@ def _read_in_thread(current: Callable[[], int | None]) -> int | None | Exception
         return error
 
 
+def _call_in_thread(call: Callable[[], T]) -> T:
+    try:
+        return call()
+    except DatabaseError:
+        for conn in connections.all(initialized_only=True):
+            conn.close()
+        raise
+
+
+async def in_reader_thread(call: Callable[[], T]) -> T:
+    """``call()``, a sync function that uses the database (a stream's hook: a people table's
+    player whose time ran out), in the bus's own threads: it shares their few database
+    connections instead of holding one for each open stream. A connection is closed when a
+    call fails on it (as :func:`_read_in_thread` does)."""
+    return await SyncToAsync(_call_in_thread, thread_sensitive=False, executor=_readers())(call)
+
+
 class _Gone(Exception):
     """The table is no more (``current`` answered None): the updates end."""
 
@@ -271,13 +290,23 @@ def _shared_poll(channel: str, current: Callable[[], int | None], poll: float) -
 
 
 async def _subscribe(url: str, channel: str) -> tuple[Any, Any] | None:
-    """A client and its pub/sub, subscribed to ``channel``; None if Redis cannot be reached."""
+    """A client and its pub/sub, subscribed to ``channel``; None if Redis cannot be reached.
+
+    It returns once Redis has confirmed the subscription (or after REDIS_TIMEOUT without
+    it): redis-py's ``subscribe`` only sends the command, and a version published on another
+    connection meanwhile can reach Redis first and be told to no one. A read made after the
+    confirmation (:func:`updates`) finds any version published before it."""
     if not health.redis_usable():
         return None
     client = aredis.Redis.from_url(url, socket_connect_timeout=REDIS_TIMEOUT)
-    pubsub = client.pubsub(ignore_subscribe_messages=True)
+    pubsub = client.pubsub()
     try:
         await pubsub.subscribe(PREFIX + channel)
+        until = time.monotonic() + REDIS_TIMEOUT
+        while (wait := until - time.monotonic()) > 0:
+            message = await pubsub.get_message(timeout=wait)
+            if message is not None and message.get("type") == "subscribe":
+                break
     except _ERRORS as error:
         health.redis_failed(error)
         await _close(client, pubsub)
@@ -338,8 +367,10 @@ async def updates(
                     if message is None:
                         # Quiet for a while: a publish may have been lost, so read.
                         heard = await _read(current, last)
-                    else:
+                    elif message.get("type") == "message":
                         heard = _version(message.get("data"))
+                    else:  # a late confirmation of the subscription
+                        continue
                     if heard is not None and heard > last:
                         last = heard
                         yield last

@@ -12,10 +12,13 @@ SSE extension, static/vendor/) gets::
 
     : heartbeat                 a comment every LIVE_HEARTBEAT_SECONDS, quiet or not
 
-The heartbeat keeps proxies and load balancers from closing a quiet stream, and calls the
-caller's ``on_heartbeat`` hook, a place to act for a player whose time ran out (the people
-tables). The stream ends when the browser goes away (Django's ASGI handler cancels it; the
-bus's connection is closed) or when ``current`` finds the table gone.
+The heartbeat keeps proxies and load balancers from closing a quiet stream. The caller's
+``on_wake`` hook is a place to act when something falls due: a people table's player whose
+time ran out, whom a computer player replaces at his deadline, not at the next heartbeat. It
+is called when the stream opens, after each version sent and at each heartbeat, and says when
+it is next due; the stream wakes then to call it again. The stream ends when the browser goes
+away (Django's ASGI handler cancels it; the bus's connection is closed) or when ``current``
+finds the table gone.
 
 A stream needs an ASGI server (``make run`` serves one). Under WSGI a sync worker would be
 held by each open page, for ever: there the response is ``204 No Content``, which tells an
@@ -41,7 +44,9 @@ log = logging.getLogger(__name__)
 #: Milliseconds a browser waits before reconnecting a stream that ended or broke.
 RETRY_MS = 2000
 
-Hook = Callable[[], Awaitable[None]]
+#: A stream's hook: it acts for what is due now, and says in how many seconds something is
+#: next due (None: nothing is, or nothing it knows of: the next heartbeat calls it again).
+Hook = Callable[[], Awaitable[float | None]]
 
 
 def stream(
@@ -50,7 +55,7 @@ def stream(
     *,
     after: int,
     current: Callable[[], int | None],
-    on_heartbeat: Hook | None = None,
+    on_wake: Hook | None = None,
 ) -> HttpResponse | StreamingHttpResponse:
     """The versions of ``channel`` after ``after`` (or after the ``Last-Event-ID`` a
     reconnecting browser sends, if later) as an event stream; ``current`` reads the stored
@@ -60,7 +65,7 @@ def stream(
     after = max(after, last_event_id(request))
     heartbeat = float(getattr(settings, "LIVE_HEARTBEAT_SECONDS", 15))
     response = StreamingHttpResponse(
-        events(channel, after, current, heartbeat=heartbeat, on_heartbeat=on_heartbeat),
+        events(channel, after, current, heartbeat=heartbeat, on_wake=on_wake),
         content_type="text/event-stream",
     )
     # Never kept, never buffered by a proxy (nginx reads X-Accel-Buffering), never
@@ -82,10 +87,11 @@ async def events(
     current: Callable[[], int | None],
     *,
     heartbeat: float,
-    on_heartbeat: Hook | None = None,
+    on_wake: Hook | None = None,
 ) -> AsyncIterator[bytes]:
     """The stream's bytes: the retry hint, then each version and a heartbeat every
-    ``heartbeat`` seconds, whatever came between."""
+    ``heartbeat`` seconds, whatever came between; ``on_wake`` called on opening, after each
+    version, at each heartbeat and when it said it is next due."""
     yield f"retry: {RETRY_MS}\n\n".encode()
     source = updates(channel, after, current)
     # The bus is read by a task of its own, so that waiting for a version can time out for
@@ -99,25 +105,36 @@ async def events(
         finally:
             heard.put_nowait(None)
 
+    async def wake() -> float | None:
+        """When (time.monotonic()) the hook is next due, after calling it."""
+        if on_wake is None:
+            return None
+        try:
+            seconds = await on_wake()
+        except Exception:
+            log.exception("The live stream's hook failed on %s", channel)
+            return None
+        return None if seconds is None else time.monotonic() + max(0.0, seconds)
+
     task = asyncio.create_task(pump())
     beat = time.monotonic() + heartbeat
     try:
+        due = await wake()
         while True:
+            until = beat if due is None else min(beat, due)
             try:
-                version = await asyncio.wait_for(heard.get(), max(0.0, beat - time.monotonic()))
+                version = await asyncio.wait_for(heard.get(), max(0.0, until - time.monotonic()))
             except TimeoutError:
-                beat += heartbeat
-                yield b": heartbeat\n\n"
-                if on_heartbeat is not None:
-                    try:
-                        await on_heartbeat()
-                    except Exception:
-                        log.exception("The live stream's heartbeat hook failed on %s", channel)
+                if time.monotonic() >= beat:
+                    beat += heartbeat
+                    yield b": heartbeat\n\n"
+                due = await wake()
                 continue
             if version is None:
                 task.result()  # the bus's error, if it ended with one
                 return
             yield f"id: {version}\nevent: update\ndata: {version}\n\n".encode()
+            due = await wake()
     finally:
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):

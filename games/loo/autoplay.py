@@ -182,7 +182,7 @@ class Autoplay:
         """The note of the rules that bound a person's ``action`` (just applied to ``hand``;
         ``options``: what he was offered, ``first_event``: the trace's length before it), for
         the trick log, under his seat (the action's): they name only his cards, and only his
-        own page shows them (``games.presenting``). At the play only the rules that excluded
+        own page shows them (``games.table.presenting``). At the play only the rules that excluded
         a card count; an irregular action, or one no rule bound, gets no note."""
         bound: list[BoundRule] = [
             {"rule": a.rule, "message": a.message.to_dict()}

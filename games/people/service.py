@@ -33,7 +33,7 @@ from datetime import timedelta
 from typing import Any, TypeVar
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from games.live import bus
@@ -509,18 +509,27 @@ def leave(table: PeopleTable, user: Any) -> Done:
 
 def expire(table: PeopleTable) -> bool:
     """If the person to act has let his time run out, mark him away and let a computer player
-    decide for him (and the others act until a person's turn); whether anything changed.
-    Called on any request to the table, on the live stream's heartbeat and by the
+    decide for him (and the others act until a person's turn). Whether the table changed
+    since ``table`` was read: here, or by another request's take-over that got there first
+    (the caller's table and seats are out of date all the same: a page made from them would
+    show the seat still his, and nothing that tells him it is not). Called on any request to
+    the table, by its live streams at the deadline (and at each heartbeat), and by the
     ``timeouts`` command."""
     now = timezone.now()
-    if not table.seats.filter(deadline__lt=now).exists():
+    late_seats = PeopleSeat.objects.filter(table=OuterRef("pk"), deadline__lt=now)
+    stored = (
+        PeopleTable.objects.filter(pk=table.pk).values_list("version", Exists(late_seats)).first()
+    )
+    if stored is None:
         return False
+    if not stored[1]:
+        return stored[0] != table.version
 
     def change() -> bool:
         read, seats = _read(table.pk, None)
         late = [s for s in seats if s.deadline is not None and s.deadline < now]
         if not late or read.status != PeopleTable.Status.PLAYING:
-            return False
+            return read.version != table.version
         for seat in late:
             seat.away, seat.deadline = True, None
         engine = read.to_engine()

@@ -13,7 +13,9 @@ exists), and someone not logged in the login page.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -24,12 +26,13 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from games.http import HtmxHttpRequest
 from games.links import RuleLink, RuleLinks
-from games.live import sse
+from games.live import bus, sse
 from games.loo.hand import Hand, IllegalAction
 from games.loo.view import view_for
 from games.models import PeopleHand, PeopleSeat, PeopleTable
@@ -40,6 +43,8 @@ from games.table import presenting
 from games.table.forms import ActionForm, ReplayStepForm
 from games.table.page import Alerts, Offers, TablePage, TableUrls
 from loo_site import limits
+
+log = logging.getLogger(__name__)
 
 TEMPLATE = "games/people/table.html"
 
@@ -440,7 +445,9 @@ def _stored_version(pk: int) -> int | None:
 
 async def stream(request: HttpRequest, pk: int) -> HttpResponse | StreamingHttpResponse:
     """The table's new versions as Server-Sent Events, for a person seated there or its
-    host; each heartbeat lets a computer player decide for a person whose time ran out."""
+    host. A computer player takes the seat of a person whose time ran out at his deadline:
+    the stream wakes then (games.live.sse's hook), and the table's new version goes to every
+    page, his own too, as a play's does."""
     await request.auser()
     allowed = await sync_to_async(_stream_allowed)(request, pk)
     if allowed is None:
@@ -453,16 +460,55 @@ async def stream(request: HttpRequest, pk: int) -> HttpResponse | StreamingHttpR
         return refused
     after = request.GET.get("after", "0")
 
-    async def on_heartbeat() -> None:
-        await sync_to_async(_expire)(pk)
+    async def on_wake() -> float | None:
+        return await _wake(pk)
 
     return sse.stream(
         request,
         f"people-{pk}",
         after=int(after) if after.isdigit() and len(after) < 12 else 0,
         current=lambda: _stored_version(pk),
-        on_heartbeat=on_heartbeat,
+        on_wake=on_wake,
     )
+
+
+#: The take-overs under way in this process, by event loop and table: the streams of one
+#: table wake together at a deadline, and the first one's take-over is the others' too (the
+#: computer player's decision is worked out once, not once for each page open on it).
+_expiring: dict[tuple[asyncio.AbstractEventLoop, int], asyncio.Future[None]] = {}
+
+
+async def _wake(pk: int) -> float | None:
+    """Let a computer player decide for a person whose time ran out at table ``pk``, if one
+    has; in how many seconds the next deadline there falls (None: none)."""
+    due = await bus.in_reader_thread(lambda: _seconds_to_deadline(pk))
+    if due is None or due > 0:
+        return due
+    key = (asyncio.get_running_loop(), pk)
+    expiring = _expiring.get(key)
+    if expiring is None:
+        expiring = _expiring[key] = asyncio.ensure_future(bus.in_reader_thread(lambda: _expire(pk)))
+        expiring.add_done_callback(lambda done: _expired(key, done))
+    await asyncio.shield(expiring)
+    due = await bus.in_reader_thread(lambda: _seconds_to_deadline(pk))
+    # Still past (the table is not being played): not again before the next heartbeat.
+    return None if due is None or due <= 0 else due
+
+
+def _expired(key: tuple[asyncio.AbstractEventLoop, int], done: asyncio.Future[None]) -> None:
+    _expiring.pop(key, None)
+    if not done.cancelled() and done.exception() is not None:
+        log.error("A take-over at table %s failed", key[1], exc_info=done.exception())
+
+
+def _seconds_to_deadline(pk: int) -> float | None:
+    deadline = (
+        PeopleSeat.objects.filter(table_id=pk, deadline__isnull=False)
+        .order_by("deadline")
+        .values_list("deadline", flat=True)
+        .first()
+    )
+    return None if deadline is None else (deadline - timezone.now()).total_seconds()
 
 
 def _expire(pk: int) -> None:

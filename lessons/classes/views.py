@@ -355,17 +355,23 @@ def _add_students(
 ) -> HttpResponse | None:
     """The printable page of the accounts made from a valid list; None (with the form's
     errors) if none was made."""
-    if not form.is_valid():
-        return None
-    students: list[forms.NewStudent] = form.cleaned_data["names"]
     try:
-        _make_students(school_class, request.user, students)
-    except IntegrityError:
-        form.add_error(None, "Someone took one of these usernames just now: try again.")
-    except ClassFull as full:
-        form.add_error(None, f"{full} Nobody was added.")
-    else:
-        return _passwords_page(request, school_class, students)
+        if not form.is_valid():
+            return None
+        students: list[forms.NewStudent] = form.cleaned_data["names"]
+        try:
+            _make_students(school_class, request.user, students)
+        except IntegrityError:
+            form.add_error(None, "Someone took one of these usernames just now: try again.")
+        except ClassFull as full:
+            form.add_error(None, f"{full} Nobody was added.")
+        else:
+            return _passwords_page(request, school_class, students)
+    except Exception:
+        # Nothing was made (a database that stayed locked, say): nothing counts against his
+        # hour, or the list sent again would be refused as too many.
+        form.give_back()
+        raise
     form.give_back()
     return None
 

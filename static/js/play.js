@@ -32,14 +32,22 @@
     }
   }
 
+  // The tables whose cards arrive one by one: their turn, and focus, are given when the last
+  // card is shown (finish()), not when htmx settles them. A key can hurry the cards on before
+  // htmx settles (20 ms after the swap, more on a busy machine): settling must not then take
+  // focus from the decision to the status line.
+  var arriving = new WeakSet();
+
   document.addEventListener("htmx:afterSettle", function (event) {
     var target = event.detail && event.detail.elt;
     if (!target || (target.id !== "hand-table" && target.id !== "replay-step")) {
       return;
     }
-    if (!run) {  // else when the computer players' cards have arrived (finish)
-      arrive(target);
+    if (arriving.has(target)) {
+      arriving.delete(target);
+      return;
     }
+    arrive(target);
   });
 
   // -- The computer players' cards arrive one after another ------------------------------
@@ -200,6 +208,7 @@
       current.hidden = true;
     }
     run = { target: target, steps: steps, pause: speed.pause, timer: null, swaps: [] };
+    arriving.add(target);
     // The old seats, centre and panel stay until the last card, unless a card arrives there.
     KEPT.forEach(function (selector) {
       var fresh = target.querySelector(selector);

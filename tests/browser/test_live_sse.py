@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Browser
 
 from games.models import PracticeTable
+from tests.live import urls
 from tests.live.test_sse import bump, live_poll_seconds, server, table  # noqa: F401 (fixtures)
 
 # Playwright's sync API runs an event loop in the test thread (tests/browser/conftest.py).
@@ -37,11 +38,18 @@ def test_the_sse_extension_shows_each_new_version_under_the_csp(
     page.on(
         "console", lambda m: violations.append(m.text) if "Content Security" in m.text else None
     )
+    urls.WAKES.pop(table.pk, None)
     response = page.goto(f"http://127.0.0.1:{server}/live-test/{table.pk}/")
     assert response is not None and response.status == 200
     assert "default-src 'self'" in response.headers["content-security-policy"]
     output = page.locator("#version")
     assert output.text_content() == str(table.version)
+    # The page's stream is open (its hook was called on opening) before the first play: the
+    # second below is the play's, not the page's connecting (slow on a busy machine).
+    give_up = time.monotonic() + 30
+    while not urls.WAKES.get(table.pk):
+        assert time.monotonic() < give_up, "the page's stream never opened"
+        page.wait_for_timeout(20)  # lets Playwright's loop run: the page's requests go on
     for _ in range(3):
         version, sent = bump(server, table)
         page.wait_for_function(

@@ -79,25 +79,37 @@ def _posts(page: Page) -> list[str]:
     return posts
 
 
+def _stop_the_clock(page: Page) -> None:
+    """The page's timers stand still (Playwright's clock) till ``page.clock.resume()``: what
+    it shows while the cards arrive is looked at without racing the pace (a card every
+    0.45 s at the slow one, which a busy machine's few round trips could outrun)."""
+    page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 1)  # seconds, in Python
+
+
 def test_the_seats_and_the_panel_never_run_ahead_of_the_felt(slow_page: Page) -> None:
     page = slow_page
+    page.clock.install()
     _deal(page)
     _set_pace(page, "slow")
     for _ in range(30):
         if _over(page):
-            page.get_by_role("button", name="Deal the next hand").click()
+            _act(page)  # "Deal the next hand", and the new table in place
+            continue
         # The cards of the last answer have all arrived: the seats and panel are the new ones.
         expect(page.locator(".table-status--wait")).to_have_count(0, timeout=20_000)
         seats = page.locator("#table-seats").inner_text()
         panels = page.locator(".table-panels").inner_text()
+        _stop_the_clock(page)
         _act(page)
         if not _arriving(page):
+            page.clock.resume()
             continue
         # The cards arrive: the seats and the panel are the old ones, and cannot be used.
         assert page.locator("#table-seats").inner_text() == seats
         assert page.locator(".table-panels").inner_text() == panels
         assert page.locator(".table-panels").evaluate("e => e.inert")
         assert page.locator("#table-trick .is-pending").count()
+        page.clock.resume()
         # Once the last card is shown (here at the slow pace, unskipped): the new ones.
         expect(page.locator(".table-status--wait")).to_have_count(0, timeout=20_000)
         expect(page.locator("#table-trick .is-pending")).to_have_count(0)
@@ -109,6 +121,16 @@ def test_the_seats_and_the_panel_never_run_ahead_of_the_felt(slow_page: Page) ->
     pytest.fail("no computer player's card arrived")
 
 
+def _requests_seen(page: Page) -> None:
+    """Every request the page has made so far has been reported (``page.on("request")``): a
+    request made after them is. No time waited for a request that might come."""
+    with page.expect_request(lambda r: "barrier" in r.url):
+        page.evaluate(
+            "fetch(document.querySelector('script[src*=play]').src + '?barrier',"
+            " {cache: 'no-store'}).catch(() => {})"
+        )
+
+
 def test_enter_while_the_cards_arrive_plays_nothing(slow_page: Page) -> None:
     page = slow_page
     _deal(page)
@@ -116,7 +138,13 @@ def test_enter_while_the_cards_arrive_plays_nothing(slow_page: Page) -> None:
     posts = _posts(page)
     for _ in range(30):
         if _over(page):
-            page.get_by_role("button", name="Deal the next hand").click()
+            _act(page)  # "Deal the next hand", and the new table in place
+            continue
+        # htmx settles a swapped table 20 ms after the swap; here a second after it (on this
+        # page: a deal may have loaded another), so that the key below always comes before
+        # the settling, which must not take focus from the decision the key hurried on to
+        # (it went to the status line when the key came first: seen in CI).
+        page.evaluate("htmx.config.defaultSettleDelay = 1000")
         _act(page, key=True)
         if not _arriving(page) or _over(page):
             continue
@@ -129,8 +157,10 @@ def test_enter_while_the_cards_arrive_plays_nothing(slow_page: Page) -> None:
         expect(page.locator(".table-status--wait")).to_have_count(0)  # skipped
         page.keyboard.down("Enter")
         page.keyboard.up("Enter")
-        page.wait_for_timeout(500)
+        _requests_seen(page)
         assert len(posts) == sent, posts[sent:]
+        # Settled: nothing moves focus after this.
+        expect(page.locator("#hand-table.htmx-settling")).to_have_count(0)
         assert page.locator("#hand-table input[name=version]").first.input_value() == version
         expect(_decision(page)).to_be_focused()
         return

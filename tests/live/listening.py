@@ -14,13 +14,17 @@ from games.live import bus
 
 
 class Stored:
-    """A table's stored version, as ``current`` reads it (thread-safe: an int)."""
+    """A table's stored version, as ``current`` reads it (thread-safe: an int), and how many
+    times it was read."""
 
     def __init__(self, version: int = 0) -> None:
         self.version: int | None = version
+        self.reads = 0
 
     def __call__(self) -> int | None:
-        return self.version
+        version = self.version
+        self.reads += 1
+        return version
 
 
 class Listening:
@@ -56,7 +60,7 @@ class Listening:
     def versions(self) -> list[int]:
         return [v for v, _ in self.heard]
 
-    def wait_for(self, version: int, timeout: float = 2.0) -> float:
+    def wait_for(self, version: int, timeout: float = 10.0) -> float:
         """Seconds until a version at least ``version`` was heard (from now); fails after
         ``timeout``."""
         start = time.monotonic()

@@ -195,6 +195,23 @@ def test_a_page_request_after_the_deadline_lets_a_computer_player_decide() -> No
     assert not PeopleSeat.objects.get(table=table, number=seat).away
 
 
+def test_a_take_over_another_request_made_first_is_told_to_the_caller() -> None:
+    """Two pages asked for at the deadline: the one whose take-over comes second finds it
+    made, and must still say that its table (read before) is out of date; else a page made
+    from it shows the seat still his, with nothing to tell him it is not (a JavaScript-off
+    page on his turn never refreshes itself), as seen in CI."""
+    table, users = started()
+    table, seat = _persons_turn(table, users)
+    PeopleSeat.objects.filter(table=table, number=seat).update(
+        deadline=timezone.now() - timedelta(seconds=1)
+    )
+    first, second = PeopleTable.objects.get(pk=table.pk), PeopleTable.objects.get(pk=table.pk)
+    assert people.expire(first)
+    assert people.expire(second)  # done already, but ``second`` is out of date
+    assert not people.expire(PeopleTable.objects.get(pk=table.pk))  # nothing is due now
+    assert PeopleSeat.objects.get(table=table, number=seat).away
+
+
 def test_the_agreed_variations_are_the_rules_the_table_plays() -> None:
     table, _users = started(options={"club-law": "on"})
     assert table.to_engine().rules.options()["club-law"] == "on"

@@ -1,6 +1,6 @@
 """The sentences of the practice table's page that are not a rule or a line of the hand: whose
 turn it is, who was looed, what a player's tricks won him, who declares before him. The page's
-presenter (``games/presenting.py``) says them to the human, the ``p`` of each.
+presenter (``games/table/presenting.py``) says them to the human, the ``p`` of each.
 
 Like every template, they say "you" only through a seat, and their verbs and plurals agree
 through the placeholders' forms, never through English written in the page's code."""
