@@ -1,7 +1,7 @@
 """The admin, where editors can correct texts between two loads of content/.
 
 The content files are the master copy: ``manage.py loadcontent`` overwrites what was changed
-here, so a correction made in the admin must also be made in the file (README, "Reading the
+here, so a correction made in the admin must also be made in the file (docs/sources.md, "Reading the
 sources"). Rendered HTML is computed on save; a reference to a term, rule or passage that does
 not exist is refused as a validation error.
 """

@@ -648,17 +648,17 @@ declare(
     Per.ADDRESS,
     "Too many questions have been asked from your network.",
 )
-# Practice tables dealt (games.views.may_deal).
+# Practice tables dealt (games.practice.service.reserve_table).
 TABLES = "Too many practice tables have been dealt."
 declare("tables-per-session", 30, 600, Per.PERSON, TABLES)
 declare("tables-per-address", 200, 600, Per.ADDRESS, TABLES)
-# The coach's answers and reviews computed (games.coaching: a cached one is free), each
+# The coach's answers and reviews computed (games.practice.coaching: a cached one is free), each
 # 0.1 to 1 s of a worker: a learner asks at most once a decision.
 COACH = "The coach has been asked too many times lately."
 declare("coach-per-session", 60, 600, Per.PERSON, COACH)
 declare("coach-per-address", 600, 600, Per.ADDRESS, COACH)
 
-# Tables for people (games.people_views): opening and joining tables, decisions (a person
+# Tables for people (games.people.views): opening and joining tables, decisions (a person
 # plays well under 2 a second), the live connections (one a page, reopened on each visit).
 PEOPLE_TABLES = "Too many tables for people have been opened."
 declare("people-tables-per-account", 30, 3600, Per.ACCOUNT, PEOPLE_TABLES)

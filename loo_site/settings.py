@@ -2,7 +2,7 @@
 
 The helpers below fail loudly on a value they cannot read, so a typo in a deployment shows up
 as an ImproperlyConfigured error at start-up rather than as a silently wrong setting. The
-variables are listed in README.md ("Configuration").
+variables are listed in docs/deploying.md ("Configuration").
 """
 
 import os

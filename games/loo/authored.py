@@ -2,7 +2,7 @@
 
 A position someone wrote — the command line's JSON (``python -m games.loo legal``), a lesson's
 exercise (:func:`games.loo.questions.question_at`), a rule page's worked example
-(``lessons/examples.py``) — has the fields of the ``legal`` command: ``trump``, ``hand``,
+(``lessons/examples/``) — has the fields of the ``legal`` command: ``trump``, ``hand``,
 ``trick``, ``turn_up``, ``declared``, ``trick_number``, ``pam_be_civil``, ``played``; a trick
 has ``trump`` and ``trick``, flushes ``trump`` and ``hands``. They are all read here, so that
 each accepts the same fields and refuses the same mistakes in the same words. Which fields a

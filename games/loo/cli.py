@@ -1,6 +1,6 @@
 """The command line: ``python -m games.loo legal|winner|flush|presets|advise ...``.
 
-Other tools call it, so its input and output are stable (README, "The rules engine and its
+Other tools call it, so its input and output are stable (docs/engine.md, "The rules engine and its
 command line"). Bad input exits with status 2 and one line on stderr naming the problem.
 """
 

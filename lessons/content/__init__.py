@@ -4,7 +4,7 @@
 sets, and the witnesses, marked ``role: witness``), the rule explanations (``rules.txt``), the
 glossary (``glossary.txt``), what the witnesses say of each rule (``witnesses.txt``) and the
 timeline of the game (``timeline.txt``), all in one plain-text format that an editor can read
-and diff (README: "Reading the sources")::
+and diff (docs/sources.md: "Reading the sources")::
 
     # A comment.
     [paragraph p2]

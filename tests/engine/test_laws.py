@@ -318,7 +318,7 @@ def test_hoffmann_several_offences_four_singles_once_each_offence_named(
 ) -> None:
     # After Law 14: "Any player committing any infractions of Laws 9, 10, 11, 12, 13, or 14,
     # must leave in the pool any tricks he may make, and forfeit to the pool four times the
-    # amount of a single." The reading (README, "Laws mode"): four singles once for any
+    # amount of a single." The reading (docs/playing.md, "Laws mode"): four singles once for any
     # number of his infractions, each named; the loo of a player who took no trick besides.
     hand = steps(deal("hoffmann", SEVERAL, "7H", miss=SEVERAL_MISS, laws=True), *SEVERAL_PLAY)
     # Law 16: only seats 0 and 2 may demand a replay; they let the result stand.
@@ -356,7 +356,7 @@ def test_peel_several_offences_one_loo_each_offender_named_and_looed(
     # manner, is looed ... In any case the player who transgressed the law does not win
     # anything. If his cards secure one or all of the tricks the amount of his winnings is
     # left in the pool for the next deal, and he is looed." p. 25: "In all these cases the
-    # penalty is the amount of a full loo". The reading (README, "Laws mode"): an offender is
+    # penalty is the amount of a full loo". The reading (docs/playing.md, "Laws mode"): an offender is
     # looed once, whatever his offences, and whether or not he takes a trick in the proper
     # play; each offence is named.
     hand = steps(deal("peel", SEVERAL, "7H", miss=SEVERAL_MISS, laws=True), *SEVERAL_PLAY)

@@ -102,7 +102,7 @@ def test_peel_several_offences_each_named_and_every_offender_looed(
     # peel p. 21-22: "A player infringing any of the rules, or playing in an irregular
     # manner, is looed ... In any case the player who transgressed the law does not win
     # anything. If his cards secure one or all of the tricks the amount of his winnings is
-    # left in the pool for the next deal, and he is looed." The reading (README, "Laws
+    # left in the pool for the next deal, and he is looed." The reading (docs/playing.md, "Laws
     # mode"): an offender is looed once, and the settlement names each of his offences.
     practice = _finished(player, "peel", [])
     text = _page(client, practice)

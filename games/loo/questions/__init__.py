@@ -35,7 +35,7 @@ Each kind is a module of this package that defines its :class:`Kind` (name, titl
 it can ask about, its generator, and what else sets it apart); :data:`REGISTRY` lists them,
 and everything keyed by a kind — here, in the command line and in the trainer — reads it.
 What they share is in :mod:`.base` (the question, the grade, what a maker is asked) and
-:mod:`.deals` (the seeded search of deals). The README says how to add a kind.
+:mod:`.deals` (the seeded search of deals). docs/engine.md says how to add a kind.
 """
 
 from __future__ import annotations
