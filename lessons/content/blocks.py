@@ -45,8 +45,8 @@ _KINDS: dict[str, dict[str, set[str]]] = {
         "unit": {"title"},
         "lesson": {"unit", "title", "game", "teaches", "quotes", "presets", "differ"},
         "exercise": {"kind", "rule", "position", "card"},
-        # deal:, start:, options: and laws: are read by the course's loader (docs/trainer-and-course.md,
-        # "Writing lessons").
+        # deal:, start:, options: and laws: are read by the course's loader
+        # (docs/trainer-and-course.md, "Writing lessons").
         "guided-hand": {
             "rule",
             "players",

@@ -356,7 +356,8 @@ def test_peel_several_offences_one_loo_each_offender_named_and_looed(
     # manner, is looed ... In any case the player who transgressed the law does not win
     # anything. If his cards secure one or all of the tricks the amount of his winnings is
     # left in the pool for the next deal, and he is looed." p. 25: "In all these cases the
-    # penalty is the amount of a full loo". The reading (docs/playing.md, "Laws mode"): an offender is
+    # penalty is the amount of a full loo". The reading (docs/playing.md, "Laws mode"): an
+    # offender is
     # looed once, whatever his offences, and whether or not he takes a trick in the proper
     # play; each offence is named.
     hand = steps(deal("peel", SEVERAL, "7H", miss=SEVERAL_MISS, laws=True), *SEVERAL_PLAY)

@@ -1,6 +1,6 @@
-"""The coach at the practice table (games/practice/coaching.py, issue 28): "Ask the coach" while the human
-decides, with JavaScript (htmx fills a region) and without (``?coach=1``), in learning mode
-only; the same answer each time (seeded by his view, cached); the computing requests limited;
+"""The coach at the practice table (games/practice/coaching.py, issue 28): "Ask the coach" while
+the human decides, with JavaScript (htmx fills a region) and without (``?coach=1``), in learning
+mode only; the same answer each time (seeded by his view, cached); the computing requests limited;
 a GET that creates nothing; the review of a finished hand, linked from the table and the replay."""
 
 from __future__ import annotations

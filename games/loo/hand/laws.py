@@ -19,8 +19,8 @@ second line for its card), and the settlement names each one.
   after a revoke (hoffmann's Law 16);
 - ``penalty-destination``: penalties, and the shares of forfeited tricks, go to the pool.
 
-Several offences in one hand (a reading; docs/playing.md, "Laws mode"): every offence is recorded and
-named, and each player pays the penalty of each law he broke, once:
+Several offences in one hand (a reading; docs/playing.md, "Laws mode"): every offence is
+recorded and named, and each player pays the penalty of each law he broke, once:
 
 - hoffmann: a player who broke any of Laws 9-14, once or more, forfeits four singles once
   ("Any player committing any infractions of Laws 9, 10, 11, 12, 13, or 14, must leave in the
