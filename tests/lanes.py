@@ -118,7 +118,7 @@ def split(items: Iterable[pytest.Item], durations: dict[str, dict[str, float]]) 
     for item in items:
         module = module_of(item.nodeid)
         counts[module] += 1
-        if runs_on_both(item):
+        if runs_on_both(item) and not module.startswith(POSTGRES_ONLY):
             both_cost[module] += 1
         shared = next((f for f in SHARED_FIXTURES if f in _fixtures(item)), None)
         if shared and not module.startswith(POSTGRES_ONLY):
@@ -165,7 +165,10 @@ def select(config: pytest.Config, items: list[pytest.Item]) -> None:
     keep, drop = [], []
     for item in items:
         module = module_of(item.nodeid)
-        mine = runs_on_both(item) or lane_of[module] == lane
+        # A PostgreSQL-only file's tests run there alone, on both databases' or not.
+        mine = lane_of[module] == lane or (
+            runs_on_both(item) and not module.startswith(POSTGRES_ONLY)
+        )
         if full and uses_database(item) and not module.startswith(POSTGRES_ONLY):
             mine = True
         (keep if mine else drop).append(item)
