@@ -9,7 +9,7 @@ import os
 import time
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page
 
 from games.models import PracticeTable
 from tests.live import urls
@@ -34,6 +34,13 @@ def test_the_sse_extension_shows_each_new_version_under_the_csp(
     # The browser tests' session-wide Chromium: a second sync Playwright cannot start while
     # it runs (it keeps an event loop on the main thread).
     page = browser.new_page()
+    try:
+        _versions_shown(page, server, table)
+    finally:  # its stream ends with it, before the server stops
+        page.context.close()
+
+
+def _versions_shown(page: Page, server: int, table: PracticeTable) -> None:  # noqa: F811
     violations: list[str] = []
     page.on(
         "console", lambda m: violations.append(m.text) if "Content Security" in m.text else None
@@ -57,4 +64,3 @@ def test_the_sse_extension_shows_each_new_version_under_the_csp(
         )
         assert time.monotonic() - sent < 1.0
     assert violations == []
-    page.close()

@@ -122,7 +122,17 @@ def test_three_people_play_a_hand_and_one_comes_back_after_his_time_ran_out(
     plain = _log_in(browser, base, "bob", java_script_enabled=False)
     javascript = {0: True, 1: True, 2: False}
     pages = {0: host, 1: phone, 2: plain}
+    try:
+        _play(pages, javascript)
+    finally:  # their live streams end with them, before the server stops
+        for page in pages.values():
+            page.context.close()
 
+
+def _play(pages: dict[int, Page], javascript: dict[int, bool]) -> None:
+    """The hand, and the time running out: the host at seat 0, the phone at 1, bob's page
+    without JavaScript at 2."""
+    host, phone, plain = pages[0], pages[1], pages[2]
     host.goto("/play/people/new/")
     _accessible(host)
     host.check("input[name=opponents][value=beginner]")

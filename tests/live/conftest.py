@@ -13,7 +13,7 @@ from typing import TypeVar
 
 import pytest
 import redis
-from django.db import connections
+from django.db import OperationalError, connection, connections
 
 from games.live import bus
 
@@ -117,3 +117,18 @@ def in_a_thread(call: Callable[[], T]) -> T:
 
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         return pool.submit(closing).result()
+
+
+def written(write: Callable[[], T]) -> T:
+    """``write()``, made again while SQLite's in-memory test database refuses it for a table
+    another thread is reading (the bus's, a stream's hook): "database table is locked", as
+    its locks are whole tables and never wait, where a file database's do. A write refused
+    so was rolled back: nothing of it was stored."""
+    for _ in range(100):
+        try:
+            return write()
+        except OperationalError as error:
+            if connection.vendor != "sqlite" or "locked" not in str(error):
+                raise
+            time.sleep(0.01)
+    return write()

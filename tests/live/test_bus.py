@@ -7,17 +7,17 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pytest
-from django.db import OperationalError, connection
+from django.db import OperationalError
 from django.db.models import F
 from django.test import Client, override_settings
 from django.urls import reverse
 
 from games.live import bus
 from games.models import PracticeTable
-from tests.live.conftest import RedisServer, free_port, in_a_thread
+from tests.live.conftest import RedisServer, free_port, in_a_thread, written
 from tests.live.listening import Listening, Stored
 
 # The bus's reader threads touch the database's connections (each read checks them).
@@ -70,31 +70,16 @@ def test_polling_hears_each_version_stored_in_the_database_in_order(client: Clie
         listening = Listening("practice", start, current)
         try:
             for n in range(1, 6):
-                _written(lambda: table.update(version=F("version") + 1))
+                written(lambda: table.update(version=F("version") + 1))
                 listening.wait_for(start + n)  # found by a poll: nothing else tells it
             # Each stored once it was heard: each heard, in order, once.
             assert listening.versions == [start + n for n in range(1, 6)]
             # The table gone: the updates end.
-            _written(table.delete)
+            written(table.delete)
             assert listening.ended.wait(2)
             assert listening.error is None
         finally:
             listening.close()
-
-
-def _written(write: Callable[[], object]) -> None:
-    """``write()``, made again while SQLite's in-memory test database refuses it for a table
-    the bus's thread is reading ("database table is locked": its locks are whole tables and
-    never wait, as a file database's do)."""
-    for _ in range(100):
-        try:
-            write()
-            return
-        except OperationalError as error:
-            if connection.vendor != "sqlite" or "locked" not in str(error):
-                raise
-            time.sleep(0.01)
-    write()
 
 
 def test_polling_two_versions_within_one_poll_are_heard_as_the_newest_once() -> None:

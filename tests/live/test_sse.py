@@ -51,7 +51,12 @@ def server(monkeypatch: pytest.MonkeyPatch, live_poll_seconds: float) -> Iterato
     with polled:
         port = free_port()
         config = uvicorn.Config(
-            get_asgi_application(), host="127.0.0.1", port=port, lifespan="off", log_level="error"
+            get_asgi_application(),
+            host="127.0.0.1",
+            port=port,
+            lifespan="off",
+            log_level="error",
+            timeout_graceful_shutdown=10,
         )
         running = uvicorn.Server(config)
         thread = threading.Thread(target=running.run, daemon=True)
@@ -63,9 +68,10 @@ def server(monkeypatch: pytest.MonkeyPatch, live_poll_seconds: float) -> Iterato
         try:
             yield port
         finally:
-            # Its streams cancelled, not waited for (they never end by themselves: one left
-            # running called the next test's hook on a table of the same id).
-            running.should_exit = running.force_exit = True
+            # uvicorn waits for its streams to end: each ends when its client goes away (a
+            # test closes its browser pages and connections), with its database connection
+            # closed; one a test left open is cancelled after timeout_graceful_shutdown.
+            running.should_exit = True
             thread.join(30)
             assert not thread.is_alive(), "uvicorn did not stop"
             # The bus's reader threads (its reads, the streams' hooks) hold connections to

@@ -10,6 +10,7 @@ from django.test import Client, override_settings
 
 from games.models import PeopleSeat, PeopleTable
 from games.people import service as people
+from tests.live.conftest import written
 from tests.live.test_sse import Stream, server  # noqa: F401 (the fixture)
 
 from .conftest import decision, started, to_act
@@ -57,9 +58,10 @@ def test_a_computer_player_takes_the_seat_at_the_deadline_told_by_the_stream(
             assert stream.event()[0] == "retry: 2000"
             # A play, after which the next person has a second: the stream hears the play,
             # reads the new deadline and wakes at it.
-            PeopleTable.objects.filter(pk=table.pk).update(seconds_per_move=1)
-            played = people.act(table, users[seat], decision(table, seat)).table
-            PeopleTable.objects.filter(pk=table.pk).update(seconds_per_move=120)
+            row = PeopleTable.objects.filter(pk=table.pk)
+            written(lambda: row.update(seconds_per_move=1))
+            played = written(lambda: people.act(table, users[seat], decision(table, seat))).table
+            written(lambda: row.update(seconds_per_move=120))
             late = to_act(played)
             assert late is not None and late < len(users), "no person is to act next"
             heard = _versions(stream, table.version, played.version + 1)
