@@ -49,8 +49,12 @@ def pytest_configure(config: pytest.Config) -> None:
     lanes.configure(config)
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """This lane's share of the tests, in the order the database needs (tests/lanes.py),
+    after pytest-django has ordered them its way."""
     lanes.select(config, items)
+    lanes.order(items)
 
 
 # Whether the test database holds the content committed by django_db_setup (below).

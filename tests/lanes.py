@@ -177,6 +177,33 @@ def select(config: pytest.Config, items: list[pytest.Item]) -> None:
         items[:] = keep
 
 
+def commits(item: pytest.Item) -> bool:
+    """Whether the test commits to the test database: a live server, a transaction of its own,
+    or a file that sets up servers of its own on it (tests/browser, tests/deploy)."""
+    marker = item.get_closest_marker("django_db")
+    return (
+        bool(marker and marker.kwargs.get("transaction"))
+        or bool({"live_server", "transactional_db"} & _fixtures(item))
+        or module_of(item.nodeid).startswith(POSTGRES_ONLY)
+    )
+
+
+def order(items: list[pytest.Item]) -> None:
+    """The tests in a rolled-back transaction first (they all see the content committed once
+    for the session), then those that commit (each flushed after it), then those without a
+    database; in the order they had within each group (a file's tests stay together). This is
+    pytest-django's own order, but for the files whose module or package fixtures commit
+    (the browser tests' shared database, the deploy tests' servers), which it takes for tests
+    in a transaction: one of them run early emptied the database under the tests after it."""
+
+    def group(item: pytest.Item) -> int:
+        if commits(item):
+            return 1
+        return 0 if uses_database(item) else 2
+
+    items.sort(key=group)
+
+
 class Recorder:
     """Adds up each test file's seconds (set-up, call and tear-down) in this run."""
 
