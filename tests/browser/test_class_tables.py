@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
@@ -64,7 +65,16 @@ def test_a_teacher_watches_two_students_play_at_a_table_of_his_class(
     teacher = _log_in(browser, base, "teacher", viewport=DESKTOP)
     ann = _log_in(browser, base, "ann", viewport=PHONE)
     cat = _log_in(browser, base, "cat", java_script_enabled=False, viewport=DESKTOP)
+    try:
+        _play_at_the_class_table(school_class, teacher, ann, cat)
+    finally:  # their live streams end with them, before the server stops
+        for page in (teacher, ann, cat):
+            page.context.close()
 
+
+def _play_at_the_class_table(school_class: Any, teacher: Page, ann: Page, cat: Page) -> None:
+    """The teacher opens two tables, ann (a phone) and cat (JavaScript off) play a hand at
+    table 1 while he watches, then he shows every hand."""
     class_page = f"/classes/{school_class.pk}/"
     teacher.goto(class_page)
     teacher.click("text=Open tables for the class")
