@@ -19,6 +19,7 @@ from games.loo.questions import (
 )
 from games.loo.questions.why_not import also_forbidding
 from games.loo.rulesets import PRESET_IDS
+from tests.profile import size
 
 COMBOS = [(p, g) for p in PRESET_IDS for g in RuleSet.preset(p).games]
 
@@ -164,7 +165,7 @@ def test_every_rule_a_kind_lists_is_asked_about_where_it_binds() -> None:
         for game in RuleSet.preset(preset).games:
             for kind, rule_ids in coverage(preset, game).items():
                 for rule_id in rule_ids if kind != "source" else rule_ids[:5]:
-                    for seed in range(2):
+                    for seed in range(size(ci=1, thorough=2)):
                         q = question(kind, preset, game=game, rule=rule_id, seed=seed)
                         assert q.topic == rule_id and rule_id in q.bound
                         assert rule_id in {a.rule for a in q.explanations}
@@ -232,7 +233,7 @@ def test_the_coverage_table_is_what_the_generators_find() -> None:
     for preset, game in [("hoffmann", "three-card"), ("parlett", "five-card")]:
         table = coverage(preset, game)
         for kind, family in FAMILIES.items():
-            missing = [r for r in family if r not in table[kind]][:2]
+            missing = [r for r in family if r not in table[kind]][: size(ci=1, thorough=2)]
             for rule_id in missing:
                 with pytest.raises(
                     QuestionError, match="cannot ask about it|only in five-card|state no penalties"

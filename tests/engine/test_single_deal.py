@@ -13,6 +13,7 @@ from games.loo import RuleSet
 from games.loo.hand import Action, Hand, HandSetup
 from games.loo.table import Table, TableConfig
 from games.loo.view import view_for
+from tests.profile import size
 
 PEEL = RuleSet.preset("peel")
 
@@ -209,7 +210,7 @@ def test_nothing_under_peel_is_a_must() -> None:
     shows one (issue 23: the must was a reconstruction that p. 18 withdrew)."""
     from games.loo.questions import KINDS, QuestionError, question
 
-    for seed in range(40):
+    for seed in range(size(ci=10, thorough=40)):
         table = Table(TableConfig("three-card", PEEL, 3 + seed % 5, seed=seed))
         for _ in range(6):
             hand = table.deal()
@@ -220,7 +221,7 @@ def test_nothing_under_peel_is_a_must() -> None:
                 hand.step(offered[seed % len(offered)])
     for kind in KINDS:
         for game in PEEL.games:
-            for seed in range(12):
+            for seed in range(size(ci=4, thorough=12)):
                 try:
                     q = question(kind, "peel", game=game, seed=seed)
                 except QuestionError:
