@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from django.utils.html import escape
 
@@ -267,7 +268,7 @@ def find_quotation(quote: str, text: str) -> list[tuple[int, int]] | None:
     """Where each part of ``quote`` (parts are separated by "…") occurs in ``text``, in order,
     as (start, end) character offsets into ``text``; None if some part is not there."""
     spans = _word_spans(text)
-    tokens = [w for w, _, _ in spans]
+    tokens = _tokens(text)
     found: list[tuple[int, int]] = []
     start = 0
     for part in quote.split("…"):
@@ -288,13 +289,21 @@ def _without_marks(text: str) -> str:
     return re.sub(r"\[\d+\]", " ", text)
 
 
-def _word_spans(text: str) -> list[tuple[str, int, int]]:
-    """(word, start, end) for each word of ``text`` as :func:`words` sees them."""
-    spans: list[tuple[str, int, int]] = []
+@lru_cache(maxsize=64)
+def _word_spans(text: str) -> tuple[tuple[str, int, int], ...]:
+    """(word, start, end) for each word of ``text`` as :func:`words` sees them. Kept for the
+    last texts asked about: loading the content and checking the quotations look up many
+    quotations in each of the same few long texts."""
     pattern = re.compile(r"[^\W_]+(?:[\"'’.*_]+[^\W_]+)*")
-    for match in pattern.finditer(text):
-        spans.append((re.sub(r"[\"'’.*_]", "", match.group()).lower(), match.start(), match.end()))
-    return spans
+    return tuple(
+        (re.sub(r"[\"'’.*_]", "", match.group()).lower(), match.start(), match.end())
+        for match in pattern.finditer(text)
+    )
+
+
+@lru_cache(maxsize=64)
+def _tokens(text: str) -> list[str]:
+    return [w for w, _, _ in _word_spans(text)]
 
 
 def _find_run(tokens: list[str], wanted: list[str], start: int) -> int | None:
