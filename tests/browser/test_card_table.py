@@ -16,7 +16,8 @@ from pytest_django.live_server_helper import LiveServer
 from games.models import PracticeTable
 from tests.browser import axe
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# The tests share one database: each plays at a table of its own, in a session of its own.
+pytestmark = pytest.mark.usefixtures("shared_database")
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 PHONE: ViewportSize = {"width": 375, "height": 740}

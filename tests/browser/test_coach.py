@@ -12,7 +12,8 @@ from playwright.sync_api import Page, expect
 
 from tests.browser import axe
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# The tests share one database: each plays at a table of its own, in a session of its own.
+pytestmark = pytest.mark.usefixtures("shared_database")
 
 #: A deal that starts with the human's declaration: play or pass (three-card, hoffmann, five).
 DEAL = "/play/seed/three-card/hoffmann/5/2/"

@@ -14,7 +14,8 @@ from games.loo.hand import stack_pack
 from games.loo.rulesets import RuleSet
 from games.models import PracticeTable
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# The tests share one database: each plays at a table of its own, in a session of its own.
+pytestmark = pytest.mark.usefixtures("shared_database")
 
 TAKE_BACK = "Take back your last decision"
 REFUSED = "Your last decision cannot be taken back."

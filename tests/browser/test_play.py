@@ -11,7 +11,8 @@ from playwright.sync_api import Page, expect
 
 from tests.browser import axe
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# The tests share one database: each plays at a table of its own, in a session of its own.
+pytestmark = pytest.mark.usefixtures("shared_database")
 
 PLAY = re.compile(r"^Play( \(draw for the ticked cards\))?$")
 

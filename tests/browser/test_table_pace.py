@@ -12,7 +12,8 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# The tests share one database: each plays at a table of its own, in a session of its own.
+pytestmark = pytest.mark.usefixtures("shared_database")
 
 #: The player's next decision, in the order play.js and the server's autofocus choose it.
 DECISION = (

@@ -20,6 +20,9 @@ from games.models import PracticeTable
 from games.naming import seat_label
 from games.table.presenting import seat_slots
 
+# The tests share one database: each plays at a table of its own, in a session of its own.
+pytestmark = pytest.mark.usefixtures("shared_database")
+
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 PHONE: ViewportSize = {"width": 375, "height": 740}
 SIZES = {"desktop": DESKTOP, "phone": PHONE}

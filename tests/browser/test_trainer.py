@@ -15,7 +15,8 @@ from pytest_django.live_server_helper import LiveServer
 from lessons.trainer import bank
 from tests.browser import axe
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# The tests share one database: each plays at a table of its own, in a session of its own.
+pytestmark = pytest.mark.usefixtures("shared_database")
 
 PHONE: ViewportSize = {"width": 375, "height": 740}
 VERDICT = re.compile(r"Right\.|Not quite\.")
