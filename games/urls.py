@@ -1,5 +1,6 @@
 from django.urls import path
 
+from games.people import live as people_live
 from games.people import views as people_views
 from games.practice import views
 
@@ -34,7 +35,7 @@ urlpatterns = [
     path("people/join/<str:code>/", people_views.join_code, name="people-join-code"),
     path("people/<int:pk>/", people_views.show_table, name="people-table"),
     path("people/<int:pk>/watch/", people_views.watch_table, name="people-watch"),
-    path("people/<int:pk>/stream/", people_views.stream, name="people-stream"),
+    path("people/<int:pk>/stream/", people_live.stream, name="people-stream"),
     path("people/<int:pk>/act/", people_views.act, name="people-act"),
     path("people/<int:pk>/start/", people_views.start, name="people-start"),
     path("people/<int:pk>/next/", people_views.next_hand, name="people-next"),

@@ -543,6 +543,25 @@ def expire(table: PeopleTable) -> bool:
     return _again(change)
 
 
+def next_due(pk: int) -> float | None:
+    """In how many seconds something next falls due at table ``pk`` by itself (a person's
+    time running out: :func:`advance` then lets a computer player take his seat); None if
+    nothing will. Negative: overdue."""
+    deadline = (
+        PeopleSeat.objects.filter(table_id=pk, deadline__isnull=False)
+        .order_by("deadline")
+        .values_list("deadline", flat=True)
+        .first()
+    )
+    return None if deadline is None else (deadline - timezone.now()).total_seconds()
+
+
+def advance(pk: int) -> bool:
+    """Do what has fallen due at table ``pk`` (:func:`next_due`); whether the table changed."""
+    table = PeopleTable.objects.filter(pk=pk).first()
+    return table is not None and expire(table)
+
+
 def expire_all() -> int:
     """:func:`expire` every table whose person to act has let his time run out (the
     ``timeouts`` command); how many changed."""

@@ -4,7 +4,7 @@
 watches it as a spectator (no hand of anyone while a hand is played).
 
 Every action is a real form (POST/redirect/GET; with htmx, the table's fragment). The page
-listens to the table's stream (``/play/people/<pk>/stream/``, Server-Sent Events through the
+listens to the table's stream (``games.people.live``: Server-Sent Events through the
 vendored htmx SSE extension) and fetches its table again on each new version; without
 JavaScript it offers a "Refresh" link and refreshes itself every few seconds while it is not
 the person's turn. Whoever has no business at a table gets a 404 (it does not say the table
@@ -13,26 +13,22 @@ exists), and someone not logged in the login page.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from asgiref.sync import sync_to_async
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from games.http import HtmxHttpRequest
 from games.links import RuleLink, RuleLinks
-from games.live import bus, sse
 from games.loo.hand import Hand, IllegalAction
 from games.loo.view import view_for
 from games.models import PeopleHand, PeopleSeat, PeopleTable
@@ -424,97 +420,6 @@ next_hand = _action("next_hand")
 reveal = _action("reveal")
 back = _action("back")
 leave = _action("leave")
-
-
-# -- live ------------------------------------------------------------------------------------
-
-
-def _stream_allowed(request: HttpRequest, pk: int) -> bool | None:
-    """Whether the user may follow table ``pk`` (None: not logged in)."""
-    if not request.user.is_authenticated:
-        return None
-    table = PeopleTable.objects.filter(pk=pk).first()
-    if table is None:
-        return False
-    return people.seat_of(table, request.user) is not None or people.may_watch(table, request.user)
-
-
-def _stored_version(pk: int) -> int | None:
-    return PeopleTable.objects.filter(pk=pk).values_list("version", flat=True).first()
-
-
-async def stream(request: HttpRequest, pk: int) -> HttpResponse | StreamingHttpResponse:
-    """The table's new versions as Server-Sent Events, for a person seated there or its
-    host. A computer player takes the seat of a person whose time ran out at his deadline:
-    the stream wakes then (games.live.sse's hook), and the table's new version goes to every
-    page, his own too, as a play's does."""
-    await request.auser()
-    allowed = await sync_to_async(_stream_allowed)(request, pk)
-    if allowed is None:
-        return HttpResponse(status=401)
-    if not allowed:
-        raise Http404("No such table.")
-    if refused := await sync_to_async(limits.check)(
-        request, "people-streams-per-account", "people-streams-per-address"
-    ):
-        return refused
-    after = request.GET.get("after", "0")
-
-    async def on_wake() -> float | None:
-        return await _wake(pk)
-
-    return sse.stream(
-        request,
-        f"people-{pk}",
-        after=int(after) if after.isdigit() and len(after) < 12 else 0,
-        current=lambda: _stored_version(pk),
-        on_wake=on_wake,
-    )
-
-
-#: The take-overs under way in this process, by event loop and table: the streams of one
-#: table wake together at a deadline, and the first one's take-over is the others' too (the
-#: computer player's decision is worked out once, not once for each page open on it).
-_expiring: dict[tuple[asyncio.AbstractEventLoop, int], asyncio.Future[None]] = {}
-
-
-async def _wake(pk: int) -> float | None:
-    """Let a computer player decide for a person whose time ran out at table ``pk``, if one
-    has; in how many seconds the next deadline there falls (None: none)."""
-    due = await bus.in_reader_thread(lambda: _seconds_to_deadline(pk))
-    if due is None or due > 0:
-        return due
-    key = (asyncio.get_running_loop(), pk)
-    expiring = _expiring.get(key)
-    if expiring is None:
-        expiring = _expiring[key] = asyncio.ensure_future(bus.in_reader_thread(lambda: _expire(pk)))
-        expiring.add_done_callback(lambda done: _expired(key, done))
-    await asyncio.shield(expiring)
-    due = await bus.in_reader_thread(lambda: _seconds_to_deadline(pk))
-    # Still past (the table is not being played): not again before the next heartbeat.
-    return None if due is None or due <= 0 else due
-
-
-def _expired(key: tuple[asyncio.AbstractEventLoop, int], done: asyncio.Future[None]) -> None:
-    _expiring.pop(key, None)
-    if not done.cancelled() and done.exception() is not None:
-        log.error("A take-over at table %s failed", key[1], exc_info=done.exception())
-
-
-def _seconds_to_deadline(pk: int) -> float | None:
-    deadline = (
-        PeopleSeat.objects.filter(table_id=pk, deadline__isnull=False)
-        .order_by("deadline")
-        .values_list("deadline", flat=True)
-        .first()
-    )
-    return None if deadline is None else (deadline - timezone.now()).total_seconds()
-
-
-def _expire(pk: int) -> None:
-    table = PeopleTable.objects.filter(pk=pk).first()
-    if table is not None:
-        people.expire(table)
 
 
 # -- finished hands --------------------------------------------------------------------------
