@@ -711,7 +711,8 @@ class Together:
     """What the table's page shows of its people together (``templates/games/people/
     _together.html``): who is here (``here``), the last phrases said (``said``), whether the
     viewer may say one (``may_say``, ``phrases`` the choices), the new table opened for the
-    same people (``rematch_url``: its page for the host, its invitation for the others);
+    same people (``rematch_page`` for its host, ``rematch_join``: its invitation, for a
+    person still at this table);
     for the host's own forms: whether a rematch may be opened (``may_rematch``), the people
     whose seats he may give to a computer player (``removable``), whether he may close it."""
 
@@ -719,15 +720,16 @@ class Together:
     said: list[Said]
     may_say: bool
     phrases: list[tuple[str, str]]
-    rematch_url: str
+    rematch_page: str
+    rematch_join: str
     may_rematch: bool
     removable: list[Here]
     may_close: bool
 
 
 def together(table: PeopleTable, seat: PeopleSeat | None) -> Together:
-    """What ``table``'s page shows the person at ``seat`` (None: a spectator, or a person who
-    left) of the people at the table."""
+    """What ``table``'s page shows the person at ``seat`` (None: a spectator) of the people at
+    the table."""
     now = timezone.now()
     seats = list(table.seats.select_related("user"))
     here = [
@@ -741,17 +743,17 @@ def together(table: PeopleTable, seat: PeopleSeat | None) -> Together:
     ]
     is_open = table.status != PeopleTable.Status.CLOSED
     host_seat = next((s.number for s in seats if s.user_id == table.host_id), None)
-    rematch_url = ""
+    still = seat is not None and seat.left is None
+    new = None
     if table.rematch_id is not None:
         new = PeopleTable.objects.filter(pk=table.rematch_id).only("pk", "code").first()
-        if new is not None:
-            rematch_url = new.join_url if seat is not None else new.get_absolute_url()
     return Together(
         here=here,
         said=said,
-        may_say=seat is not None and seat.left is None and is_open,
+        may_say=still and is_open,
         phrases=list(PeoplePhrase.Phrase.choices),
-        rematch_url=rematch_url,
+        rematch_page=new.get_absolute_url() if new else "",
+        rematch_join=new.join_url if new and still else "",
         may_rematch=_may_rematch(table),
         removable=[h for h in here if h.number != host_seat],
         may_close=is_open,

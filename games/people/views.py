@@ -171,7 +171,7 @@ def show_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return _render(request, table, None)
     if not people.plays_yet(table, seat):
         # A latecomer watches the deal he sat down after: its cards were a computer player's.
-        return _render(request, table, None)
+        return _render(request, table, None, speaker=seat)
     return _render(request, table, seat)
 
 
@@ -213,9 +213,14 @@ def _render(
     refusal: IllegalAction | None = None,
     error: str = "",
     fragment: str = "people-table",
+    speaker: PeopleSeat | None = None,
 ) -> HttpResponse:
+    """``speaker``: the viewer's seat when he is shown the table as a spectator (a latecomer
+    before his first deal), for what he may do with the people there (``people.together``)."""
     flashed = [(m.message, m.level_tag, None) for m in messages.get_messages(request)]
     context = table_context(table, seat, form=form, refusal=refusal, error=error, flashed=flashed)
+    if speaker is not None:
+        context["together"] = people.together(table, speaker)
     if fragment == "hand-table" and request.htmx:
         template = "games/table.html#hand-table"
     else:

@@ -194,7 +194,7 @@ def test_rematch_opens_a_table_for_the_same_people_where_each_chooses_to_sit() -
     assert list(new.seats.exclude(user=None).values_list("user", flat=True)) == [host.pk]
     assert set(new.invited.all()) >= {ann, bob}
     offer = people.together(old, PeopleSeat.objects.get(table=old, user=ann))
-    assert offer.rematch_url == new.join_url and not offer.may_rematch
+    assert offer.rematch_join == new.join_url and not offer.may_rematch
     people.sit(new, ann)
     with pytest.raises(people.Refused, match="Only the people the host invited"):
         people.sit(new, make_user("eve"))

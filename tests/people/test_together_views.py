@@ -71,6 +71,7 @@ def test_a_latecomer_takes_a_seat_by_the_join_link_between_hands() -> None:
     # Until the next deal he watches: the hand just over was the computer player's.
     page = _page(cat, table)
     assert people.TOOK_SEAT in page and "You are watching" in page
+    assert _url("say", table) in page  # he may greet the others already
     replay = reverse("games:people-hand", args=[table.pk, 1])
     assert cat.get(replay).status_code == 404
     table.refresh_from_db()
