@@ -13,7 +13,11 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from games.models import PeopleSeat, PeopleTable
-from tests.browser.test_people_tables import _accessible, _log_in
+from tests.browser.test_people_tables import (  # noqa: F401 (live_poll_seconds: the fixture)
+    _accessible,
+    _log_in,
+    live_poll_seconds,
+)
 from tests.live.test_sse import server  # noqa: F401 (the fixture)
 from tests.people.conftest import make_user, play_to_end, started
 
@@ -24,12 +28,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.filterwarnings("ignore:StreamingHttpResponse must consume synchronous"),
 ]
-
-
-@pytest.fixture
-def live_poll_seconds() -> float:
-    """The site's own poll (tests/live/test_sse.py's ``server`` says why)."""
-    return 0.25
 
 
 def _seated(table: PeopleTable) -> dict[int, str]:
