@@ -516,6 +516,11 @@ class PeopleTable(RulesAndGameNames, models.Model):
     started = models.DateTimeField(null=True, blank=True)
     closed = models.DateTimeField(null=True, blank=True)
     updated = models.DateTimeField(auto_now=True)
+    #: The table its host opened for the same people once this one was over
+    #: (``games.people.rematch``): each of them is offered its seat there.
+    rematch = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["-updated"]
@@ -556,7 +561,11 @@ class PeopleSeat(models.Model):
     ``deadline``: when the person's time for the decision now his runs out (none when it is
     not his turn). ``away``: his time ran out and a computer player plays for him until he is
     back. ``left``: he left the table; a computer player plays the seat for good (the user is
-    kept: he may still replay its finished hands)."""
+    kept: he may still replay its finished hands). ``removed``: the host gave it to a computer
+    player (``left`` is set too). ``seen``: when the person last showed up at the table (a
+    page, a form, his page's live stream), for whether he is here now; written at most every
+    ``games.people.service.SEEN_EVERY`` seconds. ``since_hand``: a latecomer's first deal
+    at this seat (None: from the start), the first he may replay."""
 
     table = models.ForeignKey(PeopleTable, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
@@ -570,6 +579,9 @@ class PeopleSeat(models.Model):
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     away = models.BooleanField(default=False)
     left = models.DateTimeField(null=True, blank=True)
+    removed = models.BooleanField(default=False)
+    seen = models.DateTimeField(null=True, blank=True)
+    since_hand = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["table", "number"]
@@ -625,3 +637,27 @@ class PeopleHand(models.Model):
         """The hand after its first ``step`` actions (all of them by default)."""
         log = self.log if step is None else self.log[:step]
         return Hand.replay(setup_from_dict(self.setup), [Action.from_dict(a) for a in log])
+
+
+class PeoplePhrase(models.Model):
+    """One of the fixed phrases (:attr:`Phrase`) a person at a :class:`PeopleTable` said to the
+    others: no free text at a table (many players are children)."""
+
+    class Phrase(models.TextChoices):
+        WELL_PLAYED = "well-played", "Well played"
+        THANK_YOU = "thank-you", "Thank you"
+        ONE_MOMENT = "one-moment", "One moment"
+        GOOD_GAME = "good-game", "Good game"
+
+    table = models.ForeignKey(PeopleTable, on_delete=models.CASCADE, related_name="phrases")
+    #: The seat he said it from, and his name then (the seat may change hands later).
+    number = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=150)
+    phrase = models.CharField(max_length=12, choices=Phrase.choices)
+    said = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "-said", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.name} at people's table {self.table_id}: {self.get_phrase_display()}"

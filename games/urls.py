@@ -42,5 +42,9 @@ urlpatterns = [
     path("people/<int:pk>/reveal/", people_views.reveal, name="people-reveal"),
     path("people/<int:pk>/back/", people_views.back, name="people-back"),
     path("people/<int:pk>/leave/", people_views.leave, name="people-leave"),
+    path("people/<int:pk>/rematch/", people_views.rematch_table, name="people-rematch"),
+    path("people/<int:pk>/remove/", people_views.remove_seat, name="people-remove"),
+    path("people/<int:pk>/close/", people_views.close_table, name="people-close"),
+    path("people/<int:pk>/say/", people_views.say_phrase, name="people-say"),
     path("people/<int:pk>/hand/<int:number>/", people_views.replay_hand, name="people-hand"),
 ]

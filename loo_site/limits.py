@@ -667,6 +667,10 @@ declare("people-joins-per-account", 60, 600, Per.ACCOUNT, "Too many tries at joi
 declare("people-joins-per-address", 600, 600, Per.ADDRESS, "Too many tries at joining tables.")
 declare("people-actions-per-account", 120, 60, Per.ACCOUNT, "Too many decisions, too fast.")
 declare("people-actions-per-address", 3000, 60, Per.ADDRESS, "Too many decisions, too fast.")
+# The fixed phrases said at a table (a few a minute is plenty between friends).
+PHRASES = "Too many phrases said, too fast: wait a minute."
+declare("people-phrases-per-account", 6, 60, Per.ACCOUNT, PHRASES)
+declare("people-phrases-per-address", 600, 60, Per.ADDRESS, PHRASES)
 STREAMS = "Too many live connections to tables."
 declare("people-streams-per-account", 120, 600, Per.ACCOUNT, STREAMS)
 declare("people-streams-per-address", 3000, 600, Per.ADDRESS, STREAMS)

@@ -1,10 +1,10 @@
-"""Forms of the tables for people: a new table, its code, a seat."""
+"""Forms of the tables for people: a new table, its code, a seat, a phrase, a seat removed."""
 
 from __future__ import annotations
 
 from django import forms
 
-from games.models import MAX_PLAYERS, MIN_PLAYERS, SECONDS_PER_MOVE, Opponents
+from games.models import MAX_PLAYERS, MIN_PLAYERS, SECONDS_PER_MOVE, Opponents, PeoplePhrase
 from games.table.forms import DealForm
 
 
@@ -47,3 +47,15 @@ class SeatForm(forms.Form):
     """The seat a person chooses at a table he joins (none: the first free one)."""
 
     seat = forms.IntegerField(min_value=0, max_value=MAX_PLAYERS - 1, required=False)
+
+
+class PhraseForm(forms.Form):
+    """One of the fixed phrases a person may say at a table (no free text)."""
+
+    phrase = forms.ChoiceField(choices=PeoplePhrase.Phrase.choices)
+
+
+class RemoveSeatForm(forms.Form):
+    """The seat whose person the host gives to a computer player."""
+
+    seat = forms.IntegerField(min_value=0, max_value=MAX_PLAYERS - 1)

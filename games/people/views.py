@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.contrib import messages
@@ -34,7 +34,7 @@ from games.loo.view import view_for
 from games.models import PeopleHand, PeopleSeat, PeopleTable
 from games.naming import seat_label
 from games.people import service as people
-from games.people.forms import JoinForm, NewPeopleTableForm, SeatForm
+from games.people.forms import JoinForm, NewPeopleTableForm, PhraseForm, RemoveSeatForm, SeatForm
 from games.table import presenting
 from games.table.forms import ActionForm, ReplayStepForm
 from games.table.page import Alerts, Offers, TablePage, TableUrls
@@ -113,14 +113,25 @@ def join_code(request: HttpRequest, code: str) -> HttpResponse:
         form = SeatForm(request.POST)
         seat = form.cleaned_data["seat"] if form.is_valid() else None
         try:
-            people.sit(table, request.user, seat)
+            if table.status == PeopleTable.Status.WAITING:
+                people.sit(table, request.user, seat)
+            else:  # a latecomer takes a computer player's seat, between hands
+                version = people.posted_version(request.POST)
+                for text in people.take_seat(table, request.user, version, seat).said:
+                    messages.info(request, text)
         except people.Refused as refusal:
             error = str(refusal)
+            table.refresh_from_db()
         else:
             return redirect(table)
     elif people.seat_of(table, request.user) is not None:
         return redirect(table)
-    context = {"table": table, "seats": _seats(table, None), "error": error}
+    context = {
+        "table": table,
+        "seats": _seats(table, None),
+        "error": error,
+        "latecomer": people.latecomer(table, request.user) if table.state is not None else None,
+    }
     return render(request, "games/people/join_table.html", context, status=400 if error else 200)
 
 
@@ -147,6 +158,7 @@ def show_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     table, seat = _table_for(request, pk)
     if seat is None:
         return redirect("games:people-watch", pk=pk)
+    people.seen(table.pk, request.user.pk)
     if people.expire(table):
         table.refresh_from_db()
         seat.refresh_from_db()
@@ -154,7 +166,12 @@ def show_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return _reload()
     if seat.left is not None:
         # He left: a computer player holds his seat's cards now, and he sees them no more.
+        if seat.removed:
+            messages.warning(request, people.REMOVED_YOU)
         return _render(request, table, None)
+    if not people.plays_yet(table, seat):
+        # A latecomer watches the deal he sat down after: its cards were a computer player's.
+        return _render(request, table, None, speaker=seat)
     return _render(request, table, seat)
 
 
@@ -196,9 +213,14 @@ def _render(
     refusal: IllegalAction | None = None,
     error: str = "",
     fragment: str = "people-table",
+    speaker: PeopleSeat | None = None,
 ) -> HttpResponse:
+    """``speaker``: the viewer's seat when he is shown the table as a spectator (a latecomer
+    before his first deal), for what he may do with the people there (``people.together``)."""
     flashed = [(m.message, m.level_tag, None) for m in messages.get_messages(request)]
     context = table_context(table, seat, form=form, refusal=refusal, error=error, flashed=flashed)
+    if speaker is not None:
+        context["together"] = people.together(table, speaker)
     if fragment == "hand-table" and request.htmx:
         template = "games/table.html#hand-table"
     else:
@@ -229,6 +251,7 @@ def table_context(
         "flashed": flashed,
         # Without JavaScript the page comes again by itself while nothing is his to decide.
         "refresh": table.status == PeopleTable.Status.WAITING,
+        "together": people.together(table, seat),
     }
     if table.state is None:
         return context
@@ -397,6 +420,7 @@ def _action(name: str) -> Any:
         ):
             return refused
         table, seat = loaded
+        people.seen(table.pk, request.user.pk)
         try:
             if name == "act":
                 done = call(table, request.user, request.POST)
@@ -432,7 +456,7 @@ def replay_hand(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     """A finished hand step by step, from the user's seat, for those who sat at the table
     (a host who only watched saw no hand: he has no replay of one)."""
     table, seat = _table_for(request, pk)
-    if seat is None:
+    if seat is None or not people.may_replay(seat, number):
         raise Http404("No such hand.")
     record = get_object_or_404(PeopleHand, table=table, number=number)
     form = ReplayStepForm(request.GET)
@@ -455,3 +479,85 @@ def replay_hand(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     context = {"page": page, "table": table, "record": record}
     template = "games/replay.html#replay-step" if request.htmx else "games/people/replay.html"
     return render(request, template, context)
+
+
+# -- together at the table: the host's forms, the fixed phrases ------------------------------
+
+
+def _together(
+    request: HttpRequest, pk: int, call: Callable[[PeopleTable], people.Done], *limit: str
+) -> HttpResponse:
+    """A POST of the people at a table (the host's forms, a phrase): counted against
+    ``limit``, for whoever sits at or hosts table ``pk`` (404 for anyone else); then the
+    table's page (or the one the change opened) with what was done, or with why not (nothing
+    changed)."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("games:people-table", args=[pk]))
+    if refused := limits.check(request, *limit):
+        return refused
+    table, _seat = _table_for(request, pk)
+    people.seen(table.pk, request.user.pk)
+    try:
+        done = call(table)
+    except people.Refused as refusal:
+        messages.error(request, str(refusal))
+        return redirect(table)
+    for text in done.said:
+        messages.info(request, text)
+    return redirect(done.table)
+
+
+ACTIONS = ("people-actions-per-account", "people-actions-per-address")
+
+
+def _versioned(
+    request: HttpRequest, pk: int, call: Callable[..., people.Done], *limit: str
+) -> HttpResponse:
+    """:func:`_together` for a host's form that sends its page's version."""
+    return _together(
+        request,
+        pk,
+        lambda table: call(table, request.user, people.posted_version(request.POST)),
+        *limit,
+    )
+
+
+@require_POST
+def rematch_table(request: HttpRequest, pk: int) -> HttpResponse:
+    """The host opens a new table for the same people (``people.rematch``) and goes to it."""
+    return _versioned(
+        request, pk, people.rematch, "people-tables-per-account", "people-tables-per-address"
+    )
+
+
+@require_POST
+def close_table(request: HttpRequest, pk: int) -> HttpResponse:
+    """The host closes the table (``people.close``)."""
+    return _versioned(request, pk, people.close, *ACTIONS)
+
+
+@require_POST
+def remove_seat(request: HttpRequest, pk: int) -> HttpResponse:
+    """The host gives a person's seat to a computer player (``people.remove``)."""
+    form = RemoveSeatForm(request.POST)
+    number = form.cleaned_data["seat"] if form.is_valid() else -1
+    return _versioned(
+        request,
+        pk,
+        lambda table, user, version: people.remove(table, user, version, number),
+        *ACTIONS,
+    )
+
+
+@require_POST
+def say_phrase(request: HttpRequest, pk: int) -> HttpResponse:
+    """A person at the table says one of the fixed phrases (``people.say_phrase``)."""
+    form = PhraseForm(request.POST)
+    phrase = form.cleaned_data["phrase"] if form.is_valid() else ""
+    return _together(
+        request,
+        pk,
+        lambda table: people.say_phrase(table, request.user, phrase),
+        "people-phrases-per-account",
+        "people-phrases-per-address",
+    )

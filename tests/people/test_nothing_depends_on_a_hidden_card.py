@@ -142,6 +142,8 @@ def _pages(table: PeopleTable, viewer: int, client: Client) -> str:
     html = re.sub(r'(name="csrfmiddlewaretoken" value=")[^"]+', r"\1-", html)
     html = re.sub(r'("x-csrftoken": ")[^"]+', r"\1-", html)
     html = re.sub(rf"/play/people/{table.pk}/", "/play/people/N/", html)
+    # Who is online depends on who opened a page of which table, not on any card.
+    html = re.sub(r'presence__(online|away)">(online|away)', 'presence__-">-', html)
     return html.replace(table.code, "CODE")
 
 
