@@ -18,18 +18,11 @@ from pytest_django.live_server_helper import LiveServer
 from lessons.classes.models import SchoolClass, Teacher
 from lessons.classes.tables import open_for_class
 from tests.browser.conftest import PHONE, TIMEOUT_MS
+from tests.browser.test_classroom_accounts import PASSWORD, _log_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PASSWORD = "a long pass phrase 7"
 MINE = "my very own phrase 12"
-
-
-def _log_in(page: Page, username: str, password: str) -> None:
-    page.goto("/accounts/log-in/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Log in").click()
 
 
 def _printed_links(pdf: bytes) -> list[str]:
