@@ -574,6 +574,13 @@ CREATING: dict[str, Creating] = {
     "classes:take-away": _ROSTER,
     "classes:sit": _ROSTER,
     "classes:add-students": Creating(("student-lists-per-address", "student-lists-per-account")),
+    # Issue 37: new passwords in bulk cost a hash each, as a list does; renaming, a roster's
+    # change; announcements their own count, and a student marking them read a roster's.
+    "classes:new-passwords": Creating(("student-lists-per-address", "student-lists-per-account")),
+    "classes:rename-student": _ROSTER,
+    "classes:announce": Creating(("announcements-per-address", "announcements-per-account")),
+    "classes:announcement-remove": _ROSTER,
+    "classes:announcements-read": _ROSTER,
     "quizzes:quiz-new": _QUIZZES,
     "quizzes:quiz-edit": _QUIZZES,
     "quizzes:assign": _ASSIGNMENTS,
@@ -683,6 +690,9 @@ ROSTER = "Too many changes have been made to classes."
 declare("roster-per-account", 300, 3600, Per.ACCOUNT, ROSTER)
 declare("roster-per-address", 1000, 3600, Per.ADDRESS, ROSTER)
 declare("class-tables-per-account", 20, 3600, Per.ACCOUNT, "Too many tables have been opened.")
+NOTICES = "Too many announcements have been posted."
+declare("announcements-per-account", 20, 3600, Per.ACCOUNT, NOTICES)
+declare("announcements-per-address", 100, 3600, Per.ADDRESS, NOTICES)
 # A teacher's lists of students' names (each makes accounts), and the accounts they make
 # (lessons.classes.forms: counted per name on the list).
 LISTS = "Too many lists of students have been sent."

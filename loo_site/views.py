@@ -10,7 +10,7 @@ from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, SetPasswordForm, UserCreationForm
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
@@ -20,7 +20,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from games.http import AuthenticatedHttpRequest
 from games.models import PracticeHand, PracticeTable
 from lessons.classes.forms import JoinForm, TeachForm
-from lessons.classes.middleware import password_chosen
+from lessons.classes.middleware import first_class_url, password_chosen
 from lessons.classes.models import (
     ClassFull,
     Membership,
@@ -88,12 +88,26 @@ class SignUpForm(UserCreationForm):
 
 class PasswordChangeView(auth_views.PasswordChangeView):
     """Django's password change; a student's one-time password (a teacher made his account)
-    is one no more."""
+    is one no more. Right after logging in with it he is not asked for it again, and goes
+    on to his class's page (issue 37)."""
+
+    def _first_time(self) -> bool:
+        return bool(self.request.session.get("one-time-password"))
+
+    def get_form_class(self) -> Any:
+        return SetPasswordForm if self._first_time() else super().get_form_class()
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        return {**super().get_context_data(**kwargs), "first_time": self._first_time()}
 
     def form_valid(self, form: Any) -> HttpResponse:
+        first_time = self._first_time()
         response = super().form_valid(form)
         password_chosen(self.request.user)
         self.request.session.pop("one-time-password", None)
+        if first_time:
+            messages.success(self.request, "Your password is chosen: use it from now on.")
+            return redirect(first_class_url(self.request.user))
         return response
 
 

@@ -9,10 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
 from django.db.models import QuerySet
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
 
-from lessons.classes.models import SchoolClass
+from lessons.classes.models import Membership, SchoolClass
+
+ARCHIVED = "This class is archived, so it cannot be changed: bring it back first."
 
 
 def classes_taught(user: Any) -> QuerySet[SchoolClass]:
@@ -53,3 +57,18 @@ def class_for_owner(user: Any, pk: Any) -> SchoolClass:
 def class_for_student(user: Any, pk: Any) -> SchoolClass:
     """The class ``pk`` if ``user`` is one of its students; Http404 for anyone else."""
     return _one(classes_joined(user), pk)
+
+
+def membership_of(school_class: SchoolClass, membership: Any) -> Membership:
+    """A student of a class its teacher is looking at; a 404 for any other."""
+    return get_object_or_404(
+        school_class.memberships.select_related("student", "student__managed"), pk=membership
+    )
+
+
+def refuse_if_archived(request: HttpRequest, school_class: SchoolClass) -> HttpResponse | None:
+    """The answer to a change asked of an archived class (it is read-only); None otherwise."""
+    if school_class.is_archived:
+        messages.error(request, ARCHIVED)
+        return redirect(school_class)
+    return None

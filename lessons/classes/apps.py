@@ -13,10 +13,11 @@ class ClassesConfig(AppConfig):
         from django.contrib.auth.signals import user_logged_in
         from django.db.models.signals import post_save
 
-        from lessons.classes.middleware import note_one_time_password
+        from lessons.classes.middleware import note_one_time_password, note_student
         from lessons.classes.models import keep_username_key
 
         user_logged_in.connect(note_one_time_password, dispatch_uid="classes.one_time_password")
+        user_logged_in.connect(note_student, dispatch_uid="classes.student")
         post_save.connect(
             keep_username_key,
             sender=settings.AUTH_USER_MODEL,

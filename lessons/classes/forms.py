@@ -340,6 +340,7 @@ class RosterActionForm(forms.Form):
     """The roster's checkboxes and what to do with the students ticked."""
 
     ACTIONS = [
+        ("slips", "Print login slips (and give new passwords)"),
         ("move", "Move to another class"),
         ("archive", "Archive"),
         ("restore", "Bring back (from the archive, or after leaving)"),

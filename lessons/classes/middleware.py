@@ -10,7 +10,7 @@ from django.http import HttpRequest, HttpResponseBase
 from django.shortcuts import redirect
 from django.urls import reverse
 
-from lessons.classes.models import ManagedStudent
+from lessons.classes.models import ManagedStudent, Membership
 
 #: Where a student with a one-time password may go.
 OPEN_TO_HIM = ("password-change", "password-changed", "logout")
@@ -48,8 +48,38 @@ def note_one_time_password(
         request.session["one-time-password"] = True
 
 
+#: The session's note that its account is a student of a class: the header then shows him
+#: "Assignments" and his unread announcements (templatetags/classes_header.py), and nobody
+#: else's page pays a query for them.
+STUDENT = "classes:student"
+
+
+def note_student(sender: object, request: HttpRequest, user: object, **kwargs: object) -> None:
+    """At login, note in the session whether the account is in a class (joining one notes it
+    too)."""
+    request.session[STUDENT] = Membership.objects.filter(student=user, left__isnull=True).exists()  # type: ignore[misc]
+
+
+def first_class_url(user: object) -> str:
+    """Where a student goes once he has chosen his password: the page of the class he joined
+    last (its assignments and announcements are there), else his list of classes."""
+    row = (
+        Membership.objects.filter(student=user, left__isnull=True)  # type: ignore[misc]
+        .order_by("-joined", "-pk")
+        .first()
+    )
+    return row.school_class.get_absolute_url() if row else reverse("classes:list")
+
+
 def password_chosen(user: object) -> None:
     ManagedStudent.objects.filter(user=user).update(one_time_password=False)  # type: ignore[misc]
 
 
-__all__ = ["OneTimePasswordMiddleware", "note_one_time_password", "password_chosen"]
+__all__ = [
+    "STUDENT",
+    "OneTimePasswordMiddleware",
+    "first_class_url",
+    "note_one_time_password",
+    "note_student",
+    "password_chosen",
+]

@@ -469,3 +469,62 @@ class ClassTable(models.Model):
 
     def __str__(self) -> str:
         return f"Table {self.number} of {self.school_class}"
+
+
+# -- announcements (issue 37) -------------------------------------------------------------------
+
+#: The longest announcement: a short notice, not a newsletter.
+ANNOUNCEMENT_LENGTH = 500
+
+
+class AnnouncementQuerySet(models.QuerySet["Announcement"]):
+    def unread_by(self, student: Any) -> AnnouncementQuerySet:
+        """The announcements of the classes ``student`` is in (not left) that he has not
+        marked read, newest first."""
+        present = Membership.objects.filter(student=student, left__isnull=True)
+        return self.filter(school_class__in=present.values("school_class")).exclude(
+            reads__student=student
+        )
+
+
+class Announcement(models.Model):
+    """A short notice a teacher of a class posts to it: plain text (escaped when shown, never
+    read as markup), shown to the class's students on its page and, until each has read it,
+    in his header (:class:`AnnouncementRead`)."""
+
+    school_class = models.ForeignKey(
+        SchoolClass, on_delete=models.CASCADE, related_name="announcements"
+    )
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    text = models.TextField(max_length=ANNOUNCEMENT_LENGTH)
+    posted = models.DateTimeField(auto_now_add=True)
+
+    objects = AnnouncementQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-posted", "-pk"]
+
+    def __str__(self) -> str:
+        return f"Announcement to {self.school_class}: {self.text[:40]}"
+
+
+class AnnouncementRead(models.Model):
+    """A student marked an announcement read: it leaves his header."""
+
+    announcement = models.ForeignKey(Announcement, on_delete=models.CASCADE, related_name="reads")
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    read = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["announcement", "student"], name="one_read_per_announcement_and_student"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.student} read {self.announcement_id}"

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from lessons.classes import table_views, views
+from lessons.classes import account_views, announcements, table_views, views
 
 app_name = "classes"
 
@@ -20,9 +20,25 @@ urlpatterns = [
     path("<int:pk>/students/<int:membership>/", views.show_student, name="student"),
     path(
         "<int:pk>/students/<int:membership>/password/",
-        views.reset_password,
+        account_views.reset_password,
         name="reset-password",
     ),
+    # Login slips, new passwords in bulk, renaming (issue 37).
+    path("<int:pk>/slips/", account_views.show_slips, name="slips"),
+    path("<int:pk>/slips/new-passwords/", account_views.new_passwords, name="new-passwords"),
+    path(
+        "<int:pk>/students/<int:membership>/rename/",
+        account_views.rename_student,
+        name="rename-student",
+    ),
+    # Announcements (issue 37).
+    path("<int:pk>/announcements/", announcements.post, name="announce"),
+    path(
+        "<int:pk>/announcements/<int:announcement>/remove/",
+        announcements.remove,
+        name="announcement-remove",
+    ),
+    path("<int:pk>/announcements/read/", announcements.mark_read, name="announcements-read"),
     path("<int:pk>/students/<int:membership>/remove/", views.remove_student, name="remove-student"),
     path("<int:pk>/students/<int:membership>/delete/", views.delete_student, name="delete-student"),
     # A class's tables for people (issue 29): the tables themselves are games' pages.

@@ -12,21 +12,25 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from lessons.classes import forms
+from lessons.classes import accounts, announcements, forms, work
 from lessons.classes.access import (
     class_for_owner,
     class_for_student,
     class_for_teacher,
     classes_taught,
+    membership_of,
+    refuse_if_archived,
 )
+from lessons.classes.account_forms import RenameForm
+from lessons.classes.account_views import new_slips, slips_page
 from lessons.classes.hashers import one_time_hash
 from lessons.classes.leaving import leave
+from lessons.classes.middleware import STUDENT
 from lessons.classes.models import (
     MAX_STUDENTS,
     ClassFull,
@@ -46,8 +50,6 @@ from lessons.classes.table_views import listed
 from lessons.classes.tables import forget
 from loo_site import limits
 
-ARCHIVED = "This class is archived, so it cannot be changed: bring it back first."
-
 
 def _post(request: HttpRequest) -> Any:
     return request.POST if request.method == "POST" else None
@@ -55,20 +57,6 @@ def _post(request: HttpRequest) -> Any:
 
 def _teacher_class(request: HttpRequest, pk: int) -> SchoolClass:
     return class_for_teacher(request.user, pk, "teacher")
-
-
-def _membership(school_class: SchoolClass, membership: int) -> Membership:
-    """A student of a class its teacher is looking at; a 404 for any other."""
-    return get_object_or_404(
-        school_class.memberships.select_related("student", "student__managed"), pk=membership
-    )
-
-
-def _refuse_if_archived(request: HttpRequest, school_class: SchoolClass) -> HttpResponse | None:
-    if school_class.is_archived:
-        messages.error(request, ARCHIVED)
-        return redirect(school_class)
-    return None
 
 
 def _join_url(request: HttpRequest, school_class: SchoolClass) -> str:
@@ -175,18 +163,26 @@ def show_class(request: HttpRequest, pk: int) -> HttpResponse:
         "owner": school_class.is_owner(request.user),
         "teachers": school_class.teachers(),
         "tables": listed(school_class, request.user),
+        "notices": announcements.of_class(school_class),
+        "announce_form": announcements.AnnouncementForm(),
     }
     return render(request, "classes/class_teacher.html", context)
 
 
 def _show_class_to_student(request: HttpRequest, school_class: SchoolClass) -> HttpResponse:
+    """The class as a student sees it: its announcements (those he has not read marked),
+    his assignments in it, its tables and his classmates by username."""
     classmates = (
         school_class.memberships.active()
         .select_related("student")
         .values_list("student__username", flat=True)
     )
+    notices = announcements.for_student(school_class, request.user)
     context = {
         "school_class": school_class,
+        "notices": notices,
+        "unread_upto": max((a.pk for a, read in notices if not read), default=0),
+        "work": work.of(request.user, school_class),
         "classmates": list(classmates),
         "tables": listed(school_class, request.user),
         "on_roster": school_class.memberships.active().filter(student_id=request.user.pk).exists(),
@@ -198,7 +194,7 @@ def _show_class_to_student(request: HttpRequest, school_class: SchoolClass) -> H
 @require_http_methods(["GET", "HEAD", "POST"])
 def edit_class(request: HttpRequest, pk: int) -> HttpResponseBase:
     school_class = _teacher_class(request, pk)
-    if refused := _refuse_if_archived(request, school_class):
+    if refused := refuse_if_archived(request, school_class):
         return refused
     form = forms.ClassForm(_post(request), instance=school_class)
     if form.is_valid():
@@ -213,7 +209,7 @@ def edit_class(request: HttpRequest, pk: int) -> HttpResponseBase:
 def change_code(request: HttpRequest, pk: int) -> HttpResponseBase:
     """Open or close joining by code, or give the class a new code (the old one stops)."""
     school_class = _teacher_class(request, pk)
-    if refused := _refuse_if_archived(request, school_class):
+    if refused := refuse_if_archived(request, school_class):
         return refused
     form = forms.CodeForm(request.POST)
     if not form.is_valid():
@@ -316,7 +312,7 @@ def add_students(request: HttpRequest, pk: int) -> HttpResponseBase:
     (the names asked for, given back if nothing is made): two lists sent at once, or a list
     past the limit, cost the site nothing."""
     school_class = _teacher_class(request, pk)
-    if refused := _refuse_if_archived(request, school_class):
+    if refused := refuse_if_archived(request, school_class):
         return refused
     form = forms.AddStudentsForm(school_class, request.user, _post(request))
     if request.method == "POST":
@@ -366,7 +362,7 @@ def _add_students(
         except ClassFull as full:
             form.add_error(None, f"{full} Nobody was added.")
         else:
-            return _passwords_page(request, school_class, students)
+            return slips_page(request, school_class, new_slips(students))
     except Exception:
         # Nothing was made (a database that stayed locked, say): nothing counts against his
         # hour, or the list sent again would be refused as too many.
@@ -374,15 +370,6 @@ def _add_students(
         raise
     form.give_back()
     return None
-
-
-def _passwords_page(
-    request: HttpRequest, school_class: SchoolClass, students: list[forms.NewStudent], **extra: Any
-) -> HttpResponse:
-    context = {"school_class": school_class, "students": students, **extra}
-    response = render(request, "classes/new_students.html", context)
-    add_never_cache_headers(response)
-    return response
 
 
 def _make_students(
@@ -418,8 +405,8 @@ def _make_students(
 def show_student(request: HttpRequest, pk: int, membership: int) -> HttpResponseBase:
     """A student of the class, as his teacher sees him: real name, notes, lessons."""
     school_class = _teacher_class(request, pk)
-    member = _membership(school_class, membership)
-    if request.method == "POST" and (refused := _refuse_if_archived(request, school_class)):
+    member = membership_of(school_class, membership)
+    if request.method == "POST" and (refused := refuse_if_archived(request, school_class)):
         return refused
     form = forms.StudentForm(_post(request), instance=member)
     if form.is_valid():
@@ -444,59 +431,12 @@ def _student_page(
         "form": form,
         "lessons": list(zip(lessons, marks_in_order(progress, lessons), strict=True)),
         "progress": progress,
-        "can_reset": _can_reset(member),
-        "can_delete": _can_delete(request, member),
+        "can_reset": accounts.can_reset(member),
+        "can_delete": accounts.may_manage(request.user, member),
         "delete_form": delete_form or forms.DeleteStudentForm(member.student),
+        "rename_form": RenameForm(initial={"username": member.student.get_username()}),
     }
     return render(request, "classes/student.html", context)
-
-
-def _can_reset(member: Membership) -> bool:
-    """Any teacher of the class (owner or co-teacher) may reset the password of an account a
-    teacher made, whoever made it; a student's own account looks after its own."""
-    return hasattr(member.student, "managed")
-
-
-def _can_delete(request: HttpRequest, member: Membership) -> bool:
-    """A teacher may delete an account a teacher made if he made it, or if he teaches every
-    class it is (or was) in: never an account its owner made, nor one another teacher's
-    class still has."""
-    managed = getattr(member.student, "managed", None)
-    if managed is None:
-        return False
-    if managed.created_by_id == request.user.pk:
-        return True
-    mine = classes_taught(request.user).values("pk")
-    return not member.student.memberships.exclude(school_class__in=mine).exists()
-
-
-@login_required
-@require_POST
-def reset_password(request: HttpRequest, pk: int, membership: int) -> HttpResponseBase:
-    """Give a student account the teacher made a new one-time password, shown once."""
-    school_class = _teacher_class(request, pk)
-    member = _membership(school_class, membership)
-    if refused := _refuse_if_archived(request, school_class):
-        return refused
-    if not _can_reset(member):
-        messages.error(
-            request, "The student made this account himself: only he can change its password."
-        )
-        return redirect("classes:student", school_class.pk, member.pk)
-    if member.left is not None:
-        # A new password for a student who left brings him back (his old one no longer works).
-        try:
-            _bring_back(Membership.objects.filter(pk=member.pk), school_class)
-        except ClassFull as full:
-            messages.error(request, f"{full} The password was not changed.")
-            return redirect("classes:student", school_class.pk, member.pk)
-    password = new_password()
-    member.student.password = one_time_hash(password)  # hashed before the transaction
-    with transaction.atomic():
-        member.student.save(update_fields=["password"])
-        ManagedStudent.objects.filter(user=member.student).update(one_time_password=True)
-    student = forms.NewStudent(member.real_name, member.student.username, password)
-    return _passwords_page(request, school_class, [student], reset=True)
 
 
 @login_required
@@ -504,8 +444,8 @@ def reset_password(request: HttpRequest, pk: int, membership: int) -> HttpRespon
 def remove_student(request: HttpRequest, pk: int, membership: int) -> HttpResponseBase:
     """Take a student off the roster: his row and his work stay (marked "left the class")."""
     school_class = _teacher_class(request, pk)
-    member = _membership(school_class, membership)
-    if refused := _refuse_if_archived(request, school_class):
+    member = membership_of(school_class, membership)
+    if refused := refuse_if_archived(request, school_class):
         return refused
     if request.method == "POST":
         if leave(Membership.objects.filter(pk=member.pk)):
@@ -529,10 +469,10 @@ def delete_student(request: HttpRequest, pk: int, membership: int) -> HttpRespon
     """Delete an account a teacher made (typing its username confirms). Its results stay in
     every class, under "a deleted account", with the real names its teachers wrote."""
     school_class = _teacher_class(request, pk)
-    member = _membership(school_class, membership)
-    if refused := _refuse_if_archived(request, school_class):
+    member = membership_of(school_class, membership)
+    if refused := refuse_if_archived(request, school_class):
         return refused
-    if not _can_delete(request, member):
+    if not accounts.may_manage(request.user, member):
         messages.error(
             request,
             "You can delete only an account a teacher made, when you made it or teach every "
@@ -555,7 +495,7 @@ def delete_student(request: HttpRequest, pk: int, membership: int) -> HttpRespon
 def act_on_roster(request: HttpRequest, pk: int) -> HttpResponseBase:
     """The roster's bulk actions: move, archive, bring back or remove the students ticked."""
     school_class = _teacher_class(request, pk)
-    if refused := _refuse_if_archived(request, school_class):
+    if refused := refuse_if_archived(request, school_class):
         return refused
     form = forms.RosterActionForm(school_class, request.user, request.POST)
     if not form.is_valid():
@@ -564,8 +504,11 @@ def act_on_roster(request: HttpRequest, pk: int) -> HttpResponseBase:
                 messages.error(request, error)  # type: ignore[arg-type]
         return redirect(school_class)
     chosen = form.cleaned_data["students"]
-    picked = Membership.objects.filter(pk__in=[m.pk for m in chosen])
     action = form.cleaned_data["action"]
+    if action == "slips":  # a page to print, changing nothing
+        query = "&".join(f"student={m.pk}" for m in chosen)
+        return redirect(f"{reverse('classes:slips', args=[school_class.pk])}?{query}")
+    picked = Membership.objects.filter(pk__in=[m.pk for m in chosen])
     n = len(chosen)
     try:
         text = _act_on_roster(action, picked, n, school_class, form.cleaned_data.get("target"))
@@ -591,7 +534,7 @@ def _act_on_roster(
             picked.filter(archived__isnull=True).update(archived=timezone.now())
             text = f"Archived {n} student{s}."
         elif action == "restore":
-            locked = _bring_back(picked, school_class)
+            locked = accounts.bring_back(picked, school_class)
             text = f"Brought back {n} student{s}."
             if locked:
                 text += (
@@ -605,19 +548,6 @@ def _act_on_roster(
                 "marked “left the class”."
             )
     return text
-
-
-def _bring_back(picked: Any, school_class: SchoolClass) -> int:
-    """Put these students of ``school_class`` back on its roster (from the archive, or after
-    they left), if they fit; how many of them are teacher-made accounts left without a
-    password (they left their last class). Raises :class:`ClassFull`."""
-    with transaction.atomic():
-        school_class.hold_room(picked.exclude(archived__isnull=True, left__isnull=True).count())
-        picked.update(archived=None, left=None)
-        return sum(
-            not m.student.has_usable_password()
-            for m in picked.filter(student__managed__isnull=False).select_related("student")
-        )
 
 
 def _move(picked: Any, target: SchoolClass) -> None:
@@ -723,6 +653,7 @@ def join_class(request: HttpRequest) -> HttpResponseBase:
             except ClassFull as full:
                 form.add_error("code", str(full))
             else:
+                request.session[STUDENT] = True  # the header's Assignments link
                 messages.success(request, f"You are in the class “{membership.school_class}”.")
                 return redirect(membership.school_class)
     else:

@@ -7,3 +7,9 @@ class QuizzesConfig(AppConfig):
 
     name = "lessons.quizzes"
     label = "quizzes"
+
+    def ready(self) -> None:
+        from lessons.classes import work
+        from lessons.quizzes.student_work import work_in_class
+
+        work.provide(work_in_class)  # a student's assignments on his class's page

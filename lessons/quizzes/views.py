@@ -9,7 +9,6 @@ yet (the right answers, whether an answer was right) is never put in a page's co
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -33,12 +32,9 @@ from games.loo.questions import Question
 from games.models import new_seed
 from lessons.classes.access import class_for_teacher, classes_joined, classes_taught
 from lessons.classes.models import Membership, SchoolClass
-from lessons.quizzes import charts, csvexport, mastery, reports
+from lessons.quizzes import charts, csvexport, mastery, reports, student_work
 from lessons.quizzes.forms import AssignmentForm, ExceptionForm, QuizForm, ReportForm
 from lessons.quizzes.models import (
-    IN_PROGRESS,
-    NEVER_SUBMITTED,
-    SUBMITTED_STATE,
     Answer,
     Assignment,
     AssignmentException,
@@ -48,7 +44,6 @@ from lessons.quizzes.models import (
     ProblemReport,
     Quiz,
     StaleAnswer,
-    Terms,
 )
 from lessons.quizzes.zones import spoken, teacher_zone
 from lessons.trainer.forms import AnswerForm
@@ -317,35 +312,7 @@ def delete_assignment(request: AuthenticatedHttpRequest, pk: int) -> HttpRespons
 @login_required
 @require_safe
 def list_my_assignments(request: AuthenticatedHttpRequest) -> HttpResponse:
-    assignments = list(
-        Assignment.objects.filter(school_class__in=classes_joined(request.user))
-        .select_related("school_class__teacher__teacher", "quiz__current", "lesson")
-        .order_by("closes", "pk")
-    )
-    attempts = defaultdict(list)
-    for a in Attempt.objects.filter(assignment__in=assignments, student=request.user):
-        attempts[a.assignment_id].append(a)
-    exceptions = {
-        e.assignment_id: e
-        for e in AssignmentException.objects.filter(
-            assignment__in=assignments, student=request.user
-        )
-    }
-    done_lessons = reports.lessons_done(
-        [request.user.pk], [a.lesson for a in assignments if a.lesson]
-    )
-    now = timezone.now()
-    rows = []
-    for a in assignments:
-        states = {t.state_at(now) for t in attempts[a.pk]}
-        if a.lesson_id:
-            state = "done" if (request.user.pk, a.lesson_id) in done_lessons else "not done"
-        else:
-            order = (IN_PROGRESS, SUBMITTED_STATE, NEVER_SUBMITTED)
-            state = next((s for s in order if s in states), "not started")
-        # Dates in the teacher's time zone.
-        closes = Terms.of(a, exceptions.get(a.pk)).closes  # his own, if extended
-        rows.append({"assignment": a, "state": state, "zone": a.time_zone(), "closes": closes})
+    rows = student_work.rows_for(request.user, classes_joined(request.user))
     return render(request, "quizzes/my_assignments.html", {"rows": rows})
 
 

@@ -139,7 +139,7 @@ def test_the_class_page_costs_the_same_queries_for_more_students(
 ) -> None:
     client = _logged_in(world.teacher)
     client.get(world.class1.get_absolute_url())
-    with django_assert_num_queries(9) as small:  # 9: the co-teachers and the tables too
+    with django_assert_num_queries(10) as small:  # 10: co-teachers, tables, announcements
         client.get(world.class1.get_absolute_url())
     for i in range(10):
         Membership.objects.create(
