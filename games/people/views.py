@@ -13,9 +13,7 @@ exists), and someone not logged in the login page.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.contrib import messages
@@ -28,16 +26,15 @@ from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from games.http import HtmxHttpRequest
-from games.links import RuleLink, RuleLinks
-from games.loo.hand import Hand, IllegalAction
+from games.links import RuleLinks
+from games.loo.hand import IllegalAction
 from games.loo.view import view_for
 from games.models import PeopleHand, PeopleSeat, PeopleTable
-from games.naming import seat_label
 from games.people import service as people
 from games.people.forms import JoinForm, NewPeopleTableForm, SeatForm
+from games.people.page import people_bar, seat_rows
 from games.table import presenting
 from games.table.forms import ActionForm, ReplayStepForm
-from games.table.page import Alerts, Offers, TablePage, TableUrls
 from loo_site import limits
 
 log = logging.getLogger(__name__)
@@ -120,7 +117,7 @@ def join_code(request: HttpRequest, code: str) -> HttpResponse:
             return redirect(table)
     elif people.seat_of(table, request.user) is not None:
         return redirect(table)
-    context = {"table": table, "seats": _seats(table, None), "error": error}
+    context = {"table": table, "seats": seat_rows(table, None), "error": error}
     return render(request, "games/people/join_table.html", context, status=400 if error else 200)
 
 
@@ -198,137 +195,20 @@ def _render(
     fragment: str = "people-table",
 ) -> HttpResponse:
     flashed = [(m.message, m.level_tag, None) for m in messages.get_messages(request)]
-    context = table_context(table, seat, form=form, refusal=refusal, error=error, flashed=flashed)
+    bar = people_bar(
+        table,
+        seat,
+        viewer_pk=request.user.pk,
+        form=form,
+        refusal=refusal,
+        error=error,
+        flashed=flashed,
+    )
     if fragment == "hand-table" and request.htmx:
         template = "games/table.html#hand-table"
     else:
         template = f"{TEMPLATE}#{fragment}" if request.htmx else TEMPLATE
-    return render(request, template, context)
-
-
-def table_context(
-    table: PeopleTable,
-    seat: PeopleSeat | None,
-    *,
-    form: ActionForm | None = None,
-    refusal: IllegalAction | None = None,
-    error: str = "",
-    flashed: Sequence[tuple[str, str, RuleLink | None]] = (),
-) -> dict[str, Any]:
-    """What the table page shows the person at ``seat`` (None: a spectator): the table's page
-    (``page``, :func:`games.table.presenting.table_page`) once it has started, and who sits
-    where."""
-    me = seat.number if seat is not None else 0
-    urls = _urls(table)
-    people_seats = _seats(table, seat)
-    context: dict[str, Any] = {
-        "table": table,
-        "seat": seat,
-        "people_seats": people_seats,
-        "urls": urls,
-        "flashed": flashed,
-        # Without JavaScript the page comes again by itself while nothing is his to decide.
-        "refresh": table.status == PeopleTable.Status.WAITING,
-    }
-    if table.state is None:
-        return context
-    engine = table.to_engine()
-    hand = engine.hand
-    assert hand is not None
-    links = RuleLinks.of(table.rules, table.game)
-    # The felt's other seats are labelled with the names of the people in them ("Left
-    # (ben)"): at a table of people one looks for a friend's seat, not for a place.
-    names = {s["number"]: s["name"] for s in people_seats if s["name"] and not s["left"]}
-    # The table's own "Leave the table" is in the seats' panel, at any time: the felt's (a
-    # practice table's, between deals) is not offered twice.
-    offers = Offers(
-        urls=TableUrls(act=urls["act"], next=urls["next"]),
-        deals_on=table.status == PeopleTable.Status.PLAYING and not engine.session_over,
-        replay_url=reverse("games:people-hand", args=[table.pk, hand.setup.hand_number])
-        if hand.over
-        else "",
-        # Everyone declares in turn here: nobody waits for the others, or declares early.
-        waits=False,
-    )
-    if seat is None:
-        page = _spectator(table, hand, links, offers, names)
-        context["spectator"] = True
-        context["refresh"] = True
-        if hand.to_act is not None:
-            named = people_seats[hand.to_act]
-            context["to_act_name"] = named["name"] or f"{named['place']} (a computer player)"
-    else:
-        view = view_for(hand, me)
-        page = presenting.table_page(
-            view,
-            hand,
-            links,
-            notes=table.notes,
-            version=table.version,
-            offers=offers,
-            form=form,
-            refusal=refusal,
-            laws=table.laws,
-            first_dealer=engine.first_dealer_brief if hand.setup.hand_number == 1 else None,
-            alerts=Alerts(flashed=list(flashed), error=error),
-            names=names,
-        )
-        context["refresh"] = view.options is None or view.options.kind == "none" or seat.away
-    context["page"] = page
-    context["view"] = page.view
-    context["revealed"] = _revealed(table, hand, me)
-    return context
-
-
-def _urls(table: PeopleTable) -> dict[str, str]:
-    return {
-        name: reverse(f"games:people-{name}", args=[table.pk])
-        for name in ("act", "next", "leave", "start", "back", "reveal", "stream", "table")
-    }
-
-
-def _seats(table: PeopleTable, mine: PeopleSeat | None) -> list[dict[str, Any]]:
-    """Who sits where, named from the viewer's chair (a spectator's: seat 0's)."""
-    me = mine.number if mine is not None else 0
-    return [
-        {
-            "number": s.number,
-            "place": seat_label(s.number, table.players, me=me),
-            "name": s.user.get_username() if s.user else "",
-            "away": s.away,
-            "left": s.left is not None,
-            "mine": mine is not None and s.pk == mine.pk,
-        }
-        for s in table.seats.select_related("user")
-    ]
-
-
-def _revealed(table: PeopleTable, hand: Hand, me: int) -> list[tuple[str, list[Any]]]:
-    """Every hand as dealt, when the host has shown this finished deal to the table."""
-    if not hand.over or table.revealed != hand.setup.hand_number:
-        return []
-    return [
-        (seat_label(n, table.players, me=me), list(cards)) for n, cards in enumerate(hand.dealt)
-    ]
-
-
-def _spectator(
-    table: PeopleTable, hand: Hand, links: RuleLinks, offers: Offers, names: Mapping[int, str]
-) -> TablePage:
-    """What a spectator sees: the public table (the trick, the pool, the counters, whose
-    turn), read from seat 0's chair with seat 0's own cards and choices taken away."""
-    public = dataclasses.replace(
-        view_for(hand, 0),
-        hand=(),
-        own_discards=(),
-        options=None,
-        peeked=(),
-        irregularities=(),
-        irregular_stands=False,
-    )
-    return presenting.table_page(
-        public, hand, links, notes=[], version=table.version, offers=offers, names=names
-    )
+    return render(request, template, bar.context())
 
 
 # -- actions ---------------------------------------------------------------------------------
