@@ -21,7 +21,9 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
@@ -32,7 +34,7 @@ from games.loo.view import view_for
 from games.models import PeopleHand, PeopleSeat, PeopleTable
 from games.people import service as people
 from games.people.forms import JoinForm, NewPeopleTableForm, SeatForm
-from games.people.page import people_bar, seat_rows
+from games.people.page import LATE, people_bar, seat_rows
 from games.table import presenting
 from games.table.forms import ActionForm, ReplayStepForm
 from loo_site import limits
@@ -45,6 +47,7 @@ TEMPLATE = "games/people/table.html"
 # -- the list, opening, joining --------------------------------------------------------------
 
 
+@never_cache
 @require_safe
 def list_tables(request: HttpRequest) -> HttpResponse:
     """What playing with people is, and the tables the user hosts or sits at, each with its
@@ -56,6 +59,7 @@ def list_tables(request: HttpRequest) -> HttpResponse:
     return render(request, "games/people/list.html", {"tables": tables, "join": JoinForm()})
 
 
+@never_cache
 @login_required
 def open_table(request: HttpRequest) -> HttpResponse:
     """The form of a new table for people; its POST opens it (the host at seat 0)."""
@@ -80,29 +84,70 @@ def open_table(request: HttpRequest) -> HttpResponse:
     return redirect(table)
 
 
+#: What a wrong code counts against, checked before the look-up: a code is six of 32 signs,
+#: and one guessed would seat a stranger at a family's table.
+CODE_LIMITS = ("people-codes-per-account", "people-codes-per-address")
+
+
+def _by_code(request: HttpRequest, code: str) -> PeopleTable | people.Refused | HttpResponse:
+    """The table ``code`` names, if the user may sit there; else why not (no table has it,
+    or it is a class's table he is not invited to: nothing about it is shown), counted as a
+    wrong code against his account and his address (:data:`CODE_LIMITS`); over them, the
+    429 page, before anything is looked up."""
+    taken = limits.take(request, *CODE_LIMITS)
+    if isinstance(taken, HttpResponse):
+        return taken
+    try:
+        table = people.table_for_code(code)
+        if not people.may_sit(table, request.user):
+            raise people.Refused(people.NOT_INVITED)
+    except people.Refused as refusal:
+        return refusal
+    limits.give_back(*taken)
+    return table
+
+
+def _wrong_code(
+    request: HttpRequest, form: JoinForm, refusal: people.Refused, *, link: bool = False
+) -> HttpResponse:
+    """The "Join a table" page again, with why the code led nowhere (a link that did: 404,
+    or 403 for a class's table)."""
+    form.add_error("code", str(refusal))
+    status = 200
+    if link:
+        status = 403 if str(refusal) == people.NOT_INVITED else 404
+    return render(request, "games/people/join.html", {"form": form}, status=status)
+
+
+@never_cache
 @login_required
 def join(request: HttpRequest) -> HttpResponse:
     """Type a table's code: it leads to that table's invitation."""
     form = JoinForm(request.GET or None)
-    if form.is_valid():
-        try:
-            table = people.table_for_code(form.cleaned_data["code"])
-        except people.Refused as refusal:
-            form.add_error("code", str(refusal))
-        else:
-            return redirect(table.join_url)
-    return render(request, "games/people/join.html", {"form": form})
+    if not form.is_valid():
+        return render(request, "games/people/join.html", {"form": form})
+    found = _by_code(request, form.cleaned_data["code"])
+    if isinstance(found, HttpResponse):
+        return found
+    if isinstance(found, people.Refused):
+        return _wrong_code(request, form, found)
+    return redirect(found.join_url)
 
 
+@never_cache
 def join_code(request: HttpRequest, code: str) -> HttpResponse:
     """A table's invitation: its seats, and a form to take one (the first free one or one
-    chosen). Not logged in: the login page, which comes back here."""
+    chosen). Not logged in: the login page, which comes back here. A wrong code, or a
+    class's table the user may not sit at, is the "Join a table" page with the reason, and
+    nothing of who sits there."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
-    try:
-        table = people.table_for_code(code)
-    except people.Refused as refusal:
-        raise Http404(str(refusal)) from None
+    found = _by_code(request, code)
+    if isinstance(found, HttpResponse):
+        return found
+    if isinstance(found, people.Refused):
+        return _wrong_code(request, JoinForm({"code": code[:20]}), found, link=True)
+    table = found
     error = ""
     if request.method == "POST":
         if refused := limits.check(request, "people-joins-per-account", "people-joins-per-address"):
@@ -134,6 +179,7 @@ def _table_for(request: HttpRequest, pk: int) -> tuple[PeopleTable, PeopleSeat |
     return table, seat
 
 
+@never_cache
 @require_safe
 @vary_on_headers("HX-Request")
 def show_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
@@ -149,9 +195,7 @@ def show_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         seat.refresh_from_db()
     if _started_since(request, table):
         return _reload()
-    if seat.left is not None:
-        # He left: a computer player holds his seat's cards now, and he sees them no more.
-        return _render(request, table, None)
+    # One who left watches: a computer player holds his seat's cards now (people_bar).
     return _render(request, table, seat)
 
 
@@ -167,6 +211,7 @@ def _reload() -> HttpResponse:
     return response
 
 
+@never_cache
 @require_safe
 @vary_on_headers("HX-Request")
 def watch_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
@@ -205,9 +250,12 @@ def _render(
         flashed=flashed,
     )
     if fragment == "hand-table" and request.htmx:
-        template = "games/table.html#hand-table"
-    else:
-        template = f"{TEMPLATE}#{fragment}" if request.htmx else TEMPLATE
+        # The felt after a decision, and above it whose turn it is now (out of band).
+        response = render(request, "games/table.html#hand-table", bar.context())
+        turn = render_to_string(f"{TEMPLATE}#people-turn", {**bar.context(), "oob": True}, request)
+        response.content += turn.encode()
+        return response
+    template = f"{TEMPLATE}#{fragment}" if request.htmx else TEMPLATE
     return render(request, template, bar.context())
 
 
@@ -235,18 +283,29 @@ def _fresh(seat: PeopleSeat | None) -> PeopleSeat | None:
 
 
 def _refused(
-    request: HtmxHttpRequest, table: PeopleTable, seat: PeopleSeat | None, refusal: people.Refused
+    request: HtmxHttpRequest,
+    table: PeopleTable,
+    seat: PeopleSeat | None,
+    refusal: people.Refused,
+    *,
+    deciding: bool = False,
 ) -> HttpResponse:
     """A refusal: nothing changed. With htmx the fragment with the reason; without, the
-    table with the reason as a message."""
+    table with the reason as a message. A decision (``deciding``) from a person whose time
+    has run out is refused as late, whatever else stood in its way (his page was out of date
+    because a computer player played for him): his page says when his time ran out, beside
+    the felt, with the button that takes his seat back."""
     table.refresh_from_db()
+    seat = _fresh(seat)
+    if deciding and seat is not None and seat.away and seat.left is None:
+        refusal = people.Refused(LATE)
     form = refusal.form if isinstance(refusal, people.ActionRefused) else None
     if request.htmx:
         error = "" if form is not None else str(refusal)
         return _render(
             request,
             table,
-            _fresh(seat),
+            seat,
             form=form,
             refusal=getattr(refusal, "refusal", None),
             error=error,
@@ -267,6 +326,7 @@ def _action(name: str) -> Any:
     call = getattr(people, name)
     versioned = name in ("start", "next_hand", "reveal")
 
+    @never_cache
     @require_POST
     def view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         loaded = _post(request, pk)
@@ -277,6 +337,8 @@ def _action(name: str) -> Any:
         ):
             return refused
         table, seat = loaded
+        # A person whose time has run out is taken over first: his late decision is refused.
+        people.expire(table)
         try:
             if name == "act":
                 done = call(table, request.user, request.POST)
@@ -286,7 +348,7 @@ def _action(name: str) -> Any:
             else:
                 done = call(table, request.user)
         except people.Refused as refusal:
-            return _refused(request, table, seat, refusal)
+            return _refused(request, table, seat, refusal, deciding=name == "act")
         return _done(request, done, seat)
 
     view.__name__ = view.__qualname__ = f"{name}_view"
@@ -305,6 +367,7 @@ leave = _action("leave")
 # -- finished hands --------------------------------------------------------------------------
 
 
+@never_cache
 @require_safe
 @login_required
 @vary_on_headers("HX-Request")
