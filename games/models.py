@@ -578,6 +578,9 @@ class PeopleSeat(models.Model):
     )
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     away = models.BooleanField(default=False)
+    #: When his time last ran out (the deadline he let pass): his page says so while he is
+    #: away, and a decision sent after it is refused with that time.
+    ran_out = models.DateTimeField(null=True, blank=True)
     left = models.DateTimeField(null=True, blank=True)
     removed = models.BooleanField(default=False)
     seen = models.DateTimeField(null=True, blank=True)

@@ -678,6 +678,11 @@ declare("people-actions-per-address", 3000, 60, Per.ADDRESS, "Too many decisions
 PHRASES = "Too many phrases said, too fast: wait a minute."
 declare("people-phrases-per-account", 6, 60, Per.ACCOUNT, PHRASES)
 declare("people-phrases-per-address", 600, 60, Per.ADDRESS, PHRASES)
+# Wrong table codes (typed, or in an invitation's link), counted before the look-up: six of 32
+# signs can be guessed by a script, not by a classroom's typos.
+CODES = "There have been too many wrong table codes."
+declare("people-codes-per-account", 10, 600, Per.ACCOUNT, CODES)
+declare("people-codes-per-address", 60, 600, Per.ADDRESS, CODES)
 STREAMS = "Too many live connections to tables."
 declare("people-streams-per-account", 120, 600, Per.ACCOUNT, STREAMS)
 declare("people-streams-per-address", 3000, 600, Per.ADDRESS, STREAMS)

@@ -532,12 +532,12 @@ def expire(table: PeopleTable) -> bool:
         if not late or read.status != PeopleTable.Status.PLAYING:
             return read.version != table.version
         for seat in late:
-            seat.away, seat.deadline = True, None
+            seat.away, seat.ran_out, seat.deadline = True, seat.deadline, None
         engine = read.to_engine()
         notes = autoplay(read, seats).run(engine, list(read.notes))
         with _storing(read):
             for seat in late:
-                seat.save(update_fields=["away", "deadline"])
+                seat.save(update_fields=["away", "ran_out", "deadline"])
             _store(read, seats, engine, notes)
         return True
 

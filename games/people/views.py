@@ -13,9 +13,8 @@ exists), and someone not logged in the login page.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -23,21 +22,22 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from games.http import HtmxHttpRequest
-from games.links import RuleLink, RuleLinks
-from games.loo.hand import Hand, IllegalAction
+from games.links import RuleLinks
+from games.loo.hand import IllegalAction
 from games.loo.view import view_for
 from games.models import PeopleHand, PeopleSeat, PeopleTable
-from games.naming import seat_label
 from games.people import service as people
 from games.people.forms import JoinForm, NewPeopleTableForm, PhraseForm, RemoveSeatForm, SeatForm
+from games.people.page import LATE, people_bar, seat_rows
 from games.table import presenting
 from games.table.forms import ActionForm, ReplayStepForm
-from games.table.page import Alerts, Offers, TablePage, TableUrls
 from loo_site import limits
 
 log = logging.getLogger(__name__)
@@ -48,6 +48,7 @@ TEMPLATE = "games/people/table.html"
 # -- the list, opening, joining --------------------------------------------------------------
 
 
+@never_cache
 @require_safe
 def list_tables(request: HttpRequest) -> HttpResponse:
     """What playing with people is, and the tables the user hosts or sits at, each with its
@@ -59,6 +60,7 @@ def list_tables(request: HttpRequest) -> HttpResponse:
     return render(request, "games/people/list.html", {"tables": tables, "join": JoinForm()})
 
 
+@never_cache
 @login_required
 def open_table(request: HttpRequest) -> HttpResponse:
     """The form of a new table for people; its POST opens it (the host at seat 0)."""
@@ -83,29 +85,70 @@ def open_table(request: HttpRequest) -> HttpResponse:
     return redirect(table)
 
 
+#: What a wrong code counts against, checked before the look-up: a code is six of 32 signs,
+#: and one guessed would seat a stranger at a family's table.
+CODE_LIMITS = ("people-codes-per-account", "people-codes-per-address")
+
+
+def _by_code(request: HttpRequest, code: str) -> PeopleTable | people.Refused | HttpResponse:
+    """The table ``code`` names, if the user may sit there; else why not (no table has it,
+    or it is a class's table he is not invited to: nothing about it is shown), counted as a
+    wrong code against his account and his address (:data:`CODE_LIMITS`); over them, the
+    429 page, before anything is looked up."""
+    taken = limits.take(request, *CODE_LIMITS)
+    if isinstance(taken, HttpResponse):
+        return taken
+    try:
+        table = people.table_for_code(code)
+        if not people.may_sit(table, request.user):
+            raise people.Refused(people.NOT_INVITED)
+    except people.Refused as refusal:
+        return refusal
+    limits.give_back(*taken)
+    return table
+
+
+def _wrong_code(
+    request: HttpRequest, form: JoinForm, refusal: people.Refused, *, link: bool = False
+) -> HttpResponse:
+    """The "Join a table" page again, with why the code led nowhere (a link that did: 404,
+    or 403 for a class's table)."""
+    form.add_error("code", str(refusal))
+    status = 200
+    if link:
+        status = 403 if str(refusal) == people.NOT_INVITED else 404
+    return render(request, "games/people/join.html", {"form": form}, status=status)
+
+
+@never_cache
 @login_required
 def join(request: HttpRequest) -> HttpResponse:
     """Type a table's code: it leads to that table's invitation."""
     form = JoinForm(request.GET or None)
-    if form.is_valid():
-        try:
-            table = people.table_for_code(form.cleaned_data["code"])
-        except people.Refused as refusal:
-            form.add_error("code", str(refusal))
-        else:
-            return redirect(table.join_url)
-    return render(request, "games/people/join.html", {"form": form})
+    if not form.is_valid():
+        return render(request, "games/people/join.html", {"form": form})
+    found = _by_code(request, form.cleaned_data["code"])
+    if isinstance(found, HttpResponse):
+        return found
+    if isinstance(found, people.Refused):
+        return _wrong_code(request, form, found)
+    return redirect(found.join_url)
 
 
+@never_cache
 def join_code(request: HttpRequest, code: str) -> HttpResponse:
     """A table's invitation: its seats, and a form to take one (the first free one or one
-    chosen). Not logged in: the login page, which comes back here."""
+    chosen). Not logged in: the login page, which comes back here. A wrong code, or a
+    class's table the user may not sit at, is the "Join a table" page with the reason, and
+    nothing of who sits there."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
-    try:
-        table = people.table_for_code(code)
-    except people.Refused as refusal:
-        raise Http404(str(refusal)) from None
+    found = _by_code(request, code)
+    if isinstance(found, HttpResponse):
+        return found
+    if isinstance(found, people.Refused):
+        return _wrong_code(request, JoinForm({"code": code[:20]}), found, link=True)
+    table = found
     error = ""
     if request.method == "POST":
         if refused := limits.check(request, "people-joins-per-account", "people-joins-per-address"):
@@ -128,7 +171,7 @@ def join_code(request: HttpRequest, code: str) -> HttpResponse:
         return redirect(table)
     context = {
         "table": table,
-        "seats": _seats(table, None),
+        "seats": seat_rows(table, None),
         "error": error,
         "latecomer": people.latecomer(table, request.user) if table.state is not None else None,
     }
@@ -148,6 +191,7 @@ def _table_for(request: HttpRequest, pk: int) -> tuple[PeopleTable, PeopleSeat |
     return table, seat
 
 
+@never_cache
 @require_safe
 @vary_on_headers("HX-Request")
 def show_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
@@ -164,14 +208,9 @@ def show_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         seat.refresh_from_db()
     if _started_since(request, table):
         return _reload()
-    if seat.left is not None:
-        # He left: a computer player holds his seat's cards now, and he sees them no more.
-        if seat.removed:
-            messages.warning(request, people.REMOVED_YOU)
-        return _render(request, table, None)
-    if not people.plays_yet(table, seat):
-        # A latecomer watches the deal he sat down after: its cards were a computer player's.
-        return _render(request, table, None, speaker=seat)
+    # One who left watches: a computer player holds his seat's cards now (people_bar).
+    if seat.left is not None and seat.removed:
+        messages.warning(request, people.REMOVED_YOU)
     return _render(request, table, seat)
 
 
@@ -187,6 +226,7 @@ def _reload() -> HttpResponse:
     return response
 
 
+@never_cache
 @require_safe
 @vary_on_headers("HX-Request")
 def watch_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
@@ -213,145 +253,25 @@ def _render(
     refusal: IllegalAction | None = None,
     error: str = "",
     fragment: str = "people-table",
-    speaker: PeopleSeat | None = None,
 ) -> HttpResponse:
-    """``speaker``: the viewer's seat when he is shown the table as a spectator (a latecomer
-    before his first deal), for what he may do with the people there (``people.together``)."""
     flashed = [(m.message, m.level_tag, None) for m in messages.get_messages(request)]
-    context = table_context(table, seat, form=form, refusal=refusal, error=error, flashed=flashed)
-    if speaker is not None:
-        context["together"] = people.together(table, speaker)
+    bar = people_bar(
+        table,
+        seat,
+        viewer_pk=request.user.pk,
+        form=form,
+        refusal=refusal,
+        error=error,
+        flashed=flashed,
+    )
     if fragment == "hand-table" and request.htmx:
-        template = "games/table.html#hand-table"
-    else:
-        template = f"{TEMPLATE}#{fragment}" if request.htmx else TEMPLATE
-    return render(request, template, context)
-
-
-def table_context(
-    table: PeopleTable,
-    seat: PeopleSeat | None,
-    *,
-    form: ActionForm | None = None,
-    refusal: IllegalAction | None = None,
-    error: str = "",
-    flashed: Sequence[tuple[str, str, RuleLink | None]] = (),
-) -> dict[str, Any]:
-    """What the table page shows the person at ``seat`` (None: a spectator): the table's page
-    (``page``, :func:`games.table.presenting.table_page`) once it has started, and who sits
-    where."""
-    me = seat.number if seat is not None else 0
-    urls = _urls(table)
-    people_seats = _seats(table, seat)
-    context: dict[str, Any] = {
-        "table": table,
-        "seat": seat,
-        "people_seats": people_seats,
-        "urls": urls,
-        "flashed": flashed,
-        # Without JavaScript the page comes again by itself while nothing is his to decide.
-        "refresh": table.status == PeopleTable.Status.WAITING,
-        "together": people.together(table, seat),
-    }
-    if table.state is None:
-        return context
-    engine = table.to_engine()
-    hand = engine.hand
-    assert hand is not None
-    links = RuleLinks.of(table.rules, table.game)
-    # The felt's other seats are labelled with the names of the people in them ("Left
-    # (ben)"): at a table of people one looks for a friend's seat, not for a place.
-    names = {s["number"]: s["name"] for s in people_seats if s["name"] and not s["left"]}
-    # The table's own "Leave the table" is in the seats' panel, at any time: the felt's (a
-    # practice table's, between deals) is not offered twice.
-    offers = Offers(
-        urls=TableUrls(act=urls["act"], next=urls["next"]),
-        deals_on=table.status == PeopleTable.Status.PLAYING and not engine.session_over,
-        replay_url=reverse("games:people-hand", args=[table.pk, hand.setup.hand_number])
-        if hand.over
-        else "",
-        # Everyone declares in turn here: nobody waits for the others, or declares early.
-        waits=False,
-    )
-    if seat is None:
-        page = _spectator(table, hand, links, offers, names)
-        context["spectator"] = True
-        context["refresh"] = True
-        if hand.to_act is not None:
-            named = people_seats[hand.to_act]
-            context["to_act_name"] = named["name"] or f"{named['place']} (a computer player)"
-    else:
-        view = view_for(hand, me)
-        page = presenting.table_page(
-            view,
-            hand,
-            links,
-            notes=table.notes,
-            version=table.version,
-            offers=offers,
-            form=form,
-            refusal=refusal,
-            laws=table.laws,
-            first_dealer=engine.first_dealer_brief if hand.setup.hand_number == 1 else None,
-            alerts=Alerts(flashed=list(flashed), error=error),
-            names=names,
-        )
-        context["refresh"] = view.options is None or view.options.kind == "none" or seat.away
-    context["page"] = page
-    context["view"] = page.view
-    context["revealed"] = _revealed(table, hand, me)
-    return context
-
-
-def _urls(table: PeopleTable) -> dict[str, str]:
-    return {
-        name: reverse(f"games:people-{name}", args=[table.pk])
-        for name in ("act", "next", "leave", "start", "back", "reveal", "stream", "table")
-    }
-
-
-def _seats(table: PeopleTable, mine: PeopleSeat | None) -> list[dict[str, Any]]:
-    """Who sits where, named from the viewer's chair (a spectator's: seat 0's)."""
-    me = mine.number if mine is not None else 0
-    return [
-        {
-            "number": s.number,
-            "place": seat_label(s.number, table.players, me=me),
-            "name": s.user.get_username() if s.user else "",
-            "away": s.away,
-            "left": s.left is not None,
-            "mine": mine is not None and s.pk == mine.pk,
-        }
-        for s in table.seats.select_related("user")
-    ]
-
-
-def _revealed(table: PeopleTable, hand: Hand, me: int) -> list[tuple[str, list[Any]]]:
-    """Every hand as dealt, when the host has shown this finished deal to the table."""
-    if not hand.over or table.revealed != hand.setup.hand_number:
-        return []
-    return [
-        (seat_label(n, table.players, me=me), list(cards)) for n, cards in enumerate(hand.dealt)
-    ]
-
-
-def _spectator(
-    table: PeopleTable, hand: Hand, links: RuleLinks, offers: Offers, names: Mapping[int, str]
-) -> TablePage:
-    """What a spectator sees: the public table (the trick, the pool, the counters, whose
-    turn), read from seat 0's chair with seat 0's own cards and choices taken away."""
-    public = dataclasses.replace(
-        view_for(hand, 0),
-        hand=(),
-        own_discards=(),
-        options=None,
-        peeked=(),
-        irregularities=(),
-        irregular_stands=False,
-    )
-    return presenting.table_page(
-        public, hand, links, notes=[], version=table.version, offers=offers, names=names
-    )
+        # The felt after a decision, and above it whose turn it is now (out of band).
+        response = render(request, "games/table.html#hand-table", bar.context())
+        turn = render_to_string(f"{TEMPLATE}#people-turn", {**bar.context(), "oob": True}, request)
+        response.content += turn.encode()
+        return response
+    template = f"{TEMPLATE}#{fragment}" if request.htmx else TEMPLATE
+    return render(request, template, bar.context())
 
 
 # -- actions ---------------------------------------------------------------------------------
@@ -378,18 +298,29 @@ def _fresh(seat: PeopleSeat | None) -> PeopleSeat | None:
 
 
 def _refused(
-    request: HtmxHttpRequest, table: PeopleTable, seat: PeopleSeat | None, refusal: people.Refused
+    request: HtmxHttpRequest,
+    table: PeopleTable,
+    seat: PeopleSeat | None,
+    refusal: people.Refused,
+    *,
+    deciding: bool = False,
 ) -> HttpResponse:
     """A refusal: nothing changed. With htmx the fragment with the reason; without, the
-    table with the reason as a message."""
+    table with the reason as a message. A decision (``deciding``) from a person whose time
+    has run out is refused as late, whatever else stood in its way (his page was out of date
+    because a computer player played for him): his page says when his time ran out, beside
+    the felt, with the button that takes his seat back."""
     table.refresh_from_db()
+    seat = _fresh(seat)
+    if deciding and seat is not None and seat.away and seat.left is None:
+        refusal = people.Refused(LATE)
     form = refusal.form if isinstance(refusal, people.ActionRefused) else None
     if request.htmx:
         error = "" if form is not None else str(refusal)
         return _render(
             request,
             table,
-            _fresh(seat),
+            seat,
             form=form,
             refusal=getattr(refusal, "refusal", None),
             error=error,
@@ -410,6 +341,7 @@ def _action(name: str) -> Any:
     call = getattr(people, name)
     versioned = name in ("start", "next_hand", "reveal")
 
+    @never_cache
     @require_POST
     def view(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         loaded = _post(request, pk)
@@ -421,6 +353,8 @@ def _action(name: str) -> Any:
             return refused
         table, seat = loaded
         people.seen(table.pk, request.user.pk)
+        # A person whose time has run out is taken over first: his late decision is refused.
+        people.expire(table)
         try:
             if name == "act":
                 done = call(table, request.user, request.POST)
@@ -430,7 +364,7 @@ def _action(name: str) -> Any:
             else:
                 done = call(table, request.user)
         except people.Refused as refusal:
-            return _refused(request, table, seat, refusal)
+            return _refused(request, table, seat, refusal, deciding=name == "act")
         return _done(request, done, seat)
 
     view.__name__ = view.__qualname__ = f"{name}_view"
@@ -449,6 +383,7 @@ leave = _action("leave")
 # -- finished hands --------------------------------------------------------------------------
 
 
+@never_cache
 @require_safe
 @login_required
 @vary_on_headers("HX-Request")

@@ -22,6 +22,7 @@ from django.core.paginator import Paginator
 from django.http import HttpResponse, HttpResponseBadRequest, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
@@ -287,6 +288,7 @@ def leave_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 # -- finished hands -------------------------------------------------------------------------
 
 
+@never_cache  # a player's own hands: no shared computer's cache or proxy keeps them
 @require_safe
 @vary_on_headers("HX-Request")
 def replay_hand(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
@@ -363,6 +365,7 @@ def review_hand(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     return render(request, "games/coach_review.html", context, status=status)
 
 
+@never_cache
 @require_safe
 def list_hands(request: HtmxHttpRequest) -> HttpResponse:
     """A logged-in player's finished hands, newest first."""

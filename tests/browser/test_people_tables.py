@@ -84,18 +84,23 @@ def _act(page: Page, table: PeopleTable, seat: int, javascript: bool) -> None:
     legal card)."""
     if not javascript:
         page.reload()
+    button = decision_button(page, table, seat)
+    # With JavaScript the page was told of the others' plays: his form comes by itself.
+    button.wait_for()
+    _stored(page, button, table, javascript)
+
+
+def decision_button(page: Page, table: PeopleTable, seat: int) -> Any:
+    """The button of a legal decision of ``seat`` now on his page (he plays, and his lowest
+    legal card)."""
     options = view_for(_hand(table), seat).options
     assert options is not None
     if options.kind == "play":
         assert options.legal is not None
         code = sorted(c.code for c in options.legal.legal)[0]
-        button = page.locator(f"button[name=card][value='{code}']")
-    else:
-        choice = "play" if "play" in options.choices else options.choices[0]
-        button = page.locator(f"button[name=choice][value='{choice}']")
-    # With JavaScript the page was told of the others' plays: his form comes by itself.
-    button.wait_for()
-    _stored(page, button, table, javascript)
+        return page.locator(f"button[name=card][value='{code}']")
+    choice = "play" if "play" in options.choices else options.choices[0]
+    return page.locator(f"button[name=choice][value='{choice}']")
 
 
 def _stored(page: Page, button: Any, table: PeopleTable, javascript: bool) -> None:

@@ -310,7 +310,7 @@ def test_nobody_else_lists_or_sits_at_the_tables(world: World, actor: str) -> No
     table = world.class1.tables.get().table
     if user is not None:
         join = client.post(reverse("games:people-join-code", args=[table.code]))
-        assert join.status_code == 400
+        assert join.status_code == 403  # and it shows nobody who sits there
         assert client.get(reverse("games:people-watch", args=[table.pk])).status_code == 404
     assert _state() == before
 
@@ -334,7 +334,7 @@ def test_a_removed_student_loses_his_invitation_and_his_waiting_seat(world: Worl
     assert client.get(world.class1.get_absolute_url()).status_code == 404
     before = _state()
     assert client.post(_sit_url(world, 1)).status_code == 404
-    assert client.post(reverse("games:people-join-code", args=[table.code])).status_code == 400
+    assert client.post(reverse("games:people-join-code", args=[table.code])).status_code == 403
     assert _state() == before
     with pytest.raises(people.Refused):
         people.sit(table, world.student)

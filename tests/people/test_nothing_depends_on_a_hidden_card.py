@@ -7,8 +7,8 @@ Three people and two computer players play a hand; at each person's decision, fo
 two cards the viewer cannot see (one of them held by another player or in the miss), and the
 same decisions are made there. Where the computer players met them with the same actions (what
 the table sees), the viewer's table page and its live fragment must be the same, byte for
-byte but for the table's number, its code and the CSRF tokens; and so must every page once the
-hand is over, for two cards the viewer never saw.
+byte but for the table's number, its code, the CSRF tokens and the clock's times; and so must
+every page once the hand is over, for two cards the viewer never saw.
 """
 
 from __future__ import annotations
@@ -144,6 +144,11 @@ def _pages(table: PeopleTable, viewer: int, client: Client) -> str:
     html = re.sub(rf"/play/people/{table.pk}/", "/play/people/N/", html)
     # Who is online depends on who opened a page of which table, not on any card.
     html = re.sub(r'presence__(online|away)">(online|away)', 'presence__-">-', html)
+    # The clock of whoever is to act: the time left and the time of day it ends, and the
+    # refresh due then, are the moment his turn came, on each table its own.
+    clock = r'(data-clock="|data-deadline="|datetime="|http-equiv="refresh" content=")[^"]+'
+    html = re.sub(clock, r"\1-", html)
+    html = re.sub(r">\d+:\d\d<", ">-<", html)
     return html.replace(table.code, "CODE")
 
 
