@@ -72,8 +72,10 @@ run: $(INSTALLED) .secret_key
 	@$(RUN_ENV) $(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	@echo "Serving Lanterloo at http://$(HOST):$(PORT)/ (gunicorn, 2 ASGI workers; Ctrl-C stops it)"
 	@# ASGI (uvicorn's worker), so that a table's live stream holds no worker; the live bus
-	@# polls the database unless REDIS_URL is set (games/live/bus.py).
-	@$(RUN_ENV) exec $(BIN)/gunicorn loo_site.asgi --worker-class uvicorn_worker.UvicornWorker \
+	@# polls the database unless REDIS_URL is set (games/live/bus.py). gunicorn.conf.py sets
+	@# each worker's connection limit and time-outs (docs/deploying.md, "Workers").
+	@$(RUN_ENV) exec $(BIN)/gunicorn --config gunicorn.conf.py loo_site.asgi \
+		--worker-class uvicorn_worker.UvicornWorker \
 		--bind $(HOST):$(PORT) --workers 2 --access-logfile -
 
 # Each phase's wall time is printed at the end (scripts/phases.sh), the two test lanes' too.

@@ -7,11 +7,18 @@ the rate limits (loo_site.limits):
   transaction: every count is counted.
 - :class:`RedisCache`: Django's raises on every call while Redis is down, and a page that
   only reads a count (or the content version, games.links) failed with a 500. Here a
-  connection error is caught, logged once (and once when Redis is back), and answered as a
-  miss: a get finds nothing, a set stores nothing, and ``incr`` raises
-  :class:`CacheUnavailable`, so that the limits decide whether to let the request through
-  (most) or refuse it (making accounts). After a failure Redis is left alone for
-  ``RETRY_SECONDS``, so an outage does not cost every request a connection timeout.
+  connection error or a time-out is caught and answered as a miss: a get finds nothing, a set
+  stores nothing, and ``incr`` raises :class:`CacheUnavailable`, so that the limits decide
+  whether to let the request through (most) or refuse it (making accounts). A :class:`Breaker`
+  shared by the whole process (and with the live bus's publisher) then leaves Redis alone for
+  ``RETRY_SECONDS`` (one request tries it again after that): an outage costs one time-out
+  (``TIMEOUT_SECONDS``), not one a request,
+  and is logged once when it starts and once when it ends.
+
+Django keeps a cache object per request under ASGI (its cache handler is context-local), so
+what must outlive a request, the breaker and the connection pool, is kept here per server,
+once per process: with a breaker on each object a hung Redis was tried (and its outage
+logged) by every request, and every request opened a connection of its own.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ import pickle
 import threading
 import time
 from collections.abc import Callable
+from functools import cached_property
 from typing import Any, TypeVar
 
 from django.core.cache.backends import db, redis
@@ -33,8 +41,98 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-#: How long Redis is left alone after a connection error.
+#: How long Redis is left alone after a connection error or a time-out.
 RETRY_SECONDS = 5.0
+#: How long a connection to Redis may take to open, or a command to answer, unless the
+#: settings' OPTIONS say otherwise. Redis answers in well under a millisecond on a network
+#: of one site: half a second is only ever an outage (a hung or unreachable server).
+TIMEOUT_SECONDS = 0.5
+
+
+class Breaker:
+    """Whether a service is worth trying now, for every thread of a process: closed (try it)
+    until a call fails, then open (don't: fall back) for ``retry()`` seconds, after which one
+    caller tries it again (the others still fall back) and closes it if it answers. The
+    outage is logged once when it starts (``down``, with the error) and once when it ends
+    (``up``), however many calls failed in between. ``clock`` is injected for the tests."""
+
+    def __init__(
+        self,
+        down: str,
+        up: str,
+        retry: Callable[[], float] = lambda: RETRY_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+        logger: logging.Logger = log,
+    ) -> None:
+        self._down, self._up = down, up
+        self._retry = retry
+        self._clock = clock
+        self._log = logger
+        self._lock = threading.Lock()
+        #: 0 while closed; else when the next try is due.
+        self.down_until = 0.0
+        #: Whether the outage was logged and its end is still to be.
+        self.outage = False
+
+    def usable(self) -> bool:
+        """Whether to call the service now. Past the wait, True for one caller only: the
+        next try is put off at once, so a hung service is not tried by every request that
+        comes while the first try waits for its time-out."""
+        if not self.down_until:
+            return True
+        with self._lock:
+            now = self._clock()
+            if not self.down_until:
+                return True
+            if now < self.down_until:
+                return False
+            self.down_until = now + self._retry()
+            return True
+
+    def failed(self, error: BaseException) -> None:
+        with self._lock:
+            if not self.outage:
+                self.outage = True
+                self._log.error("%s: %s", self._down, error)
+            self.down_until = self._clock() + self._retry()
+
+    def answered(self) -> None:
+        if not (self.down_until or self.outage):
+            return
+        with self._lock:
+            if self.outage:
+                self._log.warning("%s", self._up)
+            self.outage = False
+            self.down_until = 0.0
+
+
+_shared_lock = threading.Lock()
+_breakers: dict[tuple[str, ...], Breaker] = {}
+_clients: dict[tuple[Any, ...], Any] = {}
+
+
+def breaker_for(servers: list[str]) -> Breaker:
+    """The process's breaker for Redis on ``servers``: the shared cache's, and the live bus's
+    when it uses the same Redis (games.live.bus, as the settings have it: REDIS_URL for both),
+    so that whichever finds Redis down first spares the other its time-out, and the outage is
+    logged once."""
+    key = tuple(servers)
+    with _shared_lock:
+        if key not in _breakers:
+            _breakers[key] = Breaker(
+                "Redis cannot be reached (the shared cache goes without it, "
+                "the live bus polls the database)",
+                "Redis answers again.",
+            )
+        return _breakers[key]
+
+
+def forget_redis() -> None:
+    """Drop the process's breakers and clients (for the tests: each starts with Redis
+    thought up)."""
+    with _shared_lock:
+        _breakers.clear()
+        _clients.clear()
 
 
 class CacheUnavailable(ValueError):
@@ -77,28 +175,45 @@ class DatabaseCache(db.DatabaseCache):
 class RedisCache(redis.RedisCache):
     """Django's Redis cache that answers a miss, not an exception, while Redis is down."""
 
+    # Django's, which its type stubs leave out.
+    _servers: list[str]
+    _options: dict[str, Any]
+    _class: type[Any]
+
     def __init__(self, server: str, params: dict[str, Any]) -> None:
-        super().__init__(server, params)
-        self._down_until = 0.0
-        self._lock = threading.Lock()
+        options = {
+            "socket_connect_timeout": TIMEOUT_SECONDS,
+            "socket_timeout": TIMEOUT_SECONDS,
+            **params.get("OPTIONS", {}),
+        }
+        super().__init__(server, {**params, "OPTIONS": options})
+        self._breaker = breaker_for(self._servers)
+
+    @cached_property
+    def _cache(self) -> Any:
+        """Django's client (its pools of connections) for these servers and options, one per
+        process: redis-py's pools are thread-safe."""
+        key = (tuple(self._servers), tuple(sorted((k, repr(v)) for k, v in self._options.items())))
+        with _shared_lock:
+            if key not in _clients:
+                _clients[key] = self._class(self._servers, **self._options)
+            return _clients[key]
 
     def _safely(self, call: Callable[[], T], fallback: Callable[[], T]) -> T:
-        if self._down_until > time.monotonic():
+        if not self._breaker.usable():
             return fallback()
         try:
             result = call()
         except _ERRORS as error:
-            with self._lock:
-                if not self._down_until:
-                    log.error("The shared cache (Redis) cannot be reached: %s", error)
-                self._down_until = time.monotonic() + RETRY_SECONDS
+            self._breaker.failed(error)
             return fallback()
-        if self._down_until:
-            with self._lock:
-                if self._down_until:
-                    log.warning("The shared cache (Redis) answers again.")
-                self._down_until = 0.0
+        self._breaker.answered()
         return result
+
+    def answers(self) -> bool:
+        """Whether Redis answers now (a PING; False at once while the breaker is open): the
+        readiness check's question."""
+        return self._safely(lambda: bool(self._cache.get_client(write=True).ping()), bool)
 
     def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
         return self._safely(

@@ -7,6 +7,7 @@ from loo_site import views
 urlpatterns = [
     path("", views.show_start_page, name="home"),
     path("healthz/", views.check_health, name="healthz"),
+    path("healthz/ready/", views.check_readiness, name="readiness"),
     path("accounts/", views.show_account, name="account"),
     path("accounts/sign-up/", views.sign_up, name="sign-up"),
     path("accounts/log-in/", views.LogInView.as_view(), name="login"),

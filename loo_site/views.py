@@ -15,6 +15,7 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
 from games.http import AuthenticatedHttpRequest
@@ -32,6 +33,7 @@ from lessons.classes.models import (
 )
 from lessons.course.learning import give_progress_to
 from lessons.trainer.models import AskedQuestion, RuleReview
+from loo_site.health import not_ready
 
 
 @require_safe
@@ -43,8 +45,20 @@ def show_start_page(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def check_health(request: HttpRequest) -> HttpResponse:
-    """Answer a load balancer's probe: no database, no template, no session."""
+    """Answer a load balancer's probe of liveness: no database, no template, no session."""
     return HttpResponse("ok", content_type="text/plain")
+
+
+@require_safe
+@never_cache
+def check_readiness(request: HttpRequest) -> HttpResponse:
+    """Answer a load balancer's probe of readiness: 200 while the database (and Redis, when it
+    is the shared cache) answer, else 503 with the reason in a line of plain text. No
+    template, no session; never kept by a cache."""
+    reason = not_ready()
+    if reason is None:
+        return HttpResponse("ready", content_type="text/plain")
+    return HttpResponse(f"not ready: {reason}", status=503, content_type="text/plain")
 
 
 # -- accounts -------------------------------------------------------------------------------

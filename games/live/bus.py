@@ -56,15 +56,18 @@ from asgiref.sync import SyncToAsync
 from django.conf import settings
 from django.db import DatabaseError, connections, transaction
 
+from games.caches import Breaker, breaker_for
+
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
 #: Every channel's name in Redis starts with this, so the site's channels are its own.
 PREFIX = "lanterloo:live:"
-#: How long Redis is left alone after a connection error (as games.caches does).
+#: How long Redis is left alone after a connection error or a time-out (as games.caches does).
 RETRY_SECONDS = 5.0
-#: How long a connection to Redis may take to open, or a publish to answer.
+#: How long a connection to Redis may take to open, or a publish to answer: a hung Redis
+#: costs one play this long once per outage and worker (then the breaker, _Health, skips it).
 REDIS_TIMEOUT = 0.5
 
 _ERRORS = (redis.RedisError, OSError)
@@ -72,30 +75,48 @@ _ERRORS = (redis.RedisError, OSError)
 
 class _Health:
     """Whether Redis and the database answer, shared by a process's connections: an outage is
-    logged once when it starts and once when it ends, not by every connection on every poll,
-    and Redis is left alone for RETRY_SECONDS after a failure (a publish does not wait for a
-    connection timeout on every request of an outage)."""
+    logged once when it starts and once when it ends, not by every connection on every poll.
+    Redis has a breaker (games.caches.Breaker), the one the shared cache uses for the same
+    server: after a failure, of a publish or of the cache, Redis is left alone for
+    RETRY_SECONDS, then tried by one caller, so a hung Redis does not cost every publish a
+    time-out; meanwhile the connections poll the database. A test may give it a breaker of
+    its own (on a clock it moves)."""
 
-    def __init__(self) -> None:
+    def __init__(self, breaker: Breaker | None = None) -> None:
         self._lock = threading.Lock()
-        self.redis_down_until = 0.0
+        self._breaker = breaker
         self.database_down = False
 
+    @property
+    def redis(self) -> Breaker:
+        return self._breaker or breaker_for([redis_url()])
+
+    @property
+    def redis_down_until(self) -> float:
+        """0 while Redis is thought up, else when it is next tried (a test may set it to 0:
+        try Redis at once)."""
+        return self.redis.down_until
+
+    @redis_down_until.setter
+    def redis_down_until(self, value: float) -> None:
+        self.redis.down_until = value
+
     def redis_usable(self) -> bool:
-        return self.redis_down_until <= time.monotonic()
+        """Whether to call Redis now (past a failure's wait, True for one caller only: the
+        caller that gets it must call Redis and report, redis_failed or redis_answered)."""
+        return self.redis.usable()
+
+    def redis_down(self) -> bool:
+        """Whether Redis is thought down in this process (a publish, a subscription or the
+        shared cache failed, and it has not answered since): while it is, publishes may be
+        skipped, so a connection must poll the database. Asking hands out no try."""
+        return self.redis.outage
 
     def redis_failed(self, error: BaseException) -> None:
-        with self._lock:
-            if not self.redis_down_until:
-                log.error("The live bus (Redis) cannot be reached, polling instead: %s", error)
-            self.redis_down_until = time.monotonic() + RETRY_SECONDS
+        self.redis.failed(error)
 
     def redis_answered(self) -> None:
-        if self.redis_down_until:
-            with self._lock:
-                if self.redis_down_until:
-                    log.warning("The live bus (Redis) answers again.")
-                self.redis_down_until = 0.0
+        self.redis.answered()
 
     def database_failed(self, error: BaseException) -> None:
         with self._lock:

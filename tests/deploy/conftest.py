@@ -26,7 +26,7 @@ from django.core.management import call_command
 from django.db import connection
 from pytest_django import DjangoDbBlocker
 
-from tests.deploy.servers import PASSWORD, ROOT, SERVERS_HASHER, free_port, stop, wait_for_port
+from tests.deploy.servers import PASSWORD, ROOT, SERVERS_HASHER, redis_server
 
 
 @pytest.fixture(scope="package")
@@ -71,23 +71,8 @@ def logs() -> Iterator[Path]:
 @pytest.fixture(scope="package")
 def redis_url(logs: Path) -> Iterator[str]:
     """A Redis server of its own, in memory only, on a free loopback port."""
-    server = shutil.which("redis-server") or "/usr/bin/redis-server"
-    if not Path(server).exists():
-        pytest.fail("redis-server is missing: `make system-packages` installs it (as root).")
-    port = free_port()
-    log = logs / "redis.log"
-    process = subprocess.Popen(
-        [server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
-        + ["--dir", str(logs), "--logfile", str(log)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.STDOUT,
-    )
-    log.touch()
-    wait_for_port(port, process, log)
-    try:
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        stop(process)
+    with redis_server(logs, "redis") as (url, _):
+        yield url
 
 
 @pytest.fixture(scope="module", autouse=True)

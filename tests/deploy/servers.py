@@ -8,6 +8,8 @@ import contextlib
 import http.client
 import os
 import re
+import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -227,6 +229,42 @@ def server_env(**settings: str) -> dict[str, str]:
     return env
 
 
+#: The gunicorn settings `make run` and a deployment use (worker limits and time-outs).
+CONFIG = ROOT / "gunicorn.conf.py"
+
+
+def start_gunicorn(
+    app: list[str], env: dict[str, str], log: Path, workers: int = 1
+) -> tuple[subprocess.Popen[bytes], int]:
+    """A gunicorn server of ``app`` (the application and any worker options) with the site's
+    gunicorn.conf.py and ``workers`` workers, on a free loopback port: its process and port,
+    once it listens. Its log, and the site's, go to ``log``."""
+    port = free_port()
+    # The site's own log (Django's, to standard error) goes to the same file as gunicorn's.
+    with log.open("ab") as output:
+        process = subprocess.Popen(
+            [str(BIN / "gunicorn"), "--config", str(CONFIG), *app]
+            + ["--bind", f"127.0.0.1:{port}", "--workers", str(workers)]
+            + ["--error-logfile", str(log)],
+            cwd=ROOT,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        wait_for_port(port, process, log)
+    except BaseException:
+        stop(process)
+        raise
+    return process, port
+
+
+def workers_of(master: subprocess.Popen[bytes]) -> set[int]:
+    """The process ids of a gunicorn master's workers (its children), as Linux lists them."""
+    children = Path(f"/proc/{master.pid}/task/{master.pid}/children").read_text()
+    return {int(pid) for pid in children.split()}
+
+
 @contextlib.contextmanager
 def started(app: list[str], env: dict[str, str], log_stem: Path) -> Iterator[list[int]]:
     """Two gunicorn servers of ``app`` (the application and any worker options), one worker
@@ -235,19 +273,8 @@ def started(app: list[str], env: dict[str, str], log_stem: Path) -> Iterator[lis
     processes, ports = [], []
     try:
         for n in (1, 2):
-            port = free_port()
-            log = Path(f"{log_stem}-{n}.log")
-            process = subprocess.Popen(
-                [str(BIN / "gunicorn"), *app, "--bind", f"127.0.0.1:{port}"]
-                + ["--workers", "1", "--error-logfile", str(log)],
-                cwd=ROOT,
-                env=env,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.STDOUT,
-            )
+            process, port = start_gunicorn(app, env, Path(f"{log_stem}-{n}.log"))
             processes.append(process)
-            log.touch()
-            wait_for_port(port, process, log)
             ports.append(port)
         for port in ports:
             assert Browser().get(port, "/healthz/").text == "ok"
@@ -255,6 +282,30 @@ def started(app: list[str], env: dict[str, str], log_stem: Path) -> Iterator[lis
     finally:
         for process in processes:
             stop(process)
+
+
+@contextlib.contextmanager
+def redis_server(folder: Path, name: str) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """A Redis server of its own, in memory only, on a free loopback port: its URL and its
+    process (a test that stops it with SIGSTOP has it to itself)."""
+    server = shutil.which("redis-server") or "/usr/bin/redis-server"
+    if not Path(server).exists():
+        pytest.fail("redis-server is missing: `make system-packages` installs it (as root).")
+    port = free_port()
+    log = folder / f"{name}.log"
+    process = subprocess.Popen(
+        [server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+        + ["--dir", str(folder), "--logfile", str(log)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
+    )
+    log.touch()
+    try:
+        wait_for_port(port, process, log)
+        yield f"redis://127.0.0.1:{port}/0", process
+    finally:
+        process.send_signal(signal.SIGCONT)  # a stopped server cannot end
+        stop(process)
 
 
 # -- a practice table --------------------------------------------------------------------------
