@@ -580,7 +580,8 @@ CREATING: dict[str, Creating] = {
     "quizzes:assignment-edit": _ASSIGNMENTS,
     "quizzes:assignment-delete": _ASSIGNMENTS,
     "quizzes:regrade": _ASSIGNMENTS,
-    "quizzes:exception": _ASSIGNMENTS,  # one student's extra attempts or later close
+    "quizzes:exception": _ASSIGNMENTS,  # one student's exception
+    "quizzes:exceptions": _ASSIGNMENTS,  # a group's exceptions
     "quizzes:report": Creating(("reports-per-address", "reports-per-account")),
     "quizzes:attempt-start": Creating(("attempts-per-address", "attempts-per-account")),
     "quizzes:attempt-answer": _ANSWERS,
