@@ -10,6 +10,7 @@ deadline (the request takes a moment to arrive); no answer is taken after the de
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -64,4 +65,7 @@ def countdown(deadline: datetime, now: datetime, zone: ZoneInfo) -> Countdown:
     until = f"{local:%H:%M %Z}"
     if local.date() != today.date():
         until = f"{local:%A} {local.day} {local:%B}, {until}"
-    return Countdown(deadline, max(0, int((deadline - now).total_seconds())), until, str(zone))
+    # Rounded up: the page's zero falls at the deadline or just after (the page takes a
+    # moment to arrive), never before it, so the student has every second of his time.
+    seconds = max(0, math.ceil((deadline - now).total_seconds()))
+    return Countdown(deadline, seconds, until, str(zone))
