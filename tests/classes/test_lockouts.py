@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 from axes.models import AccessAttempt
 from django.contrib.auth.models import User
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from lessons.classes.leaving import leave
@@ -160,3 +162,16 @@ def test_a_removed_student_given_a_new_password_logs_in(world) -> None:
     kid.refresh_from_db()
     assert kid.has_usable_password()  # the new one-time password
     assert REMOVED not in _log_in("kid", PASSWORD).content.decode().replace("&#x27;", "'")
+
+
+def test_the_lockouts_page_reads_as_many_queries_whatever_is_locked(world) -> None:
+    client, url = _lockouts(world)
+    with CaptureQueriesContext(connection) as none_locked:
+        assert client.get(url).status_code == 200
+    for pupil in _class_of(world, 6):
+        for _ in range(5):
+            _log_in(pupil.username, "wrong")
+    with CaptureQueriesContext(connection) as six_locked:
+        page = client.get(url).content.decode()
+    assert "Locked now (6)" in page
+    assert len(six_locked) == len(none_locked)

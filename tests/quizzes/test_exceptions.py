@@ -9,6 +9,8 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from lessons.classes.models import Membership
@@ -287,3 +289,24 @@ def test_a_late_submit_is_never_submitted(school_class, quiz, student, clock) ->
 )
 def test_time_left_in_words(seconds, words) -> None:
     assert left_in_words(seconds) == words
+
+
+def _queries(client, url) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    return len(queries)
+
+
+def test_the_exceptions_page_reads_as_many_queries_whatever_the_roster(
+    assignment, teacher, student, classmates, clock
+) -> None:
+    client = client_for(teacher)
+    client.post(_group_url(assignment), {"students": [student.pk], "extra_attempts": "1"})
+    few = _queries(client, _group_url(assignment))
+    for i in range(12):
+        user = make_user(f"more{i}")
+        Membership.objects.create(school_class=assignment.school_class, student=user)
+    members = Membership.objects.filter(school_class=assignment.school_class)
+    everyone = list(members.values_list("student", flat=True))
+    client.post(_group_url(assignment), {"students": everyone, "extra_attempts": "2"})
+    assert _queries(client, _group_url(assignment)) == few
