@@ -349,6 +349,28 @@ def failed(request: HttpRequest, *names: str, who: str | None = None) -> None:
             LIMITS.hit(rule, counted)
 
 
+def name_waits(names: list[str]) -> dict[str, int]:
+    """Of these login names (casefolded), those that wrong passwords from anywhere have
+    locked ("guesses-per-name"), with the seconds each must still wait. One cache read."""
+    rule = limit("guesses-per-name")
+    keys = {LIMITS._key(rule, f"{Per.NAME.value}:{name}"): name for name in names}
+    try:
+        counts = shared_cache.get_many([key for key, _left in keys])
+    except CacheUnavailable:
+        return {}
+    return {
+        name: left for (key, left), name in keys.items() if int(counts.get(key, 0)) >= rule.count
+    }
+
+
+def clear_name(name: str) -> None:
+    """Forget the wrong passwords counted for the login name (casefolded) from anywhere (a
+    teacher unlocks his student: lessons.classes.lockouts)."""
+    key, _left = LIMITS._key(limit("guesses-per-name"), f"{Per.NAME.value}:{name}")
+    with contextlib.suppress(CacheUnavailable):
+        shared_cache.delete(key)
+
+
 # -- the answers --------------------------------------------------------------------------------
 
 
@@ -406,14 +428,16 @@ def _digest(*parts: str) -> str:
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:32]
 
 
-# A classroom logs in from one address, and some of its students mistype. A spray tries many
-# names from one address and rarely gets one right. So a name's first wrong password from an
-# address counts against the address's limits (20 a minute, 40 in ten minutes), and its
-# later tries from there do not count again (axes allows five wrong ones per name and
-# address): a classroom's typos are retried, and a retry with the right password always gets
-# through. A right password gives back what that name's wrong ones counted: the address's
-# count is the number of names that failed there and never got in, which a classroom does
-# not pile up and a spray does.
+# A classroom logs in from one address, and some of its students mistype. Wrong passwords
+# are counted per account: axes locks a name at an address after five, the name is limited
+# to twenty from anywhere, and a teacher sees and unlocks his students' names
+# (lessons.classes.lockouts). The address's own count is only a far looser backstop against
+# a spray, which tries many names from one address and rarely gets one right: a name's first
+# wrong password from an address counts against it (60 a minute, 150 in ten minutes), its
+# later tries from there do not count again, and a right password gives back what that
+# name's wrong ones counted. The address's count is thus the number of names that failed
+# there and never got in: two classes of thirty behind one school address, every student
+# mistyping at once, all get in at their next try, while a spray is stopped.
 #
 # A browser that has logged in to a name carries a signed cookie that says so (OWASP's
 # "device cookie"): for it, neither axes' lock of the name at the address nor the name's
@@ -486,6 +510,10 @@ def _log_in(
             httponly=True,
             samesite="Lax",
         )
+        return response
+    if getattr(request, "lanterloo_removed_from_class", False):
+        # The right password of an account its teacher removed: no guess (LogInView said so).
+        give_back(*taken)
         return response
     failed(request, per_name, who=who)
     if taken:
@@ -562,6 +590,7 @@ CREATING: dict[str, Creating] = {
     "classes:teachers": _ROSTER,  # co-teachers added, removed, the class handed over
     "classes:delete-student": _ROSTER,
     "classes:roster": _ROSTER,
+    "classes:lockouts": _ROSTER,  # a teacher unlocks his students
     "classes:remove-student": _ROSTER,
     "classes:reset-password": _ROSTER,
     # A class's tables (lessons.classes.tables): opening them counts as tables for people do.
@@ -587,7 +616,8 @@ CREATING: dict[str, Creating] = {
     "quizzes:assignment-edit": _ASSIGNMENTS,
     "quizzes:assignment-delete": _ASSIGNMENTS,
     "quizzes:regrade": _ASSIGNMENTS,
-    "quizzes:exception": _ASSIGNMENTS,  # one student's extra attempts or later close
+    "quizzes:exception": _ASSIGNMENTS,  # one student's exception
+    "quizzes:exceptions": _ASSIGNMENTS,  # a group's exceptions
     "quizzes:report": Creating(("reports-per-address", "reports-per-account")),
     "quizzes:attempt-start": Creating(("attempts-per-address", "attempts-per-account")),
     "quizzes:attempt-answer": _ANSWERS,
@@ -621,7 +651,10 @@ class CreationLimitMiddleware:
 # does; per address as well as per account, for a school's classes share one address.
 
 GUESSES = "There have been too many wrong passwords from your network."
-NAME = "There have been too many wrong passwords for this name."
+NAME = (
+    "There have been too many wrong passwords for this name. If you are in a class, your "
+    "teacher can unlock it."
+)
 SIGN_UPS = "Too many accounts have been made (or tried) from your network."
 JOINS = "There have been too many wrong join codes."
 
@@ -629,8 +662,8 @@ JOINS = "There have been too many wrong join codes."
 # in ten minutes and (a burst of hashes holds up every page) in one; for one name from
 # everywhere (a guess spread over many addresses), except from a browser that has logged in
 # to it before (its own count); for one account.
-declare("guesses-per-address", 40, 600, Per.ADDRESS, GUESSES)
-declare("guesses-per-address-minute", 20, 60, Per.ADDRESS, GUESSES)
+declare("guesses-per-address", 150, 600, Per.ADDRESS, GUESSES)
+declare("guesses-per-address-minute", 60, 60, Per.ADDRESS, GUESSES)
 declare("guesses-per-name", 20, 900, Per.NAME, NAME)
 declare("guesses-per-device", 5, 900, Per.DEVICE, NAME)
 declare(

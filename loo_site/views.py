@@ -21,6 +21,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from games.http import AuthenticatedHttpRequest
 from games.models import PracticeHand, PracticeTable
 from lessons.classes.forms import JoinForm, TeachForm
+from lessons.classes.lockouts import REMOVED, removed_from_class
 from lessons.classes.middleware import first_class_url, password_chosen
 from lessons.classes.models import (
     ClassFull,
@@ -125,9 +126,25 @@ class PasswordChangeView(auth_views.PasswordChangeView):
         return response
 
 
+class LogInForm(AuthenticationForm):
+    """Django's login form; a student whose teacher removed his account from its last class
+    is told so when he gives his (disabled) password, before any login is tried: it is no
+    wrong password, and counts towards no lock (loo_site.limits reads the request's mark)."""
+
+    def clean(self) -> dict[str, Any]:
+        username = self.cleaned_data.get("username")
+        password = self.cleaned_data.get("password")
+        if username and password and removed_from_class(username, password):
+            self.request.lanterloo_removed_from_class = True  # type: ignore[union-attr]
+            raise forms.ValidationError(REMOVED, code="removed_from_class")
+        return super().clean()
+
+
 class LogInView(auth_views.LoginView):
     """Django's login page; the practice tables and trainer questions of this browser session
     come along."""
+
+    form_class = LogInForm
 
     def form_valid(self, form: AuthenticationForm) -> HttpResponse:
         session_key = self.request.session.session_key  # logging in replaces it

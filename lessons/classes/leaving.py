@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.db import models, transaction
 from django.utils import timezone
 
+from lessons.classes.lockouts import disable_password
 from lessons.classes.models import Membership
 from lessons.classes.tables import forget
 
@@ -18,7 +19,8 @@ def leave(memberships: models.QuerySet[Membership]) -> int:
     """Take these students off their classes' rosters, keeping their rows (and so their
     results), and away from their classes' tables (``tables.forget``). A teacher-made account
     left in no class gets an unusable password: the one its teacher knows must not let it in
-    any more (a teacher of a class it was in can reset it, which brings it back). Returns how
+    any more (a teacher of a class it was in can reset it, which brings it back); it is kept
+    disabled, so that the student who gives it is told why (lessons.classes.lockouts). Returns how
     many left."""
     with transaction.atomic():
         leaving = memberships.filter(left__isnull=True)
@@ -32,6 +34,6 @@ def leave(memberships: models.QuerySet[Membership]) -> int:
             .exclude(pk__in=Membership.objects.present().values("student"))
         )
         for user in classless:
-            user.set_unusable_password()  # no hash is computed: nothing slow under the lock
+            disable_password(user)  # no hash is computed: nothing slow under the lock
             user.save(update_fields=["password"])
     return n

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from lessons.classes import account_views, announcements, table_views, views
+from lessons.classes import account_views, announcements, lockout_views, table_views, views
 
 app_name = "classes"
 
@@ -17,6 +17,7 @@ urlpatterns = [
     path("<int:pk>/teachers/", views.show_teachers, name="teachers"),
     path("<int:pk>/add-students/", views.add_students, name="add-students"),
     path("<int:pk>/roster/", views.act_on_roster, name="roster"),
+    path("<int:pk>/locked-out/", lockout_views.show_lockouts, name="lockouts"),
     path("<int:pk>/students/<int:membership>/", views.show_student, name="student"),
     path(
         "<int:pk>/students/<int:membership>/password/",

@@ -18,7 +18,6 @@ from lessons.quizzes.models import (
     MAX_DELAY,
     MAX_QUESTIONS,
     Assignment,
-    AssignmentException,
     Feedback,
     Grading,
     Quiz,
@@ -243,43 +242,6 @@ class AssignmentForm(forms.ModelForm):
         attempts = data.get("attempts")
         self.instance.attempts_allowed = attempts or None
         return data
-
-
-class ExceptionForm(forms.ModelForm):
-    """One student's exception: extra attempts and/or a later close (both empty: none)."""
-
-    class Meta:
-        model = AssignmentException
-        fields = ["extra_attempts", "closes"]
-        widgets = {"closes": DateTimeInput()}
-        labels = {"extra_attempts": "Extra attempts", "closes": "A later close for this student"}
-        help_texts = {
-            "extra_attempts": f"0 to {MAX_ATTEMPTS}, beside the assignment's attempts.",
-            "closes": "In your time zone; leave empty to keep the assignment's close.",
-        }
-
-    def __init__(self, assignment: Assignment, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, label_suffix="", **kwargs)  # type: ignore[misc]
-        self.assignment = assignment
-        self.fields["extra_attempts"].required = False
-        self.fields["closes"].input_formats = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"]  # type: ignore[attr-defined]
-
-    def clean_extra_attempts(self) -> int:
-        value: int = self.cleaned_data.get("extra_attempts") or 0
-        if not 0 <= value <= MAX_ATTEMPTS:
-            raise forms.ValidationError(f"Extra attempts are 0 to {MAX_ATTEMPTS}.")
-        if value and self.assignment.attempts_allowed is None:
-            raise forms.ValidationError("This assignment's attempts are unlimited already.")
-        return value
-
-    def clean_closes(self) -> Any:
-        value = self.cleaned_data.get("closes")
-        if value is not None and value <= self.assignment.closes:
-            raise forms.ValidationError("A student's close is later than the assignment's.")
-        return value
-
-    def grants_nothing(self) -> bool:
-        return not self.cleaned_data.get("extra_attempts") and not self.cleaned_data.get("closes")
 
 
 class ReportForm(forms.Form):

@@ -304,8 +304,9 @@ class Assignment(models.Model):
             return "You are no longer in this class: your work in it is kept."
         if membership.archived is not None:
             return "Your teacher has archived you in this class: your work is kept."
-        if now < self.opens:
-            return f"This assignment is not open yet: it opens {spoken(self.opens, zone)}."
+        opens = terms.opens or self.opens
+        if now < opens:
+            return f"This assignment is not open yet: it opens {spoken(opens, zone)}."
         if now >= terms.closes:
             return f"This assignment has closed: it closed {spoken(terms.closes, zone)}."
         if terms.attempts_allowed is not None and len(attempts) >= terms.attempts_allowed:
@@ -328,29 +329,31 @@ class Assignment(models.Model):
             return sum(percents) / len(percents)
         return max(percents)
 
-    def deadline_from(self, started: datetime, closes: datetime | None = None) -> datetime:
+    def deadline_from(
+        self, started: datetime, closes: datetime | None = None, extra: int = 0
+    ) -> datetime:
         """When an attempt started at ``started`` stops accepting answers (``closes``: the
-        student's own close, if an exception extends it)."""
+        student's own close, ``extra``: his extra minutes, if an exception gives them)."""
         closes = closes or self.closes
         if self.time_limit:
-            return min(closes, started + timedelta(minutes=self.time_limit))
+            return min(closes, started + timedelta(minutes=self.time_limit + extra))
         return closes
 
     def reset_deadlines(self, student: Any = None) -> int:
         """After the dates, the time limit or a student's exception change: the deadline of
-        every attempt not submitted (of ``student`` only, if given), from its start and the
-        student's close (a later close gives an attempt that had run out its time again).
-        Returns how many changed."""
+        every attempt not submitted (of ``student``, or a list of them, only), from its start
+        and the student's close and extra time (a later close gives an attempt that had run
+        out its time again). Returns how many changed."""
         changed = 0
         attempts = self.attempts.filter(submitted__isnull=True)
         if student is not None:
-            attempts = attempts.filter(student=student)
-        closes = dict(
-            self.exceptions.filter(closes__isnull=False).values_list("student_id", "closes")
-        )
+            attempts = attempts.filter(
+                student__in=student if isinstance(student, list) else [student]
+            )
+        own = {e.student_id: e for e in self.exceptions.all()}
         for attempt in attempts:
-            closing = max(self.closes, closes.get(attempt.student_id) or self.closes)
-            deadline = self.deadline_from(attempt.started, closing)
+            terms = Terms.of(self, own.get(attempt.student_id))
+            deadline = self.deadline_from(attempt.started, terms.closes, terms.extra_minutes)
             if deadline != attempt.deadline:
                 Attempt.objects.filter(pk=attempt.pk).update(deadline=deadline)
                 changed += 1
@@ -375,8 +378,9 @@ class Assignment(models.Model):
 
 
 class AssignmentException(models.Model):
-    """A teacher's exception for one student (Moodle's user override): extra attempts and/or
-    a later close than the assignment's."""
+    """A teacher's exception for one student (Moodle's user override): his own open, a later
+    close, extra attempts, extra minutes on a timed attempt. Each change is logged
+    (:class:`ExceptionChange`)."""
 
     assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="exceptions")
     student = models.ForeignKey(
@@ -385,6 +389,10 @@ class AssignmentException(models.Model):
     extra_attempts = models.PositiveSmallIntegerField(default=0)
     #: The student's own close (None: the assignment's); always later than the assignment's.
     closes = models.DateTimeField(null=True, blank=True)
+    #: The student's own open (None: the assignment's), earlier or later.
+    opens = models.DateTimeField(null=True, blank=True)
+    #: Minutes added to the time limit of each of his attempts (a timed quiz only).
+    extra_minutes = models.PositiveIntegerField(default=0)
     changed = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -400,13 +408,36 @@ class AssignmentException(models.Model):
 
     def words(self, zone: ZoneInfo) -> str:
         """What it grants, as the results say it: "+1 attempt; extended to Friday …"."""
-        parts = []
+        parts = [f"opens {spoken(self.opens, zone)}"] if self.opens else []
+        if self.extra_minutes:
+            parts.append(f"+{self.extra_minutes} min an attempt")
         if self.extra_attempts:
             plural = "" if self.extra_attempts == 1 else "s"
             parts.append(f"+{self.extra_attempts} attempt{plural}")
         if self.closes:
             parts.append(f"extended to {spoken(self.closes, zone)}")
         return "; ".join(parts)
+
+
+class ExceptionChange(models.Model):
+    """One change to a student's exception: who made it, when, and what it became."""
+
+    assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="+")
+    student = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    teacher = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    when = models.DateTimeField(auto_now_add=True)
+    #: What the exception became, in words ("" when it was taken back).
+    what = models.CharField(max_length=400, blank=True)
+
+    class Meta:
+        ordering = ["-when", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.when:%Y-%m-%d %H:%M}: {self.what or 'taken back'}"
 
 
 @dataclass(frozen=True)
@@ -416,16 +447,21 @@ class Terms:
     closes: datetime
     attempts_allowed: int | None
     exception: AssignmentException | None = None
+    opens: datetime | None = None
+    extra_minutes: int = 0
 
     @classmethod
     def of(cls, assignment: Assignment, exception: AssignmentException | None) -> Terms:
-        closes, allowed = assignment.closes, assignment.attempts_allowed
+        closes, allowed, opens = assignment.closes, assignment.attempts_allowed, assignment.opens
+        extra = 0
         if exception is not None:
             if exception.closes and exception.closes > closes:
                 closes = exception.closes
             if allowed is not None:
                 allowed += exception.extra_attempts
-        return cls(closes=closes, attempts_allowed=allowed, exception=exception)
+            opens = exception.opens or opens
+            extra = exception.extra_minutes if assignment.time_limit else 0
+        return cls(closes, allowed, exception, opens, extra)
 
 
 # -- attempts and answers -------------------------------------------------------------------------
@@ -550,7 +586,7 @@ class Attempt(models.Model):
         assert assignment.quiz is not None
         version = assignment.quiz.current
         assert version is not None
-        deadline = assignment.deadline_from(now, terms.closes)
+        deadline = assignment.deadline_from(now, terms.closes, terms.extra_minutes)
         variant = "all" if version.same_for_all else student.pk
         draw = len(attempts) + 1
         try:
@@ -575,17 +611,20 @@ class Attempt(models.Model):
             return cls.objects.get(assignment=assignment, student=student, number=len(attempts) + 1)
         return attempt
 
-    def submit(self) -> bool:
+    def submit(self, grace: int = 0) -> bool:
         """End the attempt; False if it had ended already (a second submit changes nothing,
-        and an attempt that the close or its time limit ended stays "never submitted").
+        and an attempt that the close or its time limit ended stays "never submitted", but
+        for the page's countdown's hand-in, ``grace`` seconds late: submitted at its end).
 
         One conditional update: it waits for an answer being stored under the attempt's row
         lock (:meth:`Answer.record`), so that an answer is either in before the submit or
         refused after it."""
         now = timezone.now()
-        done = Attempt.objects.filter(pk=self.pk, submitted__isnull=True, deadline__gt=now).update(
-            submitted=now
-        )
+        rows = Attempt.objects.filter(pk=self.pk, submitted__isnull=True)
+        done = rows.filter(deadline__gt=now).update(submitted=now)
+        if not done and grace:
+            late = now - timedelta(seconds=grace)
+            done = rows.filter(deadline__gt=late).update(submitted=models.F("deadline"))
         self.refresh_from_db(fields=["submitted"])
         return bool(done)
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from lessons.quizzes import views
+from lessons.quizzes import exception_views, views
 
 app_name = "quizzes"
 
@@ -27,9 +27,10 @@ urlpatterns = [
     ),
     path(
         "assignment/<int:pk>/results/<int:student>/exception/",
-        views.set_exception,
+        exception_views.set_exception,
         name="exception",
     ),
+    path("assignment/<int:pk>/exceptions/", exception_views.group_exceptions, name="exceptions"),
     path("assignment/<int:pk>/regrade/", views.regrade, name="regrade"),
     path("assignment/<int:pk>/answers.csv", views.download_answers, name="answers-csv"),
     # A student's assignments and attempts.

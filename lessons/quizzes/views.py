@@ -32,12 +32,11 @@ from games.loo.questions import Question
 from games.models import new_seed
 from lessons.classes.access import class_for_teacher, classes_joined, classes_taught
 from lessons.classes.models import Membership, SchoolClass
-from lessons.quizzes import charts, csvexport, mastery, reports, student_work
-from lessons.quizzes.forms import AssignmentForm, ExceptionForm, QuizForm, ReportForm
+from lessons.quizzes import charts, csvexport, exceptions, mastery, reports, student_work, timing
+from lessons.quizzes.forms import AssignmentForm, QuizForm, ReportForm
 from lessons.quizzes.models import (
     Answer,
     Assignment,
-    AssignmentException,
     Attempt,
     AttemptRefused,
     Feedback,
@@ -427,6 +426,7 @@ def _render_attempt(
         number = pending.number if pending else 0
     current = answers[number - 1] if number else None
     context["current"] = current
+    context["countdown"] = timing.countdown(attempt.deadline, now, assignment.time_zone())
     if current is not None:
         context.update(_question_context(attempt, current, form))
         context["next_number"] = number + 1 if number < len(answers) else 0
@@ -541,7 +541,7 @@ def submit_attempt(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         return _in_zone(
             request, attempt.assignment.time_zone(), "quizzes/attempt_submit.html", context
         )
-    if attempt.submit():
+    if attempt.submit(grace=timing.GRACE if request.POST.get("timer") else 0):
         messages.success(request, "Your attempt is submitted.")
     elif attempt.submitted is not None:
         messages.info(request, "This attempt had already been submitted.")
@@ -628,60 +628,8 @@ def show_student_results(request: AuthenticatedHttpRequest, pk: int, student: in
         "reviewed": reviewed,
         "page": shown_page,
     }
-    context.update(_exception_context(assignment, membership.student_id))
+    context.update(exceptions.student_context(assignment, membership.student_id))
     return _in_zone(request, assignment.time_zone(), "quizzes/student_results.html", context)
-
-
-def _exception_context(assignment: Assignment, student: int) -> dict[str, Any]:
-    """The student's exception (extra attempts, a later close) and the form that sets it."""
-    if assignment.quiz_id is None:
-        return {}
-    exception = AssignmentException.objects.filter(assignment=assignment, student=student).first()
-    return {
-        "exception": exception.words(assignment.time_zone()) if exception else "",
-        "exception_form": ExceptionForm(assignment, instance=exception),
-    }
-
-
-@login_required
-@require_POST
-def set_exception(request: AuthenticatedHttpRequest, pk: int, student: int) -> HttpResponse:
-    """Give one student extra attempts and/or a later close (both empty: take it back); his
-    attempts in progress get their new deadline."""
-    assignment = _assignment_for_teacher(request, pk)
-    membership = (
-        Membership.objects.filter(school_class=assignment.school_class, student=student)
-        .select_related("student")
-        .first()
-    )
-    if membership is None or assignment.quiz_id is None:
-        raise Http404("No such student in this quiz's class.")
-    back = redirect("quizzes:student-results", assignment.pk, student)
-    zone = assignment.time_zone()
-    with timezone.override(zone):
-        form = ExceptionForm(assignment, request.POST)
-        valid = form.is_valid()
-    if not valid:
-        for errors in form.errors.values():
-            for text in errors:
-                messages.error(request, text)  # type: ignore[arg-type]
-        return back
-    name = membership.student.get_username()
-    if form.grants_nothing():
-        AssignmentException.objects.filter(assignment=assignment, student=student).delete()
-        messages.success(request, f"{name} has the assignment's close and attempts.")
-    else:
-        exception, _ = AssignmentException.objects.update_or_create(
-            assignment=assignment,
-            student_id=student,
-            defaults={
-                "extra_attempts": form.cleaned_data["extra_attempts"],
-                "closes": form.cleaned_data["closes"],
-            },
-        )
-        messages.success(request, f"{name}: {exception.words(zone)}.")
-    assignment.reset_deadlines(student)
-    return back
 
 
 @login_required

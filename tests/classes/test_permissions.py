@@ -72,6 +72,7 @@ def _class_urls(world: World) -> dict[str, str]:
         "student": reverse("classes:student", args=[pk, m]),
         "remove-student": reverse("classes:remove-student", args=[pk, m]),
         "teachers": reverse("classes:teachers", args=[pk]),
+        "lockouts": reverse("classes:lockouts", args=[pk]),
     }
 
 

@@ -56,6 +56,8 @@ TEACHER_PAGES = [
     ("quizzes:results", "assignment", "get"),
     ("quizzes:student-results", "assignment+student", "get"),
     ("quizzes:exception", "assignment+student", "post"),
+    ("quizzes:exceptions", "assignment", "get"),
+    ("quizzes:exceptions", "assignment", "post"),
     ("quizzes:regrade", "assignment", "post"),
     ("quizzes:answers-csv", "assignment", "get"),
 ]
@@ -166,6 +168,8 @@ def _request(world, actor, name, spec, method):
         data = NEW_QUIZ
     if name == "quizzes:exception":
         data = {"extra_attempts": "1"}
+    if name == "quizzes:exceptions":
+        data = {"students": [world["users"]["student"].pk], "extra_attempts": "1"}
     return getattr(client, method)(url, data)
 
 

@@ -1,0 +1,143 @@
+"""Exceptions and the countdown in Chromium (issue 37): before anyone starts, the teacher gives
+a group ticked on the roster its own open and extra time on a timed quiz; a student with
+JavaScript sees the countdown, one without it the time left with each question; and the
+countdown hands an attempt in at zero (a very short time left, by a student's own close)."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.contrib.auth.models import User
+from django.utils import timezone
+from playwright.sync_api import Browser, expect
+from pytest_django.live_server_helper import LiveServer
+
+from lessons.classes.models import Membership, SchoolClass, Teacher
+from lessons.quizzes.models import Assignment, AssignmentException, Attempt, Quiz
+from tests.browser import axe
+
+from .conftest import PHONE
+from .test_classroom_attempts import PASSWORD, _log_in, _new_page
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+LONDON = ZoneInfo("Europe/London")
+
+
+def _assignment(opens: timedelta, closes: timedelta) -> Assignment:
+    """A 30-minute quiz for Form 5 (alice, bob, carol), open from ``opens`` to ``closes``
+    from now."""
+    teacher = User.objects.create_user("ms_wick", password=PASSWORD)
+    Teacher.objects.create(user=teacher, time_zone="Europe/London")
+    school_class = SchoolClass.objects.create(teacher=teacher, name="Form 5")
+    for name in ("alice", "bob", "carol"):
+        student = User.objects.create_user(name, password=PASSWORD)
+        Membership.objects.create(school_class=school_class, student=student)
+    quiz = Quiz.objects.create(teacher=teacher)
+    quiz.save_version(
+        title="Timed tricks",
+        rules="hoffmann",
+        game="three-card",
+        topics=[],
+        topics_from="any rule",
+        kinds=["trick-winner"],
+        count=2,
+        same_for_all=True,
+        seed=7,
+    )
+    now = timezone.now()
+    return Assignment.objects.create(
+        school_class=school_class,
+        quiz=quiz,
+        opens=now + opens,
+        closes=now + closes,
+        time_limit=30,
+        attempts_allowed=1,
+        feedback="each",
+    )
+
+
+def test_a_group_exception_before_anyone_starts_with_extra_time(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    assignment = _assignment(opens=timedelta(days=1), closes=timedelta(days=2))
+
+    # The teacher, before anyone starts (it opens tomorrow), ticks Alice and Bob.
+    teacher = _new_page(browser, live_server, javascript=True)
+    _log_in(teacher, "ms_wick", f"/quizzes/assignment/{assignment.pk}/results/")
+    teacher.get_by_role("link", name="Exceptions for students or a group").click()
+    axe.assert_nothing_serious(teacher, "the exceptions page")
+    teacher.get_by_label("alice").check()
+    teacher.get_by_label("bob").check()
+    today = timezone.localtime(timezone.now() - timedelta(hours=1), LONDON)
+    teacher.get_by_label("Opens for these students").fill(today.strftime("%Y-%m-%dT%H:%M"))
+    teacher.get_by_label("Extra time (minutes an attempt)").fill("10")
+    teacher.get_by_role("button", name="Save for the students ticked").click()
+    expect(
+        teacher.get_by_text(re.compile(r"^alice, bob: opens .*; \+10 min an attempt\."))
+    ).to_be_visible()
+    roster = teacher.get_by_role("table", name=re.compile("The roster and its exceptions"))
+    expect(roster.get_by_role("row", name=re.compile(r"^carol none"))).to_be_visible()
+    expect(teacher.locator(".exception-log li")).to_have_count(2)
+    teacher.context.close()
+
+    # Alice, on a phone with JavaScript: 40 minutes, and a countdown.
+    alice = _new_page(browser, live_server, javascript=True, viewport=PHONE)
+    _log_in(alice, "alice", assignment.get_absolute_url())
+    expect(alice.get_by_text("40 minutes an attempt (with 10 extra for you)")).to_be_visible()
+    alice.get_by_role("button", name="Start the quiz").click()
+    timer = alice.get_by_role("timer")
+    expect(timer).to_be_visible()
+    expect(timer).to_have_text(re.compile(r"^(40:00|39:[0-5]\d)$"))
+    expect(alice.locator("[data-time-left]")).to_be_hidden()  # the clock says it
+    attempt = Attempt.objects.get(student__username="alice")
+    assert attempt.deadline == attempt.started + timedelta(minutes=40)
+    axe.assert_nothing_serious(alice, "a timed attempt with its countdown")
+    alice.context.close()
+
+    # Bob, JavaScript off: the time left in words, on each question's page.
+    bob = _new_page(browser, live_server, javascript=False)
+    _log_in(bob, "bob", assignment.get_absolute_url())
+    bob.get_by_role("button", name="Start the quiz").click()
+    left = re.compile(r"(40|39) minutes left: answers are accepted until \d\d:\d\d GMT")
+    expect(bob.get_by_text(left)).to_be_visible()
+    expect(bob.locator("#countdown")).to_be_hidden()
+    bob.locator(".answer-choice").first.click()
+    bob.get_by_role("button", name="Answer").click()
+    expect(bob.get_by_text(left)).to_be_visible()
+    bob.context.close()
+
+    # Carol was not ticked: the quiz is not open for her yet.
+    carol = _new_page(browser, live_server, javascript=False)
+    _log_in(carol, "carol", assignment.get_absolute_url())
+    expect(carol.get_by_text("This assignment is not open yet")).to_be_visible()
+    carol.context.close()
+
+
+def test_the_countdown_hands_the_attempt_in_at_zero(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    """The assignment has closed; the teacher's exception gives Bob his own close a few
+    seconds away: his attempt's time is that short, and the page hands it in at zero."""
+    assignment = _assignment(opens=-timedelta(hours=2), closes=-timedelta(minutes=1))
+    bob = _new_page(browser, live_server, javascript=True)
+    _log_in(bob, "bob", assignment.get_absolute_url())
+    expect(bob.get_by_text("This assignment has closed")).to_be_visible()
+    AssignmentException.objects.create(
+        assignment=assignment,
+        student=User.objects.get(username="bob"),
+        closes=timezone.now() + timedelta(seconds=12),
+    )
+    bob.reload()
+    bob.get_by_role("button", name="Start the quiz").click()
+    expect(bob.get_by_role("timer")).to_be_visible()
+    # No sleep: wait for the page the hand-in leads to.
+    expect(bob.get_by_text("Your attempt is submitted.")).to_be_visible(timeout=60_000)
+    expect(bob.get_by_text(re.compile("This attempt was submitted"))).to_be_visible()
+    attempt = Attempt.objects.get(student__username="bob")
+    assert attempt.submitted == attempt.deadline
+    assert attempt.state == "submitted"
+    bob.context.close()
