@@ -241,7 +241,16 @@ def _queries(client, url: str) -> int:
 
 @pytest.mark.parametrize(
     "page",
-    ["results", "gradebook", "answers-csv", "gradebook-csv", "mastery", "mastery-student"],
+    [
+        "results",
+        "gradebook",
+        "answers-csv",
+        "results-csv",
+        "items-csv",
+        "gradebook-csv",
+        "mastery",
+        "mastery-student",
+    ],
 )
 def test_the_pages_cost_the_same_queries_for_one_attempt_or_three_hundred(
     page, teacher, school_class, clock
@@ -257,6 +266,8 @@ def test_the_pages_cost_the_same_queries_for_one_attempt_or_three_hundred(
     args = {
         "results": [assignments[0].pk],
         "answers-csv": [assignments[0].pk],
+        "results-csv": [assignments[0].pk],
+        "items-csv": [assignments[0].pk],
         # The heavy student's own page: none of his answers at first, then 3,000.
         "mastery-student": [school_class.pk, Membership.objects.get(student=heavy).pk],
     }.get(page, [school_class.pk])
