@@ -17,7 +17,7 @@ from django.urls import reverse
 
 from lessons.classes.models import Membership
 from lessons.quizzes.gradebook import column_titles
-from lessons.quizzes.grades import whole, whole_percent
+from lessons.quizzes.grades import score, whole, whole_percent
 from lessons.quizzes.models import AssignmentException, Attempt, Grading
 
 from .conftest import NOW, client_for, make_assignment, make_quiz, make_user
@@ -30,7 +30,7 @@ pytestmark = pytest.mark.django_db
     [(1, 8, 13), (3, 8, 38), (5, 8, 63), (1, 3, 33), (2, 3, 67), (0, 5, 0), (7, 7, 100)],
 )
 def test_a_score_is_a_whole_percent_halves_up(right, total, percent) -> None:
-    assert whole_percent(right, total) == percent
+    assert whole_percent(right, total) == percent == whole(score(right, total))
 
 
 def test_an_average_is_rounded_once_at_the_end() -> None:
@@ -199,3 +199,9 @@ def test_column_titles_are_unique(teacher, school_class) -> None:
         "Following (2026-11-23 10:00) #2",
         "Following (2026-11-24)",
     ]
+
+
+def test_the_integer_rule_is_the_exact_rule() -> None:
+    for total in range(1, 60):
+        for right in range(total + 1):
+            assert whole_percent(right, total) == whole(score(right, total)), (right, total)
