@@ -1,6 +1,6 @@
 from django.urls import path
 
-from lessons.quizzes import exception_views, views
+from lessons.quizzes import exception_views, results_views, views
 
 app_name = "quizzes"
 
@@ -13,13 +13,13 @@ urlpatterns = [
     # A class's assignments and results (its teacher).
     path("class/<int:pk>/", views.list_class_assignments, name="class-assignments"),
     path("class/<int:pk>/assign/", views.assign, name="assign"),
-    path("class/<int:pk>/gradebook/", views.show_gradebook, name="gradebook"),
-    path("class/<int:pk>/gradebook.csv", views.download_gradebook, name="gradebook-csv"),
+    path("class/<int:pk>/gradebook/", results_views.show_gradebook, name="gradebook"),
+    path("class/<int:pk>/gradebook.csv", results_views.download_gradebook, name="gradebook-csv"),
     path("class/<int:pk>/mastery/", views.show_mastery, name="mastery"),
     path("class/<int:pk>/mastery/<int:membership>/", views.show_mastery, name="mastery-student"),
     path("assignment/<int:pk>/edit/", views.edit_assignment, name="assignment-edit"),
     path("assignment/<int:pk>/delete/", views.delete_assignment, name="assignment-delete"),
-    path("assignment/<int:pk>/results/", views.show_results, name="results"),
+    path("assignment/<int:pk>/results/", results_views.show_results, name="results"),
     path(
         "assignment/<int:pk>/results/<int:student>/",
         views.show_student_results,
@@ -31,8 +31,10 @@ urlpatterns = [
         name="exception",
     ),
     path("assignment/<int:pk>/exceptions/", exception_views.group_exceptions, name="exceptions"),
-    path("assignment/<int:pk>/regrade/", views.regrade, name="regrade"),
-    path("assignment/<int:pk>/answers.csv", views.download_answers, name="answers-csv"),
+    path("assignment/<int:pk>/regrade/", results_views.regrade, name="regrade"),
+    path("assignment/<int:pk>/answers.csv", results_views.download_answers, name="answers-csv"),
+    path("assignment/<int:pk>/results.csv", results_views.download_results, name="results-csv"),
+    path("assignment/<int:pk>/questions.csv", results_views.download_items, name="items-csv"),
     # A student's assignments and attempts.
     path("mine/", views.list_my_assignments, name="my-assignments"),
     path("assignment/<int:pk>/", views.show_assignment, name="assignment"),

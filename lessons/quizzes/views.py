@@ -19,7 +19,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Count, prefetch_related_objects
-from django.http import Http404, HttpResponse, HttpResponseBase
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -32,7 +32,14 @@ from games.loo.questions import Question
 from games.models import new_seed
 from lessons.classes.access import class_for_teacher, classes_joined, classes_taught
 from lessons.classes.models import Membership, SchoolClass
-from lessons.quizzes import charts, csvexport, exceptions, mastery, reports, student_work, timing
+from lessons.quizzes import (
+    exceptions,
+    grades,
+    mastery,
+    reports,
+    student_work,
+    timing,
+)
 from lessons.quizzes.forms import AssignmentForm, QuizForm, ReportForm
 from lessons.quizzes.models import (
     Answer,
@@ -341,7 +348,9 @@ def show_assignment(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     ]
     kept = None
     if assignment.shows_score(True, now) and finished:
-        kept = assignment.kept([reports.percent(a.right, a.total) for a in finished])
+        kept = grades.whole(
+            grades.kept(assignment, [grades.score(a.right, a.total) for a in finished])
+        )
     lesson_done = False
     if assignment.lesson_id:
         lesson_done = bool(reports.lessons_done([request.user.pk], [assignment.lesson]))  # type: ignore[list-item]
@@ -575,29 +584,6 @@ def report_problem(request: AuthenticatedHttpRequest, pk: int, number: int) -> H
 
 @login_required
 @require_safe
-def show_results(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    assignment = _assignment_for_teacher(request, pk)
-    now = timezone.now()
-    context: dict[str, Any] = {"assignment": assignment, "now": now}
-    if assignment.lesson_id:
-        context["lesson_rows"] = reports.lesson_rows(assignment)
-    else:
-        results = reports.results(assignment, now)
-        context.update(results)
-        context["question_chart"] = charts.chart(
-            results["by_question"], "Share answered right, by question"
-        )
-        context["rule_chart"] = charts.chart(results["by_rule"], "Share answered right, by rule")
-        context["reports"] = reports.problem_reports(assignment)
-        context["exceptions"] = [
-            (e, e.words(assignment.time_zone()))
-            for e in assignment.exceptions.select_related("student")
-        ]
-    return _in_zone(request, assignment.time_zone(), "quizzes/results.html", context)
-
-
-@login_required
-@require_safe
 def show_student_results(request: AuthenticatedHttpRequest, pk: int, student: int) -> HttpResponse:
     """One student's attempts at an assignment: his answers, the right ones, and why."""
     assignment = _assignment_for_teacher(request, pk)
@@ -655,47 +641,3 @@ def show_mastery(
         **mastery.context(school_class, [m.student_id for m in members]),
     }
     return render(request, "quizzes/mastery.html", context)
-
-
-@login_required
-@require_POST
-def regrade(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    assignment = _assignment_for_teacher(request, pk)
-    graded, changed, failed = assignment.regrade()
-    text = f"Regraded {graded} answers: {changed} changed."
-    if failed:
-        text += f" {failed} could not be made again by this version of the question bank."
-    messages.success(request, text)
-    return redirect("quizzes:results", assignment.pk)
-
-
-# -- CSV ----------------------------------------------------------------------------------------
-
-
-@login_required
-@require_safe
-def download_answers(request: AuthenticatedHttpRequest, pk: int) -> HttpResponseBase:
-    """One row per answer: student and real name, attempt, question, rule (id and title),
-    response, correct, time; streamed."""
-    assignment = _assignment_for_teacher(request, pk)
-    header, rows = reports.answer_rows(assignment)
-    return csvexport.csv_response(f"assignment-{assignment.pk}-answers.csv", header, rows)
-
-
-# -- the gradebook --------------------------------------------------------------------------------
-
-
-@login_required
-@require_safe
-def show_gradebook(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    school_class = class_for_teacher(request.user, pk)
-    context = {"school_class": school_class, **reports.gradebook(school_class, timezone.now())}
-    return _in_zone(request, teacher_zone(request.user), "quizzes/gradebook.html", context)
-
-
-@login_required
-@require_safe
-def download_gradebook(request: AuthenticatedHttpRequest, pk: int) -> HttpResponseBase:
-    school_class = class_for_teacher(request.user, pk)
-    header, rows = reports.gradebook_rows(reports.gradebook(school_class, timezone.now()))
-    return csvexport.csv_response(f"class-{school_class.pk}-gradebook.csv", header, rows)

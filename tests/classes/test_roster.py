@@ -3,6 +3,8 @@ work in every teacher view and his feedback his to read; archived and departed s
 room; a teacher-made account left in no class cannot log in with the password its teacher
 knows; accounts are deleted without their results; co-teachers share a class."""
 
+import csv
+import io
 import re
 from datetime import timedelta
 from typing import Any
@@ -24,6 +26,7 @@ from lessons.classes.models import (
     Teacher,
 )
 from lessons.quizzes.models import Assignment, Attempt
+from lessons.quizzes.zones import teacher_zone
 from tests.quizzes.conftest import make_quiz, right_response
 
 from .conftest import PASSWORD, REAL_NAME, World, make_teacher
@@ -100,7 +103,13 @@ def test_a_removed_student_stays_in_every_teacher_view_marked_left(world: World)
     for name in ("results", "gradebook"):
         assert REAL_NAME in after[name] and "33%" in after[name], name
     assert after["answers-csv"] == before["answers-csv"]
-    assert after["gradebook-csv"] == before["gradebook-csv"]
+    # The gradebook CSV is as it was, but for the day he left, in a column of its own.
+    was, now = (list(csv.DictReader(io.StringIO(v["gradebook-csv"]))) for v in (before, after))
+    assert [r.pop("left the class") for r in was] == [""]
+    world.membership.refresh_from_db()
+    left = timezone.localtime(world.membership.left, teacher_zone(world.teacher)).date()
+    assert [r.pop("left the class") for r in now] == [left.isoformat()]
+    assert now == was
     student_results = reverse("quizzes:student-results", args=[assignment.pk, world.student.pk])
     assert "Left the class on" in teacher.get(student_results).content.decode()
     roster = teacher.get(world.class1.get_absolute_url()).content.decode()

@@ -60,6 +60,8 @@ TEACHER_PAGES = [
     ("quizzes:exceptions", "assignment", "post"),
     ("quizzes:regrade", "assignment", "post"),
     ("quizzes:answers-csv", "assignment", "get"),
+    ("quizzes:results-csv", "assignment", "get"),
+    ("quizzes:items-csv", "assignment", "get"),
 ]
 #: A quiz stays its author's; the class's pages are its co-teachers' too.
 QUIZ_PAGES = [page for page in TEACHER_PAGES if page[1] == "quiz"]
