@@ -27,7 +27,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -57,11 +58,14 @@ class Steps:
 
 def follow(pk: int, due: datetime, steps: Steps) -> None:
     """A change stored at table ``pk`` leaves a computer player's step due at ``due``: this
-    process makes it then (once the change's transaction has committed)."""
+    process makes it then (once the change's transaction has committed). Not while this
+    thread makes every step due itself (:func:`making_them`)."""
     mode = str(getattr(settings, "PEOPLE_BOT_STEPS", "driver"))
+    if getattr(_here, "making", False) or mode == "off":
+        return
     if mode == "inline":
-        _inline(pk, steps)
-    elif mode != "off":
+        steps.finish(pk)
+    else:
         seconds = (due - timezone.now()).total_seconds()
         transaction.on_commit(lambda: DRIVER.schedule(pk, seconds, steps))
 
@@ -69,16 +73,16 @@ def follow(pk: int, due: datetime, steps: Steps) -> None:
 _here = threading.local()
 
 
-def _inline(pk: int, steps: Steps) -> None:
-    """Every step due at table ``pk`` made now, in this thread; a step made so (it calls
-    :func:`follow` again) leaves the rest to the loop already under way."""
-    if getattr(_here, "busy", False):
-        return
-    _here.busy = True
+@contextmanager
+def making_them() -> Iterator[None]:
+    """Within it, this thread makes every step that falls due itself (``service.finish``):
+    the steps it makes are not followed."""
+    outer = getattr(_here, "making", False)
+    _here.making = True
     try:
-        steps.finish(pk)
+        yield
     finally:
-        _here.busy = False
+        _here.making = outer
 
 
 class Driver:

@@ -641,10 +641,11 @@ def finish(pk: int) -> int:
     ``timeouts`` command, which nobody waits on, and the tests' driver (``inline``). How
     many changes were stored."""
     steps = 0
-    for _ in range(MAX_BOT_ACTIONS):
-        if not _advance(pk, None):
-            break
-        steps += 1
+    with driver.making_them():
+        for _ in range(MAX_BOT_ACTIONS):
+            if not _advance(pk, None):
+                break
+            steps += 1
     return steps
 
 
