@@ -462,6 +462,9 @@ CODE_LENGTH = 6
 #: The host's choices of time per move, in seconds; the default is generous.
 SECONDS_PER_MOVE = [(30, "30 seconds"), (60, "1 minute"), (120, "2 minutes"), (300, "5 minutes")]
 DEFAULT_SECONDS_PER_MOVE = 120
+#: The pause before each computer player's decision at a table for people is made and shown,
+#: in milliseconds: the practice table's normal pace before each of the others' cards.
+DEFAULT_BOT_PAUSE_MS = 450
 
 
 def new_code() -> str:
@@ -498,6 +501,12 @@ class PeopleTable(RulesAndGameNames, models.Model):
     seconds_per_move = models.PositiveIntegerField(
         choices=SECONDS_PER_MOVE, default=DEFAULT_SECONDS_PER_MOVE
     )
+    #: The pause before each computer player's decision is made and shown (milliseconds).
+    bot_pause_ms = models.PositiveIntegerField(default=DEFAULT_BOT_PAUSE_MS)
+    #: When the next computer player's decision falls due (``games.people.service.advance``
+    #: makes it): the change before it plus the pause; None while no computer player is to
+    #: act. While one is being worked out, a little later (its claim: see the service).
+    bot_due = models.DateTimeField(null=True, blank=True, db_index=True)
     #: Only the host and the invited may sit (a class's table: ``games.people.invite``).
     members_only = models.BooleanField(default=False)
     invited = models.ManyToManyField(

@@ -203,7 +203,7 @@ def show_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     if seat is None:
         return redirect("games:people-watch", pk=pk)
     people.seen(table.pk, request.user.pk)
-    if people.expire(table):
+    if people.catch_up(table):
         table.refresh_from_db()
         seat.refresh_from_db()
     if _started_since(request, table):
@@ -237,7 +237,7 @@ def watch_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     table = get_object_or_404(PeopleTable, pk=pk)
     if not people.may_watch(table, request.user):
         raise Http404("No such table.")
-    if people.expire(table):
+    if people.catch_up(table):
         table.refresh_from_db()
     if _started_since(request, table):
         return _reload()

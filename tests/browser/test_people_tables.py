@@ -18,6 +18,7 @@ from playwright.sync_api import Browser, Page
 from games.loo.hand import Hand
 from games.loo.view import view_for
 from games.models import PeopleSeat, PeopleTable
+from games.people.driver import DRIVER
 from tests.live.test_sse import server  # noqa: F401 (the fixture)
 from tests.people.conftest import PASSWORD, make_user
 
@@ -55,7 +56,14 @@ def _accessible(page: Page) -> None:
 
 
 def _hand(table: PeopleTable) -> Hand:
+    """The table's hand once its computer players have made every step due (each a change of
+    its own, made by the server's driver at their pace): a person's turn, or the hand over."""
+    give_up = time.monotonic() + 30  # a state waited for: a busy machine is slow
     table.refresh_from_db()
+    while table.bot_due is not None:
+        assert time.monotonic() < give_up, "the computer players did not play"
+        time.sleep(0.05)
+        table.refresh_from_db()
     hand = table.to_engine().hand
     assert hand is not None
     return hand
@@ -132,6 +140,7 @@ def test_three_people_play_a_hand_and_one_comes_back_after_his_time_ran_out(
     finally:  # their live streams end with them, before the server stops
         for page in pages.values():
             page.context.close()
+        DRIVER.forget()  # no computer player's step after the database is emptied
 
 
 def _play(pages: dict[int, Page], javascript: dict[int, bool]) -> None:

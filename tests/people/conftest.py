@@ -1,9 +1,15 @@
-"""Helpers of the tests of tables for people: accounts, a started table, a legal decision."""
+"""Helpers of the tests of tables for people: accounts, a started table, a legal decision.
+
+The computer players' steps after a change are made at once in the thread that stored it
+(``PEOPLE_BOT_STEPS = "inline"``, games.people.driver), each still a version of its own: a
+test finds the table at a person's turn (or the hand over) when its call returns. A test of
+the steps themselves sets it otherwise."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from django.contrib.auth import get_user_model
 
 from games.loo.view import view_for
@@ -11,6 +17,11 @@ from games.models import PeopleTable
 from games.people import service as people
 
 PASSWORD = "a long password 1"
+
+
+@pytest.fixture(autouse=True)
+def _computer_players_step_inline(settings: Any) -> None:
+    settings.PEOPLE_BOT_STEPS = "inline"
 
 
 def make_user(name: str) -> Any:

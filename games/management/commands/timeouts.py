@@ -1,8 +1,11 @@
-"""Let a computer player decide for each person at a table for people whose time ran out.
+"""Do what has fallen due by itself at tables for people: a computer player decides for each
+person whose time ran out, and the computer players make the decisions whose time has come.
 
-The tables check this themselves on every request and on their live streams' heartbeats;
-run from cron (every minute, say) it also moves on a table nobody is looking at, so that the
-others find it played on when they come back."""
+The tables see to this themselves: the process that stored a change makes the computer
+players' decisions after it, at their pace, and any request to a table or its live stream
+does what is overdue there. Run from cron (every minute, say) this also moves on a table
+nobody is looking at, and one whose process died before its computer players had decided, so
+that the others find it played on when they come back."""
 
 from typing import Any
 
@@ -14,7 +17,8 @@ from games.people import service as people
 class Command(BaseCommand):
     help = (
         "At tables for people, a computer player decides for each person whose time for a "
-        "decision ran out, and plays his seat until he is back."
+        "decision ran out (and plays his seat until he is back), and the computer players "
+        "make the decisions that are overdue."
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
