@@ -226,6 +226,7 @@ async def person(
         listen(port, browser, f"{path}stream/?after={after}", heard, news, run)
     )
     news.set()  # the page as it is now
+    acted = -1  # the version his last decision was made on
     try:
         while time.perf_counter() < deadline:
             left = max(0.0, deadline - time.perf_counter())
@@ -234,6 +235,9 @@ async def person(
             except TimeoutError:
                 break
             news.clear()
+            newest = max((v for v, _ in heard.versions), default=0)
+            if newest <= acted:
+                continue  # his own last decision's table has not come yet: the page shows it
             page = heard.page
             mine = "Your turn" in page and _VERSION.search(page)
             deal = host and _NEXT.search(page)
@@ -252,6 +256,7 @@ async def person(
                 form = [("version", found.group(1))]
                 url = f"{path}next/"
             sent = Sent(table, number, time.perf_counter(), int(form[0][1]))
+            acted = sent.version
             status, _, answer = await browser.request("POST", url, form, htmx=True)
             if status == 200 and '<p class="alert alert--error' not in answer:
                 if mine:
