@@ -172,7 +172,7 @@ async def _table_for(viewer: Viewer, version: int) -> Rendered:
     """The viewer's table at ``version`` or later, rendered once for all his streams."""
     key = (asyncio.get_running_loop(), *viewer.key)
     found = _rendered.get(key)
-    if found is not None and found[0] >= version:
+    if found is not None and (found[0] >= version or _newer(found[1], version)):
         return await asyncio.shield(found[1])
     future = asyncio.ensure_future(bus.in_reader_thread(lambda: render_table(viewer)))
     _rendered[key] = (version, future)
@@ -182,6 +182,14 @@ async def _table_for(viewer: Viewer, version: int) -> Rendered:
         if _rendered.get(key, (0, None))[1] is future:
             del _rendered[key]
         raise
+
+
+def _newer(rendering: asyncio.Future[Rendered], version: int) -> bool:
+    """Whether a rendering already done shows ``version`` or a later one (it read the table
+    as it was then: a version the bus tells after it may be in it already)."""
+    return (
+        rendering.done() and rendering.exception() is None and rendering.result().version >= version
+    )
 
 
 def _event(rendered: Rendered, token: str) -> sse.Event:
@@ -214,15 +222,22 @@ async def stream(request: HttpRequest, pk: int) -> HttpResponse | StreamingHttpR
         # The page asks why its stream was refused: it is not (the 429 is answered above).
         await bus.in_reader_thread(held.release)
         return HttpResponse(status=204)
-    after = request.GET.get("after", "0")
+    asked = request.GET.get("after", "0")
+    after = int(asked) if asked.isdigit() and len(asked) < 12 else 0
     key = (asyncio.get_running_loop(), *viewer.key)
     _viewers[key] = _viewers.get(key, 0) + 1
 
     async def on_wake() -> float | None:
         return await _wake(pk)
 
-    async def render(version: int) -> sse.Event:
-        return _event(await _table_for(viewer, version), token)
+    sent = [max(after, sse.last_event_id(request))]  # the newest table the page has
+
+    async def render(version: int) -> sse.Event | None:
+        rendered = await _table_for(viewer, version)
+        if not rendered.reload and rendered.version <= sent[0]:
+            return None  # already sent: rendered when an earlier version came, it was in it
+        sent[0] = rendered.version
+        return _event(rendered, token)
 
     async def on_beat() -> None:
         if not await bus.in_reader_thread(held.refresh):
@@ -238,7 +253,7 @@ async def stream(request: HttpRequest, pk: int) -> HttpResponse | StreamingHttpR
     return sse.stream(
         request,
         f"people-{pk}",
-        after=int(after) if after.isdigit() and len(after) < 12 else 0,
+        after=after,
         current=bus.Batched(_versions, pk),
         on_wake=on_wake,
         render=render,

@@ -50,7 +50,8 @@
   document.addEventListener("htmx:afterSettle", function (event) {
     var swapped = event.detail && event.detail.elt;
     var target = feltOf(swapped);
-    if (swapped && swapped.id === "people-table") {
+    if (swapped && (swapped.id === "people-table" || swapped.id === "hand-table") &&
+        document.querySelector("[data-table-stream]")) {
       yourTurn();
     }
     if (!target) {
@@ -201,7 +202,8 @@
     if (table) {
       prepare(table);
     }
-    streamed = { status: statusText(), focus: focusKey() };
+    var alerts = table && table.querySelector(".alerts");
+    streamed = { status: statusText(), focus: focusKey(), alerts: alerts && alerts.cloneNode(true) };
   });
 
   // "Your turn" in the tab's title while it is the viewer's (a background tab shows it).
@@ -219,6 +221,10 @@
       box.textContent = text || "Reconnecting…";
       box.hidden = !text;
     }
+  }
+
+  if (document.querySelector("[data-table-stream]")) {
+    yourTurn();
   }
 
   document.addEventListener("htmx:sseOpen", function (event) {
@@ -316,6 +322,11 @@
       // From the stream, and nothing new on this viewer's felt (his own play, already shown
       // by its request; someone away or back): focus stays, nothing is announced.
       quiet = target;
+      // What his own decision's answer said stays (the stream's table says nothing to him).
+      var alerts = target.querySelector(".alerts");
+      if (alerts && !alerts.children.length && fromStream.alerts && fromStream.alerts.children.length) {
+        alerts.replaceWith(fromStream.alerts);
+      }
       var again = fromStream.focus && document.querySelector("#people-table " + fromStream.focus);
       if (again) {
         again.focus({ preventScroll: true });
