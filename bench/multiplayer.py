@@ -1,32 +1,38 @@
 """Tables of people playing at once: serve Lanterloo as `make run` does and measure how fast a
 play reaches the others.
 
-    .venv/bin/python bench/multiplayer.py [--tables 20] [--people 5] [--seconds 60]
-                                          [--workers 2] [--think 1-3] [--redis]
+    .venv/bin/python bench/multiplayer.py [--tables 20] [--people 5] [--bots 0]
+                                          [--seconds 60] [--workers 2] [--think 1-3]
+                                          [--redis]
 
 1. Starts gunicorn with uvicorn's workers as ``make run`` does (``bench/http.py``'s ``serve``
    with ``asgi``: DEBUG off, SQLite in a throwaway file, migrated and loaded; the live bus
    polls the database, as it does with no ``REDIS_URL``; ``--redis`` starts a redis-server
    and uses its pub/sub instead).
 2. Makes ``--tables`` × ``--people`` accounts, each logged in (a session made for him), and,
-   over the site's own pages: each table's host opens a table for people
-   (``POST /play/people/new/``), the others take a seat through its invitation
+   over the site's own pages: each table's host opens a table for people and ``--bots``
+   computer players (``POST /play/people/new/``: ``--people 2 --bots 3`` is a family's
+   table of five), the others take a seat through its invitation
    (``POST /play/people/join/<code>/``), the host starts it.
 3. Every person keeps the table's live stream open (``/play/people/<pk>/stream/``, Server-
-   Sent Events, read as the browser's EventSource does) and, on each update, fetches the
-   table again as the page does (htmx's GET); on his turn he thinks (``--think``: 1 to 3 s, a
-   quick player; ``0.3-1`` is a stress test, faster than anyone plays) and sends a
-   decision as the page's buttons offer it (``POST /play/people/<pk>/act/``, htmx); when a
-   hand is over the host deals the next. For ``--seconds``.
+   Sent Events, read as the browser's EventSource does): each event is his table, rendered,
+   which his page swaps in without another request. On his turn (the table the stream
+   brought says so) he thinks (``--think``: 1 to 3 s, a quick player; ``0.3-1`` is a stress
+   test, faster than anyone plays) and sends a decision as the page's buttons offer it
+   (``POST /play/people/<pk>/act/``, htmx); when a hand is over the host deals the next. For
+   ``--seconds``.
 4. A play's *delivery* is the time from the moment its POST was sent to the moment each other
-   person's stream receives a version at least as new as the one it stored. A play that
-   never reaches one of them (within 5 s of the end) is *lost*, and so is a stream that
-   receives an older version after a newer one (out of order).
+   person's stream receives the table drawn with it (an event whose table is at least as new
+   as the version the play stored). A play that never reaches one of them is *lost*
+   (each person waits, after the end, until every play of his table has reached him, or 5 s
+   at most), and so is a stream that receives an older table after a newer one (out of
+   order).
 
 An error is a failed connection, a status other than 200/302, a refusal in the fragment (a
 decision refused), or a stream that ended while its table played. The last line is exactly
 ``multiplayer: tables=T people=P plays=N delivery_p50_ms=A delivery_p95_ms=B errors=E
-lost=L``. Goal on this machine: 20 tables of 5 people, p95 ≤ 300 ms, 0 errors, 0 lost.
+lost=L``. Goal on this machine: 20 tables of 5 people, p95 ≤ 300 ms, 0 errors, 0 lost; and
+the same at tables with computer players (``--people 2 --bots 3``).
 """
 
 from __future__ import annotations
@@ -98,9 +104,11 @@ print(json.dumps([logged_in(User.objects.create_user(f"bench-person-{i:03d}"))
 
 @dataclass
 class Heard:
-    """What one person's stream received: each version, when; and whether it broke."""
+    """What one person's stream received: each table's version, when, and the newest table;
+    and whether it broke."""
 
     versions: list[tuple[int, float]] = field(default_factory=list)
+    page: str = ""
     broke: str = ""
 
 
@@ -120,11 +128,29 @@ class Run:
     sent: list[Sent] = field(default_factory=list)
     heard: dict[int, Heard] = field(default_factory=dict)
     seated: dict[int, list[int]] = field(default_factory=dict)
+    #: The people of each table who have stopped playing (the deadline passed).
+    stopped: dict[int, int] = field(default_factory=dict)
+    news: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def arrived(self, table: int, person: int) -> bool:
+        """Whether every play of the others at ``table`` has reached ``person``'s stream,
+        once they have all stopped playing."""
+        if self.stopped.get(table, 0) < len(self.seated[table]):
+            return False
+        newest = max((v for v, _ in self.heard[person].versions), default=-1)
+        return all(
+            newest > play.version
+            for play in self.sent
+            if play.table == table and play.person != person
+        )
 
 
-async def listen(port: int, browser: Any, path: str, heard: Heard, news: asyncio.Event) -> None:
-    """Read a stream as an EventSource does (HTTP/1.1, chunked), noting each update's version
-    and when it came; ``news`` is set at each. Ends when cancelled."""
+async def listen(
+    port: int, browser: Any, path: str, heard: Heard, news: asyncio.Event, run: Run
+) -> None:
+    """Read a stream as an EventSource does (HTTP/1.1, chunked), noting each table's version
+    and when it came, and keeping the newest; ``news`` (and ``run.news``) is set at each.
+    Ends when cancelled."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     cookies = "; ".join(f"{k}={v}" for k, v in browser.cookies.items())
     request = (
@@ -157,12 +183,19 @@ async def listen(port: int, browser: Any, path: str, heard: Heard, news: asyncio
                 buffer += data
             while b"\n\n" in buffer:
                 event, buffer = buffer.split(b"\n\n", 1)
-                lines = dict(
-                    line.split(": ", 1) for line in event.decode().split("\n") if ": " in line
-                )
-                if lines.get("event") == "update":
-                    heard.versions.append((int(lines["data"]), time.perf_counter()))
+                at = time.perf_counter()
+                fields: dict[str, list[str]] = {}
+                for line in event.decode().split("\n"):
+                    name, _, value = line.partition(": ")
+                    fields.setdefault(name, []).append(value)
+                if fields.get("event") == ["table"]:
+                    heard.versions.append((int(fields["id"][0]), at))
+                    heard.page = "\n".join(fields.get("data", []))
                     news.set()
+                    run.news.set()
+                elif fields.get("event") == ["reload"]:
+                    heard.broke = "told to reload"
+                    return
     except (OSError, asyncio.IncompleteReadError, ValueError) as error:
         heard.broke = f"stream: {type(error).__name__}"
     finally:
@@ -180,18 +213,20 @@ async def person(
     rng: random.Random,
     think: tuple[float, float],
 ) -> None:
-    """One person at his table until the deadline: the stream open, the table fetched at each
-    update, a decision on his turn, the next hand dealt if he hosts."""
+    """One person at his table until the deadline: the stream open, each table it brings
+    looked at (no request: the page swaps it in), a decision on his turn, the next hand dealt
+    if he hosts; then until every play of his table has reached him."""
     path = f"/play/people/{table}/"
     status, _, page = await browser.request("GET", path, htmx=True)
     version = _VERSION.search(page)
     after = version.group(1) if version else "0"
-    heard = run.heard[number] = Heard()
+    heard = run.heard[number] = Heard(page=page)
     news = asyncio.Event()
     listening = asyncio.create_task(
-        listen(port, browser, f"{path}stream/?after={after}", heard, news)
+        listen(port, browser, f"{path}stream/?after={after}", heard, news, run)
     )
     news.set()  # the page as it is now
+    acted = -1  # the version his last decision was made on
     try:
         while time.perf_counter() < deadline:
             left = max(0.0, deadline - time.perf_counter())
@@ -200,9 +235,10 @@ async def person(
             except TimeoutError:
                 break
             news.clear()
-            status, _, page = await browser.request("GET", path, htmx=True)
-            if status != 200:
-                continue
+            newest = max((v for v, _ in heard.versions), default=0)
+            if newest <= acted:
+                continue  # his own last decision's table has not come yet: the page shows it
+            page = heard.page
             mine = "Your turn" in page and _VERSION.search(page)
             deal = host and _NEXT.search(page)
             if not (mine or deal):
@@ -220,16 +256,23 @@ async def person(
                 form = [("version", found.group(1))]
                 url = f"{path}next/"
             sent = Sent(table, number, time.perf_counter(), int(form[0][1]))
+            acted = sent.version
             status, _, answer = await browser.request("POST", url, form, htmx=True)
             if status == 200 and '<p class="alert alert--error' not in answer:
                 if mine:
                     run.sent.append(sent)
             else:
                 run.stats.fail(f"refused ({status}) at {url.rsplit('/', 2)[-2]}")
-            news.set()  # look again: the answer is the fragment, the stream will say more
+            news.set()  # look again at the newest table the stream brought
     finally:
-        # Five seconds more for the last plays to arrive, then the stream is closed.
-        await asyncio.sleep(max(0.0, deadline + 5 - time.perf_counter()))
+        run.stopped[table] = run.stopped.get(table, 0) + 1
+        run.news.set()
+        # Until every play of the others at his table has reached him (5 s at most).
+        give_up = time.perf_counter() + 5
+        while not run.arrived(table, number) and time.perf_counter() < give_up:
+            run.news.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(run.news.wait(), give_up - time.perf_counter())
         listening.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await listening
@@ -237,12 +280,15 @@ async def person(
             run.stats.fail(heard.broke)
 
 
-async def open_table(port: int, browsers: list[Any], game: str, rules: str, run: Run) -> int | None:
-    """The host opens a table for five, the others sit through its invitation, the host
-    starts it: its pk (None, counted as an error, if any step failed)."""
+async def open_table(
+    port: int, browsers: list[Any], bots: int, game: str, rules: str, run: Run
+) -> int | None:
+    """The host opens a table for the people and ``bots`` computer players, the others sit
+    through its invitation, the host starts it: its pk (None, counted as an error, if any
+    step failed)."""
     host, *guests = browsers
     await host.request("GET", "/play/people/new/")
-    form = [("game", game), ("rules", rules), ("players", str(len(browsers)))]
+    form = [("game", game), ("rules", rules), ("players", str(len(browsers) + bots))]
     form += [("opponents", "beginner"), ("mode", "learning"), ("seconds_per_move", "300")]
     status, headers, _ = await host.request("POST", "/play/people/new/", form)
     match = _TABLE_URL.match(headers.get("location", ""))
@@ -278,6 +324,7 @@ async def play(
     sessions: list[str],
     tables: int,
     people: int,
+    bots: int,
     seconds: float,
     think: tuple[float, float],
 ) -> Run:
@@ -289,7 +336,7 @@ async def play(
         browsers.append(browser)
     groups = [browsers[t * people : (t + 1) * people] for t in range(tables)]
     pks = await asyncio.gather(
-        *(open_table(port, g, *TABLES[t % len(TABLES)], run) for t, g in enumerate(groups))
+        *(open_table(port, g, bots, *TABLES[t % len(TABLES)], run) for t, g in enumerate(groups))
     )
     deadline = time.perf_counter() + seconds
     tasks = []
@@ -367,6 +414,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--people", type=int, default=5)
+    parser.add_argument(
+        "--bots", type=int, default=0, help="computer players at each table, beside the people"
+    )
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument(
@@ -383,8 +433,10 @@ def main() -> None:
     # abuser) would stop them all.
     unlimited = {
         f"DJANGO_LIMIT_PEOPLE_{kind}_PER_ADDRESS": "1000000"
-        for kind in ("TABLES", "JOINS", "ACTIONS", "STREAMS")
+        for kind in ("TABLES", "JOINS", "ACTIONS")
     }
+    # Streams open at once: one a person, and a few reconnecting.
+    unlimited["DJANGO_LIMIT_PEOPLE_STREAMS_PER_ADDRESS"] = str(args.tables * args.people + 50)
     try:
         if args.redis:
             redis, url = redis_server(folder)
@@ -403,7 +455,9 @@ def main() -> None:
         started = time.perf_counter()
         low, _, high = args.think.partition("-")
         think = (float(low), float(high or low))
-        run = asyncio.run(play(port, sessions, args.tables, args.people, args.seconds, think))
+        run = asyncio.run(
+            play(port, sessions, args.tables, args.people, args.bots, args.seconds, think)
+        )
         elapsed = time.perf_counter() - started
     finally:
         bench_http.stop(server, folder)
@@ -412,13 +466,14 @@ def main() -> None:
             redis.wait(5)
     times, lost = deliveries(run)
     plays = len(run.sent)
+    bots = f" and {args.bots} computer players" if args.bots else ""
     print(
-        f"{len(run.seated)} tables of {args.people} people played {plays} decisions in "
+        f"{len(run.seated)} tables of {args.people} people{bots} played {plays} decisions in "
         f"{elapsed:.0f} s; {run.stats.requests} requests, their p95 "
         f"{percentile_ms(run.stats.latencies, 0.95):.0f} ms"
     )
     print(
-        f"delivery to the {len(times)} other connections: p99 "
+        f"delivery of the table to the {len(times)} other connections: p99 "
         f"{percentile_ms(times, 0.99):.0f} ms, slowest {percentile_ms(times, 1.0):.0f} ms"
     )
     for problem, n in sorted(run.stats.problems.items()):

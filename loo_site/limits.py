@@ -93,7 +93,8 @@ class Per(Enum):
 @dataclass(frozen=True)
 class Limit:
     """A limit: ``count`` events in a window of ``seconds``, per ``per``; ``what`` the 429
-    page says; ``makes_accounts``: refused while it cannot be counted."""
+    page says; ``makes_accounts``: refused while it cannot be counted; ``at_once``: a cap on
+    what is open at once (:func:`hold`)."""
 
     name: str
     count: int
@@ -101,6 +102,9 @@ class Limit:
     per: Per
     what: str
     makes_accounts: bool = False
+    #: Held at once, not counted in a window (:func:`hold`): ``count`` places, each kept
+    #: ``seconds`` unless refreshed.
+    at_once: bool = False
 
 
 @dataclass(frozen=True)
@@ -112,6 +116,17 @@ class Taken:
     wait: int = 0
     n: int = 1
     before: int = 0
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A place held of a limit :func:`hold` caps at once: its cache key ("": not counted, the
+    cache being down), the holder's token in it, and for how many seconds it is held unless
+    refreshed."""
+
+    key: str
+    token: str
+    seconds: int
 
 
 class LimitsUnavailable(Exception):
@@ -208,16 +223,43 @@ class Registry:
         key, left = self._key(limit, who)
         return left if int(shared_cache.get(key, 0)) >= limit.count else 0
 
+    def hold(self, limit: Limit, who: str) -> Slot | None:
+        """One of ``limit``'s ``count`` places for ``who``, taken for ``limit.seconds``
+        (:class:`Slot`); None if every place is held. A place is a cache key added only if
+        it is not there (``add`` is atomic in Redis and in the database's cache), so N
+        holders at once take at most ``count`` places. While the cache cannot be written
+        (down), the hold is let through uncounted (``Slot("")``)."""
+        digest = hashlib.sha256(who.encode()).hexdigest()[:32]
+        keys = [f"hold:{limit.name}:{digest}:{n}" for n in range(limit.count)]
+        held = shared_cache.get_many(keys)
+        token = secrets.token_hex(8)
+        for key in keys:
+            if key in held:
+                continue
+            if shared_cache.add(key, token, timeout=limit.seconds):
+                return Slot(key, token, limit.seconds)
+            if shared_cache.get(key) is None:
+                return Slot("", token, limit.seconds)  # not written, nor held: the cache is down
+        return None
+
 
 #: The one registry.
 LIMITS = Registry()
 
 
 def declare(
-    name: str, count: int, seconds: int, per: Per, what: str, *, makes_accounts: bool = False
+    name: str,
+    count: int,
+    seconds: int,
+    per: Per,
+    what: str,
+    *,
+    makes_accounts: bool = False,
+    at_once: bool = False,
 ) -> Limit:
-    """Declare a limit (see the module's note)."""
-    return LIMITS.declare(Limit(name, count, seconds, per, what, makes_accounts))
+    """Declare a limit (see the module's note). ``at_once``: ``count`` held at once, each
+    place kept ``seconds`` unless refreshed (:func:`hold`)."""
+    return LIMITS.declare(Limit(name, count, seconds, per, what, makes_accounts, at_once))
 
 
 def limit(name: str) -> Limit:
@@ -371,17 +413,76 @@ def clear_name(name: str) -> None:
         shared_cache.delete(key)
 
 
+# -- what is open at once -----------------------------------------------------------------------
+
+
+@dataclass
+class Held:
+    """The places one open thing (a live stream) holds, one a limit: :meth:`refresh` them
+    while it is open (more often than their limits' seconds), :meth:`release` them when it
+    ends. A holder that dies without releasing (a killed worker) loses its places when they
+    are not refreshed: after their seconds."""
+
+    slots: list[Slot]
+
+    def refresh(self) -> bool:
+        """Hold each place again for its seconds; False if one was lost meanwhile (expired,
+        the cache emptied) and taken by another holder since: the holder should end."""
+        for slot in self.slots:
+            if not slot.key or shared_cache.touch(slot.key, slot.seconds):
+                continue
+            # Expired (a long pause, a restarted cache): taken again if it is still free.
+            taken = not shared_cache.add(slot.key, slot.token, timeout=slot.seconds)
+            if taken and shared_cache.get(slot.key) not in (None, slot.token):
+                return False
+        return True
+
+    def release(self) -> None:
+        """Give the places back (only those still this holder's)."""
+        for slot in self.slots:
+            if slot.key and shared_cache.get(slot.key) == slot.token:
+                shared_cache.delete(slot.key)
+
+
+def hold(request: HttpRequest, *names: str, what: str | None = None) -> Held | HttpResponse:
+    """Take a place of each limit named (declared ``at_once``) for ``request``, before the
+    open thing is opened: the places held (:class:`Held`), or, if any limit's places are all
+    held, none kept and the 429 page, saying ``what`` or else the limit's sentence and that
+    closing another lets this one open."""
+    held = Held([])
+    for name in names:
+        rule = limit(name)
+        if not rule.at_once:
+            raise ValueError(f"The limit {name!r} is not declared at_once.")
+        counted = _who(request, rule, None)
+        if counted is None:
+            continue
+        slot = LIMITS.hold(rule, counted)
+        if slot is None:
+            held.release()
+            return too_many(request, rule.seconds, what or rule.what, at_once=True)
+        held.slots.append(slot)
+    return held
+
+
 # -- the answers --------------------------------------------------------------------------------
 
 
-def too_many(request: HttpRequest, seconds: int, what: str) -> HttpResponse:
+def too_many(
+    request: HttpRequest, seconds: int, what: str, *, at_once: bool = False
+) -> HttpResponse:
     """The answer to a request over a limit: a page that says what, and when to try again
     (HTTP 429, with ``Retry-After``); to htmx, that sentence alone, for the page's script to
-    show where it shows a request's error."""
+    show where it shows a request's error. ``at_once``: a cap on what is open at once, which
+    closing one of them lifts."""
     minutes = max(1, -(-seconds // 60))
+    if at_once:
+        what = f"{what} Close one of them (a page in another tab or on another device)."
     if request.headers.get("HX-Request"):
         # htmx swaps nothing on a 429: the page's script shows this sentence instead.
         sentence = f"{what} Please wait {minutes} minute{'s' if minutes > 1 else ''} and try again."
+        if at_once:
+            sentence = f"{what} Then try again."
         response = HttpResponse(sentence, status=429, content_type="text/plain; charset=utf-8")
     else:
         response = render(
@@ -699,7 +800,9 @@ declare("coach-per-session", 60, 600, Per.PERSON, COACH)
 declare("coach-per-address", 600, 600, Per.ADDRESS, COACH)
 
 # Tables for people (games.people.views): opening and joining tables, decisions (a person
-# plays well under 2 a second), the live connections (one a page, reopened on each visit).
+# plays well under 2 a second); the live connections open at once (games.people.live: one a
+# page; a teacher watches each of his class's tables; a school shares an address), each
+# place held a minute unless its stream's heartbeat holds it again.
 PEOPLE_TABLES = "Too many tables for people have been opened."
 declare("people-tables-per-account", 30, 3600, Per.ACCOUNT, PEOPLE_TABLES)
 declare("people-tables-per-address", 300, 3600, Per.ADDRESS, PEOPLE_TABLES)
@@ -716,9 +819,9 @@ declare("people-phrases-per-address", 600, 60, Per.ADDRESS, PHRASES)
 CODES = "There have been too many wrong table codes."
 declare("people-codes-per-account", 10, 600, Per.ACCOUNT, CODES)
 declare("people-codes-per-address", 60, 600, Per.ADDRESS, CODES)
-STREAMS = "Too many live connections to tables."
-declare("people-streams-per-account", 120, 600, Per.ACCOUNT, STREAMS)
-declare("people-streams-per-address", 3000, 600, Per.ADDRESS, STREAMS)
+STREAMS = "Too many live pages of tables are open."
+declare("people-streams-per-account", 24, 60, Per.ACCOUNT, STREAMS, at_once=True)
+declare("people-streams-per-address", 300, 60, Per.ADDRESS, STREAMS, at_once=True)
 
 # Classes (CREATING): made or copied; their rosters and tables changed; their tables opened.
 CLASSES = "Too many classes have been made or copied."

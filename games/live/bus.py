@@ -3,55 +3,55 @@ on several.
 
 A writer stores a table's new version, then calls :func:`publish` once the transaction has
 committed (:func:`publish_on_commit` does both halves' joining: ``transaction.on_commit``).
-Each open connection (an SSE stream, :mod:`games.live.sse`) iterates :func:`updates`, which
-yields the versions after the one its page shows, in increasing order, never one twice.
+Each open connection (an SSE stream, :mod:`games.live.sse`) iterates
+:func:`games.live.fanout.updates`, which yields the versions after the one its page shows, in
+increasing order, never one twice, heard through its worker's one listener.
 
-The database is the truth; the bus only hurries it along. :func:`updates` reads the stored
-version (``current``, the caller's: a one-row query) when it starts and after any gap, so a
-version committed while a page was loading, or while its connection was away, is yielded at
-once; and when it knows of two versions at once (or hears of an older one late: two servers
-publishing 6 and 7 can be heard 7, 6) it yields only the newest. Versions are a count per
-table: a page that gets 7 after 5 asks what happened after 5 (the caller's view), so nothing
-is lost by skipping 6.
+The database is the truth; the bus only hurries it along. A connection reads the stored
+version (``current``, the caller's: a one-row query) when it starts, and the listener reads
+every open table's after any gap, so a version committed while a page was loading, or while
+Redis was away, is yielded at once; and when it knows of two versions at once (or hears of an
+older one late: two servers publishing 6 and 7 can be heard 7, 6) it yields only the newest.
+Versions are a count per table: a page that gets 7 after 5 asks what happened after 5 (the
+caller's view), so nothing is lost by skipping 6.
 
 Two backends, chosen by the settings:
 
 - **Redis pub/sub** (``LIVE_REDIS_URL``, which is ``REDIS_URL``): :func:`publish` sends the
-  version on the channel (redis-py's sync client); each connection subscribes with the asyncio
-  client, so a version published through any server reaches every server at once (about a
-  millisecond on one machine). Each open connection holds one connection to Redis, and reads
-  the stored version again every ``LIVE_RECHECK_SECONDS`` in case a publish was lost (a
-  Redis timeout on the writer's side). If Redis cannot be reached, a connection falls back to
-  polling, below, and tries Redis again every ``RETRY_SECONDS``: a Redis outage slows the live
-  pages, it never stops them.
+  version on the channel (redis-py's sync client); each worker process listens with one
+  asyncio pub/sub connection, subscribed to the channels its streams follow, so a version
+  published through any server reaches every server at once (about a millisecond on one
+  machine). The listener reads every open table's stored version every
+  ``LIVE_RECHECK_SECONDS`` in case a publish was lost (a Redis timeout on the writer's side).
+  If Redis cannot be reached, the listener falls back to polling, below, and tries Redis
+  again every ``RETRY_SECONDS``: a Redis outage slows the live pages, it never stops them.
 - **The database, polled** (no ``REDIS_URL``: ``make run``, one machine): :func:`publish` does
-  nothing, and the stored version is read every ``LIVE_POLL_SECONDS`` (0.25 s), once for all
-  the connections of one worker open on the same table (:class:`_Poll`). It needs no other
-  service and works across every worker and server that shares the database; its cost is a
-  primary-key query per poll for each table open on each worker (at most 160 a second for 20
-  tables on 2 workers, however many people), one when a connection opens, and up to a poll's
-  wait (0.125 s on average) before a play shows.
+  nothing, and every ``LIVE_POLL_SECONDS`` (0.25 s) each worker's listener reads the stored
+  versions of every table open on it in one query (:class:`Batched`, :func:`read_all`). It
+  needs no other service and works across every worker and server that shares the database;
+  its cost is one primary-key query per poll per worker (8 a second for 2 workers, however
+  many tables and people), one when a connection opens, and up to a poll's wait (0.125 s on
+  average) before a play shows.
 
 ``current`` is a plain (sync) function: it runs in this module's own small pool of threads
-(``LIVE_DATABASE_THREADS``), so open connections share a few database connections instead of
-holding one each as a thread-sensitive call would (one per request under ASGI: a hundred
-streams would take a hundred PostgreSQL connections).
+(``LIVE_DATABASE_THREADS``), whose database connection is closed as soon as each call is done
+(:func:`in_reader_thread`): open streams hold no database connection while they wait, and a
+worker's streams use at most that many at once, however many are open (a thread-sensitive
+call would hold one per stream under ASGI: a hundred streams, a hundred PostgreSQL
+connections).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import threading
-import time
-from collections.abc import AsyncGenerator, Callable, Iterator
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from functools import cache
 from typing import Any, TypeVar
 
 import redis
-import redis.asyncio as aredis
 from asgiref.sync import SyncToAsync
 from django.conf import settings
 from django.db import DatabaseError, connections, transaction
@@ -201,35 +201,91 @@ def close_readers() -> None:
         future.result()
 
 
+def _given_back() -> None:
+    """Close this reader thread's database connections: a call gives its connection back as
+    soon as it is done, so that open streams hold none while they wait (the pool's threads
+    would otherwise keep one each for ever, whatever CONN_MAX_AGE says: their connections are
+    not a request's). A broken connection (a restarted server) goes with them."""
+    connections.close_all()
+
+
 def _read_in_thread(current: Callable[[], int | None]) -> int | None | Exception:
-    """``current()`` in a reader thread, its database errors returned, not raised. The thread's
-    database connection is not a request's, so Django never closes it: it is kept for the
-    thread's next read whatever CONN_MAX_AGE says (0 under ASGI, loo_site/asgi.py: a connection
-    a read would cost 4 a second per stream), and closed here when a read fails on it (a
-    broken connection, a restarted server), to be opened again by the next."""
+    """``current()`` in a reader thread, its database errors returned, not raised."""
     try:
         return current()
     except DatabaseError as error:
-        for conn in connections.all(initialized_only=True):
-            conn.close()
         return error
+    finally:
+        _given_back()
 
 
 def _call_in_thread(call: Callable[[], T]) -> T:
     try:
         return call()
-    except DatabaseError:
-        for conn in connections.all(initialized_only=True):
-            conn.close()
-        raise
+    finally:
+        _given_back()
 
 
 async def in_reader_thread(call: Callable[[], T]) -> T:
-    """``call()``, a sync function that uses the database (a stream's hook: a people table's
-    player whose time ran out), in the bus's own threads: it shares their few database
-    connections instead of holding one for each open stream. A connection is closed when a
-    call fails on it (as :func:`_read_in_thread` does)."""
+    """``call()``, a sync function that uses the database (a stream's hook, its check of who
+    asks, its rendering of the table), in the bus's own threads, its connection closed as
+    soon as it returns: a stream holds no database connection while it waits, and however
+    many are open, a worker's streams use at most ``LIVE_DATABASE_THREADS`` at once."""
     return await SyncToAsync(_call_in_thread, thread_sensitive=False, executor=_readers())(call)
+
+
+@dataclass(frozen=True)
+class Batched:
+    """A channel's ``current`` that can be read with its kind's other channels in one query:
+    ``read(keys)`` answers the stored version of each key that still exists (a table's primary
+    key: ``{pk: version}``). The listener of a process reads every channel open on it with one
+    ``read`` a poll (:mod:`games.live.fanout`), not one a channel; alone, it reads its own
+    key."""
+
+    read: Callable[[list[Any]], Mapping[Any, int]]
+    key: Any
+
+    def __call__(self) -> int | None:
+        return self.read([self.key]).get(self.key)
+
+
+def read_many(currents: Mapping[str, Callable[[], int | None]]) -> dict[str, int | None]:
+    """The stored version of each channel (None: gone): the :class:`Batched` ones of one kind
+    in one query, any other by its own call. Run in a reader thread; raises DatabaseError."""
+    found: dict[str, int | None] = {}
+    kinds: dict[Any, list[tuple[str, Any]]] = {}
+    for channel, current in currents.items():
+        if isinstance(current, Batched):
+            kinds.setdefault(current.read, []).append((channel, current.key))
+        else:
+            found[channel] = current()
+    for read, keys in kinds.items():
+        versions = read([key for _, key in keys])
+        for channel, key in keys:
+            found[channel] = versions.get(key)
+    return found
+
+
+async def read_all(
+    currents: Mapping[str, Callable[[], int | None]],
+) -> dict[str, int | None] | None:
+    """:func:`read_many` in a reader thread; None if the database cannot say now (logged
+    once for the outage)."""
+
+    def reading() -> dict[str, int | None] | Exception:
+        try:
+            return read_many(currents)
+        except DatabaseError as error:
+            return error
+        finally:
+            _given_back()
+
+    result = await SyncToAsync(reading, thread_sensitive=False, executor=_readers())()
+    if isinstance(result, Exception):
+        health.database_failed(result)
+        return None
+    health.database_answered()
+    return result
 
 
 class _Gone(Exception):
@@ -249,158 +305,6 @@ async def _read(current: Callable[[], int | None], last: int | None) -> int | No
     if result is None:
         raise _Gone
     return result
-
-
-class _Poll:
-    """One channel's version, polled once for all the connections of one event loop (a
-    worker) that poll it: the five people of a table on one worker cost one query a poll, not
-    five. Started by the first connection, stopped with the last (:func:`_shared_poll`)."""
-
-    def __init__(self, current: Callable[[], int | None], poll: float) -> None:
-        self.version: int | None = None  # not read yet
-        self.gone = False
-        self.users = 0
-        self._changed = asyncio.Event()
-        self._task = asyncio.get_running_loop().create_task(self._run(current, poll))
-
-    async def _run(self, current: Callable[[], int | None], poll: float) -> None:
-        try:
-            while True:
-                await asyncio.sleep(poll)
-                stored = await _read(current, self.version)
-                if stored is not None and (self.version is None or stored > self.version):
-                    self.version = stored
-                    self._changed.set()
-                    self._changed = asyncio.Event()
-        except _Gone:
-            self.gone = True
-            self._changed.set()
-
-    async def after(self, last: int) -> int:
-        """The polled version once it is above ``last``; raises _Gone if the table is."""
-        while True:
-            if self.gone:
-                raise _Gone
-            if self.version is not None and self.version > last:
-                return self.version
-            await self._changed.wait()
-
-    def stop(self) -> None:
-        self._task.cancel()
-
-
-_polls: dict[tuple[asyncio.AbstractEventLoop, str], _Poll] = {}
-
-
-@contextlib.contextmanager
-def _shared_poll(channel: str, current: Callable[[], int | None], poll: float) -> Iterator[_Poll]:
-    """This event loop's poll of ``channel`` (the first user's ``current`` reads for all: any
-    connection's reads the same row)."""
-    key = (asyncio.get_running_loop(), channel)
-    shared = _polls.get(key)
-    if shared is None:
-        shared = _polls[key] = _Poll(current, poll)
-    shared.users += 1
-    try:
-        yield shared
-    finally:
-        shared.users -= 1
-        if not shared.users:
-            shared.stop()
-            del _polls[key]
-
-
-async def _subscribe(url: str, channel: str) -> tuple[Any, Any] | None:
-    """A client and its pub/sub, subscribed to ``channel``; None if Redis cannot be reached.
-
-    It returns once Redis has confirmed the subscription (or after REDIS_TIMEOUT without
-    it): redis-py's ``subscribe`` only sends the command, and a version published on another
-    connection meanwhile can reach Redis first and be told to no one. A read made after the
-    confirmation (:func:`updates`) finds any version published before it."""
-    if not health.redis_usable():
-        return None
-    client = aredis.Redis.from_url(url, socket_connect_timeout=REDIS_TIMEOUT)
-    pubsub = client.pubsub()
-    try:
-        await pubsub.subscribe(PREFIX + channel)
-        until = time.monotonic() + REDIS_TIMEOUT
-        while (wait := until - time.monotonic()) > 0:
-            message = await pubsub.get_message(timeout=wait)
-            if message is not None and message.get("type") == "subscribe":
-                break
-    except _ERRORS as error:
-        health.redis_failed(error)
-        await _close(client, pubsub)
-        return None
-    health.redis_answered()
-    return client, pubsub
-
-
-async def _close(client: Any, pubsub: Any) -> None:
-    try:
-        await pubsub.aclose()
-        await client.aclose()
-    except _ERRORS:
-        pass
-
-
-async def updates(
-    channel: str, after: int, current: Callable[[], int | None]
-) -> AsyncGenerator[int, None]:
-    """The versions of ``channel`` after ``after``, as soon as each is known: increasing, never
-    one twice, the newest always among them (see the module's docstring). ``current`` reads the
-    stored version (a sync function, run in the bus's threads); None means the table is gone,
-    and ends the updates. Runs until the caller stops iterating (``aclose()``, or a cancelled
-    task: a client that went away)."""
-    poll = float(getattr(settings, "LIVE_POLL_SECONDS", 0.25))
-    recheck = float(getattr(settings, "LIVE_RECHECK_SECONDS", 5.0))
-    url = redis_url()
-    last = after
-    try:
-        while True:
-            # Subscribe first, then read: a version committed in between is in the read, one
-            # committed after it comes by the channel; none falls between the two.
-            subscribed = await _subscribe(url, channel) if url else None
-            try:
-                stored = await _read(current, last)
-                if stored is not None and stored > last:
-                    last = stored
-                    yield last
-                if subscribed is None:
-                    # Polling: for ever with no Redis, else till Redis is worth trying again.
-                    until = time.monotonic() + RETRY_SECONDS if url else None
-                    with _shared_poll(channel, current, poll) as shared:
-                        while until is None or time.monotonic() < until:
-                            wait = None if until is None else until - time.monotonic()
-                            try:
-                                last = await asyncio.wait_for(shared.after(last), wait)
-                            except TimeoutError:
-                                break
-                            yield last
-                    continue
-                pubsub = subscribed[1]
-                while True:
-                    try:
-                        message = await pubsub.get_message(timeout=recheck)
-                    except _ERRORS as error:
-                        health.redis_failed(error)
-                        break  # a gap: subscribe again (or poll), and read again
-                    if message is None:
-                        # Quiet for a while: a publish may have been lost, so read.
-                        heard = await _read(current, last)
-                    elif message.get("type") == "message":
-                        heard = _version(message.get("data"))
-                    else:  # a late confirmation of the subscription
-                        continue
-                    if heard is not None and heard > last:
-                        last = heard
-                        yield last
-            finally:
-                if subscribed is not None:
-                    # Shielded: a cancelled stream still closes its connection to Redis.
-                    await asyncio.shield(_close(*subscribed))
-    except _Gone:
-        return
 
 
 def _version(data: object) -> int | None:

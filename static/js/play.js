@@ -38,13 +38,31 @@
   // focus from the decision to the status line.
   var arriving = new WeakSet();
 
+  // The felt swapped in: a request's (#hand-table), a replay's step, or the live stream's
+  // whole table (#people-table, the felt inside it).
+  function feltOf(elt) {
+    if (!elt || elt.id === "hand-table" || elt.id === "replay-step") {
+      return elt;
+    }
+    return elt.id === "people-table" ? elt.querySelector("#hand-table") : null;
+  }
+
   document.addEventListener("htmx:afterSettle", function (event) {
-    var target = event.detail && event.detail.elt;
-    if (!target || (target.id !== "hand-table" && target.id !== "replay-step")) {
+    var swapped = event.detail && event.detail.elt;
+    var target = feltOf(swapped);
+    if (swapped && (swapped.id === "people-table" || swapped.id === "hand-table") &&
+        document.querySelector("[data-table-stream]")) {
+      yourTurn();
+    }
+    if (!target) {
       return;
     }
     if (arriving.has(target)) {
       arriving.delete(target);
+      return;
+    }
+    if (quiet === target) {
+      quiet = null;  // nothing new on the felt for this viewer: focus stays where it was
       return;
     }
     arrive(target);
@@ -103,17 +121,13 @@
 
   document.addEventListener("htmx:beforeRequest", function (event) {
     var elt = event.detail && event.detail.elt;
-    // A table for people fetches its felt again on each live update (data-table-live):
-    // the others' cards arrive one by one there too.
-    var table = elt && elt.closest && (elt.closest("#hand-table") || elt.closest("[data-table-live]"));
+    var table = elt && elt.closest && elt.closest("#hand-table");
     seen = table ? shownCards() : null;
   });
 
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    var target = event.detail && event.detail.target;
-    if (!target || target.id !== "hand-table") {
-      return;
-    }
+  // The felt about to be replaced: an animation under way ends at once, and the seats, the
+  // centre and the panel are kept to stay until the new cards have arrived.
+  function prepare(target) {
     if (run) {
       finish(true);
     }
@@ -121,6 +135,125 @@
     KEPT.forEach(function (selector) {
       kept[selector] = target.querySelector(selector);
     });
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail && event.detail.target;
+    if (target && target.id === "hand-table") {
+      prepare(target);
+    }
+  });
+
+  // -- A table for people: its stream carries the table ----------------------------------
+  // Each new version comes rendered (games/people/live.py) and is swapped in with no request
+  // (htmx's SSE extension, sse-swap): the others' cards arrive one by one as after a request.
+  // An event no newer than the table shown is dropped; "reload" loads the page again (the
+  // viewer no longer holds his seat). While the stream is down the page says so; it may
+  // have been refused (too many open at once): then the server's reason is shown.
+  var quiet = null;
+  var streamed = null;
+
+  function statusText() {
+    var status = document.getElementById("table-status");
+    return status ? status.textContent.trim() : "";
+  }
+
+  // Where focus is in the table, to be found again in the new one (a card's button has no id).
+  function focusKey() {
+    var active = document.activeElement;
+    var table = document.getElementById("people-table");
+    if (!active || !table || !table.contains(active)) {
+      return null;
+    }
+    if (active.id) {
+      return "#" + CSS.escape(active.id);
+    }
+    var name = active.getAttribute("name");
+    if (name) {
+      var value = active.getAttribute("value");
+      return active.tagName.toLowerCase() + '[name="' + CSS.escape(name) + '"]' +
+        (value === null ? "" : '[value="' + CSS.escape(value) + '"]');
+    }
+    return null;
+  }
+
+  document.addEventListener("htmx:sseBeforeMessage", function (event) {
+    var elt = event.target;
+    if (elt.hasAttribute("data-table-reload")) {
+      event.preventDefault();
+      window.location.reload();
+      return;
+    }
+    if (!elt.hasAttribute("data-table-live")) {
+      return;
+    }
+    var stream = elt.closest("[data-table-stream]");
+    var version = parseInt(event.detail && event.detail.lastEventId, 10);
+    var shown = parseInt(stream && stream.getAttribute("data-version"), 10);
+    if (version <= shown) {
+      event.preventDefault();
+      return;
+    }
+    if (stream && version > 0) {
+      stream.setAttribute("data-version", String(version));
+    }
+    var table = document.getElementById("hand-table");
+    seen = table ? shownCards() : null;
+    if (table) {
+      prepare(table);
+    }
+    var alerts = table && table.querySelector(".alerts");
+    streamed = { status: statusText(), focus: focusKey(), alerts: alerts && alerts.cloneNode(true) };
+  });
+
+  // "Your turn" in the tab's title while it is the viewer's (a background tab shows it).
+  var TURN = "Your turn · ";
+
+  function yourTurn() {
+    var title = document.title.indexOf(TURN) === 0 ? document.title.slice(TURN.length) : document.title;
+    var mine = /^Your turn/.test(statusText()) && !!document.querySelector("#hand-table .my-hand form");
+    document.title = (mine ? TURN : "") + title;
+  }
+
+  function liveStatus(text) {
+    var box = document.querySelector("[data-live-status]");
+    if (box) {
+      box.textContent = text || "Reconnecting…";
+      box.hidden = !text;
+    }
+  }
+
+  if (document.querySelector("[data-table-stream]")) {
+    yourTurn();
+  }
+
+  document.addEventListener("htmx:sseOpen", function (event) {
+    if (event.target.hasAttribute("data-table-stream")) {
+      liveStatus("");
+    }
+  });
+
+  document.addEventListener("htmx:sseError", function (event) {
+    var stream = event.target;
+    if (!stream.hasAttribute || !stream.hasAttribute("data-table-stream")) {
+      return;
+    }
+    liveStatus("Reconnecting…");
+    var source = event.detail && event.detail.source;
+    if (!source || source.readyState !== 2 || !window.fetch) {
+      return;  // the browser reconnects by itself
+    }
+    // Refused (the extension tries again, later and later): ask why.
+    var url = stream.getAttribute("sse-connect") + "&check=1";
+    window.fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" })
+      .then(function (response) {
+        if (response.status === 429) {
+          return response.text().then(function (text) {
+            liveStatus("Live updates are off: " + text);
+          });
+        }
+      })
+      .catch(function () {});
   });
 
   // The cards of ``root`` not shown before the request, hidden until their turn, and the
@@ -144,6 +277,14 @@
     };
   }
 
+  // Whether a card not shown before comes in the new felt.
+  function arrives(target, shown) {
+    return !!shown && Array.prototype.some.call(
+      target.querySelectorAll("#table-trick li[data-card], .single-cards li[data-card]"),
+      function (li) { return !shown[li.getAttribute("data-card")]; }
+    );
+  }
+
   function conceal(group) {
     group.added.concat(group.marks).forEach(function (el) { el.classList.add("is-pending"); });
     group.winning.forEach(function (el) { el.classList.replace("is-winning", "was-winning"); });
@@ -162,19 +303,40 @@
   }
 
   document.addEventListener("htmx:afterSwap", function (event) {
-    var target = event.detail && event.detail.elt;
+    var swapped = event.detail && event.detail.elt;
+    var target = feltOf(swapped);
+    var fromStream = swapped && swapped.id === "people-table" ? streamed : null;
+    if (swapped && swapped.id === "people-table") {
+      streamed = null;
+    }
     if (!target || target.id !== "hand-table") {
       return;
     }
     nextFocus = target.querySelector("[autofocus]");
     target.querySelectorAll("[autofocus]").forEach(function (el) { el.removeAttribute("autofocus"); });
-    var before = seen;
+    var shown = seen;
     var old = kept;
     seen = null;
     kept = null;
-    if (!before) {
+    if (fromStream && !arrives(target, shown) && statusText() === fromStream.status) {
+      // From the stream, and nothing new on this viewer's felt (his own play, already shown
+      // by its request; someone away or back): focus stays, nothing is announced.
+      quiet = target;
+      // What his own decision's answer said stays (the stream's table says nothing to him).
+      var alerts = target.querySelector(".alerts");
+      if (alerts && !alerts.children.length && fromStream.alerts && fromStream.alerts.children.length) {
+        alerts.replaceWith(fromStream.alerts);
+      }
+      var again = fromStream.focus && document.querySelector("#people-table " + fromStream.focus);
+      if (again) {
+        again.focus({ preventScroll: true });
+      }
       return;
     }
+    if (!shown) {
+      return;
+    }
+    var before = shown;
     var speed = pace();
     var steps = [];
     var previous = target.querySelector("#table-trick .trick-previous");

@@ -183,6 +183,8 @@ def test_the_coach_benchmark_plays_the_expert_and_the_sensible_player_on_the_sam
 def test_the_multiplayer_benchmark_plays_at_tables_of_people_and_loses_nothing(
     prepared: str,
 ) -> None:
+    # Two people and a computer player at each table: the people's plays, and the tables
+    # each person's stream brings, with a computer player between them.
     lines = _run(
         "bench/multiplayer.py",
         "--prepared",
@@ -190,20 +192,22 @@ def test_the_multiplayer_benchmark_plays_at_tables_of_people_and_loses_nothing(
         "--tables",
         "2",
         "--people",
-        "3",
+        "2",
+        "--bots",
+        "1",
         "--seconds",
-        "8",
+        "5",
         "--think",
         "0.3-1",
     )
 
     found = re.fullmatch(
-        r"multiplayer: tables=2 people=6 plays=(\d+) delivery_p50_ms=\d+ delivery_p95_ms=\d+ "
+        r"multiplayer: tables=2 people=4 plays=(\d+) delivery_p50_ms=\d+ delivery_p95_ms=\d+ "
         r"errors=(\d+) lost=(\d+)",
         lines[-1],
     )
     assert found, "\n".join(lines)
     plays, errors, lost = map(int, found.groups())
-    # A play is a decision the server took; lost counts its arrivals missing at the two
-    # others of its table. Eight seconds make several plays at each table.
+    # A play is a decision the server took; lost counts its arrivals missing at the other
+    # person of its table. Five seconds make several plays at each table.
     assert plays >= 4 and (errors, lost) == (0, 0), "\n".join(lines)

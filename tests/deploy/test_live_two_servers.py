@@ -207,8 +207,8 @@ def test_three_people_on_two_servers_play_a_whole_hand_and_each_sees_every_play(
             stored = _stored(django_db_blocker, code)
             for n, stream in enumerate(streams):
                 while not heard[n] or heard[n][-1] < stored:
-                    event = stream.next_update()
-                    heard[n].append(int(event.rsplit("data: ", 1)[1]))
+                    event = stream.next_update()  # the table, rendered: its id its version
+                    heard[n].append(int(event.split("\n", 1)[0].removeprefix("id: ")))
                 assert time.monotonic() - sent < 1.0, (servers.bus, n, decisions)
         else:
             raise AssertionError("the hand did not end in 40 decisions")

@@ -61,6 +61,14 @@ class RedisServer:
             self.process.wait(5)
             self.process = None
 
+    def pubsub_clients(self) -> int:
+        """How many connections to Redis listen on any channel now."""
+        client = redis.Redis.from_url(self.url)
+        try:
+            return len(client.client_list(_type="pubsub"))
+        finally:
+            client.close()
+
     def subscribers(self, channel: str) -> int:
         """How many connections listen on the bus's ``channel`` now."""
         client = redis.Redis.from_url(self.url)

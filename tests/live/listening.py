@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from games.live import bus
+from games.live import fanout
 
 
 class Stored:
@@ -28,7 +28,7 @@ class Stored:
 
 
 class Listening:
-    """``bus.updates(channel, after, current)`` iterated in another thread: what it yielded,
+    """``fanout.updates(channel, after, current)`` iterated in another thread: what it yielded,
     and when."""
 
     def __init__(self, channel: str, after: int, current: Callable[[], int | None]) -> None:
@@ -49,7 +49,7 @@ class Listening:
 
     async def _run(self, channel: str, after: int, current: Callable[[], int | None]) -> None:
         try:
-            async for version in bus.updates(channel, after, current):
+            async for version in fanout.updates(channel, after, current):
                 self.heard.append((version, time.monotonic()))
         except Exception as error:  # kept for the test to see (the task is never awaited)
             self.error = error

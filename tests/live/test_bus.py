@@ -15,7 +15,7 @@ from django.db.models import F
 from django.test import Client, override_settings
 from django.urls import reverse
 
-from games.live import bus
+from games.live import bus, fanout
 from games.models import PracticeTable
 from tests.live.conftest import RedisServer, free_port, in_a_thread, written
 from tests.live.listening import Listening, Stored
@@ -271,48 +271,108 @@ def test_a_read_that_fails_is_logged_once_and_tried_again_at_the_next_poll(
     ]
 
 
-def test_polling_the_connections_of_one_worker_on_one_table_share_one_poll() -> None:
-    """Five people's connections on one table in one event loop (a worker): one poll for
-    them all (a read a poll, and one each on opening), not five; each hears every version, in
-    order."""
+class Tables:
+    """Tables' stored versions read as a people table's are: many in one query
+    (``bus.Batched``), each call counted with the keys it read."""
+
+    def __init__(self, *keys: int) -> None:
+        self.versions = dict.fromkeys(keys, 0)
+        self.calls: list[list[int]] = []
+
+    def read(self, keys: list[int]) -> dict[int, int]:
+        self.calls.append(sorted(keys))
+        return {k: self.versions[k] for k in keys if k in self.versions}
+
+
+async def _all_heard(heard: list[list[int]], version: int) -> None:
+    while any(not h or h[-1] < version for h in heard):
+        await asyncio.sleep(0.01)
+
+
+def test_polling_the_streams_of_one_worker_share_one_read_a_poll_for_all_tables() -> None:
+    """Five people at each of two tables in one event loop (a worker): one read a poll for
+    both tables (one query: ``bus.Batched``), not one a stream or a table; each hears every
+    version of his own table, in order."""
     poll = 0.05
-    reads = [0]
-    stored = Stored(0)
+    tables = Tables(1, 2)
 
-    def current() -> int | None:
-        reads[0] += 1
-        return stored()
+    async def ten_people() -> tuple[list[list[int]], float, int]:
+        heard: list[list[int]] = [[] for _ in range(10)]
 
-    async def five_people() -> tuple[list[list[int]], float]:
-        heard: list[list[int]] = [[] for _ in range(5)]
-
-        async def person(n: int) -> None:
-            async for version in bus.updates("shared", 0, current):
+        async def person(n: int, table: int) -> None:
+            async for version in fanout.updates(f"t-{table}", 0, bus.Batched(tables.read, table)):
                 heard[n].append(version)
 
-        async def all_heard(version: int) -> None:
-            while any(not h or h[-1] < version for h in heard):
-                await asyncio.sleep(0.01)
-
         start = time.monotonic()
-        tasks = [asyncio.create_task(person(n)) for n in range(5)]
-        while not bus._polls or next(iter(bus._polls.values())).users < 5:
-            await asyncio.sleep(0.01)  # each has read once and joined the poll
-        assert len(bus._polls) == 1
+        tasks = [asyncio.create_task(person(n, 1 + n % 2)) for n in range(10)]
+        listener = fanout.listener()
+        while len(tables.calls) < 10:  # each has subscribed and read once on opening
+            await asyncio.sleep(0.01)
+        opened = len(tables.calls)
         for version in (1, 2, 3):
-            stored.version = version
-            await asyncio.wait_for(all_heard(version), 10)
+            tables.versions[1] = tables.versions[2] = version
+            await asyncio.wait_for(_all_heard(heard, version), 10)
         elapsed = time.monotonic() - start
+        assert sorted(listener.channels) == ["t-1", "t-2"]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        assert not bus._polls, "the poll outlived its connections"
-        return heard, elapsed
+        assert not listener.channels, "a channel outlived its streams"
+        return heard, elapsed, opened
 
     with override_settings(LIVE_REDIS_URL="", LIVE_POLL_SECONDS=poll):
-        heard, elapsed = in_a_thread(lambda: asyncio.run(five_people()))
-    assert heard == [[1, 2, 3]] * 5
-    # A poll never comes sooner than its time, however busy the machine: at most one read a
-    # poll while they listened, and the five opening reads. Five polls would make five times
-    # as many.
-    assert reads[0] <= 5 + elapsed / poll + 1, (reads[0], elapsed)
+        heard, elapsed, opened = in_a_thread(lambda: asyncio.run(ten_people()))
+    assert heard == [[1, 2, 3]] * 10
+    polls = tables.calls[opened:]
+    # Each poll read both tables at once; and a poll never comes sooner than its time,
+    # however busy the machine: at most one a poll while they listened. One a stream or a
+    # table would make ten or two times as many.
+    assert polls and all(keys == [1, 2] for keys in polls), polls
+    assert len(polls) <= elapsed / poll + 1, (len(polls), elapsed)
+
+
+def test_redis_the_streams_of_one_worker_share_one_connection(redis_server: RedisServer) -> None:
+    """Ten streams on three tables in one event loop (a worker): one pub/sub connection to
+    Redis, subscribed to each table once; a table's channel is left when its last stream
+    goes."""
+    tables = Tables(1, 2, 3)
+
+    async def ten_streams() -> list[list[int]]:
+        heard: list[list[int]] = [[] for _ in range(10)]
+
+        async def person(n: int, table: int) -> None:
+            async for version in fanout.updates(f"r-{table}", 0, bus.Batched(tables.read, table)):
+                heard[n].append(version)
+
+        tasks = [asyncio.create_task(person(n, 1 + n % 3)) for n in range(10)]
+
+        async def subscribed(table: int, count: int) -> None:
+            while await asyncio.to_thread(redis_server.subscribers, f"r-{table}") != count:
+                await asyncio.sleep(0.02)
+
+        for table in (1, 2, 3):
+            await asyncio.wait_for(subscribed(table, 1), 30)
+        while len(tables.calls) < 10:  # each has read once on opening
+            await asyncio.sleep(0.01)
+        assert await asyncio.to_thread(redis_server.pubsub_clients) == 1
+        for table in (1, 2, 3):
+            tables.versions[table] = 1
+            await asyncio.to_thread(bus.publish, f"r-{table}", 1)
+        await asyncio.wait_for(_all_heard(heard, 1), 10)
+        # Table 1's streams go: its channel is left, the others' kept, on one connection.
+        for n, task in enumerate(tasks):
+            if n % 3 == 0:
+                task.cancel()
+        await asyncio.wait_for(subscribed(1, 0), 30)
+        assert await asyncio.to_thread(redis_server.subscribers, "r-2") == 1
+        assert await asyncio.to_thread(redis_server.pubsub_clients) == 1
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        return heard
+
+    with override_settings(
+        LIVE_REDIS_URL=redis_server.url, LIVE_POLL_SECONDS=NEVER, LIVE_RECHECK_SECONDS=NEVER
+    ):
+        heard = in_a_thread(lambda: asyncio.run(ten_streams()))
+    assert heard == [[1]] * 10

@@ -31,11 +31,13 @@ def live_poll_seconds() -> float:
 
 
 def _versions(stream: Stream, after: int, until: int) -> list[int]:
-    """The versions the stream tells, from after ``after`` until one at least ``until``."""
+    """The versions the stream tells (each a table: its id), from after ``after`` until one
+    at least ``until``."""
     heard: list[int] = []
     while not heard or heard[-1] < until:
         event = stream.next_update()
-        heard.append(int(event.split("data: ")[1]))
+        assert event.split("\n")[1] == "event: table", event[:200]
+        heard.append(int(event.split("\n")[0].removeprefix("id: ")))
         assert heard[-1] > after
     return heard
 

@@ -6,9 +6,10 @@ Three people and two computer players play a hand; at each person's decision, fo
 (every person's seat and the host who watches), a second table is dealt the same pack but for
 two cards the viewer cannot see (one of them held by another player or in the miss), and the
 same decisions are made there. Where the computer players met them with the same actions (what
-the table sees), the viewer's table page and its live fragment must be the same, byte for
-byte but for the table's number, its code, the CSRF tokens and the clock's times; and so must
-every page once the hand is over, for two cards the viewer never saw.
+the table sees), the viewer's table page, its live fragment and the table his stream's event
+carries (games.people.live.render_table) must be the same, byte for byte but for the table's
+number, its code, the CSRF tokens and the clock's times; and so must every page once the hand
+is over, for two cards the viewer never saw.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from games.loo.hand import Hand
 from games.loo.rng import deal_rng, shuffled_pack
 from games.loo.view import view_for
 from games.models import PeopleTable
+from games.people import live
 from games.people import service as people
 from tests.profile import size
 
@@ -129,8 +131,8 @@ def _swaps(rng: random.Random, hand: Hand, viewer: int, pack: list[str]) -> list
     return found
 
 
-def _pages(table: PeopleTable, viewer: int, client: Client) -> str:
-    """The viewer's page and its live fragment, normalised."""
+def _pages(table: PeopleTable, viewer: int, client: Client, user: Any) -> str:
+    """The viewer's page, its live fragment and his stream's event, normalised."""
     name = "games:people-watch" if viewer == SPECTATOR else "games:people-table"
     url = reverse(name, args=[table.pk])
     pages = []
@@ -138,6 +140,11 @@ def _pages(table: PeopleTable, viewer: int, client: Client) -> str:
         response = client.get(url, headers=headers)
         assert response.status_code == 200
         pages.append(response.content.decode())
+    watch = viewer == SPECTATOR
+    seat = None if watch else viewer
+    event = live.render_table(live.Viewer(table.pk, user, seat, watch, "http", "testserver"))
+    assert not event.reload and event.version == table.version
+    pages.append(event.html)
     html = "\n".join(pages)
     html = re.sub(r'(name="csrfmiddlewaretoken" value=")[^"]+', r"\1-", html)
     html = re.sub(r'("x-csrftoken": ")[^"]+', r"\1-", html)
@@ -164,7 +171,8 @@ def test_no_page_depends_on_a_card_its_viewer_cannot_see(
 ) -> None:
     users = [make_user(n) for n in ("teacher", "ann", "bob", "cat")]
     clients = {}
-    for viewer, user in zip(VIEWERS, users, strict=True):
+    viewing = dict(zip(VIEWERS, users, strict=True))
+    for viewer, user in viewing.items():
         clients[viewer] = Client()
         clients[viewer].force_login(user)
     by_seat = dict(enumerate(users[1:]))
@@ -180,14 +188,15 @@ def test_no_page_depends_on_a_card_its_viewer_cannot_see(
         hand = _hand(original)
         viewers = _viewers_at(n) if not hand.over else ()
         for viewer in viewers:
-            page = _pages(original, viewer, clients[viewer])
+            page = _pages(original, viewer, clients[viewer], viewing[viewer])
             for swapped in _swaps(rng, hand, viewer, pack):
                 other = _deal(users, spec, swapped, posted)
                 if other is None or _log(other) != _log(original):
                     if other is not None:
                         other.delete()
                     continue  # the computer players saw the difference, and acted otherwise
-                _same(page, _pages(other, viewer, clients[viewer]), f"viewer {viewer}")
+                theirs = _pages(other, viewer, clients[viewer], viewing[viewer])
+                _same(page, theirs, f"viewer {viewer}")
                 compared.add(viewer)
                 other.delete()
                 break
@@ -205,11 +214,12 @@ def test_no_page_depends_on_a_card_its_viewer_cannot_see(
     # Once the hand is over: every page, for two cards its viewer never saw.
     hand = _hand(original)
     for viewer in VIEWERS:
-        page = _pages(original, viewer, clients[viewer])
+        page = _pages(original, viewer, clients[viewer], viewing[viewer])
         for swapped in _swaps(rng, hand, viewer, pack):
             other = _deal(users, spec, swapped, posted)
             if other is not None and _log(other) == _log(original):
-                _same(page, _pages(other, viewer, clients[viewer]), f"the end, viewer {viewer}")
+                theirs = _pages(other, viewer, clients[viewer], viewing[viewer])
+                _same(page, theirs, f"the end, viewer {viewer}")
                 other.delete()
                 break
             if other is not None:
