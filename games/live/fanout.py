@@ -134,7 +134,8 @@ class Listener:
     def _start(self) -> None:
         if self._task is None or self._task.done():
             url = bus.redis_url()
-            self.mode = "connecting" if url and bus.health.redis_usable() else "polling"
+            # (Asking whether Redis is down hands out no try: _run takes it.)
+            self.mode = "connecting" if url and not bus.health.redis_down() else "polling"
             self._task = asyncio.get_running_loop().create_task(self._run())
 
     def _spawn(self, coroutine: Any) -> None:
@@ -227,25 +228,44 @@ class Listener:
             return
         recheck = float(getattr(settings, "LIVE_RECHECK_SECONDS", 5.0))
         due = time.monotonic() + recheck
+        # Redis must speak on this connection (the subscriptions' confirmations, a PING's
+        # answer) within two time-outs of being asked: a Redis that hangs (stopped, not dead)
+        # takes every command and answers none, and raises nothing.
+        asked_at = time.monotonic()
+        heard_at: float | None = None
         try:
             while self.channels and self.pubsub is pubsub:
-                # At least once a second: has the process's publisher found Redis down?
+                # At least once a second: has Redis gone quiet, or the publisher found it down?
                 wait = max(0.0, min(due - time.monotonic(), 1.0))
                 try:
                     message = await pubsub.get_message(timeout=wait)
                 except bus._ERRORS as error:
                     self._failed(pubsub, error)
                     break
-                if not bus.health.redis_usable():
+                now = time.monotonic()
+                if message is not None:
+                    heard_at = now
+                    bus.health.redis_answered()
+                    self._heard(message)
+                elif (heard_at is None or heard_at < asked_at) and now > asked_at + 2 * (
+                    bus.REDIS_TIMEOUT
+                ):
+                    self._failed(pubsub, TimeoutError("Redis did not answer the live listener"))
+                    break
+                elif heard_at is not None and heard_at >= asked_at and bus.health.redis_down():
+                    # The publisher or the shared cache found Redis down since it spoke here.
                     self._failed(pubsub, None)
                     break
-                bus.health.redis_answered()
-                if message is not None:
-                    self._heard(message)
-                if time.monotonic() >= due:
-                    # Quiet for a while, or not: a publish may have been lost.
-                    due = time.monotonic() + recheck
+                if now >= due:
+                    # Quiet for a while, or not: a publish may have been lost, or Redis hung.
+                    due = now + recheck
                     self._spawn(self.read_all())
+                    try:
+                        await pubsub.ping()
+                    except bus._ERRORS as error:
+                        self._failed(pubsub, error)
+                        break
+                    asked_at = time.monotonic()
         finally:
             if self.pubsub is pubsub:
                 self.pubsub = None

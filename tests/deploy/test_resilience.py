@@ -415,13 +415,6 @@ def test_a_hung_redis_is_not_ready_is_logged_once_and_every_play_goes_on(hang: H
     assert hang.outages_logged == [1, 1]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="The listening side of the live bus (games.live.bus.updates, rewritten for issue 36 "
-    "by another branch) waits on its pub/sub connection for LIVE_RECHECK_SECONDS (5 s) and "
-    "never hears that Redis hangs: it must poll while bus.health.redis_down() is true (publishes "
-    "are skipped then, up to RETRY_SECONDS after Redis is back), and find a silent Redis itself.",
-)
 def test_a_play_during_a_hung_redis_and_the_first_after_it_reach_the_others_within_the_polled_bound(
     hang: Hang,
 ) -> None:

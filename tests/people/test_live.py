@@ -107,7 +107,7 @@ def test_a_stream_makes_the_computer_players_steps_a_dead_process_left(
             heard = [table.version]
             while written(lambda: people.bots_due(table.pk)) is not None:
                 event = stream.next_update()
-                heard.append(int(event.split("data: ")[1]))
+                heard.append(int(event.split("\n")[0].removeprefix("id: ")))
                 assert heard[-1] > heard[-2]
                 assert len(heard) < 60
         finally:
