@@ -7,6 +7,7 @@ the steps themselves sets it otherwise."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -78,5 +79,20 @@ def play_to_end(table: PeopleTable, users: list[Any]) -> PeopleTable:
         seat = to_act(table)
         if seat is None:
             return table
+        if seat not in by_seat:
+            # A computer player's turn, where its steps are not made inline (a live server's
+            # driver makes them): made here if nobody has taken them on, else waited for.
+            if not people.finish(table.pk):
+                _until_changed(table)
+            continue
         people.act(table, by_seat[seat], decision(table, seat))
     raise AssertionError("the hand did not end")
+
+
+def _until_changed(table: PeopleTable, seconds: float = 30.0) -> None:
+    """Wait until ``table``'s stored version is past the one read (another thread's step)."""
+    deadline = time.monotonic() + seconds
+    while PeopleTable.objects.filter(pk=table.pk, version=table.version).exists():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"table {table.pk} did not change in {seconds} s")
+        time.sleep(0.02)
