@@ -36,7 +36,9 @@ DURATIONS = Path(__file__).with_name("durations.json")
 # - tests/deploy: two servers sharing one database (an in-memory SQLite cannot be shared);
 # - tests/browser: a live server's threads on SQLite's in-memory test database lock whole
 #   tables (a write refused with "database table is locked"), which a person's browser never
-#   meets on the site's SQLite file (which waits for its lock).
+#   meets on the site's SQLite file (which waits for its lock). A browser module whose pages
+#   only read, on the live server's own threads (which share the test's connection), may say
+#   so (``pytest.mark.any_database``): it is balanced into either lane like any other file.
 POSTGRES_ONLY = ("tests/deploy/", "tests/browser/")
 
 # The seconds a test not measured yet is counted for (a browser test's a page or two).
@@ -91,6 +93,13 @@ def uses_database(item: pytest.Item) -> bool:
     )
 
 
+def postgres_only(item: pytest.Item) -> bool:
+    """Whether the test's file runs in the PostgreSQL lane alone (:data:`POSTGRES_ONLY`)."""
+    return module_of(item.nodeid).startswith(POSTGRES_ONLY) and not item.get_closest_marker(
+        "any_database"
+    )
+
+
 def _fixtures(item: pytest.Item) -> set[str]:
     return set(getattr(item, "fixturenames", ()))
 
@@ -115,13 +124,17 @@ def split(items: Iterable[pytest.Item], durations: dict[str, dict[str, float]]) 
     counts: dict[str, int] = defaultdict(int)
     both_cost: dict[str, int] = defaultdict(int)
     unit_of: dict[str, str] = {}
+    pg_only: set[str] = set()
     for item in items:
         module = module_of(item.nodeid)
         counts[module] += 1
-        if runs_on_both(item) and not module.startswith(POSTGRES_ONLY):
+        if postgres_only(item):
+            pg_only.add(module)
+            continue
+        if runs_on_both(item):
             both_cost[module] += 1
         shared = next((f for f in SHARED_FIXTURES if f in _fixtures(item)), None)
-        if shared and not module.startswith(POSTGRES_ONLY):
+        if shared:
             unit_of[module] = f"fixture:{shared}"
         unit_of.setdefault(module, module)
     for module in counts:
@@ -138,7 +151,7 @@ def split(items: Iterable[pytest.Item], durations: dict[str, dict[str, float]]) 
     lane_of: dict[str, str] = {}
     for module, count in counts.items():
         cost = per_test[module] * (count - both_cost[module])
-        if module.startswith(POSTGRES_ONLY):
+        if module in pg_only:
             lane_of[module] = "postgres"
             load["postgres"] += cost
         else:
@@ -166,10 +179,8 @@ def select(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         module = module_of(item.nodeid)
         # A PostgreSQL-only file's tests run there alone, on both databases' or not.
-        mine = lane_of[module] == lane or (
-            runs_on_both(item) and not module.startswith(POSTGRES_ONLY)
-        )
-        if full and uses_database(item) and not module.startswith(POSTGRES_ONLY):
+        mine = lane_of[module] == lane or (runs_on_both(item) and not postgres_only(item))
+        if full and uses_database(item) and not postgres_only(item):
             mine = True
         (keep if mine else drop).append(item)
     if drop:

@@ -6,7 +6,8 @@ from playwright.sync_api import Page
 from tests.browser import axe
 
 # The pages are only read: one database and one browser context for the module.
-pytestmark = pytest.mark.usefixtures("shared_database")
+# Pages that only read, served on the live server's threads: either lane (tests/lanes.py).
+pytestmark = [pytest.mark.usefixtures("shared_database"), pytest.mark.any_database]
 
 
 @pytest.mark.parametrize("path", ["/", "/accounts/log-in/", "/accounts/sign-up/"])

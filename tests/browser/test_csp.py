@@ -21,7 +21,8 @@ from lessons.quizzes.models import Assignment, Attempt, Quiz
 
 # Each test has a context of its own (a watched page); what one stores (a hand, progress, a
 # class) no other reads: the module's tests share one database (tests/browser/conftest.py).
-pytestmark = pytest.mark.usefixtures("shared_database")
+# Pages that only read, served on the live server's threads: either lane (tests/lanes.py).
+pytestmark = [pytest.mark.usefixtures("shared_database"), pytest.mark.any_database]
 
 PASSWORD = "a long enough password"
 VERDICT = re.compile(r"Right\.|Not quite\.")

@@ -14,7 +14,11 @@ from playwright.sync_api import Page, expect
 
 from tests.browser import axe
 
-pytestmark = pytest.mark.usefixtures("shared_database", "shared_content")
+# Pages that only read, served on the live server's threads: either lane (tests/lanes.py).
+pytestmark = [
+    pytest.mark.usefixtures("shared_database", "shared_content"),
+    pytest.mark.any_database,
+]
 
 
 def _javascript(request: pytest.FixtureRequest) -> bool:

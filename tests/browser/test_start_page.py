@@ -8,7 +8,8 @@ one database and one browser context."""
 import pytest
 from playwright.sync_api import Page, expect
 
-pytestmark = pytest.mark.usefixtures("shared_database")
+# Pages that only read, served on the live server's threads: either lane (tests/lanes.py).
+pytestmark = [pytest.mark.usefixtures("shared_database"), pytest.mark.any_database]
 
 
 def test_the_start_page_loads(shared_js_page: Page) -> None:
