@@ -36,9 +36,10 @@ DURATIONS = Path(__file__).with_name("durations.json")
 # - tests/deploy: two servers sharing one database (an in-memory SQLite cannot be shared);
 # - tests/browser: a live server's threads on SQLite's in-memory test database lock whole
 #   tables (a write refused with "database table is locked"), which a person's browser never
-#   meets on the site's SQLite file (which waits for its lock). A browser module whose pages
-#   only read, on the live server's own threads (which share the test's connection), may say
-#   so (``pytest.mark.any_database``): it is balanced into either lane like any other file.
+#   meets on the site's SQLite file (which waits for its lock). A browser module whose
+#   requests all run on the live server's own threads (which share the test's connection:
+#   no stream, no thread of its own) may say so (``pytest.mark.any_database``): it is
+#   balanced into either lane like any other file.
 POSTGRES_ONLY = ("tests/deploy/", "tests/browser/")
 
 # The seconds a test not measured yet is counted for (a browser test's a page or two).

@@ -13,7 +13,9 @@ from playwright.sync_api import Page, expect
 from tests.browser import axe
 
 # The tests share one database: each plays at a table of its own, in a session of its own.
-pytestmark = pytest.mark.usefixtures("shared_database")
+# Every request on the live server's own threads (which share the test's connection on
+# SQLite): either lane (tests/lanes.py).
+pytestmark = [pytest.mark.usefixtures("shared_database"), pytest.mark.any_database]
 
 #: A deal that starts with the human's declaration: play or pass (three-card, hoffmann, five).
 DEAL = "/play/seed/three-card/hoffmann/5/2/"

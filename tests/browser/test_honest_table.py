@@ -15,7 +15,9 @@ from games.loo.rulesets import RuleSet
 from games.models import PracticeTable
 
 # The tests share one database: each plays at a table of its own, in a session of its own.
-pytestmark = pytest.mark.usefixtures("shared_database")
+# Every request on the live server's own threads (which share the test's connection on
+# SQLite): either lane (tests/lanes.py).
+pytestmark = [pytest.mark.usefixtures("shared_database"), pytest.mark.any_database]
 
 TAKE_BACK = "Take back your last decision"
 REFUSED = "Your last decision cannot be taken back."

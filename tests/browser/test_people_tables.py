@@ -6,6 +6,7 @@ time runs out, a computer player takes his seat, and he comes back to it."""
 from __future__ import annotations
 
 import os
+import re
 import time
 from datetime import timedelta
 from typing import Any
@@ -13,7 +14,7 @@ from typing import Any
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from django.utils import timezone
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 
 from games.loo.hand import Hand
 from games.loo.view import view_for
@@ -93,8 +94,11 @@ def _act(page: Page, table: PeopleTable, seat: int, javascript: bool) -> None:
     if not javascript:
         page.reload()
     button = decision_button(page, table, seat)
-    # With JavaScript the page was told of the others' plays: his form comes by itself.
+    # With JavaScript the page was told of the others' plays: his form comes by itself, and
+    # the tab's title says it is his turn (a background tab shows it).
     button.wait_for()
+    if javascript:
+        expect(page).to_have_title(re.compile(r"^Your turn"))
     _stored(page, button, table, javascript)
 
 

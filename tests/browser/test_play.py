@@ -12,7 +12,9 @@ from playwright.sync_api import Page, expect
 from tests.browser import axe
 
 # The tests share one database: each plays at a table of its own, in a session of its own.
-pytestmark = pytest.mark.usefixtures("shared_database")
+# Every request on the live server's own threads (which share the test's connection on
+# SQLite): either lane (tests/lanes.py).
+pytestmark = [pytest.mark.usefixtures("shared_database"), pytest.mark.any_database]
 
 PLAY = re.compile(r"^Play( \(draw for the ticked cards\))?$")
 

@@ -19,6 +19,7 @@ from pytest_django.live_server_helper import LiveServer
 from games.models import PracticeTable
 from games.naming import seat_label
 from games.table.presenting import seat_slots
+from tests.profile import thorough
 
 # The tests share one database: each plays at a table of its own, in a session of its own.
 pytestmark = pytest.mark.usefixtures("shared_database")
@@ -141,9 +142,20 @@ def _check_seats(page: Page, players: int) -> None:
             assert top < centre["y"]
 
 
-@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
-@pytest.mark.parametrize("size", ["desktop", "phone"])
-@pytest.mark.parametrize("players", [3, 5, 9])
+# Without JavaScript every decision loads the whole page (about twice as long): make test
+# tries the most crowded table so, make test-full every size (tests/profile.py).
+SEAT_CASES = [
+    pytest.param(
+        players, size, javascript, id=f"{players}-{size}-{'js' if javascript else 'no-js'}"
+    )
+    for players in (3, 5, 9)
+    for size in ("desktop", "phone")
+    for javascript in (True, False)
+    if javascript or players == 9 or thorough()
+]
+
+
+@pytest.mark.parametrize(("players", "size", "javascript"), SEAT_CASES)
 def test_the_seats_stay_round_the_felt_over_three_deals(
     new_page: Any, players: int, size: str, javascript: bool
 ) -> None:

@@ -16,7 +16,9 @@ from lessons.trainer import bank
 from tests.browser import axe
 
 # The tests share one database: each plays at a table of its own, in a session of its own.
-pytestmark = pytest.mark.usefixtures("shared_database")
+# Every request on the live server's own threads (which share the test's connection on
+# SQLite): either lane (tests/lanes.py).
+pytestmark = [pytest.mark.usefixtures("shared_database"), pytest.mark.any_database]
 
 PHONE: ViewportSize = {"width": 375, "height": 740}
 VERDICT = re.compile(r"Right\.|Not quite\.")

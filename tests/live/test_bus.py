@@ -15,6 +15,7 @@ from django.db.models import F
 from django.test import Client, override_settings
 from django.urls import reverse
 
+from games import caches
 from games.live import bus, fanout
 from games.models import PracticeTable
 from tests.live.conftest import RedisServer, free_port, in_a_thread, written
@@ -222,6 +223,7 @@ def test_redis_stopped_mid_stream_the_bus_polls_then_listens_again_when_it_is_ba
     redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(bus, "RETRY_SECONDS", 0.3)
+    monkeypatch.setattr(caches, "RETRY_SECONDS", 0.3)  # the process's Redis breaker's wait
     stored = Stored(0)
     with override_settings(
         LIVE_REDIS_URL=redis_server.url, LIVE_POLL_SECONDS=0.05, LIVE_RECHECK_SECONDS=NEVER
