@@ -41,7 +41,7 @@ from django.urls import reverse
 from games.live import bus, sse
 from games.models import PeopleTable
 from games.people import service as people
-from games.people import views
+from games.people import together, views
 from games.people.page import people_bar
 from loo_site import limits
 
@@ -245,7 +245,7 @@ async def stream(request: HttpRequest, pk: int) -> HttpResponse | StreamingHttpR
             log.warning("A live stream of table %s lost its place (limits.hold)", pk)
         if viewer.seat is not None:
             # His page is open: he is here (the people bar's "online").
-            await bus.in_reader_thread(lambda: people.seen(pk, viewer.user.pk))
+            await bus.in_reader_thread(lambda: together.seen(pk, viewer.user.pk))
 
     async def on_close() -> None:
         _viewers[key] -= 1

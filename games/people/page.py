@@ -34,7 +34,7 @@ from games.loo.hand import Hand, IllegalAction
 from games.loo.view import PlayerView, view_for
 from games.models import PeopleSeat, PeopleTable
 from games.naming import seat_label
-from games.people import service as people
+from games.people import together
 from games.table import presenting
 from games.table.forms import ActionForm
 from games.table.page import Alerts, Offers, TablePage, TableUrls
@@ -153,7 +153,7 @@ class PeopleBar:
     view: PlayerView | None
     page: TablePage | None
     #: Who is here now, the fixed phrases said, the host's forms (games/people/_together.html).
-    together: people.Together | None = None
+    together: together.Together | None = None
 
     def context(self) -> dict[str, Any]:
         """The template's context: the bar, and the felt's page (``page``, None before the
@@ -219,7 +219,7 @@ def people_bar(
     seats = [row for row, _deadline in rows]
     sitting = seat if seat is not None and seat.left is None else None
     # A latecomer watches the deal he sat down after: its cards were a computer player's.
-    playing = sitting if sitting is not None and people.plays_yet(table, sitting) else None
+    playing = sitting if sitting is not None and together.plays_yet(table, sitting) else None
     status = table.status
     is_host = viewer_pk is not None and viewer_pk == table.host_id
     felt = None
@@ -253,7 +253,7 @@ def people_bar(
         revealed=felt.revealed if felt is not None else [],
         view=felt.page.view if felt is not None else None,
         page=felt.page if felt is not None else None,
-        together=people.together(table, sitting),
+        together=together.together(table, sitting),
     )
 
 

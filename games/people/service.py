@@ -17,26 +17,17 @@ table's live streams (``games.people.live``), a request for its page, the ``time
 command. Of those that find a decision due at once, one claims it (:func:`_bot_step`) and the
 others leave it; a decision stored after another change got there first is dropped.
 
-The hooks for class tables (``games`` never imports ``lessons``):
-
-- :func:`open_table` ``(host, *, game, rules, players, opponents, options, seconds_per_move,
-  host_sits=True, members_only=False, laws=False)``: a new table, waiting for its players;
-- :func:`invite` ``(table, users)``: at a ``members_only`` table only the invited (and the
-  host) may sit;
-- :func:`reserve` ``(table, seat_number, user)``: seat a named person (a teacher seats a
-  student);
-- :func:`watch`: whether a user may watch the table as a spectator (its host), the page
-  ``/play/people/<pk>/watch/``;
-- :func:`reveal` ``(table, user, version)``: the host shows every hand of the hand just over;
-- :func:`tables_for` ``(user)``: the tables a user hosts or sits at; :func:`tables_by_ids`
-  ``(ids)``: tables listed by their ids (a class keeps its tables' ids).
+The hooks for class tables (``games`` never imports ``lessons``): :func:`open_table` (with
+``members_only``), :func:`invite`, :func:`reserve` (a teacher seats a student),
+:func:`may_watch` (its host watches: ``/play/people/<pk>/watch/``), :func:`reveal`,
+:func:`tables_for` and :func:`tables_by_ids` (a class keeps its tables' ids).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
@@ -58,7 +49,6 @@ from games.models import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     PeopleHand,
-    PeoplePhrase,
     PeopleSeat,
     PeopleTable,
     deal_seed,
@@ -68,7 +58,8 @@ from games.models import (
     stored_state,
 )
 from games.naming import say
-from games.people import driver
+from games.people import driver, outcomes
+from games.people.outcomes import ActionRefused, Done, Refused
 from games.table import presenting
 from games.table.forms import ActionForm
 
@@ -78,57 +69,6 @@ T = TypeVar("T")
 #: process to make (it takes well under a second) before another may make it instead: the
 #: one that claimed it died meanwhile.
 CLAIM_SECONDS = 10
-
-# -- what the service says when it refuses ---------------------------------------------------
-
-NO_SUCH_CODE = "No table has that code: check it with whoever invited you."
-TABLE_FULL = "Every seat at this table is taken."
-TABLE_STARTED = "This table has started: its seats are no longer open."
-TABLE_CLOSED = "This table is closed."
-ALREADY_SEATED = "You already have a seat at this table."
-SEAT_TAKEN = "That seat is taken: choose another."
-NO_SUCH_SEAT = "This table has no such seat."
-NOT_INVITED = "Only the people the host invited may sit at this table."
-HOST_ONLY = "Only the host may do that."
-NOT_SEATED = "You have no seat at this table."
-NOT_STARTED = "The host has not started this table yet."
-NOT_YOUR_TURN = "It is not your turn: nothing was done."
-NO_WAITING = "At a table with people everyone declares in turn: there is nothing to wait for."
-HAND_NOT_OVER = "This hand is not over yet."
-YOU_ARE_AWAY = (
-    "Your time ran out, and a computer player is playing your seat: press "
-    "“Back to my seat” to play again."
-)
-YOU_LEFT = "You left this table: a computer player has your seat."
-NOT_AWAY = "You are at your seat already."
-STARTED = "The table has started: the empty seats are computer players."
-BACK = "You are back at your seat."
-LEFT = "You left the table: a computer player has your seat for good."
-REVEALED = "Every hand of this deal is shown to the table."
-
-
-class Refused(Exception):
-    """What a person asked cannot be done now; ``str(error)`` says why, to him. Nothing was
-    changed."""
-
-
-class ActionRefused(Refused):
-    """A decision the form or the engine refused: ``form`` (bound, with its errors) and the
-    engine's ``refusal`` (None if the form refused it), for the table page to show."""
-
-    def __init__(self, form: ActionForm, refusal: IllegalAction | None = None) -> None:
-        super().__init__(" ".join(str(e) for e in form.non_field_errors()))
-        self.form, self.refusal = form, refusal
-
-
-@dataclass
-class Done:
-    """What a stored change did, for its page: ``table`` as stored, ``said``, sentences for
-    the person who made it."""
-
-    table: PeopleTable
-    said: list[str] = field(default_factory=list)
-
 
 # -- opening and sitting ---------------------------------------------------------------------
 
@@ -185,7 +125,7 @@ def table_for_code(code: str) -> PeopleTable:
     code = "".join(code.split()).upper()
     table = PeopleTable.objects.filter(code=code).first()
     if table is None:
-        raise Refused(NO_SUCH_CODE)
+        raise Refused(outcomes.NO_SUCH_CODE)
     return table
 
 
@@ -206,7 +146,7 @@ def sit(table: PeopleTable, user: Any, seat_number: int | None = None) -> People
     the first free one. :class:`Refused` if he may not sit, already sits there, the table has
     started or is full, or the seat is taken."""
     if not may_sit(table, user):
-        raise Refused(NOT_INVITED)
+        raise Refused(outcomes.NOT_INVITED)
     return _seat(table, user, seat_number)
 
 
@@ -221,23 +161,23 @@ def _seat(table: PeopleTable, user: Any, seat_number: int | None) -> PeopleSeat:
     with transaction.atomic():
         locked = PeopleTable.objects.select_for_update().get(pk=table.pk)
         if locked.status == PeopleTable.Status.CLOSED:
-            raise Refused(TABLE_CLOSED)
+            raise Refused(outcomes.TABLE_CLOSED)
         if locked.status != PeopleTable.Status.WAITING:
-            raise Refused(TABLE_STARTED)
+            raise Refused(outcomes.TABLE_STARTED)
         seats = list(locked.seats.all())
         if any(s.user_id == user.pk for s in seats):
-            raise Refused(ALREADY_SEATED)
+            raise Refused(outcomes.ALREADY_SEATED)
         free = [s for s in seats if s.user_id is None]
         if seat_number is None:
             if not free:
-                raise Refused(TABLE_FULL)
+                raise Refused(outcomes.TABLE_FULL)
             seat = free[0]
         else:
             seat = next((s for s in seats if s.number == seat_number), None)
             if seat is None:
-                raise Refused(NO_SUCH_SEAT)
+                raise Refused(outcomes.NO_SUCH_SEAT)
             if seat.user_id is not None:
-                raise Refused(TABLE_FULL if not free else SEAT_TAKEN)
+                raise Refused(outcomes.TABLE_FULL if not free else outcomes.SEAT_TAKEN)
         seat.user = user
         seat.save(update_fields=["user"])
         _bump(locked)
@@ -339,17 +279,17 @@ def _again(change: Callable[[], T]) -> T:
 def _seated(seats: list[PeopleSeat], user: Any) -> PeopleSeat:
     seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is None:
-        raise Refused(NOT_SEATED)
+        raise Refused(outcomes.NOT_SEATED)
     if seat.left is not None:
-        raise Refused(YOU_LEFT)
+        raise Refused(outcomes.YOU_LEFT)
     return seat
 
 
 def _playing(table: PeopleTable) -> Table:
     if table.status == PeopleTable.Status.CLOSED:
-        raise Refused(TABLE_CLOSED)
+        raise Refused(outcomes.TABLE_CLOSED)
     if table.status != PeopleTable.Status.PLAYING:
-        raise Refused(NOT_STARTED)
+        raise Refused(outcomes.NOT_STARTED)
     return table.to_engine()
 
 
@@ -372,9 +312,9 @@ def start(
     ``TableConfig``): the later deals come from a new secret seed all the same."""
     read, seats = _read(table.pk, version)
     if user.pk != read.host_id:
-        raise Refused(HOST_ONLY)
+        raise Refused(outcomes.HOST_ONLY)
     if read.status != PeopleTable.Status.WAITING:
-        raise Refused(TABLE_STARTED if read.status == "playing" else TABLE_CLOSED)
+        raise Refused(outcomes.TABLE_STARTED if read.status == "playing" else outcomes.TABLE_CLOSED)
     rules = RuleSet.preset(read.rules)
     config = TableConfig(
         read.game,
@@ -392,7 +332,7 @@ def start(
         read.status, read.started = PeopleTable.Status.PLAYING, timezone.now()
         _store(read, seats, engine, [], "status", "started", bots=bots)
     _follow(read)
-    return Done(read, [STARTED])
+    return Done(read, [outcomes.STARTED])
 
 
 def act(table: PeopleTable, user: Any, data: Any) -> Done:
@@ -406,14 +346,14 @@ def act(table: PeopleTable, user: Any, data: Any) -> Done:
     seat = _seated(seats, user)
     engine = _playing(read)
     if seat.away:
-        raise Refused(YOU_ARE_AWAY)
+        raise Refused(outcomes.YOU_ARE_AWAY)
     hand = _hand(engine)
     form = ActionForm(view_for(hand, seat.number), data)
     if not form.is_valid():
         raise ActionRefused(form)
     action = form.action()
     if action is None:
-        raise Refused(NO_WAITING)
+        raise Refused(outcomes.NO_WAITING)
     first_event = len(hand.events)
     try:
         engine.apply(action)
@@ -455,7 +395,7 @@ def next_hand(table: PeopleTable, user: Any, version: int) -> Done:
         _seated(seats, user)
     engine = _playing(read)
     if not _hand(engine).over:
-        raise Refused(HAND_NOT_OVER)
+        raise Refused(outcomes.HAND_NOT_OVER)
     try:
         engine.deal()
     except LooError as error:
@@ -472,13 +412,13 @@ def reveal(table: PeopleTable, user: Any, version: int) -> Done:
     discussion; the next deal hides them again."""
     read, _seats = _read(table.pk, version)
     if user.pk != read.host_id:
-        raise Refused(HOST_ONLY)
+        raise Refused(outcomes.HOST_ONLY)
     hand = _hand(_playing(read))
     if not hand.over:
-        raise Refused(HAND_NOT_OVER)
+        raise Refused(outcomes.HAND_NOT_OVER)
     with _storing(read):
         _bump(read, revealed=hand.setup.hand_number)
-    return Done(read, [REVEALED])
+    return Done(read, [outcomes.REVEALED])
 
 
 def back(table: PeopleTable, user: Any) -> Done:
@@ -489,7 +429,7 @@ def back(table: PeopleTable, user: Any) -> Done:
         read, seats = _read(table.pk, None)
         seat = _seated(seats, user)
         if not seat.away:
-            raise Refused(NOT_AWAY)
+            raise Refused(outcomes.NOT_AWAY)
         engine = read.to_engine() if read.state else None
         hand = _hand(engine) if engine else None
         seat.away = False
@@ -504,7 +444,7 @@ def back(table: PeopleTable, user: Any) -> Done:
             seat.save(update_fields=["away", "deadline"])
             _bump(read, bot_due=_bot_due(read, bots))
         _follow(read)
-        return Done(read, [BACK])
+        return Done(read, [outcomes.BACK])
 
     return _again(change)
 
@@ -522,7 +462,7 @@ def leave(table: PeopleTable, user: Any) -> Done:
                 seat.user = None
                 seat.save(update_fields=["user"])
                 _bump(read)
-            return Done(read, [LEFT])
+            return Done(read, [outcomes.LEFT])
         seat.left, seat.deadline = timezone.now(), None
         engine = None
         bots = False
@@ -536,7 +476,7 @@ def leave(table: PeopleTable, user: Any) -> Done:
             else:
                 _bump(read)
         _follow(read)
-        return Done(read, [LEFT])
+        return Done(read, [outcomes.LEFT])
 
     return _again(change)
 
@@ -852,344 +792,3 @@ def _record_hand(table: PeopleTable, hand: Hand, notes: list[Note]) -> None:
 
 def _deadline(table: PeopleTable) -> Any:
     return timezone.now() + timedelta(seconds=table.seconds_per_move)
-
-
-# -- together at the table: presence, latecomers, rematch, the host's say, phrases -----------
-#
-# Each change below is checked against the table as stored (:func:`_read`), refused with a
-# sentence and nothing changed, else stored under the row lock with the version bumped and
-# published (:func:`_storing`, :func:`_bump`). Presence alone bumps nothing (:func:`seen`).
-
-#: A person's presence is written at most once every ``SEEN_EVERY`` seconds; he is "online"
-#: while he showed up within the last ``ONLINE_SECONDS`` (his page's live stream does at
-#: every heartbeat, 15 s by default).
-SEEN_EVERY = 20
-ONLINE_SECONDS = 60
-#: How many of the phrases said at a table its pages show (the latest first).
-PHRASES_SHOWN = 5
-
-HAND_IN_PLAY = "A hand is being played: a seat can be taken only once it is over."
-GAME_OVER = "This game is over: there is no deal left to play at this table."
-NOT_A_COMPUTER_SEAT = "A person has that seat: choose a computer player's seat."
-TOOK_SEAT = "You have taken this seat: you play it from the next deal."
-REMOVED_YOU = "The host gave your seat at this table to a computer player."
-NO_PERSON_THERE = "No person plays that seat."
-OWN_SEAT = "That is your own seat: to give it up, leave the table."
-REMOVED = "That seat is a computer player's now."
-CLOSED = "The table is closed. Its finished hands stay, for replays."
-REMATCH_NOT_YET = (
-    "A new game with the same people can be opened once a hand is over, or the table closed."
-)
-REMATCH_OPEN = "A new table for these people is open already."
-REMATCHED = (
-    "A new table for the same people: each of them is offered a seat at it; start it when "
-    "they have sat."
-)
-NO_SUCH_PHRASE = "Choose one of the phrases offered."
-
-
-def seen(table_id: int, user_id: int | None) -> bool:
-    """The person ``user_id`` showed up at table ``table_id`` (a page, a form, his page's live
-    stream's heartbeat): his seat's ``seen`` is written, at most once every
-    :data:`SEEN_EVERY` seconds (one UPDATE, none when written lately). Whether it wrote.
-
-    It bumps no version: a person opening his page must not make the forms open on the
-    others' pages out of date. His presence shows on their pages at their next redraw."""
-    if user_id is None:
-        return False
-    now = timezone.now()
-    lately = now - timedelta(seconds=SEEN_EVERY)
-    rows = PeopleSeat.objects.filter(table_id=table_id, user_id=user_id, left__isnull=True)
-    return bool(rows.filter(Q(seen__isnull=True) | Q(seen__lt=lately)).update(seen=now))
-
-
-def online(seat: PeopleSeat, now: Any = None) -> bool:
-    """Whether the person at ``seat`` showed up within the last :data:`ONLINE_SECONDS`."""
-    now = now or timezone.now()
-    return seat.seen is not None and seat.seen >= now - timedelta(seconds=ONLINE_SECONDS)
-
-
-def plays_yet(table: PeopleTable, seat: PeopleSeat) -> bool:
-    """Whether the person at ``seat`` plays the table's current deal: a latecomer plays from
-    the deal after the one he sat down at (he is shown it as a spectator, since the computer
-    player's cards of that seat were never his to see)."""
-    if seat.since_hand is None or table.state is None:
-        return True
-    return int(table.state.get("hand_number", 0)) >= seat.since_hand
-
-
-def may_replay(seat: PeopleSeat, number: int) -> bool:
-    """Whether the person at ``seat`` may replay the table's finished deal ``number``: those
-    he played (a latecomer none before he sat)."""
-    return seat.since_hand is None or number >= seat.since_hand
-
-
-@dataclass(frozen=True)
-class Here:
-    """A person at the table, for the page: his seat, his name, whether he is here now."""
-
-    number: int
-    name: str
-    online: bool
-    mine: bool
-
-
-@dataclass(frozen=True)
-class Said:
-    """A phrase said at the table, and who said it."""
-
-    name: str
-    text: str
-    mine: bool
-
-
-@dataclass(frozen=True)
-class Together:
-    """What the table's page shows of its people together (``templates/games/people/
-    _together.html``): who is here (``here``), the last phrases said (``said``), whether the
-    viewer may say one (``may_say``, ``phrases`` the choices), the new table opened for the
-    same people (``rematch_page`` for its host, ``rematch_join``: its invitation, for a
-    person still at this table);
-    for the host's own forms: whether a rematch may be opened (``may_rematch``), the people
-    whose seats he may give to a computer player (``removable``), whether he may close it."""
-
-    here: list[Here]
-    said: list[Said]
-    may_say: bool
-    phrases: list[tuple[str, str]]
-    rematch_page: str
-    rematch_join: str
-    may_rematch: bool
-    removable: list[Here]
-    may_close: bool
-
-
-def together(table: PeopleTable, seat: PeopleSeat | None) -> Together:
-    """What ``table``'s page shows the person at ``seat`` (None: a spectator) of the people at
-    the table."""
-    now = timezone.now()
-    seats = list(table.seats.select_related("user"))
-    here = [
-        Here(s.number, s.user.get_username(), online(s, now), seat is not None and s == seat)
-        for s in seats
-        if s.user is not None and s.left is None
-    ]
-    said = [
-        Said(p.name, p.get_phrase_display(), seat is not None and p.number == seat.number)
-        for p in table.phrases.all()[:PHRASES_SHOWN]
-    ]
-    is_open = table.status != PeopleTable.Status.CLOSED
-    host_seat = next((s.number for s in seats if s.user_id == table.host_id), None)
-    still = seat is not None and seat.left is None
-    new = None
-    if table.rematch_id is not None:
-        new = PeopleTable.objects.filter(pk=table.rematch_id).only("pk", "code").first()
-    return Together(
-        here=here,
-        said=said,
-        may_say=still and is_open,
-        phrases=list(PeoplePhrase.Phrase.choices),
-        rematch_page=new.get_absolute_url() if new else "",
-        rematch_join=new.join_url if new and still else "",
-        may_rematch=_may_rematch(table),
-        removable=[h for h in here if h.number != host_seat],
-        may_close=is_open,
-    )
-
-
-def _between_hands(table: PeopleTable) -> bool:
-    return table.status == PeopleTable.Status.PLAYING and table.hand_over
-
-
-def _may_rematch(table: PeopleTable) -> bool:
-    """A new game for the same people: once a hand is over, or the table closed after it
-    started; one a table."""
-    if table.rematch_id is not None:
-        return False
-    if table.status == PeopleTable.Status.CLOSED:
-        return table.started is not None
-    return _between_hands(table)
-
-
-# -- a latecomer takes a computer player's seat between hands
-
-
-@dataclass(frozen=True)
-class Latecomer:
-    """What a started table's invitation offers ``user``: the computer players' seats he may
-    take now (``seats``: number and label), else why not (``reason``)."""
-
-    seats: list[tuple[int, str]]
-    reason: str
-    version: int
-
-
-def latecomer(table: PeopleTable, user: Any) -> Latecomer:
-    """The seats of a started ``table`` that ``user`` may take now, or why none."""
-    seats = list(table.seats.all())
-    try:
-        _may_take(table, user, seats)
-    except Refused as refusal:
-        return Latecomer([], str(refusal), table.version)
-    free = [
-        (s.number, f"Seat {s.number + 1}: a computer player")
-        for s in seats
-        if s.user_id is None or s.left is not None
-    ]
-    return Latecomer(free, "" if free else TABLE_FULL, table.version)
-
-
-def _may_take(table: PeopleTable, user: Any, seats: list[PeopleSeat]) -> None:
-    """:class:`Refused` unless ``user`` may take a computer player's seat at ``table`` now."""
-    mine = next((s for s in seats if s.user_id == user.pk), None)
-    if mine is not None:
-        raise Refused(REMOVED_YOU if mine.removed else ALREADY_SEATED)
-    if not may_sit(table, user):
-        raise Refused(NOT_INVITED)
-    if table.status == PeopleTable.Status.CLOSED:
-        raise Refused(TABLE_CLOSED)
-    if table.status != PeopleTable.Status.PLAYING:
-        raise Refused(NOT_STARTED)
-    if not table.hand_over:
-        raise Refused(HAND_IN_PLAY)
-    if table.to_engine().session_over:
-        raise Refused(GAME_OVER)
-
-
-def take_seat(table: PeopleTable, user: Any, version: int, seat_number: int | None) -> Done:
-    """A latecomer takes a computer player's seat (one never a person's, or one whose person
-    left) between hands: he plays it from the next deal; the hand just over is not changed.
-    ``seat_number`` None: the first such seat. The page's ``version`` is checked: a deal
-    since refuses it (:class:`Stale`)."""
-    read, seats = _read(table.pk, version)
-    _may_take(read, user, seats)
-    free = [s for s in seats if s.user_id is None or s.left is not None]
-    if seat_number is None:
-        if not free:
-            raise Refused(TABLE_FULL)
-        seat = free[0]
-    else:
-        found = next((s for s in seats if s.number == seat_number), None)
-        if found is None:
-            raise Refused(NO_SUCH_SEAT)
-        if found not in free:
-            raise Refused(NOT_A_COMPUTER_SEAT)
-        seat = found
-    seat.user, seat.left, seat.away, seat.removed = user, None, False, False
-    seat.deadline, seat.seen = None, timezone.now()
-    seat.since_hand = int(read.state["hand_number"]) + 1 if read.state else None
-    with _storing(read):
-        seat.save(
-            update_fields=["user", "left", "away", "removed", "deadline", "seen", "since_hand"]
-        )
-        _bump(read)
-    return Done(read, [TOOK_SEAT])
-
-
-# -- the host: a new game for the same people, a seat given to a computer player, closing
-
-
-def rematch(table: PeopleTable, user: Any, version: int) -> Done:
-    """The host opens a new table for the same people (once a hand is over, or the table
-    closed): its settings, the host seated if he sat here, the people still at this table
-    invited (only they may sit there), each of them offered a seat on this table's page;
-    nobody else is seated: each chooses to sit, and the host starts it. ``Done.table`` is
-    the new table."""
-    read, seats = _read(table.pk, version)
-    if user.pk != read.host_id:
-        raise Refused(HOST_ONLY)
-    if read.rematch_id is not None:
-        raise Refused(REMATCH_OPEN)
-    if not _may_rematch(read):
-        raise Refused(REMATCH_NOT_YET)
-    still = [s.user for s in seats if s.user is not None and s.left is None]
-    with _storing(read):
-        new = open_table(
-            user,
-            game=read.game,
-            rules=read.rules,
-            players=read.players,
-            opponents=read.opponents,
-            options=read.options,
-            seconds_per_move=read.seconds_per_move,
-            host_sits=any(s.user_id == user.pk for s in seats),
-            members_only=True,
-            laws=read.laws,
-        )
-        invite(new, still)
-        if read.members_only:
-            invite(new, read.invited.all())
-        _bump(read, rematch=new)
-    return Done(new, [REMATCHED])
-
-
-def remove(table: PeopleTable, user: Any, version: int, seat_number: int) -> Done:
-    """The host gives a person's seat to a computer player for good (as if he had left; he
-    is told so on his next page, and may replay the hands he played). Before the start the
-    seat stays his, empty, until a computer player takes it at the start. In a hand, the
-    computer player plays on at once if it is the seat's turn."""
-    read, seats = _read(table.pk, version)
-    if user.pk != read.host_id:
-        raise Refused(HOST_ONLY)
-    if read.status == PeopleTable.Status.CLOSED:
-        raise Refused(TABLE_CLOSED)
-    seat = next((s for s in seats if s.number == seat_number), None)
-    if seat is None:
-        raise Refused(NO_SUCH_SEAT)
-    if seat.user_id is None or seat.left is not None:
-        raise Refused(NO_PERSON_THERE)
-    if seat.user_id == user.pk:
-        raise Refused(OWN_SEAT)
-    seat.left, seat.removed, seat.deadline = timezone.now(), True, None
-    engine = None
-    bots = False
-    if read.status == PeopleTable.Status.PLAYING and not read.hand_over:
-        # His seat's computer player decides as the next step if it is its turn (advance).
-        engine = read.to_engine()
-        bots = _bots_turn(autoplay(read, seats), engine, list(read.notes))
-    with _storing(read):
-        seat.save(update_fields=["left", "removed", "deadline"])
-        if engine is not None:
-            _store(read, seats, engine, list(read.notes), bots=bots)
-        else:
-            _bump(read)
-    _follow(read)
-    return Done(read, [REMOVED])
-
-
-def close(table: PeopleTable, user: Any, version: int) -> Done:
-    """The host closes the table: every page says so, nothing more is played (a hand in play
-    is not kept), the finished hands stay for their replays."""
-    read, seats = _read(table.pk, version)
-    if user.pk != read.host_id:
-        raise Refused(HOST_ONLY)
-    if read.status == PeopleTable.Status.CLOSED:
-        raise Refused(TABLE_CLOSED)
-    with _storing(read):
-        PeopleSeat.objects.filter(table=read, deadline__isnull=False).update(deadline=None)
-        _bump(read, status=PeopleTable.Status.CLOSED, closed=timezone.now(), bot_due=None)
-    return Done(read, [CLOSED])
-
-
-# -- fixed phrases
-
-
-def say_phrase(table: PeopleTable, user: Any, phrase: str) -> Done:
-    """A person at the table says one of the fixed phrases (:class:`PeoplePhrase.Phrase`:
-    no free text) to the others; its pages show the last few, each with who said it."""
-    if phrase not in PeoplePhrase.Phrase.values:
-        raise Refused(NO_SUCH_PHRASE)
-
-    def change() -> Done:
-        read, seats = _read(table.pk, None)
-        seat = _seated(seats, user)
-        if read.status == PeopleTable.Status.CLOSED:
-            raise Refused(TABLE_CLOSED)
-        with _storing(read):
-            PeoplePhrase.objects.create(
-                table=read, number=seat.number, name=user.get_username(), phrase=phrase
-            )
-            _bump(read)
-        return Done(read)
-
-    return _again(change)

@@ -33,6 +33,7 @@ from games.links import RuleLinks
 from games.loo.hand import IllegalAction
 from games.loo.view import view_for
 from games.models import PeopleHand, PeopleSeat, PeopleTable
+from games.people import outcomes, together
 from games.people import service as people
 from games.people.forms import JoinForm, NewPeopleTableForm, PhraseForm, RemoveSeatForm, SeatForm
 from games.people.page import LATE, people_bar, seat_rows
@@ -90,7 +91,7 @@ def open_table(request: HttpRequest) -> HttpResponse:
 CODE_LIMITS = ("people-codes-per-account", "people-codes-per-address")
 
 
-def _by_code(request: HttpRequest, code: str) -> PeopleTable | people.Refused | HttpResponse:
+def _by_code(request: HttpRequest, code: str) -> PeopleTable | outcomes.Refused | HttpResponse:
     """The table ``code`` names, if the user may sit there; else why not (no table has it,
     or it is a class's table he is not invited to: nothing about it is shown), counted as a
     wrong code against his account and his address (:data:`CODE_LIMITS`); over them, the
@@ -101,22 +102,22 @@ def _by_code(request: HttpRequest, code: str) -> PeopleTable | people.Refused | 
     try:
         table = people.table_for_code(code)
         if not people.may_sit(table, request.user):
-            raise people.Refused(people.NOT_INVITED)
-    except people.Refused as refusal:
+            raise outcomes.Refused(outcomes.NOT_INVITED)
+    except outcomes.Refused as refusal:
         return refusal
     limits.give_back(*taken)
     return table
 
 
 def _wrong_code(
-    request: HttpRequest, form: JoinForm, refusal: people.Refused, *, link: bool = False
+    request: HttpRequest, form: JoinForm, refusal: outcomes.Refused, *, link: bool = False
 ) -> HttpResponse:
     """The "Join a table" page again, with why the code led nowhere (a link that did: 404,
     or 403 for a class's table)."""
     form.add_error("code", str(refusal))
     status = 200
     if link:
-        status = 403 if str(refusal) == people.NOT_INVITED else 404
+        status = 403 if str(refusal) == outcomes.NOT_INVITED else 404
     return render(request, "games/people/join.html", {"form": form}, status=status)
 
 
@@ -130,7 +131,7 @@ def join(request: HttpRequest) -> HttpResponse:
     found = _by_code(request, form.cleaned_data["code"])
     if isinstance(found, HttpResponse):
         return found
-    if isinstance(found, people.Refused):
+    if isinstance(found, outcomes.Refused):
         return _wrong_code(request, form, found)
     return redirect(found.join_url)
 
@@ -146,7 +147,7 @@ def join_code(request: HttpRequest, code: str) -> HttpResponse:
     found = _by_code(request, code)
     if isinstance(found, HttpResponse):
         return found
-    if isinstance(found, people.Refused):
+    if isinstance(found, outcomes.Refused):
         return _wrong_code(request, JoinForm({"code": code[:20]}), found, link=True)
     table = found
     error = ""
@@ -160,9 +161,9 @@ def join_code(request: HttpRequest, code: str) -> HttpResponse:
                 people.sit(table, request.user, seat)
             else:  # a latecomer takes a computer player's seat, between hands
                 version = people.posted_version(request.POST)
-                for text in people.take_seat(table, request.user, version, seat).said:
+                for text in together.take_seat(table, request.user, version, seat).said:
                     messages.info(request, text)
-        except people.Refused as refusal:
+        except outcomes.Refused as refusal:
             error = str(refusal)
             table.refresh_from_db()
         else:
@@ -173,7 +174,7 @@ def join_code(request: HttpRequest, code: str) -> HttpResponse:
         "table": table,
         "seats": seat_rows(table, None),
         "error": error,
-        "latecomer": people.latecomer(table, request.user) if table.state is not None else None,
+        "latecomer": together.latecomer(table, request.user) if table.state is not None else None,
     }
     return render(request, "games/people/join_table.html", context, status=400 if error else 200)
 
@@ -202,7 +203,7 @@ def show_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     table, seat = _table_for(request, pk)
     if seat is None:
         return redirect("games:people-watch", pk=pk)
-    people.seen(table.pk, request.user.pk)
+    together.seen(table.pk, request.user.pk)
     if people.catch_up(table):
         table.refresh_from_db()
         seat.refresh_from_db()
@@ -210,7 +211,7 @@ def show_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         return _reload()
     # One who left watches: a computer player holds his seat's cards now (people_bar).
     if seat.left is not None and seat.removed:
-        messages.warning(request, people.REMOVED_YOU)
+        messages.warning(request, together.REMOVED_YOU)
     return _render(request, table, seat)
 
 
@@ -283,7 +284,7 @@ def _post(request: HtmxHttpRequest, pk: int) -> tuple[PeopleTable, PeopleSeat | 
     return _table_for(request, pk)
 
 
-def _done(request: HtmxHttpRequest, done: people.Done, seat: PeopleSeat | None) -> HttpResponse:
+def _done(request: HtmxHttpRequest, done: outcomes.Done, seat: PeopleSeat | None) -> HttpResponse:
     for text in done.said:
         messages.info(request, text)
     if request.htmx:
@@ -301,7 +302,7 @@ def _refused(
     request: HtmxHttpRequest,
     table: PeopleTable,
     seat: PeopleSeat | None,
-    refusal: people.Refused,
+    refusal: outcomes.Refused,
     *,
     deciding: bool = False,
 ) -> HttpResponse:
@@ -313,8 +314,8 @@ def _refused(
     table.refresh_from_db()
     seat = _fresh(seat)
     if deciding and seat is not None and seat.away and seat.left is None:
-        refusal = people.Refused(LATE)
-    form = refusal.form if isinstance(refusal, people.ActionRefused) else None
+        refusal = outcomes.Refused(LATE)
+    form = refusal.form if isinstance(refusal, outcomes.ActionRefused) else None
     if request.htmx:
         error = "" if form is not None else str(refusal)
         return _render(
@@ -352,7 +353,7 @@ def _action(name: str) -> Any:
         ):
             return refused
         table, seat = loaded
-        people.seen(table.pk, request.user.pk)
+        together.seen(table.pk, request.user.pk)
         # A person whose time has run out is taken over first: his late decision is refused.
         people.expire(table)
         try:
@@ -363,7 +364,7 @@ def _action(name: str) -> Any:
                 done = call(table, request.user, version)
             else:
                 done = call(table, request.user)
-        except people.Refused as refusal:
+        except outcomes.Refused as refusal:
             return _refused(request, table, seat, refusal, deciding=name == "act")
         return _done(request, done, seat)
 
@@ -391,7 +392,7 @@ def replay_hand(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
     """A finished hand step by step, from the user's seat, for those who sat at the table
     (a host who only watched saw no hand: he has no replay of one)."""
     table, seat = _table_for(request, pk)
-    if seat is None or not people.may_replay(seat, number):
+    if seat is None or not together.may_replay(seat, number):
         raise Http404("No such hand.")
     record = get_object_or_404(PeopleHand, table=table, number=number)
     form = ReplayStepForm(request.GET)
@@ -420,7 +421,7 @@ def replay_hand(request: HtmxHttpRequest, pk: int, number: int) -> HttpResponse:
 
 
 def _together(
-    request: HttpRequest, pk: int, call: Callable[[PeopleTable], people.Done], *limit: str
+    request: HttpRequest, pk: int, call: Callable[[PeopleTable], outcomes.Done], *limit: str
 ) -> HttpResponse:
     """A POST of the people at a table (the host's forms, a phrase): counted against
     ``limit``, for whoever sits at or hosts table ``pk`` (404 for anyone else); then the
@@ -431,10 +432,10 @@ def _together(
     if refused := limits.check(request, *limit):
         return refused
     table, _seat = _table_for(request, pk)
-    people.seen(table.pk, request.user.pk)
+    together.seen(table.pk, request.user.pk)
     try:
         done = call(table)
-    except people.Refused as refusal:
+    except outcomes.Refused as refusal:
         messages.error(request, str(refusal))
         return redirect(table)
     for text in done.said:
@@ -446,7 +447,7 @@ ACTIONS = ("people-actions-per-account", "people-actions-per-address")
 
 
 def _versioned(
-    request: HttpRequest, pk: int, call: Callable[..., people.Done], *limit: str
+    request: HttpRequest, pk: int, call: Callable[..., outcomes.Done], *limit: str
 ) -> HttpResponse:
     """:func:`_together` for a host's form that sends its page's version."""
     return _together(
@@ -459,40 +460,40 @@ def _versioned(
 
 @require_POST
 def rematch_table(request: HttpRequest, pk: int) -> HttpResponse:
-    """The host opens a new table for the same people (``people.rematch``) and goes to it."""
+    """The host opens a new table for the same people (``together.rematch``) and goes to it."""
     return _versioned(
-        request, pk, people.rematch, "people-tables-per-account", "people-tables-per-address"
+        request, pk, together.rematch, "people-tables-per-account", "people-tables-per-address"
     )
 
 
 @require_POST
 def close_table(request: HttpRequest, pk: int) -> HttpResponse:
-    """The host closes the table (``people.close``)."""
-    return _versioned(request, pk, people.close, *ACTIONS)
+    """The host closes the table (``together.close``)."""
+    return _versioned(request, pk, together.close, *ACTIONS)
 
 
 @require_POST
 def remove_seat(request: HttpRequest, pk: int) -> HttpResponse:
-    """The host gives a person's seat to a computer player (``people.remove``)."""
+    """The host gives a person's seat to a computer player (``together.remove``)."""
     form = RemoveSeatForm(request.POST)
     number = form.cleaned_data["seat"] if form.is_valid() else -1
     return _versioned(
         request,
         pk,
-        lambda table, user, version: people.remove(table, user, version, number),
+        lambda table, user, version: together.remove(table, user, version, number),
         *ACTIONS,
     )
 
 
 @require_POST
 def say_phrase(request: HttpRequest, pk: int) -> HttpResponse:
-    """A person at the table says one of the fixed phrases (``people.say_phrase``)."""
+    """A person at the table says one of the fixed phrases (``together.say_phrase``)."""
     form = PhraseForm(request.POST)
     phrase = form.cleaned_data["phrase"] if form.is_valid() else ""
     return _together(
         request,
         pk,
-        lambda table: people.say_phrase(table, request.user, phrase),
+        lambda table: together.say_phrase(table, request.user, phrase),
         "people-phrases-per-account",
         "people-phrases-per-address",
     )

@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.models import PeopleTable
-from games.people import service as people
+from games.people import outcomes
 from lessons.classes import forms, tables
 from lessons.classes.access import class_for_student, class_for_teacher
 from lessons.classes.models import ClassTable, SchoolClass
@@ -80,7 +80,7 @@ def open_tables(request: HttpRequest, pk: int) -> HttpResponseBase:
                 students_choose=form.cleaned_data["seating"] == "choose",
                 **form.settings(),
             )
-        except people.Refused as refusal:
+        except outcomes.Refused as refusal:
             form.add_error(None, str(refusal))
         else:
             n = len(made)
@@ -114,7 +114,7 @@ def table_seats(request: HttpRequest, pk: int, number: int) -> HttpResponseBase:
     if form.is_bound and form.is_valid():
         try:
             tables.change_seats(class_table, request.user, form.wanted())
-        except people.Refused as refusal:
+        except outcomes.Refused as refusal:
             error = str(refusal)
         else:
             messages.success(request, f"The seats of table {number} are changed.")
@@ -138,7 +138,7 @@ def start_tables(request: HttpRequest, pk: int) -> HttpResponseBase:
         )
     try:
         said = tables.start(chosen, request.user)
-    except people.Refused as refusal:
+    except outcomes.Refused as refusal:
         messages.error(request, str(refusal))
     else:
         for sentence in said or ["No table was waiting to start."]:
@@ -154,7 +154,7 @@ def take_away(request: HttpRequest, pk: int, number: int) -> HttpResponseBase:
     class_table = _class_table(school_class, number)
     try:
         tables.take_away(class_table, request.user)
-    except people.Refused as refusal:
+    except outcomes.Refused as refusal:
         messages.error(request, str(refusal))
     else:
         messages.success(request, tables.TAKEN_AWAY.format(number=number))
@@ -170,9 +170,9 @@ def sit(request: HttpRequest, pk: int, number: int) -> HttpResponseBase:
     class_table = _class_table(school_class, number)
     try:
         if not school_class.memberships.active().filter(student_id=request.user.pk).exists():
-            raise people.Refused(people.NOT_INVITED)
+            raise outcomes.Refused(outcomes.NOT_INVITED)
         tables.sit(class_table, request.user)
-    except people.Refused as refusal:
+    except outcomes.Refused as refusal:
         messages.error(request, str(refusal))
         return _back(school_class)
     return redirect(class_table.table)

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.db.models import Max
 
 from games.models import PeopleTable
+from games.people import outcomes
 from games.people import service as people
 from lessons.classes.models import ClassTable, SchoolClass
 
@@ -92,7 +93,7 @@ def open_for_class(
     with transaction.atomic():
         SchoolClass.objects.select_for_update().filter(pk=school_class.pk).first()
         if open_count(school_class) + tables > MAX_OPEN_TABLES:
-            raise people.Refused(
+            raise outcomes.Refused(
                 TOO_MANY_TABLES.format(limit=MAX_OPEN_TABLES, open=open_count(school_class))
             )
         first = (school_class.tables.aggregate(n=Max("number"))["n"] or 0) + 1
@@ -117,12 +118,12 @@ def open_for_class(
 
 def _refuse_if_archived(school_class: SchoolClass) -> None:
     if school_class.is_archived:
-        raise people.Refused(ARCHIVED_TABLES)
+        raise outcomes.Refused(ARCHIVED_TABLES)
 
 
 def _hosted(class_table: ClassTable, teacher: Any) -> PeopleTable:
     if class_table.table.host_id != teacher.pk:
-        raise people.Refused(NOT_YOURS)
+        raise outcomes.Refused(NOT_YOURS)
     return class_table.table
 
 
@@ -133,14 +134,14 @@ def change_seats(class_table: ClassTable, teacher: Any, wanted: dict[int, Any]) 
     the table's live pages). A student may sit at one table of the class."""
     table = _hosted(class_table, teacher)
     if table.status != PeopleTable.Status.WAITING:
-        raise people.Refused(NOT_WAITING.format(number=class_table.number))
+        raise outcomes.Refused(NOT_WAITING.format(number=class_table.number))
     chosen = [u for u in wanted.values() if u is not None]
     for user in chosen:
         if sum(u.pk == user.pk for u in chosen) > 1:
-            raise people.Refused(SEATED_TWICE.format(name=user.get_username()))
+            raise outcomes.Refused(SEATED_TWICE.format(name=user.get_username()))
         other = seat_elsewhere(class_table, user)
         if other is not None:
-            raise people.Refused(ELSEWHERE.format(name=user.get_username(), number=other))
+            raise outcomes.Refused(ELSEWHERE.format(name=user.get_username(), number=other))
     seats = {s.number: s for s in table.seats.select_related("user")}
     changed = {n: u for n, u in wanted.items() if n in seats and seats[n].user_id != _pk(u)}
     with transaction.atomic():
@@ -177,10 +178,10 @@ def sit(class_table: ClassTable, student: Any) -> None:
     class's table, a table the teacher seats, and when he sits at another of its tables."""
     _refuse_if_archived(class_table.school_class)
     if not class_table.students_choose:
-        raise people.Refused(people.NOT_INVITED)
+        raise outcomes.Refused(outcomes.NOT_INVITED)
     other = seat_elsewhere(class_table, student)
     if other is not None:
-        raise people.Refused(f"You sit at table {other} already: leave it first.")
+        raise outcomes.Refused(f"You sit at table {other} already: leave it first.")
     people.invite(class_table.table, [student])
     people.sit(class_table.table, student)
 
@@ -208,7 +209,7 @@ def take_away(class_table: ClassTable, teacher: Any) -> None:
     with transaction.atomic():
         locked = PeopleTable.objects.select_for_update().get(pk=table.pk)
         if locked.status != PeopleTable.Status.WAITING:
-            raise people.Refused(NOT_WAITING.format(number=class_table.number))
+            raise outcomes.Refused(NOT_WAITING.format(number=class_table.number))
         locked.delete()
 
 

@@ -12,6 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import PeopleTable
+from games.people import outcomes
 from games.people import service as people
 from lessons.classes.leaving import leave
 from lessons.classes.models import ClassTable, Membership
@@ -336,7 +337,7 @@ def test_a_removed_student_loses_his_invitation_and_his_waiting_seat(world: Worl
     assert client.post(_sit_url(world, 1)).status_code == 404
     assert client.post(reverse("games:people-join-code", args=[table.code])).status_code == 403
     assert _state() == before
-    with pytest.raises(people.Refused):
+    with pytest.raises(outcomes.Refused):
         people.sit(table, world.student)
 
 

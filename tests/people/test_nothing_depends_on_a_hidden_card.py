@@ -29,7 +29,7 @@ from games.loo.hand import Hand
 from games.loo.rng import deal_rng, shuffled_pack
 from games.loo.view import view_for
 from games.models import PeopleTable
-from games.people import live
+from games.people import live, outcomes
 from games.people import service as people
 from tests.profile import size
 
@@ -85,7 +85,7 @@ def _deal(
         table.refresh_from_db()
         try:
             people.act(table, user, {**data, "version": table.version})
-        except people.Refused:
+        except outcomes.Refused:
             table.delete()
             return None
     table.refresh_from_db()

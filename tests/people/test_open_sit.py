@@ -6,6 +6,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from games.models import CODE_ALPHABET, PeopleSeat
+from games.people import outcomes
 from games.people import service as people
 
 pytestmark = pytest.mark.django_db
@@ -49,13 +50,13 @@ def test_nobody_sits_twice_and_a_taken_seat_is_refused() -> None:
     host, ann = _user("host"), _user("ann")
     table = _open(host)
     people.sit(table, ann)
-    with pytest.raises(people.Refused, match="already have a seat"):
+    with pytest.raises(outcomes.Refused, match="already have a seat"):
         people.sit(table, ann)
-    with pytest.raises(people.Refused, match="already have a seat"):
+    with pytest.raises(outcomes.Refused, match="already have a seat"):
         people.sit(table, host, 2)
-    with pytest.raises(people.Refused, match="That seat is taken"):
+    with pytest.raises(outcomes.Refused, match="That seat is taken"):
         people.sit(table, _user("bob"), 1)
-    with pytest.raises(people.Refused, match="no such seat"):
+    with pytest.raises(outcomes.Refused, match="no such seat"):
         people.sit(table, _user("cat"), 9)
     assert PeopleSeat.objects.filter(table=table, user=ann).count() == 1
 
@@ -64,14 +65,14 @@ def test_a_full_table_says_so() -> None:
     table = _open(_user("host"), players=3)
     people.sit(table, _user("ann"))
     people.sit(table, _user("bob"))
-    with pytest.raises(people.Refused, match="Every seat"):
+    with pytest.raises(outcomes.Refused, match="Every seat"):
         people.sit(table, _user("cat"))
 
 
 def test_members_only_lets_only_the_invited_sit() -> None:
     host, ann, bob = _user("host"), _user("ann"), _user("bob")
     table = _open(host, members_only=True, host_sits=False)
-    with pytest.raises(people.Refused, match="invited"):
+    with pytest.raises(outcomes.Refused, match="invited"):
         people.sit(table, ann)
     people.invite(table, [ann])
     assert people.sit(table, ann).number == 0
@@ -81,7 +82,7 @@ def test_members_only_lets_only_the_invited_sit() -> None:
 def test_a_code_is_found_in_any_case() -> None:
     table = _open(_user("host"))
     assert people.table_for_code(f" {table.code.lower()} ") == table
-    with pytest.raises(people.Refused, match="No table has that code"):
+    with pytest.raises(outcomes.Refused, match="No table has that code"):
         people.table_for_code("000000")
 
 

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from games.loo.autoplay import Autoplay
 from games.models import PeopleHand, PeopleSeat, PeopleTable
+from games.people import outcomes
 from games.people import service as people
 from games.table.presenting import STALE
 from tests.concurrency import at_once
@@ -26,7 +27,7 @@ def test_only_the_host_starts_and_the_first_hand_waits_for_a_person() -> None:
     table = open_table(host, players=5)
     people.sit(table, ann)
     table.refresh_from_db()
-    with pytest.raises(people.Refused, match="Only the host"):
+    with pytest.raises(outcomes.Refused, match="Only the host"):
         people.start(table, ann, table.version)
     people.start(table, host, table.version)
     table.refresh_from_db()
@@ -35,7 +36,7 @@ def test_only_the_host_starts_and_the_first_hand_waits_for_a_person() -> None:
     assert seat in (0, 1) or table.hand_over
     if seat is not None:
         assert PeopleSeat.objects.get(table=table, number=seat).deadline is not None
-    with pytest.raises(people.Refused, match="has started"):
+    with pytest.raises(outcomes.Refused, match="has started"):
         people.sit(table, make_user("cat"))
 
 
@@ -57,7 +58,7 @@ def test_a_decision_is_applied_once_and_a_stale_or_repeated_one_changes_nothing(
     people.act(table, users[seat], data)
     after = PeopleTable.objects.get(pk=table.pk)
     assert after.version > table.version
-    with pytest.raises(people.Refused, match="out of date"):
+    with pytest.raises(outcomes.Refused, match="out of date"):
         people.act(after, users[seat], data)  # the same POST again
     assert PeopleTable.objects.get(pk=table.pk).state == after.state
 
@@ -67,13 +68,13 @@ def test_a_forged_decision_is_refused_and_changes_nothing() -> None:
     table, seat = _persons_turn(table, users)
     other = next(i for i in range(3) if i != seat)
     state = table.state
-    with pytest.raises(people.Refused, match="not your turn"):
+    with pytest.raises(outcomes.Refused, match="not your turn"):
         people.act(table, users[other], {**decision(table, seat)})
-    with pytest.raises(people.ActionRefused):
+    with pytest.raises(outcomes.ActionRefused):
         people.act(table, users[seat], {"version": table.version, "kind": "play", "card": "XX"})
-    with pytest.raises(people.Refused, match="no seat"):
+    with pytest.raises(outcomes.Refused, match="no seat"):
         people.act(table, make_user("eve"), decision(table, seat))
-    with pytest.raises(people.Refused):
+    with pytest.raises(outcomes.Refused):
         people.act(table, users[seat], {"kind": "play"})  # no version
     assert PeopleTable.objects.get(pk=table.pk).state == state
 
@@ -84,7 +85,7 @@ def test_a_hand_played_to_the_end_is_kept_for_its_replay() -> None:
     number = table.to_engine().hand.setup.hand_number  # type: ignore[union-attr]
     record = PeopleHand.objects.get(table=table, number=number)
     assert record.replay().over
-    with pytest.raises(people.Refused, match="Only the host"):
+    with pytest.raises(outcomes.Refused, match="Only the host"):
         people.reveal(table, users[1], table.version)
     people.reveal(table, users[0], table.version)
     table.refresh_from_db()
@@ -97,7 +98,7 @@ def test_a_hand_played_to_the_end_is_kept_for_its_replay() -> None:
 def test_reveal_waits_for_the_end_of_the_hand() -> None:
     table, users = started()
     table, _seat = _persons_turn(table, users)
-    with pytest.raises(people.Refused, match="not over"):
+    with pytest.raises(outcomes.Refused, match="not over"):
         people.reveal(table, users[0], table.version)
 
 
@@ -112,11 +113,11 @@ def test_time_running_out_makes_him_away_until_he_comes_back() -> None:
     row = PeopleSeat.objects.get(table=table, number=seat)
     assert row.away and row.deadline is None
     assert to_act(table) != seat  # a computer player decided for him
-    with pytest.raises(people.Refused, match="Back to my seat"):
+    with pytest.raises(outcomes.Refused, match="Back to my seat"):
         people.act(table, users[seat], {"version": table.version, "kind": "play"})
     people.back(table, users[seat])
     assert not PeopleSeat.objects.get(table=table, number=seat).away
-    with pytest.raises(people.Refused, match="at your seat already"):
+    with pytest.raises(outcomes.Refused, match="at your seat already"):
         people.back(table, users[seat])
     assert people.expire_all() == 0
 
@@ -130,7 +131,7 @@ def test_leaving_gives_the_seat_to_a_computer_player_and_the_last_to_leave_close
     people.leave(table, users[0])
     table.refresh_from_db()
     assert table.status == "closed" and table.closed is not None
-    with pytest.raises(people.Refused, match="left this table"):
+    with pytest.raises(outcomes.Refused, match="left this table"):
         people.leave(table, users[0])
     assert list(people.tables_for(users[1])) == [table]  # kept, for its replays
 
@@ -155,8 +156,8 @@ def test_two_decisions_at_once_store_one(settings: Any) -> None:
         lambda: people.act(PeopleTable.objects.get(pk=table.pk), users[seat], data),
         lambda: people.act(PeopleTable.objects.get(pk=table.pk), users[seat], data),
     )
-    done = [r for r in results if isinstance(r, people.Done)]
-    refused = [r for r in results if isinstance(r, people.Refused)]
+    done = [r for r in results if isinstance(r, outcomes.Done)]
+    refused = [r for r in results if isinstance(r, outcomes.Refused)]
     assert len(done) == 1 and len(refused) == 1, results
     assert str(refused[0]) == STALE
     stored = PeopleTable.objects.get(pk=table.pk)

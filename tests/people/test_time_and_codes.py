@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import PeopleSeat, PeopleTable
+from games.people import outcomes
 from games.people import service as people
 from games.people.page import LATE
 
@@ -190,7 +191,7 @@ def test_a_class_table_s_code_shows_an_outsider_nobody_and_counts_as_wrong() -> 
     ):
         html = response.content.decode()
         assert response.status_code in (200, 403)
-        assert people.NOT_INVITED in html
+        assert outcomes.NOT_INVITED in html
         for name in ("mrsmith", "DylanJackson", "OliviaSmith"):
             assert name not in html
     assert outsider.get(table.join_url).status_code == 403

@@ -11,6 +11,7 @@ import pytest
 from django.utils import timezone
 
 from games.models import PeopleHand, PeoplePhrase, PeopleSeat, PeopleTable
+from games.people import outcomes, together
 from games.people import service as people
 
 from .conftest import decision, make_user, open_table, play_to_end, started, to_act
@@ -39,7 +40,7 @@ def _snapshot(table: PeopleTable) -> tuple[Any, ...]:
 
 def _refused(table: PeopleTable, match: str, change: Any) -> None:
     before = _snapshot(table)
-    with pytest.raises(people.Refused, match=match):
+    with pytest.raises(outcomes.Refused, match=match):
         change()
     assert _snapshot(table) == before
 
@@ -67,40 +68,40 @@ def _mid_hand(users: list[Any], table: PeopleTable) -> PeopleTable:
 def test_presence_is_written_at_most_every_few_seconds_and_bumps_no_version() -> None:
     table, users = started()
     ann = users[1]
-    assert people.seen(table.pk, ann.pk)
+    assert together.seen(table.pk, ann.pk)
     first = PeopleSeat.objects.get(table=table, user=ann).seen
     assert first is not None
-    assert not people.seen(table.pk, ann.pk)  # written lately: nothing written
+    assert not together.seen(table.pk, ann.pk)  # written lately: nothing written
     assert PeopleSeat.objects.get(table=table, user=ann).seen == first
-    long_ago = timezone.now() - timedelta(seconds=people.SEEN_EVERY + 1)
+    long_ago = timezone.now() - timedelta(seconds=together.SEEN_EVERY + 1)
     PeopleSeat.objects.filter(table=table, user=ann).update(seen=long_ago)
-    assert people.seen(table.pk, ann.pk)
+    assert together.seen(table.pk, ann.pk)
     assert PeopleSeat.objects.get(table=table, user=ann).seen > long_ago
     assert PeopleTable.objects.get(pk=table.pk).version == table.version
     # Nobody else's seat, no one not at the table.
     assert PeopleSeat.objects.filter(table=table).exclude(user=ann).exclude(seen=None).count() == 0
-    assert not people.seen(table.pk, make_user("eve").pk)
-    assert not people.seen(table.pk, None)
+    assert not together.seen(table.pk, make_user("eve").pk)
+    assert not together.seen(table.pk, None)
 
 
 def test_a_person_is_online_while_seen_lately_and_away_after() -> None:
     table, users = started()
-    people.seen(table.pk, users[1].pk)
+    together.seen(table.pk, users[1].pk)
     seat = PeopleSeat.objects.get(table=table, user=users[1])
-    assert people.online(seat)
-    assert not people.online(seat, seat.seen + timedelta(seconds=people.ONLINE_SECONDS + 1))
+    assert together.online(seat)
+    assert not together.online(seat, seat.seen + timedelta(seconds=together.ONLINE_SECONDS + 1))
     never = PeopleSeat.objects.get(table=table, user=users[2])
-    assert not people.online(never)
-    here = {h.name: h.online for h in people.together(table, seat).here}
+    assert not together.online(never)
+    here = {h.name: h.online for h in together.together(table, seat).here}
     assert here == {"host": False, "ann": True, "bob": False}
 
 
 def test_who_left_is_not_seen_any_more() -> None:
     table, users = started()
     people.leave(table, users[2])
-    assert not people.seen(table.pk, users[2].pk)
+    assert not together.seen(table.pk, users[2].pk)
     table.refresh_from_db()
-    assert "bob" not in {h.name for h in people.together(table, None).here}
+    assert "bob" not in {h.name for h in together.together(table, None).here}
 
 
 # -- a latecomer takes a computer player's seat between hands -----------------------------------
@@ -109,22 +110,22 @@ def test_who_left_is_not_seen_any_more() -> None:
 def test_a_latecomer_takes_a_computer_players_seat_once_the_hand_is_over() -> None:
     table, users = _over()
     cat = make_user("cat")
-    offer = people.latecomer(table, cat)
+    offer = together.latecomer(table, cat)
     assert [n for n, _label in offer.seats] == [3, 4] and not offer.reason
     hand_number = table.state["hand_number"]
-    done = people.take_seat(table, cat, table.version, 4)
-    assert done.said == [people.TOOK_SEAT]
+    done = together.take_seat(table, cat, table.version, 4)
+    assert done.said == [together.TOOK_SEAT]
     seat = PeopleSeat.objects.get(table=table, number=4)
     assert seat.user == cat and seat.present and seat.since_hand == hand_number + 1
     table.refresh_from_db()
     assert table.version == done.table.version and table.state["hand_number"] == hand_number
     assert table.hand_over  # the hand just over is as it was
-    assert not people.plays_yet(table, seat)
-    assert not people.may_replay(seat, hand_number) and people.may_replay(seat, hand_number + 1)
+    assert not together.plays_yet(table, seat)
+    assert not together.may_replay(seat, hand_number) and together.may_replay(seat, hand_number + 1)
     # From the next deal his seat is a person's: no computer player decides for him.
     people.next_hand(table, users[0], table.version)
     table.refresh_from_db()
-    assert people.plays_yet(table, seat)
+    assert together.plays_yet(table, seat)
     assert 4 in people.autoplay(table, table.seats.all()).people
 
 
@@ -133,8 +134,8 @@ def test_a_latecomer_may_take_the_seat_of_a_person_who_left() -> None:
     people.leave(table, users[2])
     table.refresh_from_db()
     cat = make_user("cat")
-    assert 2 in [n for n, _label in people.latecomer(table, cat).seats]
-    people.take_seat(table, cat, table.version, 2)
+    assert 2 in [n for n, _label in together.latecomer(table, cat).seats]
+    together.take_seat(table, cat, table.version, 2)
     seat = PeopleSeat.objects.get(table=table, number=2)
     assert seat.user == cat and seat.left is None and not seat.removed
 
@@ -143,9 +144,9 @@ def test_no_seat_is_taken_while_a_hand_is_played() -> None:
     table, users = started()
     table = _mid_hand(users, table)
     cat = make_user("cat")
-    assert people.latecomer(table, cat).reason == people.HAND_IN_PLAY
+    assert together.latecomer(table, cat).reason == together.HAND_IN_PLAY
     _refused(
-        table, "A hand is being played", lambda: people.take_seat(table, cat, table.version, 3)
+        table, "A hand is being played", lambda: together.take_seat(table, cat, table.version, 3)
     )
 
 
@@ -153,21 +154,21 @@ def test_taking_a_seat_refuses_what_is_not_allowed_and_changes_nothing() -> None
     table, users = _over()
     cat = make_user("cat")
     version = table.version
-    _refused(table, "A person has that seat", lambda: people.take_seat(table, cat, version, 1))
-    _refused(table, "no such seat", lambda: people.take_seat(table, cat, version, 7))
-    _refused(table, "already have a seat", lambda: people.take_seat(table, users[1], version, 3))
-    _refused(table, "out of date", lambda: people.take_seat(table, cat, version - 1, 3))
+    _refused(table, "A person has that seat", lambda: together.take_seat(table, cat, version, 1))
+    _refused(table, "no such seat", lambda: together.take_seat(table, cat, version, 7))
+    _refused(table, "already have a seat", lambda: together.take_seat(table, users[1], version, 3))
+    _refused(table, "out of date", lambda: together.take_seat(table, cat, version - 1, 3))
     waiting = open_table(users[0])
-    _refused(waiting, "not started", lambda: people.take_seat(waiting, cat, waiting.version, 1))
+    _refused(waiting, "not started", lambda: together.take_seat(waiting, cat, waiting.version, 1))
     members = open_table(make_user("teacher"), members_only=True)
-    assert people.latecomer(members, cat).reason == people.NOT_INVITED
+    assert together.latecomer(members, cat).reason == outcomes.NOT_INVITED
 
 
 def test_two_latecomers_at_one_seat_store_one() -> None:
     table, _users = _over()
     cat, dan = make_user("cat"), make_user("dan")
-    people.take_seat(table, cat, table.version, 3)
-    _refused(table, "out of date", lambda: people.take_seat(table, dan, table.version, 3))
+    together.take_seat(table, cat, table.version, 3)
+    _refused(table, "out of date", lambda: together.take_seat(table, dan, table.version, 3))
     assert PeopleSeat.objects.get(table=table, number=3).user == cat
 
 
@@ -177,7 +178,7 @@ def test_two_latecomers_at_one_seat_store_one() -> None:
 def test_rematch_opens_a_table_for_the_same_people_where_each_chooses_to_sit() -> None:
     table, users = _over()
     host, ann, bob = users
-    done = people.rematch(table, host, table.version)
+    done = together.rematch(table, host, table.version)
     new = done.table
     old = PeopleTable.objects.get(pk=table.pk)
     assert old.rematch == new and old.version == table.version + 1
@@ -193,10 +194,10 @@ def test_rematch_opens_a_table_for_the_same_people_where_each_chooses_to_sit() -
     # Only the host is seated: he acted. The others are invited, and seated by nobody.
     assert list(new.seats.exclude(user=None).values_list("user", flat=True)) == [host.pk]
     assert set(new.invited.all()) >= {ann, bob}
-    offer = people.together(old, PeopleSeat.objects.get(table=old, user=ann))
+    offer = together.together(old, PeopleSeat.objects.get(table=old, user=ann))
     assert offer.rematch_join == new.join_url and not offer.may_rematch
     people.sit(new, ann)
-    with pytest.raises(people.Refused, match="Only the people the host invited"):
+    with pytest.raises(outcomes.Refused, match="Only the people the host invited"):
         people.sit(new, make_user("eve"))
     new.refresh_from_db()
     people.start(new, host, new.version)
@@ -207,23 +208,23 @@ def test_rematch_is_the_hosts_once_a_hand_is_over_and_once_only() -> None:
     table, users = started()
     table = _mid_hand(users, table)
     host, ann = users[0], users[1]
-    _refused(table, "once a hand is over", lambda: people.rematch(table, host, table.version))
+    _refused(table, "once a hand is over", lambda: together.rematch(table, host, table.version))
     table = play_to_end(table, users)
-    _refused(table, "Only the host", lambda: people.rematch(table, ann, table.version))
-    _refused(table, "out of date", lambda: people.rematch(table, host, table.version - 1))
-    people.rematch(table, host, table.version)
+    _refused(table, "Only the host", lambda: together.rematch(table, ann, table.version))
+    _refused(table, "out of date", lambda: together.rematch(table, host, table.version - 1))
+    together.rematch(table, host, table.version)
     table.refresh_from_db()
-    _refused(table, "open already", lambda: people.rematch(table, host, table.version))
+    _refused(table, "open already", lambda: together.rematch(table, host, table.version))
     waiting = open_table(host)
-    _refused(waiting, "once a hand is over", lambda: people.rematch(waiting, host, 1))
+    _refused(waiting, "once a hand is over", lambda: together.rematch(waiting, host, 1))
 
 
 def test_a_closed_table_may_be_played_again() -> None:
     table, users = started()
     table = _mid_hand(users, table)
-    people.close(table, users[0], table.version)
+    together.close(table, users[0], table.version)
     table.refresh_from_db()
-    new = people.rematch(table, users[0], table.version).table
+    new = together.rematch(table, users[0], table.version).table
     assert new.status == "waiting" and new.seats.get(number=0).user == users[0]
 
 
@@ -239,25 +240,25 @@ def test_the_host_gives_a_persons_seat_to_a_computer_player_who_plays_on() -> No
             break
         people.act(table, users[0], decision(table, 0))
     assert seat in (1, 2)
-    people.remove(table, users[0], table.version, seat)
+    together.remove(table, users[0], table.version, seat)
     row = PeopleSeat.objects.get(table=table, number=seat)
     assert row.removed and row.left is not None and row.deadline is None
     table.refresh_from_db()
     assert to_act(table) != seat  # his computer player decided at once
-    with pytest.raises(people.Refused, match="You left this table"):
+    with pytest.raises(outcomes.Refused, match="You left this table"):
         people.act(table, users[seat], {"version": table.version})
-    assert users[seat].username not in {h.name for h in people.together(table, None).here}
+    assert users[seat].username not in {h.name for h in together.together(table, None).here}
 
 
 def test_removing_refuses_what_is_not_the_hosts_and_changes_nothing() -> None:
     table, users = _over()
     host, ann = users[0], users[1]
     version = table.version
-    _refused(table, "Only the host", lambda: people.remove(table, ann, version, 2))
-    _refused(table, "your own seat", lambda: people.remove(table, host, version, 0))
-    _refused(table, "No person plays", lambda: people.remove(table, host, version, 3))
-    _refused(table, "no such seat", lambda: people.remove(table, host, version, -1))
-    _refused(table, "out of date", lambda: people.remove(table, host, version - 1, 2))
+    _refused(table, "Only the host", lambda: together.remove(table, ann, version, 2))
+    _refused(table, "your own seat", lambda: together.remove(table, host, version, 0))
+    _refused(table, "No person plays", lambda: together.remove(table, host, version, 3))
+    _refused(table, "no such seat", lambda: together.remove(table, host, version, -1))
+    _refused(table, "out of date", lambda: together.remove(table, host, version - 1, 2))
 
 
 def test_a_person_removed_before_the_start_cannot_sit_again_and_a_latecomer_may_take_it() -> None:
@@ -265,14 +266,14 @@ def test_a_person_removed_before_the_start_cannot_sit_again_and_a_latecomer_may_
     table = open_table(host, players=3)
     people.sit(table, ann)
     table.refresh_from_db()
-    people.remove(table, host, table.version, 1)
-    with pytest.raises(people.Refused, match="already have a seat"):
+    together.remove(table, host, table.version, 1)
+    with pytest.raises(outcomes.Refused, match="already have a seat"):
         people.sit(table, ann)
     table.refresh_from_db()
     people.start(table, host, table.version)
     table = play_to_end(PeopleTable.objects.get(pk=table.pk), [host])
-    assert people.latecomer(table, ann).reason == people.REMOVED_YOU
-    people.take_seat(table, make_user("cat"), table.version, 1)
+    assert together.latecomer(table, ann).reason == together.REMOVED_YOU
+    together.take_seat(table, make_user("cat"), table.version, 1)
     assert PeopleSeat.objects.get(table=table, number=1).user.username == "cat"
 
 
@@ -280,9 +281,9 @@ def test_the_host_closes_the_table_and_its_finished_hands_stay() -> None:
     table, users = _over()
     people.next_hand(table, users[0], table.version)
     table = _mid_hand(users, table)
-    _refused(table, "Only the host", lambda: people.close(table, users[1], table.version))
-    done = people.close(table, users[0], table.version)
-    assert done.said == [people.CLOSED]
+    _refused(table, "Only the host", lambda: together.close(table, users[1], table.version))
+    done = together.close(table, users[0], table.version)
+    assert done.said == [together.CLOSED]
     table.refresh_from_db()
     assert table.status == "closed" and table.closed is not None
     assert not PeopleSeat.objects.filter(table=table).exclude(deadline=None).exists()
@@ -290,10 +291,10 @@ def test_the_host_closes_the_table_and_its_finished_hands_stay() -> None:
     assert PeopleHand.objects.filter(table=table, number=1).exists()
     seat = to_act(table)
     assert seat is not None
-    with pytest.raises(people.Refused, match="closed"):
+    with pytest.raises(outcomes.Refused, match="closed"):
         people.act(table, users[seat], decision(table, seat))
-    _refused(table, "closed", lambda: people.close(table, users[0], table.version))
-    assert not people.together(table, None).may_close
+    _refused(table, "closed", lambda: together.close(table, users[0], table.version))
+    assert not together.together(table, None).may_close
 
 
 # -- fixed phrases -----------------------------------------------------------------------------
@@ -301,11 +302,11 @@ def test_the_host_closes_the_table_and_its_finished_hands_stay() -> None:
 
 def test_a_person_at_the_table_says_a_fixed_phrase_and_the_others_see_who_said_it() -> None:
     table, users = started()
-    done = people.say_phrase(table, users[1], "well-played")
+    done = together.say_phrase(table, users[1], "well-played")
     assert done.table.version == table.version + 1
-    people.say_phrase(table, users[2], "thank-you")
+    together.say_phrase(table, users[2], "thank-you")
     host_seat = PeopleSeat.objects.get(table=table, number=0)
-    said = people.together(PeopleTable.objects.get(pk=table.pk), host_seat).said
+    said = together.together(PeopleTable.objects.get(pk=table.pk), host_seat).said
     assert [(s.name, s.text, s.mine) for s in said] == [
         ("bob", "Thank you", False),
         ("ann", "Well played", False),
@@ -315,19 +316,19 @@ def test_a_person_at_the_table_says_a_fixed_phrase_and_the_others_see_who_said_i
 def test_only_the_last_few_phrases_are_shown() -> None:
     table, users = started()
     for phrase in ["good-game", "one-moment"] * 4:
-        people.say_phrase(table, users[1], phrase)
-    said = people.together(table, None).said
-    assert len(said) == people.PHRASES_SHOWN == 5
+        together.say_phrase(table, users[1], phrase)
+    said = together.together(table, None).said
+    assert len(said) == together.PHRASES_SHOWN == 5
     assert said[0].text == "One moment"
 
 
 def test_no_free_text_and_no_phrase_from_whoever_is_not_at_the_table() -> None:
     table, users = started()
-    _refused(table, "Choose one of the phrases", lambda: people.say_phrase(table, users[1], "hi"))
-    _refused(table, "no seat", lambda: people.say_phrase(table, make_user("eve"), "thank-you"))
+    _refused(table, "Choose one of the phrases", lambda: together.say_phrase(table, users[1], "hi"))
+    _refused(table, "no seat", lambda: together.say_phrase(table, make_user("eve"), "thank-you"))
     people.leave(table, users[2])
     table.refresh_from_db()
-    _refused(table, "You left", lambda: people.say_phrase(table, users[2], "thank-you"))
-    people.close(table, users[0], table.version)
+    _refused(table, "You left", lambda: together.say_phrase(table, users[2], "thank-you"))
+    together.close(table, users[0], table.version)
     table.refresh_from_db()
-    _refused(table, "closed", lambda: people.say_phrase(table, users[1], "thank-you"))
+    _refused(table, "closed", lambda: together.say_phrase(table, users[1], "thank-you"))

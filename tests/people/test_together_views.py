@@ -11,6 +11,7 @@ from django.test import Client, override_settings
 from django.urls import reverse
 
 from games.models import PeoplePhrase, PeopleSeat, PeopleTable
+from games.people import outcomes, together
 from games.people import service as people
 
 from .conftest import make_user, play_to_end, started, to_act
@@ -70,7 +71,7 @@ def test_a_latecomer_takes_a_seat_by_the_join_link_between_hands() -> None:
     assert seat.user.username == "cat"
     # Until the next deal he watches: the hand just over was the computer player's.
     page = _page(cat, table)
-    assert people.TOOK_SEAT in page and "You are watching" in page
+    assert together.TOOK_SEAT in page and "You are watching" in page
     assert _url("say", table) in page  # he may greet the others already
     replay = reverse("games:people-hand", args=[table.pk, 1])
     assert cat.get(replay).status_code == 404
@@ -84,10 +85,10 @@ def test_no_seat_is_taken_by_the_join_link_while_a_hand_is_played() -> None:
     table = _mid_hand(users, table)
     cat = client_for(make_user("cat"))
     page = cat.get(table.join_url).content.decode()
-    assert people.HAND_IN_PLAY in page and "Take this seat" not in page
+    assert together.HAND_IN_PLAY in page and "Take this seat" not in page
     before = _snapshot(table)
     response = cat.post(table.join_url, {"seat": 3, "version": table.version})
-    assert response.status_code == 400 and people.HAND_IN_PLAY in response.content.decode()
+    assert response.status_code == 400 and together.HAND_IN_PLAY in response.content.decode()
     assert _snapshot(table) == before
 
 
@@ -102,7 +103,7 @@ def test_rematch_takes_the_host_to_the_new_table_and_offers_the_others_their_sea
     response = host.post(_url("rematch", table), {"version": table.version})
     new = PeopleTable.objects.exclude(pk=table.pk).get()
     assert response.status_code == 302 and response["Location"] == new.get_absolute_url()
-    assert people.REMATCHED in _page(host, new)
+    assert together.REMATCHED in _page(host, new)
     page = _page(ann, table)
     assert f'href="{new.join_url}"' in page and "take your seat at the new table" in page
     # Nobody is seated without acting: she takes her seat herself.
@@ -117,7 +118,7 @@ def test_rematch_is_refused_to_another_than_the_host_and_to_an_outsider() -> Non
     before = _snapshot(table)
     ann = client_for(users[1])
     response = ann.post(_url("rematch", table), {"version": table.version}, follow=True)
-    assert people.HOST_ONLY in response.content.decode()
+    assert outcomes.HOST_ONLY in response.content.decode()
     eve = client_for(make_user("eve"))
     assert eve.post(_url("rematch", table), {"version": table.version}).status_code == 404
     assert Client().post(_url("rematch", table))["Location"].startswith("/accounts/log-in/")
@@ -136,7 +137,7 @@ def test_the_host_removes_a_person_who_is_told_on_his_next_page() -> None:
     response = host.post(_url("remove", table), {"version": table.version, "seat": 2})
     assert response.status_code == 302
     assert PeopleSeat.objects.get(table=table, number=2).removed
-    assert people.REMOVED_YOU in _page(bob, table)
+    assert together.REMOVED_YOU in _page(bob, table)
     assert "Leave the table" not in _page(bob, table)
 
 
@@ -147,7 +148,7 @@ def test_the_hosts_forms_are_refused_to_the_others_and_change_nothing() -> None:
     assert "Close the table" not in _page(ann, table)
     for name, data in (("remove", {"seat": 2}), ("close", {})):
         response = ann.post(_url(name, table), {"version": table.version, **data}, follow=True)
-        assert people.HOST_ONLY in response.content.decode()
+        assert outcomes.HOST_ONLY in response.content.decode()
     host = client_for(users[0])
     response = host.post(
         _url("remove", table), {"version": table.version, "seat": "x"}, follow=True
@@ -193,7 +194,7 @@ def test_free_text_is_refused_and_says_nothing() -> None:
     table, users = started()
     ann = client_for(users[1])
     response = ann.post(_url("say", table), {"phrase": "meet me after school"}, follow=True)
-    assert people.NO_SUCH_PHRASE in response.content.decode()
+    assert together.NO_SUCH_PHRASE in response.content.decode()
     assert "meet me" not in response.content.decode()
     assert not PeoplePhrase.objects.exists()
     assert (
@@ -210,7 +211,7 @@ def test_a_spectator_host_sees_the_phrases_and_says_none() -> None:
     )
     ann = make_user("ann")
     people.sit(table, ann)
-    people.say_phrase(table, ann, "one-moment")
+    together.say_phrase(table, ann, "one-moment")
     page = client_for(host).get(_url("watch", table)).content.decode()
     assert "<strong>ann</strong>: “One moment”" in page
     assert _url("say", table) not in page
