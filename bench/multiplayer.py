@@ -239,7 +239,10 @@ async def person(
             if newest <= acted:
                 continue  # his own last decision's table has not come yet: the page shows it
             page = heard.page
-            mine = "Your turn" in page and _VERSION.search(page)
+            # His turn, and a decision on his felt (the strip above it may say "Your turn" a
+            # moment before the felt offers one: the cards still arriving, a seat taken over).
+            offered = bench_http._LEGAL_CARD.search(page) or bench_http._CHOICE.search(page)
+            mine = "Your turn" in page and _VERSION.search(page) and offered
             deal = host and _NEXT.search(page)
             if not (mine or deal):
                 continue
