@@ -33,6 +33,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
+from django.db import DatabaseError
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
@@ -252,7 +253,7 @@ async def stream(request: HttpRequest, pk: int) -> HttpResponse | StreamingHttpR
         if not _viewers[key]:
             del _viewers[key]
             _rendered.pop(key, None)
-        await bus.in_reader_thread(held.release)
+        await _release(held)
 
     return sse.stream(
         request,
@@ -295,3 +296,18 @@ def _advanced(key: tuple[asyncio.AbstractEventLoop, int], done: asyncio.Future[b
     _advancing.pop(key, None)
     if not done.cancelled() and done.exception() is not None:
         log.error("What fell due at table %s failed", key[1], exc_info=done.exception())
+
+
+async def _release(held: limits.Held) -> None:
+    """Give a closed stream's places back, trying again for a moment if the database (the
+    shared cache without Redis) is busy: a place not given back stays taken until it expires,
+    a minute in which its owner may be refused another page."""
+    for attempt in range(5):
+        try:
+            await bus.in_reader_thread(held.release)
+        except DatabaseError:
+            if attempt == 4:
+                raise
+            await asyncio.sleep(0.05 * (attempt + 1))
+        else:
+            return
