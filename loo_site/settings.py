@@ -125,7 +125,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Password guesses, sign-ups and join codes, limited per address and per target.
-    "loo_site.limits.AttemptLimitMiddleware",
+    "loo_site.attempts.AttemptLimitMiddleware",
     # Everything that creates or stores rows, limited per account and per address.
     "loo_site.limits.CreationLimitMiddleware",
     # Last, as django-axes asks: answers a locked-out login with its lockout page.
@@ -253,7 +253,7 @@ AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_DISABLE_ACCESS_LOG = True
 # A browser that has logged in to the name before is counted per browser instead (its own
 # wrong passwords lock it), so that no one at the same address locks its owner out.
-AXES_WHITELIST_CALLABLE = "loo_site.limits.known_device"
+AXES_WHITELIST_CALLABLE = "loo_site.attempts.known_device"
 
 # The client's address: REMOTE_ADDR, or behind this many reverse proxies (each of which adds
 # the address it saw to X-Forwarded-For) the address the nearest one saw. 0: no proxy is
