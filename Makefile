@@ -102,7 +102,7 @@ test-under-load:
 # which make test balances its two lanes; commit the file it writes.
 test-durations: $(INSTALLED) $(NODE_INSTALLED)
 	@$(MAKE) --no-print-directory pytest-both \
-		PYTEST_ARGS="--lane-record=.durations-$$$$.json" || true
+		PYTEST_ARGS="--lane-record=.durations-{lane}.json" || true
 	$(BIN)/python scripts/durations.py .durations-*.json > tests/durations.json
 	rm -f .durations-*.json
 

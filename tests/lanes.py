@@ -17,7 +17,8 @@ names: a single test, a folder. ``--lane-full`` (``make test-full``) runs every 
 uses the database in both lanes (the PostgreSQL-only files in the PostgreSQL lane alone),
 and splits the others as ``make test`` does.
 ``--lane-record=FILE`` writes the seconds each file took in this run, for
-``scripts/durations.py`` to merge into ``tests/durations.json``.
+``scripts/durations.py`` to merge into ``tests/durations.json``; ``{lane}`` in FILE is the
+lane's name (the two lanes run at once, and each must write a file of its own).
 """
 
 from __future__ import annotations
@@ -240,4 +241,5 @@ class Recorder:
 def configure(config: pytest.Config) -> None:
     path = config.getoption("--lane-record")
     if path:
-        config.pluginmanager.register(Recorder(path), "lane-recorder")
+        lane = config.getoption("--lane")
+        config.pluginmanager.register(Recorder(path.format(lane=lane)), "lane-recorder")
