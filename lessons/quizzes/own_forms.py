@@ -58,6 +58,8 @@ HELP = {
 KIND_HELP = {
     ("trick-winner", "trick"): "One card for each player in the play; leave the rest empty.",
 }
+#: Fields drawn folded: none is fine, and each is 52 checkboxes a phone would scroll past.
+FOLDED = {"played"}
 ORDINALS = ["Card led"] + [
     f"{n}{'nd' if n == 2 else 'rd' if n == 3 else 'th'} card" for n in range(2, 11)
 ]
@@ -146,6 +148,9 @@ class Picker:
     #: Cards in order (a trick): a select each; hands: (label, selects) each.
     slots: list[Any] = field(default_factory=list)
     hands: list[tuple[str, list[Any]]] = field(default_factory=list)
+    #: Drawn folded (a disclosure, open when something is chosen): a field none is fine for.
+    folded: bool = False
+    opened: bool = False
 
 
 class PositionForm(forms.Form):
@@ -169,7 +174,7 @@ class PositionForm(forms.Form):
             if kind_of == own.SUIT:
                 self.fields[name] = forms.ChoiceField(
                     label=label,
-                    choices=[(s, f"{SUIT_SYMBOLS[s]} {SUIT_NAMES[s].capitalize()}") for s in SUITS],
+                    choices=[(s, SUIT_NAMES[s].capitalize()) for s in SUITS],
                     widget=forms.RadioSelect,
                 )
             elif kind_of == own.CARD:
@@ -281,6 +286,7 @@ class PositionForm(forms.Form):
             )
             if kind_of == own.CARDS:
                 ticked = set(self[name].value() or [])
+                p.folded, p.opened = name in FOLDED, bool(ticked or self[name].errors)
                 p.errors = [str(e) for e in self[name].errors]
                 p.suits = [
                     SuitGroup(
