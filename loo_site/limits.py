@@ -548,6 +548,8 @@ CREATING: dict[str, Creating] = {
     "classes:announcements-read": _ROSTER,
     "quizzes:quiz-new": _QUIZZES,
     "quizzes:quiz-edit": _QUIZZES,
+    "quizzes:own-save": Creating(("own-questions-per-address", "own-questions-per-account")),
+    "quizzes:own-delete": Creating(("own-questions-per-address", "own-questions-per-account")),
     "quizzes:assign": _ASSIGNMENTS,
     "quizzes:assignment-edit": _ASSIGNMENTS,
     "quizzes:assignment-delete": _ASSIGNMENTS,
@@ -688,6 +690,9 @@ declare(
 QUIZZES = "Too many quizzes have been made or edited."
 declare("quizzes-per-account", 100, 3600, Per.ACCOUNT, QUIZZES)
 declare("quizzes-per-address", 300, 3600, Per.ADDRESS, QUIZZES)
+QUESTIONS = "Too many questions of your own have been saved."
+declare("own-questions-per-account", 100, 3600, Per.ACCOUNT, QUESTIONS)
+declare("own-questions-per-address", 300, 3600, Per.ADDRESS, QUESTIONS)
 ASSIGNMENTS = "Too many assignments have been set."
 declare("assignments-per-account", 100, 3600, Per.ACCOUNT, ASSIGNMENTS)
 declare("assignments-per-address", 300, 3600, Per.ADDRESS, ASSIGNMENTS)

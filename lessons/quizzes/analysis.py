@@ -43,7 +43,9 @@ from lessons.quizzes.models import Answer, Assignment, StaleAnswer
 from lessons.trainer import bank
 from lessons.trainer.presenting import Shown, shown
 
-IDENTITY = ("kind", "rules", "game", "rule", "seed", "version")
+#: A stored question's identity; ``own``: the version of a teacher's own question it asks (its
+#: seed only shuffles the choices), which is an item of its own whatever the seed.
+IDENTITY = ("kind", "rules", "game", "rule", "seed", "version", "own")
 
 #: Distinct stored questions made again for their options (the most asked first). A quiz the
 #: same for all asks one per question and attempt number; a quiz of a variant each, one per
@@ -91,16 +93,19 @@ def identify(kind: str, rules: str, game: str, topic: str, page: Shown, q: Any) 
 
 
 @functools.lru_cache(maxsize=4096)
-def made_again(kind: str, rules: str, game: str, rule: str, seed: int, version: int) -> Made | None:
+def made_again(
+    kind: str, rules: str, game: str, rule: str, seed: int, version: int, own: int | None = None
+) -> Made | None:
     """The stored question of this identity, made again (once per process: the same question
     is asked of many students); None if the bank can no longer make it."""
     try:
         q = Answer(kind=kind, rules=rules, game=game, rule=rule, seed=seed, version=version)
+        q.own_id = own
         made = q.to_engine()
     except StaleAnswer:
         return None
     page = shown(made)
-    key = identify(kind, rules, game, bank.topic(made), page, made)
+    key = f"own-{own}" if own else identify(kind, rules, game, bank.topic(made), page, made)
     return Made(key, page, frozenset(made.answer))
 
 

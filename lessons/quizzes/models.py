@@ -33,6 +33,7 @@ from games.loo.questions import VERSIONS, Grade, Question, QuestionError, grade
 from games.models import RulesAndGameNames
 from lessons.classes.models import Membership
 from lessons.quizzes.drawing import draw_question
+from lessons.quizzes.own_models import OwnAnswer, with_own_questions
 from lessons.quizzes.zones import spoken, teacher_zone
 from lessons.trainer import bank
 
@@ -590,7 +591,8 @@ class Attempt(models.Model):
         variant = "all" if version.same_for_all else student.pk
         draw = len(attempts) + 1
         try:
-            made = [version.make_question(i, variant, draw) for i in range(version.count)]
+            generated = [version.make_question(i, variant, draw) for i in range(version.count)]
+            made = with_own_questions(generated, version, variant, draw)
         except QuestionError as error:
             raise AttemptRefused(f"The questions of this quiz could not be made: {error}") from None
         try:
@@ -604,7 +606,8 @@ class Attempt(models.Model):
                     deadline=deadline,
                 )
                 Answer.objects.bulk_create(
-                    Answer.identity(q, attempt=attempt, position=i) for i, q in enumerate(made)
+                    Answer.identity(q, attempt=attempt, position=i, own=o)
+                    for i, (q, o) in enumerate(made)
                 )
         except IntegrityError:
             # Another request started this attempt first: it is the one.
@@ -676,7 +679,7 @@ class QuestionIdentity(models.Model):
         }
 
 
-class Answer(QuestionIdentity):
+class Answer(OwnAnswer, QuestionIdentity):
     """One question of an attempt: its identity (never its answer) and the student's answer,
     stored once."""
 
@@ -729,6 +732,8 @@ class Answer(QuestionIdentity):
         if self.version not in VERSIONS:
             raise StaleAnswer("this question was made by an earlier version of the question bank")
         try:
+            if self.own_id is not None:
+                return self.own_question()  # a teacher's own question (own_models.py)
             return bank.remake(
                 self.kind, self.rules, self.game, self.rule or None, self.seed, version=self.version
             )

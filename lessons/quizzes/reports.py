@@ -146,12 +146,15 @@ def remade(answer: Answer) -> Question:
     """The answer's question made again (:meth:`Answer.to_engine`), once per process for the
     same question: a student's many attempts at a quiz the same for all ask the same questions
     again, and some take the engine 10 ms to find. Raises :class:`StaleAnswer`."""
-    return _remade(*answer.identity_fields().values())
+    return _remade(*answer.identity_fields().values(), answer.own_id)
 
 
 @functools.lru_cache(maxsize=512)
-def _remade(kind: str, rules: str, game: str, rule: str, seed: int, version: int) -> Question:
+def _remade(
+    kind: str, rules: str, game: str, rule: str, seed: int, version: int, own: int | None
+) -> Question:
     q = Answer(kind=kind, rules=rules, game=game, rule=rule, seed=seed, version=version)
+    q.own_id = own
     return q.to_engine()
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from lessons.quizzes import exception_views, results_views, views
+from lessons.quizzes import exception_views, own_views, results_views, views
 
 app_name = "quizzes"
 
@@ -10,6 +10,14 @@ urlpatterns = [
     path("new/", views.new_quiz, name="quiz-new"),
     path("<int:pk>/", views.show_quiz, name="quiz"),
     path("<int:pk>/edit/", views.edit_quiz, name="quiz-edit"),
+    # A teacher's questions of his own (the card-table editor, a form per step).
+    path("own/", own_views.list_own, name="own-list"),
+    path("own/new/", own_views.start_own, name="own-new"),
+    path("own/new/cards/", own_views.own_cards, name="own-cards"),
+    path("own/new/preview/", own_views.preview_own, name="own-preview"),
+    path("own/new/save/", own_views.save_own, name="own-save"),
+    path("own/<int:pk>/", own_views.show_own, name="own"),
+    path("own/<int:pk>/delete/", own_views.delete_own, name="own-delete"),
     # A class's assignments and results (its teacher).
     path("class/<int:pk>/", views.list_class_assignments, name="class-assignments"),
     path("class/<int:pk>/assign/", views.assign, name="assign"),

@@ -36,11 +36,12 @@ from lessons.quizzes import (
     exceptions,
     grades,
     mastery,
+    own,
     reports,
     student_work,
     timing,
 )
-from lessons.quizzes.forms import AssignmentForm, QuizForm, ReportForm
+from lessons.quizzes.forms import AssignmentForm, ReportForm
 from lessons.quizzes.models import (
     Answer,
     Assignment,
@@ -51,6 +52,7 @@ from lessons.quizzes.models import (
     Quiz,
     StaleAnswer,
 )
+from lessons.quizzes.own_forms import OwnQuizForm
 from lessons.quizzes.zones import spoken, teacher_zone
 from lessons.trainer.forms import AnswerForm
 from lessons.trainer.presenting import asking_context, graded_context, shown
@@ -149,10 +151,12 @@ def list_quizzes(request: AuthenticatedHttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def new_quiz(request: AuthenticatedHttpRequest) -> HttpResponse:
     _require_teacher(request)
-    form = QuizForm(request.POST or None)
+    form = OwnQuizForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
         quiz = Quiz.objects.create(teacher=request.user)
-        quiz.save_version(**form.version_fields(new_seed()))
+        own.set_quiz_questions(
+            quiz.save_version(**form.version_fields(new_seed())), form.cleaned_data["own_questions"]
+        )
         messages.success(request, "Quiz saved. Preview its questions below, then assign it.")
         return redirect(quiz)
     return render(request, "quizzes/quiz_form.html", {"form": form, "quiz": None})
@@ -164,11 +168,14 @@ def edit_quiz(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     quiz = _quiz_for_teacher(request, pk)
     assert quiz.current is not None
     form = (
-        QuizForm(request.POST) if request.method == "POST" else QuizForm.for_version(quiz.current)
+        OwnQuizForm(request.POST, user=request.user)
+        if request.method == "POST"
+        else OwnQuizForm.for_quiz(quiz.current, request.user)
     )
     if request.method == "POST" and form.is_valid():
         before = quiz.current.number
         version = quiz.save_version(**form.version_fields(new_seed()))
+        own.set_quiz_questions(version, form.cleaned_data["own_questions"])
         if version.number != before:
             messages.success(
                 request,
@@ -192,7 +199,19 @@ def show_quiz(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     for i, q in enumerate(version.sample(5)):
         sample.append(_teacher_view(q, i))
     classes = classes_taught(request.user).filter(archived__isnull=True)
-    context = {"quiz": quiz, "version": version, "sample": sample, "classes": classes}
+    # Then the questions of one's own it asks, each as the engine answers it.
+    own_sample = [
+        _teacher_view(q.current.to_engine(0), len(sample) + i)
+        for i, q in enumerate(own.quiz_questions(version))
+        if q.current is not None
+    ]
+    context = {
+        "quiz": quiz,
+        "version": version,
+        "sample": sample + own_sample,
+        "own_count": len(own_sample),
+        "classes": classes,
+    }
     return render(request, "quizzes/quiz.html", context)
 
 

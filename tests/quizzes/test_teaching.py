@@ -57,7 +57,7 @@ def test_a_teacher_makes_a_quiz_and_previews_it_with_the_answers(teacher) -> Non
     [
         ({"game": "irish"}, "describes no"),
         ({"count": "51"}, "less than or equal to 50"),
-        ({"count": "0"}, "greater than or equal to 1"),
+        ({"count": "0"}, "A quiz asks one question at least"),
         ({"scope": "group:flushes", "kinds": ["trick-winner"]}, "No question of these kinds"),
         ({"scope": "lesson:nowhere"}, "Select a valid choice"),
     ],
