@@ -283,6 +283,8 @@ def check_trick(data: Mapping[str, object], *, game: str, rules: RuleSet) -> Non
 def check_hands(data: Mapping[str, object], *, game: str, rules: RuleSet) -> None:
     """Five-card hands shown for flushes (``flush``)."""
     trump_field(data)
+    if game != "five-card":
+        raise ImpossiblePosition(f"flushes are shown only in five-card Loo, not {_game(game)}")
     hands = data.get("hands")
     if not isinstance(hands, list):
         return  # the kind's own reading says what the field must be
@@ -382,6 +384,13 @@ def check_declaring(data: Mapping[str, object], *, game: str, rules: RuleSet) ->
     one_place([("in your hand", hand), ("the turn-up", [turn_up])])
     _hand_size(game, len(hand), HAND_SIZE[game])
     made = declarations_field(data, players)
+    if game != "three-card":
+        for _, choice in made:
+            if choice not in ("play", "pass"):
+                raise ImpossiblePosition(
+                    f"a declaration {choice!r} at {_game(game)}, where a player plays (drawing "
+                    "or standing) or passes: there is no miss"
+                )
     dealer = seat_field(data, "dealer", players)
     if dealer is None:
         if len(made) > players - 1:

@@ -99,6 +99,13 @@ REFUSALS: list[Refusal] = [
         ["JC", "9D", "8D", "7D", "6C"],
     ),
     hands("the ace of spades is twice in hand 1", ["AS", "AS", "9S", "5S", "2S"], MIXED),
+    (
+        "flush",
+        "hoffmann",
+        "three-card",
+        FLUSHES,
+        "flushes are shown only in five-card Loo, not three-card Loo",
+    ),
     trick("the king of spades is twice in the trick", "KS KS 2H"),
     moment("the ace of hearts is in your hand and the turn-up", turn_up="AH"),
     # Trumps and the turn-up.
@@ -258,6 +265,13 @@ REFUSALS: list[Refusal] = [
         must=True,
     ),
     moment("a must under the britannica rules, which play none", preset="britannica", must=True),
+    moment(
+        "a declaration 'take-miss' at irish Loo, where a player plays (drawing or standing) or "
+        "passes: there is no miss",
+        preset="britannica",
+        game="irish",
+        declarations=["pass", "take-miss"],
+    ),
     moment(
         "seat 4 takes the miss, which the rules do not allow there",
         declarations=["take-miss", "take-miss"],
