@@ -17,6 +17,7 @@ from .coach import SAMPLES, advise
 from .errors import LooError
 from .flushes import compare_flushes
 from .play import legal, trick_winner
+from .possible import check_play
 from .questions import KINDS, VERSIONS, grade, question
 from .rulesets import GAMES, OPTIONS, PRESETS, RuleSet, preset
 from .simulate import simulate
@@ -96,8 +97,9 @@ def cmd_legal(data: Mapping[str, object], rules_flag: str | None) -> dict[str, o
             "played",
         ],
     )
-    position = authored_position(data, game=_game(data), rules=_rules(data, rules_flag))
-    return legal(position).to_dict()
+    game, rules = _game(data), _rules(data, rules_flag)
+    check_play(data, game=game, rules=rules)  # a position that can happen (as question_at's)
+    return legal(authored_position(data, game=game, rules=rules)).to_dict()
 
 
 def cmd_winner(data: Mapping[str, object], rules_flag: str | None) -> dict[str, object]:

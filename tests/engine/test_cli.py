@@ -168,19 +168,19 @@ def test_presets_lists_every_option_with_its_basis() -> None:
         (
             ["legal", "-"],
             json.dumps({**ISSUE_POSITION, "hand": ["QH", "QH", "KS"]}),
-            "QH appears twice",
+            "the queen of hearts is twice in your hand",
         ),
         (
             ["legal", "-"],
             json.dumps({**ISSUE_POSITION, "trick": ["QH"]}),
-            "QH cannot be both in the hand and the trick",
+            "the queen of hearts is in your hand and in the trick",
         ),
         (
             ["legal", "-"],
             json.dumps({**ISSUE_POSITION, "hand": ["QH", "3H"]}),
-            "holds 3 cards, not 2",
+            "a hand of two cards at the first trick",
         ),
-        (["legal", "-"], json.dumps({**ISSUE_POSITION, "declared": 1}), "between 2 and 16"),
+        (["legal", "-"], json.dumps({**ISSUE_POSITION, "declared": 1}), "one player in the play"),
         (
             ["legal", "-"],
             json.dumps({**ISSUE_POSITION, "declared": "4"}),

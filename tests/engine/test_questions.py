@@ -337,12 +337,14 @@ def test_an_authored_position_where_the_rule_does_not_bind_is_refused() -> None:
         )
     with pytest.raises(QuestionError, match="not in the hand"):
         question_at("why-not", "hoffmann", game="three-card", position=follow, card="AS", seed=1)
-    with pytest.raises(QuestionError, match="not a position"):
+    with pytest.raises(QuestionError, match="cannot happen: the queen of hearts is twice"):
         question_at(
             "legal-cards", "hoffmann", position=dict(follow, hand=["QH", "QH", "3S"]), seed=1
         )
+    with pytest.raises(QuestionError, match="not a position"):
+        question_at("legal-cards", "hoffmann", position=dict(follow, declared="4"), seed=1)
     with pytest.raises(QuestionError, match="cannot be asked about a position"):
-        question_at("settlement", "hoffmann", position=follow, seed=1)
+        question_at("source", "hoffmann", position=follow, seed=1)
     with pytest.raises(QuestionError, match="only in five-card"):
         question_at("flush", "hoffmann", game="three-card", position=follow, seed=1)
     trick = {"trump": "H", "trick": "KS AS 2H"}

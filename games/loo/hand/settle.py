@@ -21,11 +21,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from ..messages import msg
 from ..rulesets import HAND_SIZE
-from .state import HandState, Payment
+from .state import HandState, Payment, Trick
 
 
 class SettlePhase(HandState):
@@ -77,6 +78,16 @@ class SettlePhase(HandState):
         self._pay(None, seat, self.pool, rule, _PAY_WITHOUT_PLAY)
         self.no_loo = True
         self._finish()
+
+    def settle_tricks_taken(self, winners: Sequence[int]) -> None:
+        """Settle the hand, its declaring done, as if its tricks had fallen to ``winners`` in
+        turn, without the cards: a hand as a teacher describes it, "who took which trick"
+        (:mod:`games.loo.questions.tables`). The settlement is the played hand's own."""
+        if self.phase != "play" or self.tricks or len(winners) != HAND_SIZE[self.game]:
+            raise AssertionError("a hand is settled by its tricks once its play has begun")
+        self.tricks = [Trick(w, winner=w) for w in winners]
+        self.trick = None
+        self._settle_tricks()
 
     def _settle_tricks(self) -> None:
         self.phase = "over"

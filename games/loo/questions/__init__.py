@@ -43,6 +43,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
+from .. import possible
 from ..catalogue import UnknownRule
 from ..catalogue import rule as catalogue_rule
 from ..errors import CardError, PositionError
@@ -96,6 +97,85 @@ KIND_BY_NAME: Final[Mapping[str, Kind]] = {k.name: k for k in REGISTRY}
 #: the rules each kind with a fixed family can ask about.
 KINDS: Final = tuple(KIND_BY_NAME)
 AUTHORED_KINDS: Final = tuple(k.name for k in REGISTRY if k.at is not None)
+
+#: The fields of a position each authored kind reads (what an editor asks for), in the order a
+#: form would ask them. Each field's type is :data:`FIELD_TYPES`'s; a field left out takes
+#: its default (said in brackets):
+#:
+#: - ``trump`` (suit): the trump suit, ``"S" "H" "D" "C"`` (at a table, optional: the turn-up's);
+#: - ``turn_up`` (card): the card turned up (optional in the play; its suit must be trumps);
+#: - ``declared`` (count): the players in the play [2];
+#: - ``trick_number`` (count): the trick being played, from 1 [1];
+#: - ``hand`` (cards): the learner's cards (in the play, those he still holds; at the
+#:   declaring, those he was dealt);
+#: - ``trick`` (cards): the cards played to the trick so far, the leader's first (for
+#:   ``trick-winner``, the whole trick);
+#: - ``played`` (cards): the cards of the earlier tricks, all of them or none [none];
+#: - ``pam_be_civil`` (flag): "Pam, be civil" was called on the ace of trumps led [false];
+#: - ``hands`` (hands): each player's five cards, the elder hand's first;
+#: - ``players`` (count): the players at the table;
+#: - ``dealer`` (seat): who dealt [settlement: the learner's right, the last seat; declaring:
+#:   the seat before the first of the declarations];
+#: - ``declarations`` (declarations): what each player before the learner declared, in turn
+#:   from the dealer's left: ``"play"``, ``"pass"``, ``"take-miss"``, ``"defend-miss"``,
+#:   ``"defend-master"`` (each may be written ``[seat, choice]``) [none];
+#: - ``pool`` (count): the counters in the pool once the stake is put up [declaring: a pool
+#:   carried from a loo];
+#: - ``must`` (flag): the deal is a must, nobody may pass [declaring: none if it can be so];
+#: - ``in_play`` (seats): who stood in (played) to the end; the others passed;
+#: - ``tricks`` (seats): who took each trick, in turn (none if one player alone took the pool
+#:   without play);
+#: - ``defender`` (seat): the dealer, if he played for the pool against one player [none];
+#: - ``miss_holder`` (seat): who took the miss (three-card Loo) [none];
+#: - ``asked`` (seat): whose settlement is asked [the learner, 0].
+#:
+#: A seat is counted from the learner (0, "you"), round the table to his left (1 is "seat 2").
+PLAY_FIELDS: Final = tuple(
+    ["trump", "turn_up", "declared", "trick_number", "hand", "trick", "played", "pam_be_civil"]
+)
+AUTHORED_FIELDS: Final[Mapping[str, tuple[str, ...]]] = {
+    "legal-cards": PLAY_FIELDS,
+    "why-not": PLAY_FIELDS,
+    "trick-winner": ("trump", "trick"),
+    "flush": ("trump", "hands"),
+    "declaration": ("players", "dealer", "hand", "turn_up", "declarations", "pool", "must"),
+    "settlement": (
+        "players",
+        "dealer",
+        "pool",
+        "in_play",
+        "tricks",
+        "defender",
+        "miss_holder",
+        "asked",
+    ),
+}
+
+#: The type of each field of :data:`AUTHORED_FIELDS`: ``suit``, ``card``, ``cards`` (a list
+#: of card codes, ``["QH", "3S"]`` or ``"QH 3S"``), ``hands`` (a list of such lists),
+#: ``count`` (a whole number), ``flag`` (true or false), ``seat`` (a seat, or null),
+#: ``seats`` (a list of seats), ``declarations`` (a list of choices).
+FIELD_TYPES: Final[Mapping[str, str]] = {
+    "trump": "suit",
+    "turn_up": "card",
+    "declared": "count",
+    "trick_number": "count",
+    "hand": "cards",
+    "trick": "cards",
+    "played": "cards",
+    "pam_be_civil": "flag",
+    "hands": "hands",
+    "players": "count",
+    "dealer": "seat",
+    "declarations": "declarations",
+    "pool": "count",
+    "must": "flag",
+    "in_play": "seats",
+    "tricks": "seats",
+    "defender": "seat",
+    "miss_holder": "seat",
+    "asked": "seat",
+}
 SINCE: Final = {k.name: k.since for k in REGISTRY if k.since > VERSIONS[0]}
 FAMILIES: Final[Mapping[str, tuple[str, ...]]] = {
     k.name: k.family() for k in REGISTRY if not k.any_rule
@@ -273,13 +353,15 @@ def question_at(
     seed: int | str,
     version: int = VERSION,
 ) -> Question:
-    """The question of ``kind`` about an authored ``position`` (a lesson's exercise), in the
-    form a question shows it: for ``legal-cards`` and ``why-not``, what the ``legal`` command
-    takes (and, for ``why-not``, the forbidden ``card``, or None for one that ``rule``
-    excluded); for ``trick-winner``, ``trump`` and ``trick``; for ``flush``, ``trump`` and
-    ``hands``. The learner is the player to move (or the elder hand). The answer is the
-    engine's; ``seed`` shuffles the choices. :class:`QuestionError` if ``rule`` does not bind
-    there, or the position is not one."""
+    """The question of ``kind`` about an authored ``position`` (a lesson's exercise, a
+    teacher's question): the fields :data:`AUTHORED_FIELDS` names for the kind (and, for
+    ``why-not``, the forbidden ``card``, or None for one that ``rule`` excluded). The learner
+    is the player to move (or the elder hand; at a table, seat 0). The position is first
+    checked to be one that can happen under the rule set and game
+    (:func:`games.loo.possible.check`); the answer, its explanations and their rule ids are
+    the engine's; ``seed`` shuffles the choices. :class:`QuestionError` if the position cannot
+    happen ("this position cannot happen: the knave of clubs is in two hands"), is not one
+    (a field missing or mistyped: "not a position: ..."), or ``rule`` does not bind there."""
     if kind not in AUTHORED_KINDS:
         raise QuestionError(
             f"a {kind} question cannot be asked about a position: only {', '.join(AUTHORED_KINDS)}"
@@ -292,7 +374,10 @@ def question_at(
     at = KIND_BY_NAME[kind].at
     assert at is not None  # an authored kind
     try:
+        possible.check(kind, position, game=game, rules=ask.rules)
         made = at(ask, rng, dict(position), card)
+    except possible.ImpossiblePosition as e:
+        raise QuestionError(f"this position cannot happen: {e}") from None
     except (PositionError, CardError) as e:
         raise QuestionError(f"not a position: {e}") from None
     if made is None:
@@ -304,8 +389,10 @@ def question_at(
 
 
 __all__ = [
+    "AUTHORED_FIELDS",
     "AUTHORED_KINDS",
     "FAMILIES",
+    "FIELD_TYPES",
     "FOLLOW_RULES",
     "KINDS",
     "KIND_BY_NAME",

@@ -1,13 +1,25 @@
 """``declaration``: a moment of the declarations, "What may you do now?" (select all); the
-answer is :meth:`Hand.options() <games.loo.hand.Hand.options>`'s choices."""
+answer is :meth:`Hand.options() <games.loo.hand.Hand.options>`'s choices. Also asked about a
+moment a teacher describes ("what the player may do now": his cards, the turn-up, the
+declarations before him: :func:`_declaration_at`)."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from ..hand import Hand
+from ..authored import (
+    cards_field,
+    count_field,
+    declarations_field,
+    flag_field,
+    seat_field,
+    trump_field,
+    turn_up_field,
+)
+from ..errors import PositionError
+from ..hand import Hand, Options
 from ..messages import msg
 from ..play import RuleApplication
 from ..rng import rng_for
@@ -22,6 +34,7 @@ from .base import (
     stored_coverage,
 )
 from .deals import deal_hand, random_step
+from .tables import declaring_table
 
 DECLARATION_RULES: Final = (
     "take-miss",
@@ -73,27 +86,7 @@ def _make_declaration(ask: Ask, rng: random.Random, attempt: int) -> Question | 
     while hand.phase in ("declare", "exchange"):
         options = hand.options()
         seat = options.seat
-        apps = list(options.explanations)
-        if "take-miss" in options.choices:
-            apps.append(RuleApplication("take-miss", msg("question.may-take-miss", p=seat)))
-            if ask.version >= 3:
-                apps.append(
-                    RuleApplication("miss-holder-must-play", msg("question.miss-must-play", p=seat))
-                )
-        before = hand.declared_before_dealer() if seat == hand.dealer else []
-        if hand.phase == "exchange" and len(before) == 1 and "pass" in options.choices:
-            # Five-card or Irish Loo under a rule set that lets the dealer drop out (A47).
-            apps.append(
-                RuleApplication(
-                    "dealer-must-play-against-one",
-                    msg("question.dealer-may-pass", one=before[0], d=seat),
-                )
-            )
-        if hand.phase == "exchange" and not apps:
-            rule = "irish-loo" if ask.game == "irish" else "five-card-exchange"
-            apps.append(
-                RuleApplication(rule, msg("question.may-exchange", p=seat, n=options.max_discards))
-            )
+        apps = moment_apps(ask, hand, options)
         bound = [a.rule for a in apps]
         if (
             bound
@@ -105,6 +98,67 @@ def _make_declaration(ask: Ask, rng: random.Random, attempt: int) -> Question | 
             return _declaration(ask, rng, hand, seat, options.choices, apps, bound)
         random_step(hand, rng)
     return None
+
+
+def moment_apps(ask: Ask, hand: Hand, options: Options) -> list[RuleApplication]:
+    """The rules that shape what the player to declare may do (``options``, his), each told:
+    the engine's reasons, and the miss he may take, the dealer who may pass against one, the
+    exchange."""
+    seat = options.seat
+    apps = list(options.explanations)
+    if "take-miss" in options.choices:
+        apps.append(RuleApplication("take-miss", msg("question.may-take-miss", p=seat)))
+        if ask.version >= 3:
+            apps.append(
+                RuleApplication("miss-holder-must-play", msg("question.miss-must-play", p=seat))
+            )
+    before = hand.declared_before_dealer() if seat == hand.dealer else []
+    if hand.phase == "exchange" and len(before) == 1 and "pass" in options.choices:
+        # Five-card or Irish Loo under a rule set that lets the dealer drop out (A47).
+        apps.append(
+            RuleApplication(
+                "dealer-must-play-against-one",
+                msg("question.dealer-may-pass", one=before[0], d=seat),
+            )
+        )
+    if hand.phase == "exchange" and not apps:
+        rule = "irish-loo" if ask.game == "irish" else "five-card-exchange"
+        apps.append(
+            RuleApplication(rule, msg("question.may-exchange", p=seat, n=options.max_discards))
+        )
+    return apps
+
+
+def _declaration_at(
+    ask: Ask, rng: random.Random, data: Mapping[str, Any], card: str | None
+) -> Question | None:
+    """A moment of the declaring as a teacher describes it
+    (:func:`~games.loo.questions.tables.declaring_table`): what the learner may do now."""
+    players = count_field(data, "players")
+    trump = None if data.get("trump") in (None, "") else trump_field(data)
+    turn_up = turn_up_field(data)
+    if turn_up is None or (trump is not None and turn_up.suit != trump):
+        raise PositionError("a declaring moment shows the turn-up, of the trump suit")
+    must = data.get("must")
+    hand = declaring_table(
+        ask.game,
+        ask.rules,
+        players,
+        seat_field(data, "dealer", players),
+        own=cards_field(data, "hand"),
+        turn_up=turn_up,
+        declarations=declarations_field(data, players),
+        pool=None if data.get("pool") is None else count_field(data, "pool"),
+        must=None if must is None else flag_field(data, "must"),
+    )
+    options = hand.options()
+    apps = moment_apps(ask, hand, options)
+    bound = [a.rule for a in apps]
+    if not apps or not ask.wants(bound):
+        return None
+    if ask.rule is not None:
+        bound = [ask.rule, *(b for b in bound if b != ask.rule)]
+    return _declaration(ask, rng, hand, 0, options.choices, apps, bound)
 
 
 def _any_rule_target(ask: Ask) -> str | None:
@@ -185,6 +239,7 @@ DECLARATION: Final = Kind(
     title="What may be declared",
     make=_make_declaration,
     rules=DECLARATION_RULES,
+    at=_declaration_at,
     shows="declaration",
     answer_under=_declaration_under,
 )

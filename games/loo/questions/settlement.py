@@ -1,17 +1,19 @@
 """``settlement``: a finished hand, "How many counters does East receive or pay?"; the answer
-is what the hand's settlement paid."""
+is what the hand's settlement paid. Also asked about a hand a teacher describes (who stood in,
+who took which trick, the pool: :func:`_settlement_at`)."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
+from ..authored import count_field, seat_field, seats_field
 from ..errors import LooError
 from ..hand import Hand, Payment
 from ..messages import Message, msg
 from ..play import RuleApplication
-from ..rulesets import RuleSet
+from ..rulesets import HAND_SIZE, RuleSet
 from .base import (
     Ask,
     Choice,
@@ -21,6 +23,7 @@ from .base import (
     table_position,
 )
 from .deals import deal_hand, random_step
+from .tables import settled_table
 
 SETTLEMENT_RULES: Final = (
     "single",
@@ -52,6 +55,27 @@ def _make_settlement(ask: Ask, rng: random.Random, attempt: int) -> Question | N
         asked = rng.choice(in_play)
     else:
         asked = rng.randrange(players)
+    explained = explain_settlement(hand, asked)
+    if explained is None:
+        return None  # neither paid nor received, for a reason no rule here explains
+    net, apps = explained
+    bound = [a.rule for a in apps]
+    if not ask.wants(bound):
+        return None
+    learner = rng.randrange(players)
+    seats = seats_from(learner, players)
+    picked = amounts(rng, net, settlement_candidates(hand, net))
+    position = settled_position(ask, hand, seats, asked)
+    prompt = msg("question.settlement-net" if ask.version >= 5 else "question.settlement", p=asked)
+    return counters(ask, hand, prompt, bound, seats, learner, position, picked, net, apps)
+
+
+def explain_settlement(hand: Hand, asked: int) -> tuple[int, list[RuleApplication]] | None:
+    """What ``asked`` received or paid when ``hand`` was settled (its tricks played out, or
+    the pool taken without play), and why, each payment and each price told as a rule
+    applied: the answer and the explanation of a settlement question, generated or about a
+    teacher's hand. None if he neither paid nor received for a reason no rule here explains."""
+    in_play = hand.in_play
     net, paid, apps = settled_payments(hand, asked)
     won = [t.winner for t in hand.tricks]
     tricks = len(won)
@@ -82,29 +106,75 @@ def _make_settlement(ask: Ask, rng: random.Random, attempt: int) -> Question | N
             apps.append(RuleApplication("looed", msg("question.settle-passed", p=asked)))
         else:
             return None  # neither paid nor received, for a reason no rule here explains
-    bound = [a.rule for a in apps]
-    if not ask.wants(bound):
-        return None
-    learner = rng.randrange(players)
-    seats = seats_from(learner, players)
-    loo = hand.loo_amount()
-    candidates = {net + d for d in (hand.pool_at_start, -hand.pool_at_start, loo, -loo, 1, -1)}
-    candidates |= {0, -loo, hand.pool_at_start, -hand.stake}
-    picked = amounts(rng, net, candidates)
-    position = table_position(
+    return net, apps
+
+
+def settled_position(
+    ask: Ask, hand: Hand, seats: Callable[[int], int], asked: int
+) -> dict[str, Any]:
+    """A settled hand as its question shows it: the table, the stake and the pool, who was
+    in the play, who took each trick, who played for the pool, whose settlement is asked."""
+    return table_position(
         ask,
         hand,
         seats,
         stake=hand.stake,
         pool=hand.pool_at_start,
-        played=sorted(seats(s) for s in in_play),
-        tricks=[seats(w) for w in won if w is not None],
+        played=sorted(seats(s) for s in hand.in_play),
+        tricks=[seats(t.winner) for t in hand.tricks if t.winner is not None],
         defender=None if hand.defender is None else seats(hand.defender),
         asked=seats(asked),
         **agreed_loo(ask, hand),
     )
+
+
+def settlement_candidates(hand: Hand, net: int) -> set[int]:
+    """The amounts a settlement question offers beside the answer ``net``: off by the pool, a
+    loo, a counter; nothing; a loo paid; the pool; the stake."""
+    loo = hand.loo_amount()
+    candidates = {net + d for d in (hand.pool_at_start, -hand.pool_at_start, loo, -loo, 1, -1)}
+    return candidates | {0, -loo, hand.pool_at_start, -hand.stake}
+
+
+def _settlement_at(
+    ask: Ask, rng: random.Random, data: Mapping[str, Any], card: str | None
+) -> Question | None:
+    """A hand as a teacher describes it (:func:`~games.loo.questions.tables.settled_table`):
+    what the ``asked`` seat (you, if none) receives or pays, as a generated question asks."""
+    players = count_field(data, "players")
+    dealer = seat_field(data, "dealer", players, players - 1)
+    assert dealer is not None
+    asked = seat_field(data, "asked", players, 0)
+    assert asked is not None
+    in_play = seats_field(data, "in_play", players)
+    tricks = seats_field(data, "tricks", players)
+    defender = seat_field(data, "defender", players)
+    holder = seat_field(data, "miss_holder", players)
+    hand = settled_table(
+        ask.game,
+        ask.rules,
+        players,
+        dealer,
+        in_play=in_play,
+        tricks=tricks,
+        pool=count_field(data, "pool"),
+        defender=defender,
+        miss_holder=holder,
+    )
+    explained = explain_settlement(hand, asked)
+    if explained is None:
+        return None
+    net, apps = explained
+    bound = [a.rule for a in apps]
+    if not ask.wants(bound):
+        return None
+    picked = amounts(rng, net, settlement_candidates(hand, net))
+    seats = seats_from(0, players)
+    position = settled_position(ask, hand, seats, asked)
+    if holder is not None:
+        position["miss_holder"] = holder
     prompt = msg("question.settlement-net" if ask.version >= 5 else "question.settlement", p=asked)
-    return counters(ask, hand, prompt, bound, seats, learner, position, picked, net, apps)
+    return counters(ask, hand, prompt, bound, seats, 0, position, picked, net, apps)
 
 
 def amounts(rng: random.Random, net: int, candidates: set[int]) -> list[int]:
@@ -235,6 +305,10 @@ def _settlement_under(q: Question, rules: RuleSet) -> tuple[str, ...] | None:
         hand = Hand.replay(setup._replace(rules=rules), log)
     except LooError:
         return q.answer
+    told = q.position.get("tricks", ())
+    if hand.phase == "play" and not hand.tricks and len(told) == HAND_SIZE[q.game]:
+        # A teacher's hand (:func:`_settlement_at`): its tricks are told, not played.
+        hand.settle_tricks_taken([(s + learner) % setup.players for s in told])
     if not hand.over:
         return None
     net, _, _ = settled_payments(hand, (q.position["asked"] + learner) % setup.players)
@@ -258,6 +332,7 @@ SETTLEMENT: Final = Kind(
     title="Who wins or pays what",
     make=_make_settlement,
     rules=SETTLEMENT_RULES,
+    at=_settlement_at,
     shows="settlement",
     answer_under=_settlement_under,
 )
