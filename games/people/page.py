@@ -349,7 +349,7 @@ def _felt(
         hand,
         links,
         notes=table.notes,
-        version=table.version,
+        version=table.state_version,
         offers=offers,
         form=form,
         refusal=refusal,
@@ -387,5 +387,5 @@ def _spectator(
         irregular_stands=False,
     )
     return presenting.table_page(
-        public, hand, links, notes=[], version=table.version, offers=offers, names=names
+        public, hand, links, notes=[], version=table.state_version, offers=offers, names=names
     )

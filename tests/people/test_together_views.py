@@ -3,6 +3,7 @@ seat, rematch, the host's forms, the fixed phrases; refusals, outsiders, limits.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -14,7 +15,7 @@ from games.models import PeoplePhrase, PeopleSeat, PeopleTable
 from games.people import outcomes, together
 from games.people import service as people
 
-from .conftest import make_user, play_to_end, started, to_act
+from .conftest import decision, make_user, play_to_end, started, to_act
 from .test_together import _mid_hand, _over, _snapshot
 
 pytestmark = pytest.mark.django_db
@@ -239,3 +240,56 @@ def test_the_hand_in_play_is_unchanged_by_a_phrase() -> None:
     after = PeopleTable.objects.get(pk=table.pk)
     assert after.state == before and to_act(after) == seat
     play_to_end(after, users)
+
+
+def _form_version(page: str) -> int:
+    """The version every form of a page sends (one for all of them)."""
+    versions = set(re.findall(r'name="version" value="(\d+)"', page))
+    assert len(versions) == 1, versions
+    return int(versions.pop())
+
+
+def _a_persons_turn() -> tuple[PeopleTable, list[Client], int]:
+    """A hand in play at a table of four people, a person to act: the table, each person's
+    client (by seat), the seat to act."""
+    table, users = started(("host", "ann", "bob", "cat"))
+    table = _mid_hand(users, table)
+    seat = to_act(table)
+    assert seat is not None
+    return table, [client_for(u) for u in users], seat
+
+
+def test_a_phrase_or_presence_leaves_a_decision_form_open_without_javascript_good() -> None:
+    table, clients, seat = _a_persons_turn()
+    player, others = clients[seat], clients[:seat] + clients[seat + 1 :]
+    page = _page(player, table)  # his form open, JavaScript off
+    assert 'name="card"' in page or 'name="choice"' in page
+    # Another says a phrase, and another opens his page (his presence written) meanwhile.
+    assert others[0].post(_url("say", table), {"phrase": "well-played"}).status_code == 302
+    PeopleSeat.objects.filter(table=table).update(seen=None)
+    _page(others[1], table)
+    redrawn = PeopleTable.objects.get(pk=table.pk)
+    assert redrawn.version > table.version  # the pages are drawn again...
+    assert redrawn.state == table.state  # ...and nothing of the hand changed
+    data = {**decision(table, seat), "version": _form_version(page)}
+    response = player.post(_url("act", table), data, follow=True)
+    assert "out of date" not in response.content.decode()
+    after = PeopleTable.objects.get(pk=table.pk)
+    assert after.state != table.state  # his decision was played
+    assert after.state_version > redrawn.state_version
+
+
+def test_a_form_from_before_a_card_was_played_is_still_refused() -> None:
+    table, clients, seat = _a_persons_turn()
+    player, other = clients[seat], clients[(seat + 1) % len(clients)]
+    first_tab, second_tab = _page(player, table), _page(player, table)
+    assert _form_version(first_tab) == _form_version(second_tab)
+    # A phrase, then his card played from the first tab: the second tab's form is stale.
+    assert other.post(_url("say", table), {"phrase": "thank-you"}).status_code == 302
+    data = {**decision(table, seat), "version": _form_version(first_tab)}
+    assert player.post(_url("act", table), data).status_code == 302
+    played = _snapshot(table)
+    stale = {**decision(table, seat), "version": _form_version(second_tab)}
+    response = player.post(_url("act", table), stale, follow=True)
+    assert "out of date" in response.content.decode()
+    assert _snapshot(table) == played
