@@ -14,6 +14,7 @@ from django.urls import reverse
 from games.models import PeoplePhrase, PeopleSeat, PeopleTable
 from games.people import outcomes, together
 from games.people import service as people
+from games.people.page import CLOSED
 
 from .conftest import decision, make_user, play_to_end, started, to_act
 from .test_together import _mid_hand, _over, _snapshot
@@ -107,6 +108,7 @@ def test_rematch_takes_the_host_to_the_new_table_and_offers_the_others_their_sea
     assert together.REMATCHED in _page(host, new)
     page = _page(ann, table)
     assert f'href="{new.join_url}"' in page and "take your seat at the new table" in page
+    assert page.index("take your seat at the new table") < page.index('id="hand-table"')
     # Nobody is seated without acting: she takes her seat herself.
     assert not new.seats.filter(user=users[1]).exists()
     assert "Take a seat" in ann.get(new.join_url).content.decode()
@@ -138,8 +140,12 @@ def test_the_host_removes_a_person_who_is_told_on_his_next_page() -> None:
     response = host.post(_url("remove", table), {"version": table.version, "seat": 2})
     assert response.status_code == 302
     assert PeopleSeat.objects.get(table=table, number=2).removed
-    assert together.REMOVED_YOU in _page(bob, table)
-    assert "Leave the table" not in _page(bob, table)
+    page = _page(bob, table)
+    # Said once, above the felt (on a phone's first screen); never that he left.
+    assert page.count(together.REMOVED_YOU) == 1
+    assert page.index(together.REMOVED_YOU) < page.index('id="hand-table"')
+    assert "You left" not in page and "you left" not in page
+    assert "Leave the table" not in page
 
 
 def test_the_hosts_forms_are_refused_to_the_others_and_change_nothing() -> None:
@@ -169,6 +175,8 @@ def test_a_closed_table_says_so_on_every_page_and_its_replays_stay() -> None:
     for client in (host, ann):
         page = _page(client, table)
         assert "This table is closed" in page and "sse-connect" not in page
+        # The felt's heading says so, on a phone's first screen.
+        assert f'tabindex="-1">{CLOSED}</h2>' in page
         assert "Close the table" not in page
     assert ann.get(reverse("games:people-hand", args=[table.pk, 1])).status_code == 200
     # Played again: the same people, a new table.
