@@ -4,11 +4,13 @@ folder; `make run` names it. The application, the worker class (uvicorn's ASGI w
 number of workers stay on the command line, so that a WSGI server (the benchmarks', a deploy
 test's) started here keeps its sync workers and gets only the times below.
 
-Every value can be overridden on the command line or by GUNICORN_CMD_ARGS.
+Every value can be overridden on the command line or by GUNICORN_CMD_ARGS, but
+REQUESTS_AT_ONCE (not a gunicorn setting): by DJANGO_REQUESTS_AT_ONCE.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 # A worker that stops answering its master this long is killed and replaced. Under uvicorn's
@@ -33,20 +35,35 @@ keepalive = 5
 
 # At most this many connections at once per worker (uvicorn's limit_concurrency, set below):
 # one more is answered 503 at once (the proxy tries another server for a GET, the page retries
-# it: docs/deploying.md) instead of being taken on by a worker that cannot serve it, and lost
-# with it if it dies. Every open connection counts, the live streams (one per open table page)
-# and idle keep-alive connections included: 1,000 holds a school's classes at their tables
-# (about 40 streams a class of 30 with its teacher) with room to spare, and far more than two
-# cores serve at once of ordinary requests.
+# it: docs/deploying.md) instead of being taken on by a worker that cannot serve it. Every
+# open connection counts, the live streams (one per open table page), idle keep-alive
+# connections and requests waiting their turn (below) included: 1,000 holds a school's classes
+# at their tables (about 40 streams a class of 30 with its teacher) with room to spare. It
+# bounds a worker's sockets and memory, not its database connections: that is the next.
 worker_connections = 1000
+
+# At most this many ordinary requests served at once per worker (loo_site.requests_at_once,
+# set below); the others wait their turn on the event loop, holding no database connection,
+# up to 10 s (then 503). Under ASGI each request being served holds a database connection of
+# its own, so this is what keeps a crowd within the database's budget (docs/deploying.md,
+# "Workers"): a worker needs at most REQUESTS_AT_ONCE + 4 (the live bus's threads) + 1 (the
+# computer players' driver) connections, 21; two servers of two workers 84 of PostgreSQL's
+# default 100 (3 kept for its superusers), leaving some for cron and a shell. Two cores serve
+# fewer than 16 at once anyway: a request waits for a place rather than for a core.
+REQUESTS_AT_ONCE = int(os.environ.get("DJANGO_REQUESTS_AT_ONCE", "16"))
 
 
 def post_worker_init(worker: Any) -> None:
     """Give uvicorn's worker what its gunicorn settings do not pass on (it reads ``keepalive``
-    and ``timeout`` itself): the connection limit and the shutdown time above. A sync worker
-    has no uvicorn configuration and is left as it is."""
+    and ``timeout`` itself): the connection limit and the shutdown time above; and wrap its
+    application (loaded by now, served once this returns) so that it serves at most
+    REQUESTS_AT_ONCE ordinary requests at once. A sync worker has no uvicorn configuration and
+    is left as it is (it serves one request at a time)."""
     config = getattr(worker, "config", None)
     if config is None or not hasattr(config, "limit_concurrency"):
         return
     config.limit_concurrency = worker.cfg.worker_connections
     config.timeout_graceful_shutdown = UVICORN_SHUTDOWN_SECONDS
+    from loo_site.requests_at_once import RequestsAtOnce
+
+    worker.wsgi = RequestsAtOnce(worker.wsgi, REQUESTS_AT_ONCE)

@@ -479,8 +479,11 @@ class PeopleTable(RulesAndGameNames, models.Model):
     The engine's state is stored as a practice table's is (:func:`stored_state`, hidden cards
     included: it never leaves the server); what each person sees is ``view_for`` his seat.
     ``version`` grows with every stored change: the live pages are told of it
-    (``games.live.bus``), and a form carrying another version is not applied. The service that
-    changes it is ``games.people``."""
+    (``games.live.bus``) and draw the table again. ``state_version`` grows with those that put
+    a page's forms out of date (the hand, a seat, the table's status: all but a fixed phrase),
+    and a form carrying another one is not applied: a phrase said while a person's form is
+    open redraws the pages but leaves his form good. The service that changes them is
+    ``games.people``."""
 
     class Status(models.TextChoices):
         WAITING = "waiting", "Waiting for players"
@@ -517,6 +520,8 @@ class PeopleTable(RulesAndGameNames, models.Model):
     #: The current hand's notes, as a practice table's (``games.loo.autoplay.Note``).
     notes = models.JSONField(default=list)
     version = models.PositiveIntegerField(default=1)
+    #: The version the forms carry (see above): at most ``version``.
+    state_version = models.PositiveIntegerField(default=1)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.WAITING)
     #: The finished hand whose every hand the host has shown to the table (``reveal``); the
     #: next deal hides them again (it is another hand number).

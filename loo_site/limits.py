@@ -474,7 +474,7 @@ def too_many(
         # htmx swaps nothing on a 429: the page's script shows this sentence instead.
         sentence = f"{what} Please wait {minutes} minute{'s' if minutes > 1 else ''} and try again."
         if at_once:
-            sentence = f"{what} Then try again."
+            sentence = what  # the page says what it does meanwhile (play.js: a live stream)
         response = HttpResponse(sentence, status=429, content_type="text/plain; charset=utf-8")
     else:
         response = render(

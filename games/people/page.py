@@ -42,6 +42,12 @@ from games.table.page import Alerts, Offers, TablePage, TableUrls
 #: Every how many seconds a page without JavaScript comes again while nothing is his to do.
 REFRESH_SECONDS = 5
 
+#: The felt's heading once the table is closed (a hand in play then is not kept).
+CLOSED = "This table is closed: nothing more is played at it."
+
+#: The felt's heading for a person whose time ran out, at his seat's turn.
+AWAY_TURN = "A computer player decides for you."
+
 #: A decision sent after the sender's time ran out (a page without JavaScript, left open).
 LATE = "What you sent came after your time ran out: it was not played."
 
@@ -86,7 +92,8 @@ class PeopleSeatRow:
     """A seat as the bar lists it: ``place`` is where it sits from the viewer's chair ("You",
     "Left"), or "Seat 2" for a viewer who has no seat there (a spectator, or a person who left
     it); ``name`` the person in it ("" for a computer player's or, before the start, a free
-    seat). ``mine``: the viewer's seat (or the one he left)."""
+    seat). ``mine``: the viewer's seat (or the one he left); ``removed``: the host gave it to
+    a computer player (``left`` too)."""
 
     number: int
     place: str
@@ -97,6 +104,7 @@ class PeopleSeatRow:
     away: bool
     left: bool
     mine: bool
+    removed: bool = False
 
 
 @dataclass(frozen=True)
@@ -137,8 +145,9 @@ class PeopleBar:
     may_reveal: bool
     #: He may leave the table (he sits there and has not left).
     may_leave: bool
-    #: The viewer left the table (he watches it now, as a spectator).
-    gone: bool
+    #: Why the viewer no longer sits at the table, if he sat there (he watches it now, as a
+    #: spectator): he left it, or the host gave his seat away.
+    gone: str
     #: What his page says beside the felt while his time has run out (``away``).
     away_text: str
     #: The time left to the person whose turn it is (None: a computer player's turn, or none).
@@ -196,6 +205,7 @@ def _seat_rows(
             away=s.away,
             left=s.left is not None,
             mine=mine is not None and s.pk == mine.pk,
+            removed=s.removed,
         )
         rows.append((row, s.deadline))
     return rows
@@ -225,6 +235,9 @@ def people_bar(
     felt = None
     if table.state is not None:
         felt = _felt(table, playing, seats, urls, form, refusal, error, flashed)
+        if status == PeopleTable.Status.CLOSED:
+            # On the first screen, where whose turn it was stood: nothing more is played.
+            felt = dataclasses.replace(felt, page=dataclasses.replace(felt.page, status=CLOSED))
     away = sitting is not None and sitting.away
     # Only the person to act has a deadline, and only while a hand is played.
     clock = _clock(rows, playing) if felt is not None else None
@@ -245,7 +258,7 @@ def people_bar(
         and is_host
         and not felt.revealed,
         may_leave=sitting is not None and status != PeopleTable.Status.CLOSED,
-        gone=seat is not None and seat.left is not None,
+        gone=_gone(seat),
         away_text=away_text(sitting.ran_out) if sitting is not None and away else "",
         clock=clock,
         refresh_seconds=_refresh(status, felt, clock),
@@ -255,6 +268,15 @@ def people_bar(
         page=felt.page if felt is not None else None,
         together=together.together(table, sitting),
     )
+
+
+def _gone(seat: PeopleSeat | None) -> str:
+    """:attr:`PeopleBar.gone` for the viewer at ``seat``."""
+    if seat is None or seat.left is None:
+        return ""
+    if seat.removed:
+        return together.REMOVED_YOU
+    return "You left this table: a computer player has your seat."
 
 
 def _clock(
@@ -344,12 +366,16 @@ def _felt(
         page = _spectator(table, hand, links, offers, names)
         return _Felt(page, True, to_act_name, revealed)
     view = view_for(hand, seat.number)
+    if seat.away:
+        # A computer player decides for him until he is back: no decision of his is offered
+        # (one sent would be refused as late), and the heading does not say it is his turn.
+        view = dataclasses.replace(view, options=None)
     page = presenting.table_page(
         view,
         hand,
         links,
         notes=table.notes,
-        version=table.version,
+        version=table.state_version,
         offers=offers,
         form=form,
         refusal=refusal,
@@ -358,7 +384,9 @@ def _felt(
         alerts=Alerts(flashed=list(flashed), error=error),
         names=names,
     )
-    refresh = view.options is None or view.options.kind == "none" or seat.away
+    if seat.away and hand.to_act == seat.number and not hand.over:
+        page = dataclasses.replace(page, status=AWAY_TURN)
+    refresh = view.options is None or view.options.kind == "none"
     return _Felt(page, refresh, "", revealed)
 
 
@@ -387,5 +415,5 @@ def _spectator(
         irregular_stands=False,
     )
     return presenting.table_page(
-        public, hand, links, notes=[], version=table.version, offers=offers, names=names
+        public, hand, links, notes=[], version=table.state_version, offers=offers, names=names
     )

@@ -1,13 +1,13 @@
 """Tables where people play together: the service the views (and a class's tables, in
 ``lessons``) call. Every change is made here. It reads the table, checks what the caller's
-page showed (its ``version``), and works out the change *outside* any transaction: an expert
-computer player decides in 0.1 to 0.6 s, and SQLite's write lock, taken when a transaction
-begins, would hold up every other writer of the site meanwhile. Then a short transaction locks
-the table's row (``select_for_update``), finds its version unchanged (else the change is
-refused as stale, or worked out again where no page's version was asked: :func:`_again`),
-stores the engine's new state with the version bumped, and tells the live pages once it has
-committed (``games.live.bus.publish_on_commit``). A refusal raises :class:`Refused` with the
-sentence to show, and changes nothing.
+page showed (its forms' ``state_version``: a phrase leaves them good), and works out the
+change *outside* any transaction: an expert computer player decides in 0.1 to 0.6 s, and
+SQLite's write lock, taken when a transaction begins, would hold up every writer meanwhile.
+Then a short transaction locks the table's row (``select_for_update``), finds its state
+unchanged (else the change is refused as stale, or worked out again where no page's version
+was asked: :func:`_again`), stores the engine's new state with the version bumped, and tells
+the live pages once it has committed (``games.live.bus.publish_on_commit``). A refusal
+raises :class:`Refused` with the sentence to show, and changes nothing.
 
 A person's decision is stored and told alone: the computer players after him decide later,
 each as a change of its own (:func:`advance`), ``PeopleTable.bot_pause_ms`` after the change
@@ -181,17 +181,20 @@ def _seat(table: PeopleTable, user: Any, seat_number: int | None) -> PeopleSeat:
         seat.user = user
         seat.save(update_fields=["user"])
         _bump(locked)
-    table.version = locked.version
+    table.version, table.state_version = locked.version, locked.state_version
     return seat
 
 
-def _bump(table: PeopleTable, **fields: Any) -> None:
+def _bump(table: PeopleTable, *, forms: bool = True, **fields: Any) -> None:
     """Store ``fields`` of the locked ``table`` with its version bumped, and tell its live
-    pages once the transaction commits."""
+    pages once the transaction commits. ``forms``: the change puts the pages' forms out of
+    date (all but a phrase), so ``state_version`` follows."""
     table.version += 1
+    if forms:
+        table.state_version = table.version
     for name, value in fields.items():
         setattr(table, name, value)
-    table.save(update_fields=["version", "updated", *fields])
+    table.save(update_fields=["version", "state_version", "updated", *fields])
     bus.publish_on_commit(table.channel, table.version)
 
 
@@ -246,9 +249,9 @@ class Stale(Refused):
 
 def _read(pk: int, version: int | None) -> tuple[PeopleTable, list[PeopleSeat]]:
     """The table ``pk`` as stored now, and its seats, read without a lock; :class:`Stale` if
-    its version is not ``version`` (None: not checked)."""
+    its ``state_version`` (what its forms carry) is not ``version`` (None: not checked)."""
     table = PeopleTable.objects.get(pk=pk)
-    if version is not None and version != table.version:
+    if version is not None and version != table.state_version:
         raise Stale
     return table, list(table.seats.select_related("user"))
 
@@ -257,11 +260,13 @@ def _read(pk: int, version: int | None) -> tuple[PeopleTable, list[PeopleSeat]]:
 def _storing(table: PeopleTable) -> Iterator[None]:
     """A short transaction to store a change worked out from ``table`` as :func:`_read` read
     it: the row locked, and :class:`Stale` (nothing stored) if another change was stored
-    since. Every change bumps the version, a seat's too."""
+    since (a phrase said meanwhile is none: ``table.version`` is only brought up to date)."""
     with transaction.atomic():
-        stored = PeopleTable.objects.select_for_update().values_list("version", flat=True)
-        if stored.get(pk=table.pk) != table.version:
+        stored = PeopleTable.objects.select_for_update().values_list("version", "state_version")
+        version, state_version = stored.get(pk=table.pk)
+        if state_version != table.state_version:
             raise Stale
+        table.version = version
         yield
 
 
@@ -686,7 +691,7 @@ def _bot_step(read: PeopleTable, by: datetime | None) -> bool:
     (None: whenever it falls due, the pace not waited for), stored and told as a change of
     its own; whether it was.
 
-    It is claimed first (``bot_due`` moved on by ``CLAIM_SECONDS``, the version unchanged:
+    It is claimed first (``bot_due`` moved on by ``CLAIM_SECONDS``, the state unchanged:
     nothing the table shows), so that of the processes that find it due at once only one
     works it out; then it is worked out outside any transaction. Stored only if the table
     has not changed meanwhile (a person came back, left, or another process's step got there
@@ -696,10 +701,10 @@ def _bot_step(read: PeopleTable, by: datetime | None) -> bool:
     if due is None or read.status != PeopleTable.Status.PLAYING or by is not None and due > by:
         return False
     claim = timezone.now() + timedelta(seconds=CLAIM_SECONDS)
-    claimed = PeopleTable.objects.filter(pk=read.pk, version=read.version, bot_due=due)
-    if not claimed.update(bot_due=claim):
+    unchanged = PeopleTable.objects.filter(pk=read.pk, state_version=read.state_version)
+    if not unchanged.filter(bot_due=due).update(bot_due=claim):
         return False
-    unclaimed = PeopleTable.objects.filter(pk=read.pk, version=read.version, bot_due=claim)
+    unclaimed = unchanged.filter(bot_due=claim)
     seats = list(read.seats.select_related("user"))
     players = autoplay(read, seats)
     engine = read.to_engine()

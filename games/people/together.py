@@ -49,7 +49,9 @@ from games.people.service import (
 #
 # Each change below is checked against the table as stored (:func:`_read`), refused with a
 # sentence and nothing changed, else stored under the row lock with the version bumped and
-# published (:func:`_storing`, :func:`_bump`). Presence alone bumps nothing (:func:`seen`).
+# published (:func:`_storing`, :func:`_bump`). Presence alone bumps nothing (:func:`seen`), and
+# a phrase only the version the pages redraw on, not the one their forms carry: a person's form
+# open when another says "Well played" is still good.
 
 #: A person's presence is written at most once every ``SEEN_EVERY`` seconds; he is "online"
 #: while he showed up within the last ``ONLINE_SECONDS`` (his page's live stream does at
@@ -221,13 +223,13 @@ def latecomer(table: PeopleTable, user: Any) -> Latecomer:
     try:
         _may_take(table, user, seats)
     except Refused as refusal:
-        return Latecomer([], str(refusal), table.version)
+        return Latecomer([], str(refusal), table.state_version)
     free = [
         (s.number, f"Seat {s.number + 1}: a computer player")
         for s in seats
         if s.user_id is None or s.left is not None
     ]
-    return Latecomer(free, "" if free else TABLE_FULL, table.version)
+    return Latecomer(free, "" if free else TABLE_FULL, table.state_version)
 
 
 def _may_take(table: PeopleTable, user: Any, seats: list[PeopleSeat]) -> None:
@@ -367,7 +369,8 @@ def close(table: PeopleTable, user: Any, version: int) -> Done:
 
 def say_phrase(table: PeopleTable, user: Any, phrase: str) -> Done:
     """A person at the table says one of the fixed phrases (:class:`PeoplePhrase.Phrase`:
-    no free text) to the others; its pages show the last few, each with who said it."""
+    no free text) to the others; its pages show the last few, each with who said it. Only
+    the pages are drawn again: the forms open on them stay good (``_bump``'s ``forms``)."""
     if phrase not in PeoplePhrase.Phrase.values:
         raise Refused(NO_SUCH_PHRASE)
 
@@ -380,7 +383,7 @@ def say_phrase(table: PeopleTable, user: Any, phrase: str) -> Done:
             PeoplePhrase.objects.create(
                 table=read, number=seat.number, name=user.get_username(), phrase=phrase
             )
-            _bump(read)
+            _bump(read, forms=False)
         return Done(read)
 
     return _again(change)

@@ -209,9 +209,8 @@ def show_table(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         seat.refresh_from_db()
     if _started_since(request, table):
         return _reload()
-    # One who left watches: a computer player holds his seat's cards now (people_bar).
-    if seat.left is not None and seat.removed:
-        messages.warning(request, together.REMOVED_YOU)
+    # One who left (or was removed) watches: a computer player holds his seat's cards now,
+    # and the page says why above the felt (people_bar's ``gone``).
     return _render(request, table, seat)
 
 

@@ -197,7 +197,7 @@ def start(class_tables: Iterable[ClassTable], teacher: Any) -> list[str]:
         if not table.seats.filter(user__isnull=False).exists():
             said.append(NOBODY_SEATED.format(number=class_table.number))
             continue
-        people.start(table, teacher, table.version)
+        people.start(table, teacher, table.state_version)
         said.append(STARTED.format(number=class_table.number))
     return said
 

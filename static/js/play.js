@@ -249,7 +249,8 @@
       .then(function (response) {
         if (response.status === 429) {
           return response.text().then(function (text) {
-            liveStatus("Live updates are off: " + text);
+            liveStatus("Live updates are off on this page. " + text + " This page goes live " +
+              "again by itself once one is closed; until then, reload it to see the table as it is now.");
           });
         }
       })

@@ -56,6 +56,20 @@ def _accessible(page: Page) -> None:
     assert results.violations_count == 0, results.generate_report()
 
 
+def fits_a_phone(page: Page) -> None:
+    """Nothing on ``page`` (375 px wide) is wider than the screen, and each button shown is a
+    target a finger can press (24 px high at least: WCAG 2.5.8)."""
+    assert page.viewport_size is not None and page.viewport_size["width"] == 375
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 375, (page.url, width)
+    small = page.evaluate(
+        """() => Array.from(document.querySelectorAll('main button'))
+            .map((b) => [b.textContent.trim(), b.getBoundingClientRect().height])
+            .filter(([, h]) => h > 0 && h < 24)"""
+    )
+    assert small == [], (page.url, small)
+
+
 def _hand(table: PeopleTable) -> Hand:
     """The table's hand once its computer players have made every step due (each a change of
     its own, made by the server's driver at their pace): a person's turn, or the hand over."""
@@ -160,9 +174,12 @@ def _play(pages: dict[int, Page], javascript: dict[int, bool]) -> None:
     table = PeopleTable.objects.get(code=code)
     _accessible(host)
     phone.goto("/play/people/join/")
+    fits_a_phone(phone)
     phone.fill("input[name=code]", code.lower())
     phone.click("button:has-text('Find the table')")
+    fits_a_phone(phone)
     phone.click("button:has-text('Take a seat')")
+    fits_a_phone(phone)
     plain.goto(f"/play/people/join/{code}/")
     plain.click("button:has-text('Take a seat')")
     # The host's page is told of those who sat.
@@ -171,6 +188,7 @@ def _play(pages: dict[int, Page], javascript: dict[int, bool]) -> None:
     phone.locator("#hand-table").wait_for(timeout=5000)  # the phone's page was told
     _settled(phone, True)
     _accessible(phone)
+    fits_a_phone(phone)
 
     for _ in range(60):
         hand = _hand(table)
@@ -188,6 +206,7 @@ def _play(pages: dict[int, Page], javascript: dict[int, bool]) -> None:
     for page in pages.values():
         page.reload()
         assert "Settlement" in page.content()
+    fits_a_phone(phone)
 
     # The next hand; the first person to act lets his time run out.
     deal = host.locator("button:has-text('Deal the next hand')")

@@ -219,6 +219,39 @@ def test_a_worker_killed_under_load_loses_at_most_its_own_requests_and_no_get(
     assert all(not f.isdigit() or int(f) in RETRYABLE for f in posts_failed)
 
 
+# -- the connection limit ---------------------------------------------------------------------
+
+
+def test_a_worker_answers_503_at_once_past_its_connection_limit(
+    logs: Path, static_files: None
+) -> None:
+    """gunicorn's ``worker_connections``, which gunicorn.conf.py hands to uvicorn's worker as
+    ``limit_concurrency`` (the worker does not read it itself): with a limit of 3, two
+    keep-alive connections open and idle, a request on a third is answered 503 at once
+    (uvicorn counts the connection asking: it serves fewer than the limit), and once one is
+    closed it is served."""
+    env = _env(GUNICORN_CMD_ARGS="--worker-connections 3")
+    process, port = start_gunicorn(ASGI, env, logs / "resilience-connections.log")
+    idle: list[http.client.HTTPConnection] = []
+    try:
+        browser = Browser()
+        for _ in range(2):
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            connection.request("GET", "/healthz/", headers={"Host": "127.0.0.1"})
+            answer = connection.getresponse()
+            answer.read()
+            assert answer.status == 200  # served, and kept open (keep-alive: 5 s)
+            idle.append(connection)
+        refused = browser.get(port, "/healthz/")
+        idle.pop().close()
+        _until(lambda: browser.get(port, "/healthz/").status == 200, "a place given back")
+    finally:
+        for connection in idle:
+            connection.close()
+        stop(process)
+    assert refused.status == 503
+
+
 # -- readiness -----------------------------------------------------------------------------------
 
 

@@ -1,7 +1,10 @@
 """Open live streams cost the database no connection (issue 36): a PostgreSQL server that
 allows 20 connections, two ASGI servers (one uvicorn worker each) on it, and 40 streams of a
 table open on them at once; every ordinary page still answers 200, the database has far fewer
-connections than streams, and a change of the table reaches every stream.
+connections than streams, and a change of the table reaches every stream. And a crowd of 60
+pages asked for at once is answered, every one: each worker serves a few at a time
+(gunicorn.conf.py's REQUESTS_AT_ONCE, sized from the database's budget), where before each
+request took a connection of its own and PostgreSQL refused the ones past 20 (error pages).
 
 Each stream used to hold a connection for as long as it was open (its request's thread kept
 the one its middleware and its checks had opened): 40 streams asked for 40 connections and
@@ -22,6 +25,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import psycopg
@@ -34,6 +38,7 @@ from tests.deploy.servers import (
     PASSWORD,
     SERVERS_HASHER,
     Browser,
+    Response,
     free_port,
     log_in,
     server_env,
@@ -46,6 +51,13 @@ pytestmark = pytest.mark.django_db
 
 MAX_CONNECTIONS = 20
 STREAMS = 40
+#: Pages asked for at once, each by a visitor of its own: more than the database allows
+#: connections.
+CROWD = 60
+#: Ordinary requests each worker serves at once (gunicorn.conf.py's REQUESTS_AT_ONCE), sized
+#: from this database's budget as docs/deploying.md says: 2 workers x (3 + 4 live bus threads
+#: + 1 driver) = 16 of its 20 connections.
+REQUESTS_AT_ONCE = 3
 
 
 def _bin(name: str) -> str:
@@ -113,6 +125,7 @@ def test_more_open_streams_than_the_database_allows_connections_and_every_page_a
         DJANGO_SECRET_KEY="stream-connections-test-key-" + "0123456789" * 5,
         DJANGO_LIMIT_PEOPLE_STREAMS_PER_ACCOUNT=str(STREAMS * 2),
         DJANGO_LIMIT_PEOPLE_STREAMS_PER_ADDRESS=str(STREAMS * 2),
+        DJANGO_REQUESTS_AT_ONCE=str(REQUESTS_AT_ONCE),
     )
     app = ["loo_site.asgi", "--worker-class", "uvicorn_worker.UvicornWorker"]
     with started(app, env, logs / "small-database") as ports:
@@ -152,6 +165,20 @@ def test_more_open_streams_than_the_database_allows_connections_and_every_page_a
                     for _ in range(3):
                         response = browser.get(port, path)
                         assert response.status == 200, (port, path, response.text[:500])
+
+            # A crowd asks for pages at once, more than the database allows connections:
+            # each worker serves a few at a time (gunicorn.conf.py's requests_at_once), the
+            # others wait their turn, and every one is answered.
+            def visit(n: int) -> Response:
+                visitor = Browser()
+                visitor.cookies = dict(browser.cookies)  # logged in: his session, his tables
+                return visitor.get(ports[n % 2], "/play/people/")
+
+            with ThreadPoolExecutor(max_workers=CROWD) as pool:
+                crowd = list(pool.map(visit, range(CROWD)))
+            assert [r.status for r in crowd] == [200] * CROWD, [
+                r.text[:300] for r in crowd if r.status != 200
+            ][:3]
             # A change of the table reaches every stream, each with the table.
             start = submit(browser, ports[1], browser.get(ports[1], table).text, f"{table}start/")
             assert start.status == 302, start.text[:2000]

@@ -57,12 +57,12 @@ def to_act(table: PeopleTable) -> int | None:
 
 def decision(table: PeopleTable, seat: int) -> dict[str, Any]:
     """The POST of a legal decision of ``seat`` now (play rather than pass; the lowest legal
-    card), with the table's version."""
+    card), with the version the table's forms carry."""
     hand = table.to_engine().hand
     assert hand is not None
     options = view_for(hand, seat).options
     assert options is not None and options.kind != "none"
-    data: dict[str, Any] = {"version": table.version, "kind": options.kind}
+    data: dict[str, Any] = {"version": table.state_version, "kind": options.kind}
     if options.kind == "play":
         assert options.legal is not None
         data["card"] = sorted(c.code for c in options.legal.legal)[0]

@@ -18,7 +18,7 @@ from django.utils import timezone
 from games.models import PeopleSeat, PeopleTable
 from games.people import outcomes
 from games.people import service as people
-from games.people.page import LATE
+from games.people.page import AWAY_TURN, LATE, REFRESH_SECONDS
 
 from .conftest import decision, make_user, open_table, play_to_end, started, to_act
 
@@ -143,6 +143,26 @@ def test_back_at_his_seat_the_time_out_is_gone_and_his_next_turn_has_a_clock() -
     client.post(reverse("games:people-back", args=[table.pk]))
     html = client.get(table.get_absolute_url()).content.decode()
     assert "Back to my seat" not in html and "Your time ran out" not in html
+
+
+def test_while_a_computer_player_plays_his_seat_no_decision_of_his_is_offered(
+    settings: Any,
+) -> None:
+    """His time ran out at his turn; the computer player that decides for him has not yet
+    (its pause): his page offers no decision (one sent would be refused as late) and does not
+    say it is his turn, and without JavaScript it comes again every few seconds."""
+    table, users, seat = _a_person_to_act()
+    settings.PEOPLE_BOT_STEPS = "off"  # nobody makes the computer player's step meanwhile
+    PeopleTable.objects.filter(pk=table.pk).update(bot_pause_ms=60_000)
+    PeopleSeat.objects.filter(table=table, number=seat).update(
+        deadline=timezone.now() - timedelta(seconds=1)
+    )
+    html = client_for(users[seat]).get(table.get_absolute_url()).content.decode()
+    assert to_act(PeopleTable.objects.get(pk=table.pk)) == seat  # his seat's turn still
+    assert "Back to my seat" in html and AWAY_TURN in html
+    assert 'name="card"' not in html and 'name="choice"' not in html
+    assert "Your turn" not in html
+    assert _refresh(html) == REFRESH_SECONDS
 
 
 # -- codes ---------------------------------------------------------------------------------

@@ -332,3 +332,21 @@ def test_no_free_text_and_no_phrase_from_whoever_is_not_at_the_table() -> None:
     together.close(table, users[0], table.version)
     table.refresh_from_db()
     _refused(table, "closed", lambda: together.say_phrase(table, users[1], "thank-you"))
+
+
+def test_a_phrase_said_while_a_decision_is_worked_out_does_not_refuse_it() -> None:
+    """A person's decision is worked out from the table as read, then stored under the row
+    lock; a phrase said in between changes nothing it rests on: the decision is stored, with
+    a version of its own after the phrase's (the pages redraw on both), not refused as
+    stale."""
+    table, users = started()
+    table = _mid_hand(users, table)
+    seat = to_act(table)
+    assert seat is not None
+    read = people._read(table.pk, table.state_version)[0]  # as people.act reads it
+    said = together.say_phrase(table, users[(seat + 1) % len(users)], "thank-you").table
+    with people._storing(read):
+        people._bump(read)
+    assert read.version == said.version + 1 and read.state_version == read.version
+    stored = PeopleTable.objects.get(pk=table.pk)
+    assert (stored.version, stored.state_version) == (read.version, read.version)

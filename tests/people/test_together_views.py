@@ -3,6 +3,7 @@ seat, rematch, the host's forms, the fixed phrases; refusals, outsiders, limits.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -13,8 +14,9 @@ from django.urls import reverse
 from games.models import PeoplePhrase, PeopleSeat, PeopleTable
 from games.people import outcomes, together
 from games.people import service as people
+from games.people.page import CLOSED
 
-from .conftest import make_user, play_to_end, started, to_act
+from .conftest import decision, make_user, play_to_end, started, to_act
 from .test_together import _mid_hand, _over, _snapshot
 
 pytestmark = pytest.mark.django_db
@@ -106,6 +108,7 @@ def test_rematch_takes_the_host_to_the_new_table_and_offers_the_others_their_sea
     assert together.REMATCHED in _page(host, new)
     page = _page(ann, table)
     assert f'href="{new.join_url}"' in page and "take your seat at the new table" in page
+    assert page.index("take your seat at the new table") < page.index('id="hand-table"')
     # Nobody is seated without acting: she takes her seat herself.
     assert not new.seats.filter(user=users[1]).exists()
     assert "Take a seat" in ann.get(new.join_url).content.decode()
@@ -137,8 +140,12 @@ def test_the_host_removes_a_person_who_is_told_on_his_next_page() -> None:
     response = host.post(_url("remove", table), {"version": table.version, "seat": 2})
     assert response.status_code == 302
     assert PeopleSeat.objects.get(table=table, number=2).removed
-    assert together.REMOVED_YOU in _page(bob, table)
-    assert "Leave the table" not in _page(bob, table)
+    page = _page(bob, table)
+    # Said once, above the felt (on a phone's first screen); never that he left.
+    assert page.count(together.REMOVED_YOU) == 1
+    assert page.index(together.REMOVED_YOU) < page.index('id="hand-table"')
+    assert "You left" not in page and "you left" not in page
+    assert "Leave the table" not in page
 
 
 def test_the_hosts_forms_are_refused_to_the_others_and_change_nothing() -> None:
@@ -168,6 +175,8 @@ def test_a_closed_table_says_so_on_every_page_and_its_replays_stay() -> None:
     for client in (host, ann):
         page = _page(client, table)
         assert "This table is closed" in page and "sse-connect" not in page
+        # The felt's heading says so, on a phone's first screen.
+        assert f'tabindex="-1">{CLOSED}</h2>' in page
         assert "Close the table" not in page
     assert ann.get(reverse("games:people-hand", args=[table.pk, 1])).status_code == 200
     # Played again: the same people, a new table.
@@ -239,3 +248,56 @@ def test_the_hand_in_play_is_unchanged_by_a_phrase() -> None:
     after = PeopleTable.objects.get(pk=table.pk)
     assert after.state == before and to_act(after) == seat
     play_to_end(after, users)
+
+
+def _form_version(page: str) -> int:
+    """The version every form of a page sends (one for all of them)."""
+    versions = set(re.findall(r'name="version" value="(\d+)"', page))
+    assert len(versions) == 1, versions
+    return int(versions.pop())
+
+
+def _a_persons_turn() -> tuple[PeopleTable, list[Client], int]:
+    """A hand in play at a table of four people, a person to act: the table, each person's
+    client (by seat), the seat to act."""
+    table, users = started(("host", "ann", "bob", "cat"))
+    table = _mid_hand(users, table)
+    seat = to_act(table)
+    assert seat is not None
+    return table, [client_for(u) for u in users], seat
+
+
+def test_a_phrase_or_presence_leaves_a_decision_form_open_without_javascript_good() -> None:
+    table, clients, seat = _a_persons_turn()
+    player, others = clients[seat], clients[:seat] + clients[seat + 1 :]
+    page = _page(player, table)  # his form open, JavaScript off
+    assert 'name="card"' in page or 'name="choice"' in page
+    # Another says a phrase, and another opens his page (his presence written) meanwhile.
+    assert others[0].post(_url("say", table), {"phrase": "well-played"}).status_code == 302
+    PeopleSeat.objects.filter(table=table).update(seen=None)
+    _page(others[1], table)
+    redrawn = PeopleTable.objects.get(pk=table.pk)
+    assert redrawn.version > table.version  # the pages are drawn again...
+    assert redrawn.state == table.state  # ...and nothing of the hand changed
+    data = {**decision(table, seat), "version": _form_version(page)}
+    response = player.post(_url("act", table), data, follow=True)
+    assert "out of date" not in response.content.decode()
+    after = PeopleTable.objects.get(pk=table.pk)
+    assert after.state != table.state  # his decision was played
+    assert after.state_version > redrawn.state_version
+
+
+def test_a_form_from_before_a_card_was_played_is_still_refused() -> None:
+    table, clients, seat = _a_persons_turn()
+    player, other = clients[seat], clients[(seat + 1) % len(clients)]
+    first_tab, second_tab = _page(player, table), _page(player, table)
+    assert _form_version(first_tab) == _form_version(second_tab)
+    # A phrase, then his card played from the first tab: the second tab's form is stale.
+    assert other.post(_url("say", table), {"phrase": "thank-you"}).status_code == 302
+    data = {**decision(table, seat), "version": _form_version(first_tab)}
+    assert player.post(_url("act", table), data).status_code == 302
+    played = _snapshot(table)
+    stale = {**decision(table, seat), "version": _form_version(second_tab)}
+    response = player.post(_url("act", table), stale, follow=True)
+    assert "out of date" in response.content.decode()
+    assert _snapshot(table) == played
