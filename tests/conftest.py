@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from django.core.management import call_command
+from django.db.backends.signals import connection_created
 from django.test import override_settings
 from hypothesis import settings as hypothesis_settings
 from hypothesis.database import DirectoryBasedExampleDatabase
@@ -36,6 +37,23 @@ for _name, _examples in (("ci", 50), ("thorough", 500), ("hunt", 2000)):
     )
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or profile.name())
 
+
+def _readers_never_wait_on_writers(sender: Any, connection: Any, **kwargs: Any) -> None:
+    """SQLite's in-memory test database shares one cache between threads, whose locks are
+    whole tables and refuse at once: a thread reading a table while another writes it got
+    "database table is locked" (a live stream's table rendered while a test played a card:
+    the stream ended, and a flaky test), where the site's database file, in write-ahead-log
+    mode, never makes a reader wait. Read-uncommitted is shared cache's way to the same: a
+    reading connection takes no table locks, so it neither blocks nor is blocked. (Two
+    writers at once are still refused at once: tests/concurrency.py's at_once and
+    tests/live/conftest.py's written make such a write again.)"""
+    if connection.vendor == "sqlite" and connection.creation.is_in_memory_db(
+        connection.settings_dict["NAME"]
+    ):
+        connection.connection.execute("PRAGMA read_uncommitted = 1")
+
+
+connection_created.connect(_readers_never_wait_on_writers)
 
 # The site rendered once per session, for the page checks to read (the site_crawl fixture).
 pytest_plugins = ["tests.crawl"]
