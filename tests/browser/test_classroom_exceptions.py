@@ -24,15 +24,17 @@ from .conftest import PHONE
 pytestmark = pytest.mark.django_db(transaction=True)
 
 LONDON = ZoneInfo("Europe/London")
+#: A username as long as a made one can be: the group's form must still fit a phone.
+LONG_NAME = "dmitri_with_a_rather_long_username"
 
 
 def _assignment(opens: timedelta, closes: timedelta) -> Assignment:
-    """A 30-minute quiz for Form 5 (alice, bob, carol), open from ``opens`` to ``closes``
-    from now."""
+    """A 30-minute quiz for Form 5 (alice, bob, carol and a long username), open from
+    ``opens`` to ``closes`` from now."""
     return classroom_assignment(
         "ms_wick",
         "Form 5",
-        ("alice", "bob", "carol"),
+        ("alice", "bob", "carol", LONG_NAME),
         title="Timed tricks",
         seed=7,
         opens=opens,
@@ -64,6 +66,11 @@ def test_a_group_exception_before_anyone_starts_with_extra_time(
     roster = teacher.get_by_role("table", name=re.compile("The roster and its exceptions"))
     expect(roster.get_by_role("row", name=re.compile(r"^carol none"))).to_be_visible()
     expect(teacher.locator(".exception-log li")).to_have_count(2)
+    # On a phone the form fits, the long username wrapped (a fieldset is as wide as its
+    # longest word unless told otherwise).
+    teacher.set_viewport_size(PHONE)
+    expect(teacher.get_by_label(LONG_NAME)).to_be_visible()
+    assert teacher.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     teacher.context.close()
 
     # Alice, on a phone with JavaScript: 40 minutes, and a countdown.
