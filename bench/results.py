@@ -13,8 +13,15 @@ does and time each page.
 3. Reads each page four times (the results, the heavy student's answers, the gradebook, the
    class's and the student's mastery, both CSV files read to their end) and keeps the slowest
    of the last three (the first makes the questions again, which the worker then keeps).
+4. Reads the results page ``--ratio-reads`` more times, each just after a fixed piece of
+   Python work in this process (shuffling a pack ``WORKLOAD`` times), and prints the median of
+   the page's time over the work's, and the median CPU time the worker spent on a read (its
+   ``/proc/PID/schedstat``, where there is one): two figures that a busy machine moves far
+   less than the milliseconds (compare them, not those, between runs on a machine shared with
+   other work).
 
-The last line is exactly
+The line before the last is ``results page: ratio=R to a fixed workload of W ms, the worker's
+CPU C ms a read (…)``; the last line is exactly
 ``results: answers=N results_ms=A student_ms=B gradebook_ms=C answers_csv_ms=D
 gradebook_csv_ms=E mastery_ms=F student_mastery_ms=G slowest_ms=H`` (on one line).
 """
@@ -24,6 +31,9 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import random
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -119,11 +129,47 @@ def read(port: int, path: str, session: str) -> float:
     return time.perf_counter() - started
 
 
+#: Shuffles of a pack in the fixed workload the results page is compared with (about as long as
+#: the page on the two-core development machine).
+WORKLOAD = 10_000
+
+
+def workload() -> float:
+    """Seconds of a fixed piece of Python work: the machine's speed at this moment."""
+    rng = random.Random(37)
+    pack = list(range(52))
+    started = time.perf_counter()
+    for _ in range(WORKLOAD):
+        rng.shuffle(pack)
+    return time.perf_counter() - started
+
+
+def worker_of(server: subprocess.Popen[bytes]) -> int | None:
+    """The pid of gunicorn's one worker (a child of ``server``), if /proc says."""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == server.pid:
+            return int(stat.parent.name)
+    return None
+
+
+def cpu_seconds(pid: int | None) -> float | None:
+    """The CPU time ``pid`` has run, to the nanosecond (None without /proc's schedstat)."""
+    try:
+        return int(Path(f"/proc/{pid}/schedstat").read_text().split()[0]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--students", type=int, default=30)
     parser.add_argument("--attempts", type=int, default=1131)
     parser.add_argument("--questions", type=int, default=50)
+    parser.add_argument("--ratio-reads", type=int, default=9)
     bench_http.add_prepared_option(parser)
     args = parser.parse_args()
     if not bench_http.GUNICORN.exists():
@@ -150,10 +196,27 @@ def main() -> None:
             cold = read(port, path, made["session"])
             timings[name] = max(read(port, path, made["session"]) for _ in range(3))
             print(f"  {name}: {timings[name] * 1000:.0f} ms, the first {cold * 1000:.0f} ms")
+        paired, cpu = [], []
+        worker = worker_of(server)
+        for _ in range(args.ratio_reads):
+            work = workload()
+            before = cpu_seconds(worker)
+            paired.append((read(port, made["pages"]["results"], made["session"]), work))
+            after = cpu_seconds(worker)
+            if before is not None and after is not None:
+                cpu.append(after - before)
+        ratio = statistics.median(page / work for page, work in paired)
+        work_ms = statistics.median(work for _, work in paired) * 1000
+        cpu_ms = f"{statistics.median(cpu) * 1000:.0f}" if cpu else "unknown"
     finally:
         bench_http.stop(server, folder)
     figures = " ".join(f"{name}_ms={seconds * 1000:.0f}" for name, seconds in timings.items())
     slowest = max(timings.values()) * 1000
+    print(
+        f"results page: ratio={ratio:.2f} to a fixed workload of {work_ms:.0f} ms, the "
+        f"worker's CPU {cpu_ms} ms a read (medians of {args.ratio_reads} reads, each after "
+        "the workload)"
+    )
     print(f"results: answers={made['answers']} {figures} slowest_ms={slowest:.0f}")
 
 

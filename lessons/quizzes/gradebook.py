@@ -28,6 +28,7 @@ from lessons.quizzes.grades import (
     LESSON_NOT_DONE,
     NOT_STARTED,
     Standing,
+    scored,
     standings,
     whole_percent,
 )
@@ -116,9 +117,11 @@ def gradebook(school_class: SchoolClass, now: datetime, zone: ZoneInfo) -> dict[
         .order_by("opens", "pk")
     )
     found = standings(
-        Attempt.objects.filter(assignment__in=assignments, student__in=students)
-        .with_scores()
-        .order_by("student", "assignment", "number"),
+        scored(
+            Attempt.objects.filter(assignment__in=assignments, student__in=students).order_by(
+                "student", "assignment", "number"
+            )
+        ),
         now,
         {a.pk: a for a in assignments},
     )

@@ -10,18 +10,26 @@ the two disagreed).
 
 A student's standing at an assignment (:class:`Standing`) comes from one pass over his
 attempts (:func:`standings`), which the results page and the gradebook share, so that they
-cannot disagree either.
+cannot disagree either. The attempts are read as plain values (:func:`scored`), not models: a
+class with one student of 1,131 attempts spent a fifth of its results page building them.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from fractions import Fraction
+from typing import NamedTuple
 
-from lessons.quizzes.models import IN_PROGRESS, Assignment, Attempt
+from lessons.quizzes.models import (
+    IN_PROGRESS,
+    NEVER_SUBMITTED,
+    SUBMITTED_STATE,
+    Assignment,
+    AttemptQuerySet,
+)
 
 NOT_STARTED = "not started"
 LESSON_DONE = "done"
@@ -72,19 +80,51 @@ class Standing:
         return whole(self.kept)
 
 
+class Scored(NamedTuple):
+    """An attempt as its standing reads it, in plain values: whose, at which assignment, its
+    start, deadline and hand-in, its answers right and in all, its last answer."""
+
+    pk: int
+    student_id: int
+    assignment_id: int
+    started: datetime
+    deadline: datetime
+    submitted: datetime | None
+    right: int
+    total: int
+    last_answer: datetime | None
+
+    def is_over(self, now: datetime) -> bool:
+        """As :meth:`Attempt.is_over <lessons.quizzes.models.Attempt.is_over>`."""
+        return self.submitted is not None or now >= self.deadline
+
+    def state_at(self, now: datetime) -> str:
+        """As :meth:`Attempt.state_at <lessons.quizzes.models.Attempt.state_at>`."""
+        if not self.is_over(now):
+            return IN_PROGRESS
+        return SUBMITTED_STATE if self.submitted is not None else NEVER_SUBMITTED
+
+
+def scored(attempts: AttemptQuerySet) -> Iterator[Scored]:
+    """``attempts`` (ordered as the caller wants them) with their scores, one query: each
+    attempt a group of its own (its pk is among the values grouped by)."""
+    rows = attempts.with_scores().values_list(*Scored._fields)
+    return (Scored._make(row) for row in rows)
+
+
 def standings(
-    attempts: Iterable[Attempt], now: datetime, assignments: dict[int, Assignment]
+    attempts: Iterable[Scored], now: datetime, assignments: dict[int, Assignment]
 ) -> dict[tuple[int, int], Standing]:
-    """(student pk, assignment pk) → :class:`Standing`, from ``attempts`` (with their scores,
-    :meth:`~lessons.quizzes.models.AttemptQuerySet.with_scores`, in order of number). The
-    state is "in progress" while an attempt is, else the state of the last one that ended
-    (submitted, or never submitted: ended by the close or its time limit)."""
+    """(student pk, assignment pk) → :class:`Standing`, from ``attempts`` (:func:`scored`, in
+    order of number). The state is "in progress" while an attempt is, else the state of the
+    last one that ended (submitted, or never submitted: ended by the close or its time
+    limit)."""
     found: dict[tuple[int, int], Standing] = {}
     for a in attempts:
         s = found.setdefault((a.student_id, a.assignment_id), Standing())
         s.attempts += 1
         over = a.is_over(now)
-        end = a.ended() if over else (a.last_answer or now)
+        end = (a.submitted or a.deadline) if over else (a.last_answer or now)
         s.seconds += max(0.0, (min(end, now) - a.started).total_seconds())
         if a.last_answer and (s.last is None or a.last_answer > s.last):
             s.last = a.last_answer

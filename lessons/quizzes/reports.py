@@ -22,7 +22,7 @@ from lessons.classes.models import Membership
 from lessons.classes.progress import course_lessons, progress_of
 from lessons.course.models import Lesson
 from lessons.quizzes.analysis import IDENTITY, MAX_REMADE, analyse, capital, made_again
-from lessons.quizzes.grades import Standing, seconds_words, standings, whole_percent
+from lessons.quizzes.grades import Standing, scored, seconds_words, standings, whole_percent
 from lessons.quizzes.models import Answer, Assignment, Attempt
 from lessons.trainer import bank
 
@@ -89,11 +89,8 @@ def results(assignment: Assignment, now: datetime) -> dict[str, Any]:
         Membership.objects.filter(school_class=assignment.school_class).select_related("student")
     )
     rows = {m.student_id: StudentRow(m) for m in memberships}
-    attempts = (
-        Attempt.objects.filter(assignment=assignment, student__in=rows)
-        .with_scores()
-        .order_by("student", "number")
-    )
+    mine = Attempt.objects.filter(assignment=assignment, student__in=rows)
+    attempts = scored(mine.order_by("student", "number"))
     for (student, _), standing in standings(attempts, now, {assignment.pk: assignment}).items():
         rows[student].standing = standing
     found = analyse(assignment, list(rows), now)

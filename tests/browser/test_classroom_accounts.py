@@ -56,4 +56,8 @@ def test_a_teacher_makes_a_class_of_100_and_a_student_logs_in_with_his_slip(
     student.set_default_timeout(10_000)
     _log_in(student, "AnnaIvanova", password)
     expect(student.get_by_text("Choose your own password first")).to_be_visible()
+    # Shown as a message (the page has the alerts' styles), and said once.
+    notice = student.locator(".alert", has_text="Choose your own password first")
+    expect(notice).to_have_css("background-color", "rgb(237, 247, 240)")
+    expect(student.get_by_text("works only once")).to_have_count(1)
     context.close()

@@ -11,62 +11,28 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 from pytest_django.live_server_helper import LiveServer
 
-from lessons.classes.models import Membership, SchoolClass, Teacher
-from lessons.quizzes.models import Answer, Assignment, Attempt, Quiz
+from lessons.quizzes.models import Answer, Assignment, Attempt
 from tests.browser import axe
 
+from .classroom_world import classroom_assignment, log_in, new_page
 from .conftest import PHONE
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PASSWORD = "a long enough password"
-
-
-def _new_page(browser: Browser, live_server: LiveServer, *, javascript: bool, **extra) -> Page:
-    context = browser.new_context(java_script_enabled=javascript, base_url=live_server.url, **extra)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    return page
-
-
-def _log_in(page: Page, username: str, next_path: str) -> None:
-    page.goto(f"/accounts/log-in/?next={next_path}")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_text("Logged in as", exact=True)).to_be_attached()
-
 
 @pytest.fixture
 def assignment() -> Assignment:
-    teacher = User.objects.create_user("mr_quill", password=PASSWORD)
-    Teacher.objects.create(user=teacher, time_zone="Europe/London")
-    school_class = SchoolClass.objects.create(teacher=teacher, name="Form 4")
-    for name in ("alice", "bob"):
-        student = User.objects.create_user(name, password=PASSWORD)
-        Membership.objects.create(school_class=school_class, student=student)
-    quiz = Quiz.objects.create(teacher=teacher)
-    quiz.save_version(
+    return classroom_assignment(
+        "mr_quill",
+        "Form 4",
+        ("alice", "bob"),
         title="Tricks",
-        rules="hoffmann",
-        game="three-card",
-        topics=[],
-        topics_from="any rule",
-        kinds=["trick-winner"],
-        count=2,
-        same_for_all=True,
         seed=99,
-    )
-    now = timezone.now()
-    return Assignment.objects.create(
-        school_class=school_class,
-        quiz=quiz,
-        opens=now - timedelta(hours=1),
-        closes=now + timedelta(days=2),
-        attempts_allowed=1,
+        opens=-timedelta(hours=1),
+        closes=timedelta(days=2),
         feedback="attempt",
     )
 
@@ -75,8 +41,8 @@ def test_a_revised_answer_the_submit_summary_and_an_extension(
     browser: Browser, live_server: LiveServer, assignment: Assignment
 ) -> None:
     # Alice, on a phone with JavaScript on, answers both questions, then changes the first.
-    alice = _new_page(browser, live_server, javascript=True, viewport=PHONE)
-    _log_in(alice, "alice", assignment.get_absolute_url())
+    alice = new_page(browser, live_server, javascript=True, viewport=PHONE)
+    log_in(alice, "alice", assignment.get_absolute_url())
     alice.get_by_role("button", name="Start the quiz").click()
     expect(alice.get_by_text("You can change your answers until you submit")).to_be_visible()
     for number in (1, 2):
@@ -105,9 +71,9 @@ def test_a_revised_answer_the_submit_summary_and_an_extension(
     alice.context.close()
 
     # The teacher gives Bob an extra attempt and a later close.
-    teacher = _new_page(browser, live_server, javascript=True)
+    teacher = new_page(browser, live_server, javascript=True)
     bob = User.objects.get(username="bob")
-    _log_in(teacher, "mr_quill", f"/quizzes/assignment/{assignment.pk}/results/{bob.pk}/")
+    log_in(teacher, "mr_quill", f"/quizzes/assignment/{assignment.pk}/results/{bob.pk}/")
     teacher.get_by_label("Extra attempts").fill("1")
     later = timezone.localtime(assignment.closes + timedelta(days=3))
     teacher.get_by_label("A later close for this student").fill(later.strftime("%Y-%m-%dT%H:%M"))
@@ -116,8 +82,8 @@ def test_a_revised_answer_the_submit_summary_and_an_extension(
     teacher.context.close()
 
     # Bob, JavaScript off, sees it on his assignment's page.
-    page = _new_page(browser, live_server, javascript=False)
-    _log_in(page, "bob", assignment.get_absolute_url())
+    page = new_page(browser, live_server, javascript=False)
+    log_in(page, "bob", assignment.get_absolute_url())
     expect(page.get_by_text("(extended for you)")).to_be_visible()
     expect(page.get_by_text("with 1 extra for you")).to_be_visible()
     expect(page.get_by_role("button", name="Start the quiz")).to_be_visible()

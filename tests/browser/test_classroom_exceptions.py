@@ -15,47 +15,31 @@ from django.utils import timezone
 from playwright.sync_api import Browser, expect
 from pytest_django.live_server_helper import LiveServer
 
-from lessons.classes.models import Membership, SchoolClass, Teacher
-from lessons.quizzes.models import Assignment, AssignmentException, Attempt, Quiz
+from lessons.quizzes.models import Assignment, AssignmentException, Attempt
 from tests.browser import axe
 
+from .classroom_world import classroom_assignment, log_in, new_page
 from .conftest import PHONE
-from .test_classroom_attempts import PASSWORD, _log_in, _new_page
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 LONDON = ZoneInfo("Europe/London")
+#: A username as long as a made one can be: the group's form must still fit a phone.
+LONG_NAME = "dmitri_with_a_rather_long_username"
 
 
 def _assignment(opens: timedelta, closes: timedelta) -> Assignment:
-    """A 30-minute quiz for Form 5 (alice, bob, carol), open from ``opens`` to ``closes``
-    from now."""
-    teacher = User.objects.create_user("ms_wick", password=PASSWORD)
-    Teacher.objects.create(user=teacher, time_zone="Europe/London")
-    school_class = SchoolClass.objects.create(teacher=teacher, name="Form 5")
-    for name in ("alice", "bob", "carol"):
-        student = User.objects.create_user(name, password=PASSWORD)
-        Membership.objects.create(school_class=school_class, student=student)
-    quiz = Quiz.objects.create(teacher=teacher)
-    quiz.save_version(
+    """A 30-minute quiz for Form 5 (alice, bob, carol and a long username), open from
+    ``opens`` to ``closes`` from now."""
+    return classroom_assignment(
+        "ms_wick",
+        "Form 5",
+        ("alice", "bob", "carol", LONG_NAME),
         title="Timed tricks",
-        rules="hoffmann",
-        game="three-card",
-        topics=[],
-        topics_from="any rule",
-        kinds=["trick-winner"],
-        count=2,
-        same_for_all=True,
         seed=7,
-    )
-    now = timezone.now()
-    return Assignment.objects.create(
-        school_class=school_class,
-        quiz=quiz,
-        opens=now + opens,
-        closes=now + closes,
+        opens=opens,
+        closes=closes,
         time_limit=30,
-        attempts_allowed=1,
         feedback="each",
     )
 
@@ -66,8 +50,8 @@ def test_a_group_exception_before_anyone_starts_with_extra_time(
     assignment = _assignment(opens=timedelta(days=1), closes=timedelta(days=2))
 
     # The teacher, before anyone starts (it opens tomorrow), ticks Alice and Bob.
-    teacher = _new_page(browser, live_server, javascript=True)
-    _log_in(teacher, "ms_wick", f"/quizzes/assignment/{assignment.pk}/results/")
+    teacher = new_page(browser, live_server, javascript=True)
+    log_in(teacher, "ms_wick", f"/quizzes/assignment/{assignment.pk}/results/")
     teacher.get_by_role("link", name="Exceptions for students or a group").click()
     axe.assert_nothing_serious(teacher, "the exceptions page")
     teacher.get_by_label("alice").check()
@@ -82,11 +66,16 @@ def test_a_group_exception_before_anyone_starts_with_extra_time(
     roster = teacher.get_by_role("table", name=re.compile("The roster and its exceptions"))
     expect(roster.get_by_role("row", name=re.compile(r"^carol none"))).to_be_visible()
     expect(teacher.locator(".exception-log li")).to_have_count(2)
+    # On a phone the form fits, the long username wrapped (a fieldset is as wide as its
+    # longest word unless told otherwise).
+    teacher.set_viewport_size(PHONE)
+    expect(teacher.get_by_label(LONG_NAME)).to_be_visible()
+    assert teacher.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     teacher.context.close()
 
     # Alice, on a phone with JavaScript: 40 minutes, and a countdown.
-    alice = _new_page(browser, live_server, javascript=True, viewport=PHONE)
-    _log_in(alice, "alice", assignment.get_absolute_url())
+    alice = new_page(browser, live_server, javascript=True, viewport=PHONE)
+    log_in(alice, "alice", assignment.get_absolute_url())
     expect(alice.get_by_text("40 minutes an attempt (with 10 extra for you)")).to_be_visible()
     alice.get_by_role("button", name="Start the quiz").click()
     timer = alice.get_by_role("timer")
@@ -99,8 +88,8 @@ def test_a_group_exception_before_anyone_starts_with_extra_time(
     alice.context.close()
 
     # Bob, JavaScript off: the time left in words, on each question's page.
-    bob = _new_page(browser, live_server, javascript=False)
-    _log_in(bob, "bob", assignment.get_absolute_url())
+    bob = new_page(browser, live_server, javascript=False)
+    log_in(bob, "bob", assignment.get_absolute_url())
     bob.get_by_role("button", name="Start the quiz").click()
     left = re.compile(r"(40|39) minutes left: answers are accepted until \d\d:\d\d GMT")
     expect(bob.get_by_text(left)).to_be_visible()
@@ -111,8 +100,8 @@ def test_a_group_exception_before_anyone_starts_with_extra_time(
     bob.context.close()
 
     # Carol was not ticked: the quiz is not open for her yet.
-    carol = _new_page(browser, live_server, javascript=False)
-    _log_in(carol, "carol", assignment.get_absolute_url())
+    carol = new_page(browser, live_server, javascript=False)
+    log_in(carol, "carol", assignment.get_absolute_url())
     expect(carol.get_by_text("This assignment is not open yet")).to_be_visible()
     carol.context.close()
 
@@ -123,8 +112,8 @@ def test_the_countdown_hands_the_attempt_in_at_zero(
     """The assignment has closed; the teacher's exception gives Bob his own close a few
     seconds away: his attempt's time is that short, and the page hands it in at zero."""
     assignment = _assignment(opens=-timedelta(hours=2), closes=-timedelta(minutes=1))
-    bob = _new_page(browser, live_server, javascript=True)
-    _log_in(bob, "bob", assignment.get_absolute_url())
+    bob = new_page(browser, live_server, javascript=True)
+    log_in(bob, "bob", assignment.get_absolute_url())
     expect(bob.get_by_text("This assignment has closed")).to_be_visible()
     exception = AssignmentException.objects.create(
         assignment=assignment,

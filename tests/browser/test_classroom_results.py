@@ -3,6 +3,8 @@ state and grade without sideways scrolling, chart text at a readable size, the o
 question's answers chose with the most common wrong answer named, and a student's mastery page
 reached from the results; axe-core finds nothing serious or critical.
 
+The gradebook's grades fit the phone too, whatever the length of a username (issue 37).
+
 The class and its answers are made behind the browser's back (the classroom path of
 test_classroom.py takes them through the pages); the teacher's side is read through the
 pages only."""
@@ -32,6 +34,8 @@ QUIZ = dict(
 )
 CLOSES = datetime(2100, 1, 1, tzinfo=UTC)
 STUDENTS = {"AdaLovelace": "Ada Lovelace", "Bea": "Beatrice Byron-Featherstonehaugh", "Cy": ""}
+#: A student who has not started, whose username is as long as one can be made.
+LONG_NAME = "dmitri_with_a_rather_long_username"
 
 
 def _no_sideways_scroll(page: Page) -> None:
@@ -61,6 +65,8 @@ def _class_with_answers() -> tuple[Assignment, str]:
             if answer.position == 0:
                 wrong_wording = wrong.text
         attempt.submit()
+    student = User.objects.create_user(LONG_NAME, password="pw")
+    Membership.objects.create(school_class=school_class, student=student)
     return assignment, wrong_wording
 
 
@@ -106,4 +112,13 @@ def test_a_teacher_reads_the_results_and_a_students_mastery_on_a_phone(
     expect(table.get_by_role("row").nth(1)).to_contain_text("0%")
     _no_sideways_scroll(page)
     axe.assert_nothing_serious(page, "a student's mastery page on a phone")
+
+    # The gradebook: a long username wraps, and Bea's grade is on the phone's screen.
+    page.goto(f"/quizzes/class/{assignment.school_class_id}/gradebook/")
+    book = page.get_by_role("table", name="Grades kept, by student and assignment")
+    grade = book.get_by_role("row", name=re.compile("^Bea ")).locator("td").first
+    expect(grade).to_have_text("0%")
+    box = grade.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 375
+    _no_sideways_scroll(page)
     context.close()

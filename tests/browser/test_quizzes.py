@@ -16,9 +16,10 @@ from lessons.classes.models import Membership, SchoolClass, Teacher
 from lessons.quizzes.models import Assignment, Attempt, Quiz
 from tests.browser import axe
 
+from .classroom_world import PASSWORD, log_in
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PASSWORD = "a long enough password"
 VERDICT = re.compile(r"Right\.|Not quite\.")
 
 
@@ -31,14 +32,6 @@ def school_class() -> SchoolClass:
         student = User.objects.create_user(name, password=PASSWORD)
         Membership.objects.create(school_class=school_class, student=student)
     return school_class
-
-
-def _log_in(page: Page, username: str, next_path: str) -> None:
-    page.goto(f"/accounts/log-in/?next={next_path}")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_text("Logged in as", exact=True)).to_be_attached()
 
 
 def _log_out(page: Page) -> None:
@@ -55,7 +48,7 @@ def test_a_teacher_assigns_a_quiz_a_student_takes_it_the_teacher_reads_the_resul
     js = _javascript(request)
     feedback = "each" if js else "attempt"
     # The teacher builds a quiz and previews it.
-    _log_in(page, "mr_quill", "/quizzes/new/")
+    log_in(page, "mr_quill", "/quizzes/new/")
     page.get_by_label("Title").fill("Who takes the trick?")
     page.get_by_label("Rule set").select_option("hoffmann")
     page.get_by_label("Game").select_option("three-card")
@@ -76,7 +69,7 @@ def test_a_teacher_assigns_a_quiz_a_student_takes_it_the_teacher_reads_the_resul
     _log_out(page)
 
     # A student takes it.
-    _log_in(page, "alice", "/quizzes/mine/")
+    log_in(page, "alice", "/quizzes/mine/")
     page.get_by_role("link", name="Who takes the trick?").click()
     page.get_by_role("button", name="Start the quiz").click()
     for number in (1, 2):
@@ -102,7 +95,7 @@ def test_a_teacher_assigns_a_quiz_a_student_takes_it_the_teacher_reads_the_resul
 
     # The teacher reads the results and downloads the answers.
     assignment = Assignment.objects.get()
-    _log_in(page, "mr_quill", f"/quizzes/assignment/{assignment.pk}/results/")
+    log_in(page, "mr_quill", f"/quizzes/assignment/{assignment.pk}/results/")
     row = page.get_by_role("row", name=re.compile("alice"))
     expect(row).to_contain_text("submitted")
     expect(page.get_by_role("row", name=re.compile("bob"))).to_contain_text("not started")
@@ -144,7 +137,7 @@ def test_a_question_fits_a_phone(js_phone_page: Page, school_class: SchoolClass)
     phone_page = js_phone_page
     assignment = _assigned(school_class)
     attempt = Attempt.start(assignment, User.objects.get(username="alice"))
-    _log_in(phone_page, "alice", attempt.get_absolute_url())
+    log_in(phone_page, "alice", attempt.get_absolute_url())
     expect(phone_page.get_by_role("button", name="Answer")).to_be_visible()
     assert phone_page.evaluate("document.documentElement.scrollWidth") <= 375
 
@@ -162,7 +155,7 @@ def test_axe_finds_nothing_serious_on_the_quiz_pages(
     done.submit()
     current = Attempt.start(assignment, alice)
 
-    _log_in(js_page, "alice", "/quizzes/mine/")
+    log_in(js_page, "alice", "/quizzes/mine/")
     for path in [
         "/quizzes/mine/",
         assignment.get_absolute_url(),
@@ -172,7 +165,7 @@ def test_axe_finds_nothing_serious_on_the_quiz_pages(
         js_page.goto(path)
         assert not axe.serious(js_page), path
     _log_out(js_page)
-    _log_in(js_page, "mr_quill", "/quizzes/")
+    log_in(js_page, "mr_quill", "/quizzes/")
     for path in [
         "/quizzes/",
         "/quizzes/new/",
