@@ -17,7 +17,7 @@ from lessons.quizzes.models import Answer
 from tests.browser import axe
 
 # The classroom tests' helpers (task T gathers them in one module: import them from there).
-from .test_classroom_attempts import PASSWORD, _log_in, _new_page
+from .classroom_world import PASSWORD, log_in, new_page
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -49,8 +49,8 @@ def test_a_teacher_builds_a_position_the_engine_refuses_then_answers_and_a_class
         Membership.objects.create(school_class=school_class, student=student)
 
     # Step 1, by keyboard: the rule set, the game, what to ask.
-    teacher = _new_page(browser, live_server, javascript=True)
-    _log_in(teacher, "mr_quill", "/quizzes/own/new/")
+    teacher = new_page(browser, live_server, javascript=True)
+    log_in(teacher, "mr_quill", "/quizzes/own/new/")
     teacher.get_by_label("Rule set").select_option("hoffmann")
     teacher.get_by_label("Game").select_option("three-card")
     teacher.get_by_label(re.compile("Which cards may be played")).focus()
@@ -97,12 +97,12 @@ def test_a_teacher_builds_a_position_the_engine_refuses_then_answers_and_a_class
     teacher.context.close()
 
     # Alice on a phone, JavaScript on, answers right; Bob, JavaScript off, ticks one too many.
-    alice = _new_page(browser, live_server, javascript=True, viewport=PHONE)
-    _log_in(alice, "alice", assignment.get_absolute_url())
+    alice = new_page(browser, live_server, javascript=True, viewport=PHONE)
+    log_in(alice, "alice", assignment.get_absolute_url())
     _take(alice, assignment.get_absolute_url(), right=True)
     alice.context.close()
-    bob = _new_page(browser, live_server, javascript=False)
-    _log_in(bob, "bob", assignment.get_absolute_url())
+    bob = new_page(browser, live_server, javascript=False)
+    log_in(bob, "bob", assignment.get_absolute_url())
     _take(bob, assignment.get_absolute_url(), right=False)
     bob.context.close()
     graded = dict(Answer.objects.values_list("attempt__student__username", "correct"))
