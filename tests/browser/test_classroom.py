@@ -136,7 +136,7 @@ def _teacher_builds_and_assigns(page: Page) -> None:
     page.get_by_label("Rule set").select_option("hoffmann")
     page.get_by_label("Game").select_option("three-card")
     page.get_by_label("Who takes the trick").check()
-    page.get_by_label("Number of questions").fill(str(QUESTIONS))
+    page.get_by_label("Number of the engine's questions").fill(str(QUESTIONS))
     page.get_by_label("The same for every student").check()
     page.get_by_role("button", name="Save the quiz").click()
     expect(page.get_by_role("heading", name="A sample of its questions")).to_be_visible()

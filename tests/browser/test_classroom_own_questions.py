@@ -66,7 +66,7 @@ def test_a_teacher_builds_a_position_the_engine_refuses_then_answers_and_a_class
     teacher.get_by_role("button", name="Next: preview the question").click()
     refusal = teacher.locator("#own-refusal")
     expect(refusal).to_contain_text("The engine cannot ask this.")
-    expect(refusal).to_contain_text("cannot be both in the hand and the trick")
+    expect(refusal).to_contain_text("the king of spades is in your hand and in the trick")
     assert not Answer.objects.exists()
     axe.assert_nothing_serious(teacher, "the cards refused by the engine")
     # The hand kept as ticked: the ace instead of the king, and the preview.

@@ -53,7 +53,7 @@ def test_a_teacher_assigns_a_quiz_a_student_takes_it_the_teacher_reads_the_resul
     page.get_by_label("Rule set").select_option("hoffmann")
     page.get_by_label("Game").select_option("three-card")
     page.get_by_label("Who takes the trick").check()
-    page.get_by_label("Number of questions").fill("2")
+    page.get_by_label("Number of the engine's questions").fill("2")
     page.get_by_label("The same for every student").check()
     page.get_by_role("button", name="Save the quiz").click()
     expect(page.get_by_role("heading", name="A sample of its questions")).to_be_visible()

@@ -117,11 +117,11 @@ def test_an_impossible_position_is_refused_with_the_engines_reason_and_nothing_s
     client = client_for(world["teacher"])
     preview = client.get(reverse("quizzes:own-preview"), IMPOSSIBLE)
     assert "The engine cannot ask this." in text(preview)
-    assert "cannot be both in the hand and the trick" in text(preview)
+    assert "the king of spades is in your hand and in the trick" in text(preview)
     assert 'value="KS" id="id_hand_KS" checked' in preview.content.decode()  # cards kept
     saved = client.post(reverse("quizzes:own-save"), IMPOSSIBLE)
     assert saved.status_code == 200
-    assert "cannot be both in the hand and the trick" in text(saved)
+    assert "the king of spades is in your hand and in the trick" in text(saved)
     assert OwnQuestion.objects.count() == 1 and OwnVersion.objects.count() == 1
 
 
