@@ -2,7 +2,8 @@
 which gunicorn.conf.py wraps each uvicorn worker's application in): the others wait their
 turn, a live stream, a static file and the liveness check never do, and one that waits too
 long is told the server is busy. That it keeps a crowd within the database's connections on a
-real server: tests/deploy/test_stream_connections.py."""
+real server: tests/deploy/test_stream_connections.py. Each test's event loop runs on a thread
+of its own (in_a_thread): the browser tests' Playwright keeps one running on the main thread."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from django.conf import settings
 from django.urls import reverse
 
 from loo_site.requests_at_once import BUSY, UNCOUNTED, RequestsAtOnce
+from tests.live.conftest import in_a_thread
 
 
 class Held:
@@ -64,7 +66,7 @@ def test_past_the_limit_a_request_waits_its_turn() -> None:
             assert (await task)[0]["status"] == 200
         assert app.serving == 0
 
-    asyncio.run(run())
+    in_a_thread(lambda: asyncio.run(run()))
 
 
 def test_a_stream_a_static_file_and_the_liveness_check_never_wait() -> None:
@@ -81,7 +83,7 @@ def test_a_stream_a_static_file_and_the_liveness_check_never_wait() -> None:
         held.go["/play/"].set()
         await busy
 
-    asyncio.run(run())
+    in_a_thread(lambda: asyncio.run(run()))
 
 
 def test_one_that_waits_too_long_is_told_the_server_is_busy_and_no_place_is_lost() -> None:
@@ -103,7 +105,7 @@ def test_one_that_waits_too_long_is_told_the_server_is_busy_and_no_place_is_lost
         assert (await again)[0]["status"] == 200
         assert app.serving == 0
 
-    asyncio.run(run())
+    in_a_thread(lambda: asyncio.run(run()))
 
 
 def test_the_uncounted_paths_are_the_sites_own() -> None:
