@@ -34,17 +34,18 @@ Two backends, chosen by the settings:
   average) before a play shows.
 
 ``current`` is a plain (sync) function: it runs in this module's own small pool of threads
-(``LIVE_DATABASE_THREADS``), whose database connection is closed as soon as each call is done
-(:func:`in_reader_thread`): open streams hold no database connection while they wait, and a
-worker's streams use at most that many at once, however many are open (a thread-sensitive
-call would hold one per stream under ASGI: a hundred streams, a hundred PostgreSQL
-connections).
+(``LIVE_DATABASE_THREADS``, :func:`in_reader_thread`): open streams hold no database
+connection while they wait, and a worker's streams use at most that many at once, however many are open (a thread-sensitive call would hold one per stream
+under ASGI: a hundred streams, a hundred PostgreSQL connections). A reader thread closes its
+connection when no other call waits for a reader, and keeps it for the next call while others
+wait (:func:`_given_back`).
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -201,12 +202,31 @@ def close_readers() -> None:
         future.result()
 
 
+#: The longest a reader thread keeps a database connection it opened while calls wait for it
+#: (ASGI's requests keep none: loo_site/asgi.py).
+READER_CONNECTION_SECONDS = 60.0
+
+
 def _given_back() -> None:
-    """Close this reader thread's database connections: a call gives its connection back as
-    soon as it is done, so that open streams hold none while they wait (the pool's threads
-    would otherwise keep one each for ever, whatever CONN_MAX_AGE says: their connections are
-    not a request's). A broken connection (a restarted server) goes with them."""
-    connections.close_all()
+    """After a call in a reader thread: its database connection closed once no other call
+    waits for a reader, so that open streams hold none while they wait; kept for the next
+    call while others wait (a play wakes every stream of its table at once, and opening a
+    connection for each of their calls was a tenth of a busy worker's time, profiled:
+    SQLite's pragmas, PostgreSQL's new backend), at most :data:`READER_CONNECTION_SECONDS`
+    from its opening. One that failed and is no longer usable (a restarted server), or left
+    in a transaction, is closed at once."""
+    waiting = getattr(_readers(), "_work_queue", None)
+    busy = waiting is not None and not waiting.empty()
+    for conn in connections.all(initialized_only=True):
+        if conn.connection is None:
+            continue
+        if getattr(conn, "_reader_connection", None) is not conn.connection:
+            conn._reader_connection = conn.connection  # type: ignore[attr-defined]
+            conn.close_at = time.monotonic() + READER_CONNECTION_SECONDS
+        if conn.in_atomic_block or not busy:
+            conn.close()
+        else:
+            conn.close_if_unusable_or_obsolete()
 
 
 def _read_in_thread(current: Callable[[], int | None]) -> int | None | Exception:

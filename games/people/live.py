@@ -229,10 +229,10 @@ async def stream(request: HttpRequest, pk: int) -> HttpResponse | StreamingHttpR
     key = (asyncio.get_running_loop(), *viewer.key)
     _viewers[key] = _viewers.get(key, 0) + 1
 
-    async def on_wake() -> float | None:
-        return await _wake(pk)
-
     sent = [max(after, sse.last_event_id(request))]  # the newest table the page has
+
+    async def on_wake() -> float | None:
+        return await _wake(pk, sent[0])
 
     async def render(version: int) -> sse.Event | None:
         rendered = await _table_for(viewer, version)
@@ -273,10 +273,37 @@ async def stream(request: HttpRequest, pk: int) -> HttpResponse | StreamingHttpR
 _advancing: dict[tuple[asyncio.AbstractEventLoop, int], asyncio.Future[bool]] = {}
 
 
-async def _wake(pk: int) -> float | None:
+#: When the next thing falls due at a table, being read in this process, by event loop, table
+#: and the newest version the asking stream has sent: the streams of one table wake together
+#: after each version, and one read answers them all (each once read it for itself: a tenth
+#: of a busy worker's time, profiled). A read begun before a version was sent is never
+#: another's answer after it.
+_due_reads: dict[tuple[asyncio.AbstractEventLoop, int, int], asyncio.Future[float | None]] = {}
+
+
+async def _next_due(pk: int, seen: int) -> float | None:
+    key = (asyncio.get_running_loop(), pk, seen)
+    reading = _due_reads.get(key)
+    if reading is None:
+        reading = _due_reads[key] = asyncio.ensure_future(
+            bus.in_reader_thread(lambda: people.next_due(pk))
+        )
+        reading.add_done_callback(lambda done: _due_read(key, done))
+    return await asyncio.shield(reading)
+
+
+def _due_read(
+    key: tuple[asyncio.AbstractEventLoop, int, int], done: asyncio.Future[float | None]
+) -> None:
+    if _due_reads.get(key) is done:
+        del _due_reads[key]
+
+
+async def _wake(pk: int, seen: int = 0) -> float | None:
     """Do what has fallen due at table ``pk``, if anything has; in how many seconds the next
-    thing falls due there (None: nothing)."""
-    due = await bus.in_reader_thread(lambda: people.next_due(pk))
+    thing falls due there (None: nothing). ``seen``: the newest version the asking stream has
+    sent (a read of what is due shared with the table's other streams is begun after it)."""
+    due = await _next_due(pk, seen)
     if due is None or due > 0:
         return due
     key = (asyncio.get_running_loop(), pk)
