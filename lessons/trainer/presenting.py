@@ -424,7 +424,7 @@ def shown(q: Question) -> Shown:
     template, position = _position(q)
     return Shown(
         kind=q.kind,
-        prompt=say(q.prompt, _players(q.position)),
+        prompt=say(sourced.prompt(q), _players(q.position)),
         multiple=q.multiple,
         choices=tuple(_choice(q, c.id, c.label) for c in q.choices),
         rules_title=PRESETS[q.rules].title,
@@ -476,7 +476,7 @@ def _explained(
             link: RuleLink | None = RuleLinks.of(source, game).link(a.rule)
         else:
             link = links.link(a.rule) if a.rule != previous else None
-        said.append((say(a.message, players), link))
+        said.append((say(sourced.explanation(a.message), players), link))
         previous = a.rule
     return tuple(said)
 

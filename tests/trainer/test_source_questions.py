@@ -40,3 +40,23 @@ def test_each_source_s_sentence_cites_its_own_passage_not_the_drill_s_rule_set(
     for sentence in said:
         title = sentence.split(" states it")[0].split(" is silent")[0]
         assert f"({title}, " in sentence or f"(what {title} says)" in sentence, sentence
+
+
+def test_a_quotation_is_shown_with_its_source_s_transcription_faults_corrected(
+    learner: Any,
+) -> None:
+    """Issue 38: "contributes tothe pool", the Britannica's OCR fault that the catalogue keeps
+    and the source's reading page corrects (content/sources/britannica.txt, ``correct:``)."""
+    q = question("source", "parlett", game="three-card", rule="ante", seed=1)
+    assert "tothe" in q.position["quote"] and q.answer == ("britannica",)
+    asked = learner.store(q)
+
+    before = learner.page(asked)
+    learner.answer(asked, list(q.answer))
+    after = learner.page(asked)
+
+    for page in (before, after):
+        assert "Each player contributes to the pool a sum previously agreed upon." in page
+        assert "tothe" not in page
+    britannica = next(s for s in _sentences(after) if s.startswith("Britannica (1911)"))
+    assert "contributes to the pool" in britannica
