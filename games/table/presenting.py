@@ -695,8 +695,10 @@ def _status_message(view: PlayerView) -> Message:
     return msg("table.declare", p=me, choices=said)
 
 
-#: The declarations the heading names ("Your turn to declare: play, pass or take miss").
-_SAID_CHOICES: Final = ("play", "pass", "take-miss")
+#: The declarations the heading names ("Your turn to declare: play, pass or take miss"):
+#: every one a button offers, the dealer's against one player too ("take miss or play miss
+#: for the pool", not "take miss" over two buttons).
+_SAID_CHOICES: Final = ("play", "pass", "take-miss", "defend-miss", "defend-master")
 
 
 def _law(rule_id: str, source: str, links: RuleLinks) -> tuple[str, RuleLink]:

@@ -26,6 +26,7 @@ from games.loo.errors import LooError
 from games.loo.questions import KIND_BY_NAME, REGISTRY, Grade, Question
 from games.loo.rulesets import GAME_NAMES, OPTION_BY_NAME, PRESETS
 from games.naming import say, seat_name
+from lessons.trainer import sourced
 from lessons.trainer.forms import AnswerForm
 from lessons.trainer.models import AskedQuestion
 
@@ -423,7 +424,7 @@ def shown(q: Question) -> Shown:
     template, position = _position(q)
     return Shown(
         kind=q.kind,
-        prompt=say(q.prompt, _players(q.position)),
+        prompt=say(sourced.prompt(q), _players(q.position)),
         multiple=q.multiple,
         choices=tuple(_choice(q, c.id, c.label) for c in q.choices),
         rules_title=PRESETS[q.rules].title,
@@ -454,21 +455,28 @@ def graded(q: Question, grade: Grade, topic: str = "") -> Graded:
         shown=page,
         correct=grade.correct,
         feedback=feedback,
-        explanations=_explained(grade, links, _players(q.position)),
+        explanations=_explained(grade, links, _players(q.position), q.game),
         topic=links.link(topic) if topic else None,
         answers=tuple(f.choice for f in feedback if f.is_answer),
     )
 
 
 def _explained(
-    grade: Grade, links: RuleLinks, players: int | None
+    grade: Grade, links: RuleLinks, players: int | None, game: str
 ) -> tuple[tuple[str, RuleLink | None], ...]:
     """The engine's explanations, each linked to its rule, once for a run of sentences about
-    the same rule (a source question's five sentences are about one)."""
+    the same rule. A source question's five sentences are about one rule and each about one
+    source: each links the passage of its own source (under the drill's rule set's, Hoffmann's
+    words would be labelled "Parlett (modern), 5c:Cards")."""
     said: list[tuple[str, RuleLink | None]] = []
     previous = None
     for a in grade.explanations:
-        said.append((say(a.message, players), links.link(a.rule) if a.rule != previous else None))
+        source = sourced.source_of(a.message)
+        if source is not None:
+            link: RuleLink | None = RuleLinks.of(source, game).link(a.rule)
+        else:
+            link = links.link(a.rule) if a.rule != previous else None
+        said.append((say(sourced.explanation(a.message), players), link))
         previous = a.rule
     return tuple(said)
 

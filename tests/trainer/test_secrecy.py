@@ -13,6 +13,7 @@ import pytest
 from games.loo.questions import Question
 from games.naming import say
 from lessons.trainer.models import AskedQuestion
+from lessons.trainer.presenting import shown
 
 from .conftest import make, one_per_kind
 
@@ -61,7 +62,8 @@ def test_the_page_of_a_question_is_the_same_whatever_its_answer(
     players = q.position.get("players") or len(q.position.get("hands") or ()) or None
     for explanation in q.explanations:
         assert say(explanation.message, players) not in learner.text(real)
-    assert say(q.prompt, players) in learner.text(real)
+    # The prompt as the engine says it (a quotation with its text's faults corrected).
+    assert shown(q).prompt in learner.text(real)
     assert "verdict" not in real and "is-answer" not in real
 
 

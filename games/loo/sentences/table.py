@@ -24,6 +24,8 @@ TABLE: Final[dict[str, str]] = {
     "table.choice.play": "play",
     "table.choice.pass": "pass",
     "table.choice.take-miss": "take miss",
+    "table.choice.defend-miss": "play miss for the pool",
+    "table.choice.defend-master": "defend with master",
     # When the hand is over.
     "table.looed-one": "{p:S} {p:was/were} looed.",
     "table.looed-many": "{ps:Ss-and} were looed.",
