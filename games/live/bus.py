@@ -35,10 +35,11 @@ Two backends, chosen by the settings:
 
 ``current`` is a plain (sync) function: it runs in this module's own small pool of threads
 (``LIVE_DATABASE_THREADS``, :func:`in_reader_thread`): open streams hold no database
-connection while they wait, and a worker's streams use at most that many at once, however many are open (a thread-sensitive call would hold one per stream
-under ASGI: a hundred streams, a hundred PostgreSQL connections). A reader thread closes its
-connection when no other call waits for a reader, and keeps it for the next call while others
-wait (:func:`_given_back`).
+connection while they wait, and a worker's streams use at most that many at once, however
+many are open (a thread-sensitive call would hold one per stream under ASGI: a hundred
+streams, a hundred PostgreSQL connections). A reader thread closes its connection when no
+other call waits for a reader, and keeps it for the next call while others wait
+(:func:`_given_back`).
 """
 
 from __future__ import annotations
