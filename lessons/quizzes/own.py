@@ -19,7 +19,14 @@ from django.db.models import Count, Exists, OuterRef
 from django.http import Http404
 
 from games.loo.catalogue import UnknownRule
-from games.loo.questions import VERSION, Question, QuestionError, grade
+from games.loo.questions import (
+    AUTHORED_FIELDS,
+    FIELD_TYPES,
+    VERSION,
+    Question,
+    QuestionError,
+    grade,
+)
 from games.loo.rulesets import GAME_NAMES, PRESETS
 from lessons.quizzes.own_models import OwnQuestion, OwnQuestionQuerySet, OwnVersion, QuizOwnQuestion
 from lessons.trainer import bank
@@ -27,10 +34,13 @@ from lessons.trainer.presenting import Graded, Shown, graded, shown
 
 # -- what the editor asks for ----------------------------------------------------------------------
 
-#: The types of a position's field, as the editor draws them: a suit (radio buttons), one card
-#: or none (a select of the pack, grouped by suit), a count (a select), a flag (a checkbox),
-#: cards in no order (checkboxes grouped by suit), cards in the order played (a select a
-#: card), hands (a select a card of each hand).
+#: The types of a position's field, as the editor draws them: the engine's
+#: (``games.loo.questions.FIELD_TYPES``), and two of the editor's own. A suit (radio
+#: buttons), one card or none (a select of the pack, grouped by suit), a count (a select, or a
+#: number input), a flag (a checkbox), cards in no order (checkboxes grouped by suit), cards in
+#: the order played (a select a card), hands (a select a card of each hand), a seat (a select
+#: of the table's seats), seats in no order (a checkbox a seat), the seat that took each trick
+#: (a select a trick), declarations (a select for each player who declares before the student).
 SUIT: Final = "suit"
 CARD: Final = "card"
 COUNT: Final = "count"
@@ -38,47 +48,35 @@ FLAG: Final = "flag"
 CARDS: Final = "cards"
 ORDERED: Final = "ordered"
 HANDS: Final = "hands"
+SEAT: Final = "seat"
+SEATS: Final = "seats"
+TAKERS: Final = "takers"
+DECLARATIONS: Final = "declarations"
 
-#: Each field of a position (games.loo.authored's names) and its type. A field the engine
-#: adds (for the settlement, or what the player may do now) is a line here, with its words
-#: in lessons.quizzes.own_forms.LABELS.
+#: Each field of a position (games.loo.authored's names) and its type: the engine's, but a
+#: trick is drawn in the order played, the tricks of a settlement one taker each, and ``card``
+#: is the card a ``why-not`` asks about. A field the engine adds is typed by the engine; its
+#: words are a line of lessons.quizzes.own_forms.LABELS.
 TYPES: Final[dict[str, str]] = {
-    "trump": SUIT,
-    "turn_up": CARD,
-    "declared": COUNT,
-    "trick_number": COUNT,
+    **FIELD_TYPES,
     "trick": ORDERED,
-    "pam_be_civil": FLAG,
-    "hand": CARDS,
-    "played": CARDS,
+    "tricks": TAKERS,
     "card": CARD,
-    "hands": HANDS,
-}
-
-#: A moment of the play: what ``legal-cards`` and ``why-not`` read.
-_PLAY: Final = (
-    "trump",
-    "turn_up",
-    "declared",
-    "trick_number",
-    "trick",
-    "pam_be_civil",
-    "hand",
-    "played",
-)
-
-#: The fields each kind reads, in the order the editor asks for them: a kind the teacher may
-#: ask about a position of his own is a line here (``card`` is the card a ``why-not`` asks
-#: about, kept beside the position).
-FIELDS: Final[dict[str, tuple[str, ...]]] = {
-    "legal-cards": _PLAY,
-    "why-not": (*_PLAY, "card"),
-    "trick-winner": ("trump", "trick"),
-    "flush": ("trump", "hands"),
 }
 
 #: Fields shown only at one game (elsewhere the engine refuses them).
-ONLY_AT: Final[dict[str, str]] = {"pam_be_civil": "five-card"}
+ONLY_AT: Final[dict[str, str]] = {
+    "pam_be_civil": "five-card",
+    "miss_holder": "three-card",
+    "must": "three-card",
+}
+
+#: The fields that set a table (the kinds asked about a whole table): the seats the other
+#: fields offer are drawn from them, so the editor asks them first, in a form of their own.
+TABLE: Final[dict[str, tuple[str, ...]]] = {
+    "settlement": ("players",),
+    "declaration": ("players", "dealer"),
+}
 
 #: What a kind asks, in the words of the editor's first step.
 ASKS: Final[dict[str, str]] = {
@@ -86,6 +84,23 @@ ASKS: Final[dict[str, str]] = {
     "why-not": "Why may you not play this card?",
     "trick-winner": "Who takes this trick?",
     "flush": "Whose flush loos the board?",
+    "settlement": "What does the settlement pay?",
+    "declaration": "What may you do now?",
+}
+
+
+def _fields(kind: str) -> tuple[str, ...]:
+    """The fields ``kind`` reads, in the engine's order (``card``, the card a ``why-not``
+    asks about, kept beside the position)."""
+    return (*AUTHORED_FIELDS[kind], *(("card",) if kind == "why-not" else ()))
+
+
+#: The fields each kind reads, in the order the editor asks for them: read from the engine for
+#: each kind the editor has words for (:data:`ASKS`), whose fields it can all draw.
+FIELDS: Final[dict[str, tuple[str, ...]]] = {
+    kind: _fields(kind)
+    for kind in ASKS
+    if kind in AUTHORED_FIELDS and all(f in TYPES for f in _fields(kind))
 }
 
 #: The most a stored position may weigh (JSON characters): every field is a choice of the
@@ -98,6 +113,11 @@ def kinds() -> list[str]:
     from games.loo.questions import AUTHORED_KINDS
 
     return [k for k in FIELDS if k in AUTHORED_KINDS]
+
+
+def step_name(kind: str) -> str:
+    """The editor's second step, as its heading names it."""
+    return "The table" if kind in TABLE else "The cards"
 
 
 def fields_of(kind: str, game: str) -> tuple[str, ...]:

@@ -19,7 +19,7 @@ from games.loo.cards import RANK_NAMES, RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, 
 from games.loo.options import HAND_SIZE
 from games.loo.questions import KIND_BY_NAME
 from games.loo.rulesets import DEFAULT_PRESET, GAME_NAMES, PRESETS, RuleSet
-from lessons.quizzes import own
+from lessons.quizzes import own, own_seats
 from lessons.quizzes.forms import QuizForm
 from lessons.quizzes.models import MAX_QUESTIONS, QuizVersion
 from lessons.trainer import bank
@@ -42,10 +42,21 @@ LABELS = {
     "played": "Cards played in earlier tricks",
     "card": "The card asked about",
     "hands": "The hands, from the student (the elder hand) round to the left",
+    "players": "Players at the table",
+    "dealer": "The dealer",
+    "pool": "Counters in the pool",
+    "in_play": "Who played to the end (the others passed)",
+    "tricks": "Who took each trick",
+    "defender": "Who played for the pool (the dealer, against one player)",
+    "miss_holder": "Who took the miss",
+    "asked": "Whose settlement the question asks",
+    "declarations": "What the players before you declared, in turn from the dealer's left",
+    "must": "The deal is a must: nobody may pass",
 }
 #: A kind's own words for a field, where they differ.
 KIND_LABELS = {
     ("trick-winner", "trick"): "The trick, every card in the order played",
+    ("declaration", "hand"): "Your cards, as dealt: the student is the player to declare",
 }
 HELP = {
     "turn_up": "None: the question does not show one.",
@@ -54,10 +65,19 @@ HELP = {
     "played": "Tick any you want the question to show; none is fine.",
     "card": "One of the student's cards. None: one that the rule asked about forbids.",
     "hands": "Fill the hands from the first; leave the rest empty. Each holds five cards.",
+    "tricks": "In turn, from the first trick. Leave them all empty if one player alone took "
+    "the pool without play.",
+    "asked": "The answer is what this seat receives or pays.",
 }
 KIND_HELP = {
     ("trick-winner", "trick"): "One card for each player in the play; leave the rest empty.",
+    ("declaration", "turn_up"): "It makes its suit trumps.",
+    ("declaration", "pool"): "Once the stake is put up. Empty: as the engine deals it, a pool "
+    "carried over from a loo.",
+    ("settlement", "pool"): "Once the stake is put up: the counters the hand is played for.",
 }
+#: A card a kind cannot do without, and what the editor says when it is missing.
+REQUIRED = {("declaration", "turn_up"): "Choose the turn-up: it makes its suit trumps."}
 #: Fields drawn folded: none is fine, and each is 52 checkboxes a phone would scroll past.
 FOLDED = {"played"}
 ORDINALS = ["Card led"] + [
@@ -163,23 +183,46 @@ class PositionForm(forms.Form):
         super().__init__(*args, label_suffix="", **kwargs)  # type: ignore[misc]
         self.kind, self.preset, self.game = kind, preset, game
         self.names = own.fields_of(kind, game)
+        rules = RuleSet.preset(preset)
+        #: The table the seats are drawn for (a question about a whole table).
+        self.table = own_seats.table_of(rules, game, kwargs.get("data") or kwargs.get("initial"))
         self.fields["rule"].choices = [("", "Any rule that decides it there")] + [  # type: ignore[attr-defined]
             (r, capital_name(r)) for r in KIND_BY_NAME[kind].family()
         ]
-        low, high = RuleSet.preset(preset).players(game)
+        low, high = rules.players(game)
         size = HAND_SIZE[game]
+        table = self.table
         for name in self.names:
             kind_of = own.TYPES[name]
             label = KIND_LABELS.get((kind, name), LABELS[name])
-            if kind_of == own.SUIT:
+            if name == "players":
+                self.fields[name] = own_seats.players_field(rules, game, table, label)
+            elif name == "pool":
+                required = kind == "settlement"
+                self.fields[name] = own_seats.pool_field(
+                    rules, game, table, label, required=required
+                )
+            elif kind_of == own.SEAT:
+                self.fields[name] = own_seats.seat_field(name, table, label)
+            elif kind_of == own.SEATS:
+                self.fields[name] = own_seats.seats_field(table, label)
+            elif kind_of == own.TAKERS:
+                self.fields.update(own_seats.taker_fields(name, game, table))
+            elif kind_of == own.DECLARATIONS:
+                self.fields.update(own_seats.declaration_fields(name, game, table))
+            elif kind_of == own.SUIT:
                 self.fields[name] = forms.ChoiceField(
                     label=label,
                     choices=[(s, SUIT_NAMES[s].capitalize()) for s in SUITS],
                     widget=forms.RadioSelect,
                 )
             elif kind_of == own.CARD:
+                needed = (kind, name) in REQUIRED
                 self.fields[name] = forms.ChoiceField(
-                    label=label, choices=card_choices(), required=False
+                    label=label,
+                    choices=card_choices("Choose" if needed else "None"),
+                    required=needed,
+                    error_messages={"required": REQUIRED.get((kind, name), "")},
                 )
             elif kind_of == own.COUNT:
                 top = high if name == "declared" else size
@@ -207,6 +250,16 @@ class PositionForm(forms.Form):
                             label=f"Card {i + 1}", choices=card_choices("—"), required=False
                         )
 
+    def table_fields(self) -> list[Any]:
+        """The fields that set the table, drawn first in a form of their own (none for a kind
+        about a moment of the play, a trick or flushes)."""
+        return [self[n] for n in own.TABLE.get(self.kind, ())]
+
+    def table_pairs(self) -> list[tuple[str, str]]:
+        """The table the other fields are drawn for, as the cards' form sends it on."""
+        drawn = {"players": self.table.players, "dealer": self.table.dealer}
+        return [(n, str(drawn[n])) for n in own.TABLE.get(self.kind, ())]
+
     @property
     def preset_title(self) -> str:
         return PRESETS[self.preset].title
@@ -225,6 +278,12 @@ class PositionForm(forms.Form):
                 data[name] = self._in_order(name)
             elif kind_of == own.HANDS:
                 data[name] = self._hands(name)
+            elif kind_of == own.TAKERS:
+                data[name], wrong = own_seats.takers(self.cleaned_data, name, self.game)
+                if wrong:
+                    self.add_error(None, wrong)
+            elif kind_of == own.DECLARATIONS:
+                data[name] = own_seats.declarations(self.cleaned_data, name, self.table)
         return data
 
     def _in_order(self, name: str) -> list[str]:
@@ -263,7 +322,7 @@ class PositionForm(forms.Form):
                 card_asked = value or ""
             elif own.TYPES[name] == own.CARD:
                 position[name] = value or None
-            elif own.TYPES[name] == own.CARDS:
+            elif own.TYPES[name] in (own.CARDS, own.SEATS):
                 position[name] = list(value or [])
             else:
                 position[name] = value
@@ -277,6 +336,8 @@ class PositionForm(forms.Form):
         """Each field as the editor draws it, in the kind's order."""
         found = []
         for name in self.names:
+            if name in own.TABLE.get(self.kind, ()):
+                continue  # drawn first, in the table's form
             kind_of = own.TYPES[name]
             p = Picker(
                 name,
@@ -300,8 +361,11 @@ class PositionForm(forms.Form):
                     )
                     for s in SUITS
                 ]
-            elif kind_of == own.ORDERED:
+            elif kind_of in (own.ORDERED, own.TAKERS, own.DECLARATIONS):
                 p.slots = [self[n] for n in self.fields if n.startswith(f"{name}-")]
+                p.errors = [
+                    str(e) for n in self.fields if n.startswith(f"{name}-") for e in self[n].errors
+                ]
             elif kind_of == own.HANDS:
                 size = HAND_SIZE[self.game]
                 p.hands = [
@@ -333,10 +397,10 @@ def pairs_of(draft: own.Draft) -> list[tuple[str, str]]:
         pairs.append(("card", draft.card))
     for name, value in draft.position.items():
         kind_of = own.TYPES.get(name)
-        if kind_of == own.CARDS:
-            pairs += [(name, c) for c in value or ()]
-        elif kind_of == own.ORDERED:
-            pairs += [(f"{name}-{i + 1}", c) for i, c in enumerate(value or ())]
+        if kind_of in (own.CARDS, own.SEATS):
+            pairs += [(name, str(c)) for c in value or ()]
+        elif kind_of in (own.ORDERED, own.TAKERS, own.DECLARATIONS):
+            pairs += [(f"{name}-{i + 1}", str(c)) for i, c in enumerate(value or ())]
         elif kind_of == own.HANDS:
             pairs += [
                 (f"{name}-{h + 1}-{i + 1}", c)

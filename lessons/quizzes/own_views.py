@@ -71,6 +71,9 @@ def start_own(request: AuthenticatedHttpRequest) -> HttpResponse:
 
 #: The first step's fields, and the question being edited: what the later steps carry.
 HEAD = ("rules", "game", "kind")
+#: The fields that set a table (lessons.quizzes.own.TABLE), and what no step sends on.
+TABLE = ("players", "dealer")
+NOT_CARRIED = ("question", "csrfmiddlewaretoken", "title")
 
 
 def _render_start(
@@ -105,7 +108,7 @@ def own_cards(request: AuthenticatedHttpRequest) -> HttpResponse:
     if not head.is_valid():
         return _render_start(request, head, editing, request.GET)
     form = _position_form(head, initial=_initial(head, request.GET))
-    return _render_cards(request, head, form, editing)
+    return _render_cards(request, head, form, editing, request.GET)
 
 
 def _position_form(head: StartForm, **kwargs: Any) -> PositionForm:
@@ -114,8 +117,9 @@ def _position_form(head: StartForm, **kwargs: Any) -> PositionForm:
 
 
 def _initial(head: StartForm, query: QueryDict) -> dict[str, Any]:
-    """A form's first values from a query (coming back to change the cards, or an edit)."""
-    blank = _position_form(head)
+    """A form's first values from a query (coming back to change the cards, or an edit; the
+    fields drawn for the table the query names)."""
+    blank = _position_form(head, initial={k: query.get(k) for k in TABLE if k in query})
     return {
         name: query.getlist(name) if isinstance(field, MultipleChoiceField) else query[name]
         for name, field in blank.fields.items()
@@ -128,8 +132,10 @@ def _render_cards(
     head: StartForm,
     form: PositionForm,
     editing: OwnQuestion | None,
+    data: QueryDict,
     refusal: str = "",
 ) -> HttpResponse:
+    kind = head.cleaned_data["kind"]
     context = {
         "head": head.cleaned_data,
         "head_pairs": _head_pairs(head, editing),
@@ -137,8 +143,16 @@ def _render_cards(
         "pickers": form.pickers(),
         "editing": editing,
         "refusal": refusal,
-        "asks": own.ASKS[head.cleaned_data["kind"]],
-        "kind_name": bank.kind_name(head.cleaned_data["kind"]),
+        "asks": own.ASKS[kind],
+        "kind_name": bank.kind_name(kind),
+        "step_name": own.step_name(kind),
+        # The table's own form sends on what the cards' form was last sent with.
+        "carried": [
+            (k, v)
+            for k, values in data.lists()
+            if k not in (*HEAD, *TABLE, *NOT_CARRIED)
+            for v in values
+        ],
     }
     return render(request, TEMPLATES + "cards.html", context)
 
@@ -158,12 +172,12 @@ def preview_own(request: AuthenticatedHttpRequest) -> HttpResponse:
         return _render_start(request, head, editing, request.GET)
     form = _position_form(head, data=request.GET)
     if not form.is_valid():
-        return _render_cards(request, head, form, editing)
+        return _render_cards(request, head, form, editing, request.GET)
     draft = form.draft()
     try:
         q = draft.question()
     except own.Refused as refused:
-        return _render_cards(request, head, form, editing, refusal=str(refused))
+        return _render_cards(request, head, form, editing, request.GET, refusal=str(refused))
     pairs = pairs_of(draft) + ([("question", str(editing.pk))] if editing else [])
     title = editing.current.title if editing and editing.current else ""
     context = {
@@ -172,6 +186,7 @@ def preview_own(request: AuthenticatedHttpRequest) -> HttpResponse:
         "query": urlencode(pairs),
         "title_form": TitleForm(initial={"title": title}),
         "editing": editing,
+        "step_name": own.step_name(draft.kind),
     }
     return render(request, TEMPLATES + "preview.html", context)
 
@@ -188,11 +203,13 @@ def save_own(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = _position_form(head, data=request.POST)
     title = TitleForm(request.POST)
     if not (form.is_valid() and title.is_valid()):
-        return _render_cards(request, head, form, editing, refusal=_first_error(title))
+        return _render_cards(
+            request, head, form, editing, request.POST, refusal=_first_error(title)
+        )
     try:
         saved = own.save(request.user, form.draft(), title.cleaned_data["title"], editing)
     except own.Refused as refused:
-        return _render_cards(request, head, form, editing, refusal=str(refused))
+        return _render_cards(request, head, form, editing, request.POST, refusal=str(refused))
     assert saved.current is not None
     if editing:
         text = f"Saved “{saved}” as version {saved.current.number}: answers given keep theirs."

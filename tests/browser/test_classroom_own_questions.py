@@ -1,7 +1,8 @@
 """A teacher's question of his own in Chromium (issue 37): he builds a position on the card
 table by keyboard, sees the engine refuse an impossible one with its reason, previews the
 engine's answer, saves it and assigns it in a quiz; two students take it, one on a phone
-(375x740), one with JavaScript off; the engine grades both."""
+(375x740), one with JavaScript off; the engine grades both. And a question about a whole
+table (what the settlement pays), built by keyboard on a phone with JavaScript off."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from lessons.classes.models import Membership, SchoolClass, Teacher
 from lessons.quizzes.models import Answer
+from lessons.quizzes.own_models import OwnVersion
 from tests.browser import axe
 
 # The classroom tests' helpers (task T gathers them in one module: import them from there).
@@ -107,3 +109,74 @@ def test_a_teacher_builds_a_position_the_engine_refuses_then_answers_and_a_class
     bob.context.close()
     graded = dict(Answer.objects.values_list("attempt__student__username", "correct"))
     assert graded == {"alice": True, "bob": False}
+
+
+def _press(page: Page, name: str) -> None:
+    """Press a button by keyboard: focus it and press Enter."""
+    page.get_by_role("button", name=name).focus()
+    page.keyboard.press("Enter")
+
+
+def _choose(page: Page, label: str, option: str, **within: str) -> None:
+    """Choose in a select by keyboard: focus it and type the start of the option's words."""
+    scope = page.get_by_role("group", name=within["group"]) if within else page
+    select = scope.get_by_label(label, exact=True)
+    select.focus()
+    page.keyboard.type(option)
+    expect(select.locator("option:checked")).to_contain_text(option)
+
+
+def _fits(page: Page) -> None:
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_a_settlement_question_is_built_by_keyboard_on_a_phone_without_javascript(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    teacher_user = User.objects.create_user("mr_quill", password=PASSWORD)
+    Teacher.objects.create(user=teacher_user, time_zone="Europe/London")
+    page = _new_page(browser, live_server, javascript=False, viewport=PHONE)
+    _log_in(page, "mr_quill", "/quizzes/own/new/")
+    page.get_by_label(re.compile("What does the settlement pay")).focus()
+    page.keyboard.press("Space")
+    _press(page, "Next: the cards")
+    # The table first: five players; the seats below are drawn for it.
+    expect(page.get_by_role("heading", name="The table")).to_be_visible()
+    _choose(page, "Players at the table", "5")
+    _press(page, "Set the table")
+    expect(page.get_by_text("The seats below are for a table of 5 players.")).to_be_visible()
+    played = page.get_by_role("group", name=re.compile("Who played to the end"))
+    for seat in ("You (the student)", "Seat 2 (the player on your left)", "Seat 3 ("):
+        played.get_by_label(seat).focus()
+        page.keyboard.press("Space")
+    tricks = "Who took each trick"
+    _choose(page, "Trick 1", "You", group=tricks)
+    _choose(page, "Trick 2", "Seat 4", group=tricks)  # who passed
+    _choose(page, "Trick 3", "Seat 3", group=tricks)
+    _fits(page)
+    _press(page, "Next: preview the question")
+    refusal = page.locator("#own-refusal")
+    expect(refusal).to_contain_text("seat 4 takes the second trick but is not in the play")
+    # axe runs only with JavaScript on: the same page (a GET), in a context with the cookies.
+    looked = browser.new_context(
+        base_url=live_server.url, storage_state=page.context.storage_state()
+    )
+    axe_page = looked.new_page()
+    axe_page.goto(page.url)
+    axe.assert_nothing_serious(axe_page, "a settlement's table refused by the engine")
+    looked.close()
+    # The second trick to seat 2: a pool of 3 shared by the tricks, and the student took one.
+    _choose(page, "Trick 2", "Seat 2", group=tricks)
+    _press(page, "Next: preview the question")
+    expect(page.get_by_text("The answer: Receives 1.")).to_be_visible()
+    _fits(page)
+    page.get_by_label("Its name on your list").fill("One trick of three")
+    _press(page, "Save the question")
+    expect(page.get_by_text("Saved “One trick of three”.")).to_be_visible()
+    position = OwnVersion.objects.get().position
+    assert (position["players"], position["in_play"], position["tricks"]) == (
+        5,
+        [0, 1, 2],
+        [0, 1, 2],
+    )
+    page.context.close()

@@ -5,7 +5,7 @@ in an order of the attempt's, graded by the engine, counted as an item of its ow
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -13,9 +13,9 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 from pytest_django import DjangoDbBlocker
 
-from games.loo.questions import AUTHORED_KINDS, VERSION
+from games.loo.questions import AUTHORED_FIELDS, AUTHORED_KINDS, VERSION
 from lessons.classes.models import CoTeacher, Membership, SchoolClass, Teacher
-from lessons.quizzes import analysis, own
+from lessons.quizzes import analysis, own, own_forms
 from lessons.quizzes.models import Attempt, Quiz
 from lessons.quizzes.own_models import OwnQuestion, OwnVersion
 from tests.worlds import built_once
@@ -84,11 +84,12 @@ def world(built: dict[str, int], clock: Any, db: None) -> dict[str, Any]:
 # -- the editor ---------------------------------------------------------------------------------
 
 
-def test_every_kind_the_editor_offers_is_one_the_engine_answers_about_a_position() -> None:
-    assert set(own.kinds()) <= set(AUTHORED_KINDS)
-    assert set(own.kinds()) == set(own.FIELDS) & set(AUTHORED_KINDS)
-    for fields in own.FIELDS.values():
-        assert set(fields) <= set(own.TYPES)
+def test_the_editor_offers_every_kind_the_engine_answers_about_a_position() -> None:
+    assert own.kinds() == [k for k in own.ASKS if k in AUTHORED_KINDS]
+    assert set(own.kinds()) == set(AUTHORED_KINDS)
+    for kind, fields in own.FIELDS.items():
+        assert fields[: len(AUTHORED_FIELDS[kind])] == AUTHORED_FIELDS[kind]
+        assert set(fields) <= set(own.TYPES) and set(fields) <= set(own_forms.LABELS)
 
 
 def test_the_steps_carry_the_choices_and_draw_card_pickers_grouped_by_suit(world) -> None:
@@ -169,7 +170,8 @@ def test_a_co_teacher_sees_and_uses_it_a_stranger_gets_a_404(world) -> None:
     assert co.post(reverse("quizzes:own-delete", args=[world["question"].pk])).status_code == 404
 
 
-def _quiz_with_own(world, **fields: Any) -> Quiz:
+def _quiz_with_own(world, question: OwnQuestion | None = None, **fields: Any) -> Quiz:
+    question = question or world["question"]
     response = client_for(world["co-teacher"]).post(
         reverse("quizzes:quiz-new"),
         {
@@ -179,7 +181,7 @@ def _quiz_with_own(world, **fields: Any) -> Quiz:
             "scope": "any",
             "count": "0",
             "same_for_all": "1",
-            "own": [str(world["question"].pk)],
+            "own": [str(question.pk)],
             **fields,
         },
     )
@@ -246,3 +248,134 @@ def test_a_position_too_large_to_store_is_refused() -> None:
     draft = own.Draft("legal-cards", "hoffmann", "three-card", position={"x": "y" * 5000})
     with pytest.raises(own.Refused, match="too large"):
         draft.question()
+
+
+# -- questions about a whole table: the settlement, the declaring ---------------------------------
+
+#: Four at the table, the dealer on the student's right (seat 4); the student, seat 2 and
+#: seat 3 play, a pool of 3 (hoffmann: the dealer's stake); the student takes the first and
+#: third tricks, seat 2 the second: a counter a trick, so the student receives 2.
+SETTLEMENT = {
+    "rules": "hoffmann",
+    "game": "three-card",
+    "kind": "settlement",
+    "players": "4",
+    "dealer": "3",
+    "pool": "3",
+    "in_play": ["0", "1", "2"],
+    "tricks-1": "0",
+    "tricks-2": "1",
+    "tricks-3": "0",
+    "asked": "0",
+}
+#: Four at the table, seat 2 deals; seat 3 passes, seat 4 plays; the student, next, may take
+#: the miss, play or pass (only the dealer may play for the pool).
+DECLARATION = {
+    "rules": "hoffmann",
+    "game": "three-card",
+    "kind": "declaration",
+    "players": "4",
+    "dealer": "1",
+    "hand": ["AS", "2S", "3H"],
+    "turn_up": "5H",
+    "declarations-1": "pass",
+    "declarations-2": "play",
+}
+
+
+def test_the_table_is_set_first_and_the_seats_are_drawn_for_it(world) -> None:
+    client = client_for(world["teacher"])
+    head = {k: DECLARATION[k] for k in ("rules", "game", "kind")}
+    first = client.get(reverse("quizzes:own-cards"), head).content.decode()
+    # Four players, the dealer on the student's right: nobody declares before the student.
+    assert f'action="{reverse("quizzes:own-cards")}"' in first and "Set the table" in first
+    assert "Nobody: the student sits at the dealer's left" in first
+    page = client.get(reverse("quizzes:own-cards"), {**head, "players": "5", "dealer": "1"})
+    words = text(page)
+    assert "The seats below are for a table of 5 players, seat 2 dealing." in words
+    html = page.content.decode()
+    for n, seat in ((1, 3), (2, 4), (3, 5)):
+        assert f'<label for="id_declarations-{n}">Seat {seat} (' in html
+    assert 'name="declarations-4"' not in html
+    assert '<option value="defend-master">' in html  # three-card Loo: the miss and master
+    settlement = client.get(reverse("quizzes:own-cards"), {**head, "kind": "settlement"})
+    html = settlement.content.decode()
+    assert 'type="checkbox" name="in_play" value="3"' in html
+    assert 'name="in_play" value="4"' not in html  # four seats, 0 to 3
+    assert '<select name="tricks-3"' in html and 'name="tricks-4"' not in html
+    assert 'type="number" name="pool" value="3"' in html  # the dealer's stake under hoffmann
+
+
+def test_a_settlement_question_is_previewed_saved_and_graded(world) -> None:
+    client = client_for(world["teacher"])
+    preview = client.get(reverse("quizzes:own-preview"), SETTLEMENT)
+    words = text(preview)
+    assert "how many counters do you receive or pay?" in words
+    assert "The answer: Receives 2." in words
+    assert reverse("lessons:rule-detail", args=["pool-division"]) in preview.content.decode()
+    client.post(reverse("quizzes:own-save"), {**SETTLEMENT, "title": "Two tricks"})
+    version = OwnVersion.objects.get(title="Two tricks")
+    assert version.kind == "settlement" and version.position["tricks"] == [0, 1, 0]
+    assert version.position["in_play"] == [0, 1, 2] and version.position["dealer"] == 3
+    assert "The answer: Receives 2." in text(client.get(version.question.get_absolute_url()))
+    _graded_in_a_quiz(world, version.question, ["+2"], _another_amount)
+
+
+def _another_amount(q: Any) -> list[str]:
+    return [next(c.id for c in q.choices if c.id != "+2")]
+
+
+def _graded_in_a_quiz(
+    world, question: OwnQuestion, right: list[str], wrong: Callable[[Any], list[str]]
+) -> None:
+    """In a quiz of ``question`` alone, Ann answers ``right``, Bob ``wrong(the question)``:
+    the engine grades Ann's right and Bob's wrong."""
+    assignment = make_assignment(world["class"], _quiz_with_own(world, question))
+    for name in ("ann", "bob"):
+        answer = Attempt.start(assignment, world[name]).answers.get()
+        q = answer.to_engine()
+        response = right if name == "ann" else wrong(q)
+        assert answer.record(q, response).grade.correct is (name == "ann")
+
+
+def test_a_declaration_question_is_previewed_saved_and_graded(world) -> None:
+    client = client_for(world["teacher"])
+    preview = client.get(reverse("quizzes:own-preview"), DECLARATION)
+    assert "What may you do now?" in text(preview)
+    client.post(reverse("quizzes:own-save"), {**DECLARATION, "title": "After a pass"})
+    version = OwnVersion.objects.get(title="After a pass")
+    assert version.position["declarations"] == ["pass", "play"]
+    right = ["take-miss", "play", "pass"]
+    _graded_in_a_quiz(world, version.question, right, lambda q: [*right, "defend-miss"])
+    # What the edit link sends is what was saved: the same table, the same declarations.
+    again = client.get(reverse("quizzes:own-cards"), own_forms.pairs_of(own.Draft.of(version)))
+    assert '<option value="play" selected>' in again.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("posted", "reason"),
+    [
+        (
+            {**SETTLEMENT, "tricks-2": "3"},
+            "seat 4 takes the second trick but is not in the play",
+        ),
+        (
+            {**DECLARATION, "declarations-1": "take-miss", "declarations-2": "take-miss"},
+            "seat 4 takes the miss, which the rules do not allow there",
+        ),
+    ],
+    ids=["settlement", "declaration"],
+)
+def test_an_impossible_table_is_refused_with_the_engines_reason(world, posted, reason) -> None:
+    client = client_for(world["teacher"])
+    preview = client.get(reverse("quizzes:own-preview"), posted)
+    assert "The engine cannot ask this." in text(preview) and reason in text(preview)
+    saved = client.post(reverse("quizzes:own-save"), {**posted, "title": "Impossible"})
+    assert saved.status_code == 200 and reason in text(saved)
+    assert not OwnVersion.objects.filter(title="Impossible").exists()
+
+
+def test_tricks_with_a_gap_are_refused_by_the_form(world) -> None:
+    gap = {**SETTLEMENT, "tricks-2": ""}
+    page = client_for(world["teacher"]).get(reverse("quizzes:own-preview"), gap)
+    assert "fill them from the first trick, with no gap" in text(page)
