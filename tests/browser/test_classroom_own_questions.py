@@ -135,8 +135,8 @@ def test_a_settlement_question_is_built_by_keyboard_on_a_phone_without_javascrip
 ) -> None:
     teacher_user = User.objects.create_user("mr_quill", password=PASSWORD)
     Teacher.objects.create(user=teacher_user, time_zone="Europe/London")
-    page = _new_page(browser, live_server, javascript=False, viewport=PHONE)
-    _log_in(page, "mr_quill", "/quizzes/own/new/")
+    page = new_page(browser, live_server, javascript=False, viewport=PHONE)
+    log_in(page, "mr_quill", "/quizzes/own/new/")
     page.get_by_label(re.compile("What does the settlement pay")).focus()
     page.keyboard.press("Space")
     _press(page, "Next: the cards")
