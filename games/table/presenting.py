@@ -611,14 +611,16 @@ def _last_trick(
 ) -> LastTrick | None:
     """The trick taken last, with who took it and why: shown while the next is not yet led, and
     when the hand is over (with JavaScript, played out before the next one when the computer
-    players took it)."""
+    players took it), then without the why: the settlement and the log say it, and the
+    felt's own reason would stay under the final standing as if a trick were still in play."""
     if not view.tricks:
         return None
     done = view.tricks[-1]
     lead = _trick_lead(view, done, links)
     if lead is None or done.winner is None:
         return None
-    if done.plays[lead.index][0] != done.winner:  # taken otherwise (a law): say only who took it
+    if view.phase == "over" or done.plays[lead.index][0] != done.winner:
+        # Over, or taken otherwise (a law): say only who took it.
         lead = TrickLead(lead.index, seat_name(done.winner, view.players, view.seat), lead.card, [])
     return LastTrick(number=len(view.tricks), plays=plays(done), lead=lead)
 
