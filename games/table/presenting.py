@@ -577,13 +577,20 @@ def _goal(view: PlayerView, loo_cost: int) -> str:
 
 def _single_cards(view: PlayerView) -> list[SingleCard]:
     """peel's single deal (A39): each player's card, dealt face up, in the order dealt, and
-    whether it took the pool."""
+    whether it took the pool, with his seat's place round the felt (the cards lie there)."""
     if view.outcome != "single-deal":
         return []
-    n = view.players
+    n, me = view.players, view.seat
+    slots = seat_slots(n, me)
     dealt = sorted(range(n), key=lambda seat: (seat - view.dealer - 1) % n)
     return [
-        SingleCard(seat_name(seat, n, view.seat), view.shown_held[seat][0], seat in view.in_play)
+        SingleCard(
+            seat_name(seat, n, me),
+            view.shown_held[seat][0],
+            seat in view.in_play,
+            seat_label(seat, n, me),
+            slots[seat],
+        )
         for seat in dealt
         if view.shown_held[seat]
     ]
