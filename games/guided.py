@@ -40,13 +40,16 @@ class Guided:
     first deal (``pack``), how the table begins (``start``, :data:`~games.loo.table.STARTS`),
     the agreed variations it plays (``options``: RULES.md names and values, as pairs so that
     it hashes), whether it is a laws-mode table with careless computer players (``laws``) and
-    whether the table makes the learner's declaration for him (``declares``)."""
+    whether the table makes the learner's declaration for him (``declares``), and whether the
+    rule must come up on a line on which he has followed suit to a trumped trick
+    (``trumped``: a lesson about such a trick, whose hand must not end without one)."""
 
     pack: tuple[str, ...] | None = None
     start: str = "fresh"
     options: tuple[tuple[str, str], ...] = ()
     laws: bool = False
     declares: bool = False
+    trumped: bool = False
 
     @classmethod
     def of(
@@ -56,8 +59,10 @@ class Guided:
         options: Mapping[str, str] | None = None,
         laws: bool = False,
         declares: bool = False,
+        trumped: bool = False,
     ) -> Guided:
-        return cls(pack, start, tuple(sorted((options or {}).items())), laws, declares)
+        options_ = tuple(sorted((options or {}).items()))
+        return cls(pack, start, options_, laws, declares, trumped)
 
     @property
     def opponents(self) -> str:
@@ -117,4 +122,5 @@ def prove(
         rule,
         stand=made_for_learner if guided.declares else None,
         every_line=every_line,
+        trumped=guided.trumped,
     )

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from .autoplay import Autoplay, Note
-from .hand import Action, Hand
+from .hand import Action, Hand, Options
 from .table import Table
 from .view import public_events
 
@@ -90,6 +90,27 @@ def legal_actions(hand: Hand, seat: int) -> list[Action]:
     return actions
 
 
+def followed_a_trumped_trick(hand: Hand, seat: int) -> bool:
+    """Whether ``seat`` has followed suit to a trick that had been trumped: a trick led in a
+    plain suit, a trump played to it, then his card of the suit led (the situation a lesson on
+    heading a trumped trick is about)."""
+    suit_of = hand.trumps.suit_of_card
+    trump = hand.trumps.suit
+    tricks = [*hand.tricks, *([hand.trick] if hand.trick is not None else [])]
+    for trick in tricks:
+        if not trick.plays:
+            continue
+        led = suit_of[trick.plays[0][1]]
+        if led == trump:
+            continue
+        trumped = False
+        for who, card in trick.plays[1:]:
+            if who == seat and trumped and suit_of[card] == led:
+                return True
+            trumped = trumped or suit_of[card] == trump
+    return False
+
+
 @dataclass
 class _Walk:
     table: Table
@@ -97,6 +118,8 @@ class _Walk:
     rule: str
     stand: Stand | None
     stop_at_first_miss: bool
+    #: The rule must show on a line on which he has also followed a trumped trick.
+    trumped: bool = False
     lines: int = 0
     decisions: int = 0
     missed: tuple[Action, ...] = ()
@@ -108,8 +131,17 @@ class _Walk:
     def marked(self, hand: Hand) -> bool:
         """Whether the rule is marked in what he sees of ``hand`` (the whole trace once it is
         over), or was noted beside one of his decisions."""
-        events = public_events(hand, self.autoplay.human)
-        return self.noted or any(self.rule in e.rules for e in events)
+        human = self.autoplay.human
+        if self.trumped and not followed_a_trumped_trick(hand, human):
+            return False
+        return self.noted or any(self.rule in e.rules for e in public_events(hand, human))
+
+    def _said_beside(self, options: Options) -> bool:
+        """Whether the rule was said beside his cards though it bound none: at a trumped trick
+        under hoffmann's heading, "no diamond can head it: you may play any diamond" (the page
+        shows it with the rule's link), which a hand about such a trick is there to show."""
+        legal = options.legal
+        return legal is not None and any(n.rule == self.rule for n in legal.notes)
 
     def replies(self, *, wait: bool = False) -> None:
         """The computer players act until his turn, as a practice table lets them; where it
@@ -153,6 +185,8 @@ class _Walk:
             noted = self.noted
             if note is not None and any(e["rule"] == self.rule for e in note["explanations"]):
                 self.noted = True
+            if self.trumped and self._said_beside(options):
+                self.noted = True
             self.replies()
             shows, early = self.walk((*path, action))
             self.noted = noted
@@ -169,14 +203,16 @@ def explore(
     *,
     stand: Stand | None = None,
     every_line: bool = False,
+    trumped: bool = False,
 ) -> Exploration:
     """Deal ``table``'s next hand and walk every legal line of ``autoplay``'s human through it,
     the computer players replying as at a practice table (``stand``: a decision the table
     makes for him); whether ``rule`` is marked in the trace he sees (during the hand, or when
-    it is told whole at its end) on every line. Stops at the first line that misses it unless
-    ``every_line`` (to count them all)."""
+    it is told whole at its end) on every line, and with ``trumped`` only on a line on which
+    he has followed suit to a trumped trick (:func:`followed_a_trumped_trick`). Stops at the
+    first line that misses it unless ``every_line`` (to count them all)."""
     table.deal()
-    walk = _Walk(table, autoplay, rule, stand, not every_line)
+    walk = _Walk(table, autoplay, rule, stand, not every_line, trumped)
     walk.replies(wait=True)
     holds, during = walk.walk(())
     return Exploration(holds, holds and during, walk.lines, walk.decisions, walk.missed)

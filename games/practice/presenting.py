@@ -245,20 +245,16 @@ def _take_back(practice: PracticeTable, table: Table, hand: Hand) -> TakeBack:
     not, why not, beside where the button would be: at an honest table
     (``honest``), none ever; else none once something hidden was shown because of it
     (``refused``, the engine's reason: ``Table.takeback_refusal``). Nothing is said
-    before he has decided anything in this deal, nor of a lesson's finished guided hand;
-    nothing is taken back once he has left the table."""
+    before he has decided anything in this deal, nor once the hand is over or he has left
+    the table: there is no decision of a hand in play to speak of."""
+    if hand.over or practice.left:
+        return TakeBack()
     if practice.honest:
         return TakeBack(honest=service.HONEST_TABLE)
     refusal = table.takeback_refusal(HUMAN)
-    said = (
-        ""
-        if refusal is None
-        or refusal.key in service.TAKEBACK_UNSAID
-        or practice.guided_hand_over(hand)
-        else say(refusal)
-    )
+    said = "" if refusal is None or refusal.key in service.TAKEBACK_UNSAID else say(refusal)
     return TakeBack(
-        may=refusal is None and service.his_own_last(practice, hand) and not practice.left,
+        may=refusal is None and service.his_own_last(practice, hand),
         refused=f"{service.TAKEBACK_REFUSED} {said}" if said else "",
         offered=TAKEBACK_OFFERED,
     )

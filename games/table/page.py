@@ -187,11 +187,14 @@ class PaymentRow:
 @dataclass(frozen=True)
 class SingleCard:
     """Peel's single deal (A39): a player's card, dealt face up, and whether it took the
-    pool."""
+    pool; ``label`` and ``slot``: his seat's, for the card to lie in front of it on the felt
+    as a trick's cards do."""
 
     name: str
     card: Card
     won: bool
+    label: str = ""
+    slot: str = ""
 
 
 @dataclass(frozen=True)

@@ -577,13 +577,20 @@ def _goal(view: PlayerView, loo_cost: int) -> str:
 
 def _single_cards(view: PlayerView) -> list[SingleCard]:
     """peel's single deal (A39): each player's card, dealt face up, in the order dealt, and
-    whether it took the pool."""
+    whether it took the pool, with his seat's place round the felt (the cards lie there)."""
     if view.outcome != "single-deal":
         return []
-    n = view.players
+    n, me = view.players, view.seat
+    slots = seat_slots(n, me)
     dealt = sorted(range(n), key=lambda seat: (seat - view.dealer - 1) % n)
     return [
-        SingleCard(seat_name(seat, n, view.seat), view.shown_held[seat][0], seat in view.in_play)
+        SingleCard(
+            seat_name(seat, n, me),
+            view.shown_held[seat][0],
+            seat in view.in_play,
+            seat_label(seat, n, me),
+            slots[seat],
+        )
         for seat in dealt
         if view.shown_held[seat]
     ]
@@ -611,14 +618,16 @@ def _last_trick(
 ) -> LastTrick | None:
     """The trick taken last, with who took it and why: shown while the next is not yet led, and
     when the hand is over (with JavaScript, played out before the next one when the computer
-    players took it)."""
+    players took it), then without the why: the settlement and the log say it, and the
+    felt's own reason would stay under the final standing as if a trick were still in play."""
     if not view.tricks:
         return None
     done = view.tricks[-1]
     lead = _trick_lead(view, done, links)
     if lead is None or done.winner is None:
         return None
-    if done.plays[lead.index][0] != done.winner:  # taken otherwise (a law): say only who took it
+    if view.phase == "over" or done.plays[lead.index][0] != done.winner:
+        # Over, or taken otherwise (a law): say only who took it.
         lead = TrickLead(lead.index, seat_name(done.winner, view.players, view.seat), lead.card, [])
     return LastTrick(number=len(view.tricks), plays=plays(done), lead=lead)
 

@@ -57,6 +57,7 @@ _KINDS: dict[str, dict[str, set[str]]] = {
             "laws",
             "declares",
             "asks",
+            "trumped",
         },
         "check": {"rules", "kinds", "count"},
     },

@@ -75,6 +75,8 @@ class Setup:
         if self.guided.declares:
             # Only when set: the other hands' fingerprints read as before.
             data.append("declares")
+        if self.guided.trumped:
+            data.append("trumped")
         return hashlib.sha256(json.dumps(data).encode()).hexdigest()[:16]
 
     def prove(self, seed: int) -> Exploration:

@@ -22,6 +22,7 @@ The engine answers every exercise; the file never holds an answer.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -347,6 +348,9 @@ def _guided_setups(b: Block, game: str, presets: list[str]) -> tuple[list[Setup]
         raise b.error("'laws:' must be yes or no", b.line_of("laws"))
     options = _options(b)
     declares = b.get("declares")
+    trumped = b.get("trumped")
+    if trumped not in ("", "yes", "no"):
+        raise b.error("'trumped:' must be yes or no", b.line_of("trumped"))
     asks = b.get("asks")
     if asks not in ("", *ASKS):
         raise b.error(f"'asks:' must be {' or '.join(ASKS)}, not {asks!r}", b.line_of("asks"))
@@ -360,7 +364,11 @@ def _guided_setups(b: Block, game: str, presets: list[str]) -> tuple[list[Setup]
                 b.line_of("players"),
             )
         guided = Guided.of(
-            start=start, options=options, laws=laws == "yes", declares=bool(declares)
+            start=start,
+            options=options,
+            laws=laws == "yes",
+            declares=bool(declares),
+            trumped=trumped == "yes",
         )
         try:
             rules = guided.rules(preset)
@@ -369,12 +377,12 @@ def _guided_setups(b: Block, game: str, presets: list[str]) -> tuple[list[Setup]
         own_start = _start_for(game, rules, players, start, rule)
         if own_start != start:
             starts[preset] = own_start
-            guided = Guided(guided.pack, own_start, guided.options, guided.laws, guided.declares)
+            guided = dataclasses.replace(guided, start=own_start)
         dealer = None
         if deal is not None:
             dealer = deal[0]
             pack = _stack(b, game, rules, players, guided, deal, b.id)
-            guided = Guided(pack, own_start, guided.options, guided.laws, guided.declares)
+            guided = dataclasses.replace(guided, pack=pack, start=own_start)
             packs[preset] = list(pack)
         setups.append(Setup(b.id, game, preset, players, rule, guided, dealer))
     data: dict[str, Any] = {
@@ -395,6 +403,8 @@ def _guided_setups(b: Block, game: str, presets: list[str]) -> tuple[list[Setup]
         data["laws"] = True
     if declares:
         data["declares"] = declares
+    if trumped == "yes":
+        data["trumped"] = True
     if asks:
         data["asks"] = asks
     return setups, data

@@ -121,6 +121,7 @@ class Step(models.Model):
             options=data.get("options"),
             laws=bool(data.get("laws", False)),
             declares=bool(data.get("declares")),
+            trumped=bool(data.get("trumped")),
         )
 
 

@@ -72,15 +72,44 @@ def askable_rules() -> frozenset[str]:
     )
 
 
+@cache
+def scope_places() -> dict[str, tuple[tuple[str, str], ...]]:
+    """For each group and rule, the (rule set, game) pairs where a drill of any kind about
+    the play asks about it (what the form accepts with no kind named): the chooser marks
+    the others (Parlett's three-card Loo asks nothing of "Forced deals and variants", which
+    was offered and refused only after Start)."""
+    scopes = [bank.GROUP + g for g, _ in catalogue.GROUPS]
+    scopes += [bank.RULE + r.id for r in catalogue.rules()]
+    return {
+        scope: tuple((p, g) for p, g in bank.places() if bank.Drill(scope, p, g).askable())
+        for scope in scopes
+    }
+
+
+def _about_the_play(label: str, scope: str) -> str:
+    """A group's or a rule's label, with where questions about the play ask about it if not
+    everywhere (a kind named, the source questions say, may ask about it elsewhere)."""
+    only = bank.only_where(scope_places()[scope])
+    return f"{label} — about the play: {only}" if only else label
+
+
 def scope_choices() -> list[tuple[str, Any]]:
-    """Any rule; the groups of the catalogue; the rules, by group: those the bank asks about."""
+    """Any rule; the groups of the catalogue; the rules, by group: those the bank asks about,
+    each marked with where questions about the play ask about it if not everywhere."""
     askable = askable_rules()
     by_group = [
-        (label, [(bank.RULE + r.id, _capital(r.name)) for r in catalogue.rules() if r.group == g])
+        (
+            label,
+            [
+                (bank.RULE + r.id, _about_the_play(_capital(r.name), bank.RULE + r.id))
+                for r in catalogue.rules()
+                if r.group == g
+            ],
+        )
         for g, label in catalogue.GROUPS
     ]
     groups = [
-        (bank.GROUP + g, label)
+        (bank.GROUP + g, _about_the_play(label, bank.GROUP + g))
         for g, label in catalogue.GROUPS
         if any(r.id in askable for r in catalogue.rules() if r.group == g)
     ]
@@ -132,7 +161,9 @@ class DrillForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["scope"].widget = forms.Select(choices=scope_choices())
+        # Each group and rule says where questions about the play ask about it (the
+        # script disables it elsewhere while no kind is named).
+        self.fields["scope"].widget = PlacedSelect(scope_places(), choices=scope_choices())
         # Only the kinds and games that exist under the rule set chosen can be had: each is
         # marked with where it is asked (and the page's script disables the others).
         kind = self.fields["kind"]

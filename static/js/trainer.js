@@ -38,8 +38,8 @@
     showError(text);
   });
 
-  // The trainer's chooser: a game or a kind of question that the rule set chosen (and the
-  // game) does not have is disabled, and one chosen gives way to the first that exists. Each
+  // The trainer's chooser: a game, a kind of question or a group of rules that the rule set
+  // chosen (and the game) does not have is disabled, and one chosen gives way to the first that exists. Each
   // option says where it exists in its data-where ("rules/game" pairs) and in its label, so
   // that without this script the learner still reads it (and the server refuses it plainly).
   function offers(option, place) {
@@ -74,6 +74,18 @@
     narrow(kind, function () {
       return rules.value + "/" + game.value;
     });
+    // A group or a rule that no question about the play asks about here; with a kind
+    // named (the source questions ask about more), the server says what it lacks.
+    var scope = form.elements.namedItem("scope");
+    if (scope && kind.value === "") {
+      narrow(scope, function () {
+        return rules.value + "/" + game.value;
+      });
+    } else if (scope) {
+      Array.prototype.forEach.call(scope.options, function (option) {
+        option.disabled = false;
+      });
+    }
   }
 
   function setUpDrill() {

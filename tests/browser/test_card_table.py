@@ -107,11 +107,13 @@ def test_nine_players_on_a_phone(
     expect(page.locator("#table-seats .seat")).to_have_count(8)
     if "the single" in page.locator("#table-status").inner_text():
         # peel's first deal is the single (A39): nine cards face up, then the next deal.
-        expect(page.locator(".single-cards li")).to_have_count(9)
-        for box in page.locator(".single-cards li").evaluate_all(
-            "items => items.map(e => e.getBoundingClientRect().right)"
-        ):
-            assert box <= PHONE["width"], box
+        # Listed in the settlement, and lying at the seats on the felt (issue 38).
+        for cards in (".single-cards li", "#table-trick li[data-card]"):
+            expect(page.locator(cards)).to_have_count(9)
+            for box in page.locator(cards).evaluate_all(
+                "items => items.map(e => e.getBoundingClientRect().right)"
+            ):
+                assert box <= PHONE["width"], box
         page.get_by_role("button", name="Deal the next hand").click()
         expect(page.locator("#table-status")).not_to_contain_text("the single")
     _play_on_one_screen(page)

@@ -109,6 +109,35 @@ def test_the_chooser_offers_only_what_the_rule_set_and_game_have(js_page: Page) 
     expect(page).to_have_url(re.compile(r"/trainer/q/\d+/$"))
 
 
+def test_the_chooser_offers_only_the_groups_the_rule_set_and_game_ask_about(
+    js_page: Page,
+) -> None:
+    """Issue 38: "Forced deals and variants" was offered for Parlett's three-card Loo and
+    refused after Start. With no kind named, a group no question about the play asks about
+    there is disabled, and one chosen gives way to any rule; a kind named (the source
+    questions ask about it everywhere) offers it again."""
+    page = js_page
+    page.goto("/trainer/")
+    rules = page.get_by_label("Rule set", exact=True)
+    game = page.get_by_label("Game", exact=True)
+    kind = page.get_by_label("Kind of question", exact=True)
+    scope = page.get_by_label("Rules to practise", exact=True)
+    variants = scope.locator('option[value="group:variants"]')
+    rules.select_option("hoffmann")
+    game.select_option("three-card")
+    expect(variants).to_be_enabled()
+    scope.select_option("group:variants")
+
+    rules.select_option("parlett")
+    expect(variants).to_be_disabled()
+    expect(scope).to_have_value("any")
+    kind.select_option("source")
+    expect(variants).to_be_enabled()
+    scope.select_option("group:variants")
+    page.get_by_role("button", name="Start").click()
+    expect(page).to_have_url(re.compile(r"/trainer/q/\d+/$"))
+
+
 def test_a_question_is_answered_with_the_keyboard(page: Page) -> None:
     _start(page, "trick-winner")
     page.locator(".answer-choice input").first.focus()

@@ -36,6 +36,7 @@ SET_HANDS = {
     "rival-flushes-hand": "rival-flushes",
     "laws-before-play-hand": "laws-before-play",
     "laws-in-play-hand": "laws-in-play",
+    "trumped-trick-hand": "trumped-trick",
 }
 
 
@@ -134,6 +135,31 @@ def test_the_stacked_guided_hand_is_dealt_as_written_and_never_shows_a_hidden_ca
     seen = {"four of diamonds", "six of clubs", "seven of spades", "two of hearts"}
     assert seen <= _labels(page) if hand.to_act == HUMAN else "two of hearts" in page
     _play_out(client, table, htmx=preset in ("britannica", "peel"))
+
+
+@pytest.mark.parametrize("preset", ["hoffmann", "parlett"])
+def test_the_trumped_trick_hand_shows_the_learner_a_trumped_trick_to_follow(
+    client: Client, preset: str
+) -> None:
+    # Issue 38: "Following a trick that has been trumped" could end with no trick trumped.
+    # West leads a diamond, north trumps it, east throws a spade: the learner must follow
+    # with a diamond, and the page says what heading asks of him under the rule set chosen.
+    _, table = _open_guided_hand(client, "trumped-trick-hand", preset)
+    assert _hand(table).options().choices == ("play",)  # club law: he plays, as all do
+    client.post(
+        reverse("games:table-act", args=[table.pk]),
+        {"version": table.version, "kind": "declare", "choice": "play"},
+    )
+    table.refresh_from_db()
+    hand = _hand(table)
+    assert hand.to_act == HUMAN and hand.trick is not None
+    assert [c.code[1] for _, c in hand.trick.plays] == ["D", "C", "S"]
+    text = " ".join(client.get(table.get_absolute_url()).content.decode().split())
+    if preset == "hoffmann":
+        assert "The trick has been trumped" in text and "may play any diamond" in text
+    else:
+        assert "must head the trick" in text
+    _play_out(client, table, htmx=False)
 
 
 @pytest.mark.parametrize("key", SET_HANDS)

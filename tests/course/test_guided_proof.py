@@ -152,3 +152,24 @@ def test_every_stored_deals_proof_holds_again(capsys: pytest.CaptureFixture[str]
         if deal.engine == engine_fingerprint():
             # Proved under this engine: the same lines again.
             assert proof.to_dict() == deal.proof, (setup.key, setup.preset)
+
+
+#: The deal trumped-trick-hand stored under Hoffmann before its proof asked for a trumped trick:
+#: on some of the learner's lines no trick was trumped (issue 38).
+OLD_TRUMPED_SEED = 2629714459002
+
+
+def test_the_trumped_trick_hand_shows_a_trumped_trick_on_every_line() -> None:
+    """Issue 38: "Following a trick that has been trumped" (Hoffmann) could end with no trick
+    trumped. Its guided hand says ``trumped: yes``: a deal is kept only if, on every legal line
+    of the learner, he follows suit to a trumped trick and the rule shows."""
+    (setup,) = [s for s in _setups() if s.key == "trumped-trick-hand" and s.preset == "hoffmann"]
+    assert setup.guided.trumped
+    # The old deal (a plain four-player table) showed the rule on every line, but on some
+    # of them no trick was trumped, or the learner never followed one.
+    old, asked = Guided.of(), Guided.of(trumped=True)
+    assert prove("three-card", "hoffmann", 4, OLD_TRUMPED_SEED, setup.rule, guided=old).holds
+    assert not prove("three-card", "hoffmann", 4, OLD_TRUMPED_SEED, setup.rule, guided=asked).holds
+    stored = Deals.read(default_path() / FILE).deals[setup.key][setup.preset]
+    assert stored.seed != OLD_TRUMPED_SEED and stored.hand == setup.fingerprint
+    assert prove("three-card", "hoffmann", 4, stored.seed, setup.rule, guided=setup.guided).holds

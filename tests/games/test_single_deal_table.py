@@ -45,6 +45,27 @@ def test_a_peel_table_opens_with_the_single_and_then_deals_the_miss(
     assert nxt.miss is not None or nxt.miss_holder is not None or nxt.club_law
 
 
+def test_the_singles_face_up_cards_lie_at_the_seats(client: Client, player: Any) -> None:
+    # Issue 38: the cards were only listed under the settlement, not on the felt; each lies
+    # in front of its player's seat, as a trick's cards do, the winning one marked.
+    practice = player.new_table(rules="peel", players=5)
+    html = client.get(practice.get_absolute_url()).content.decode()
+    hand = player.current_hand(practice.pk)
+    assert hand.outcome == "single-deal"
+    seats = html.split('id="table-seats"')[1].split("</section>")[0]
+    slot_of = {
+        int(seat): slot for slot, seat in re.findall(r'class="at-([\w-]+)" data-seat="(\d)"', seats)
+    }
+    assert len(slot_of) == 4  # the opponents round the felt; the learner's at its foot
+    slot_of[0] = "you"
+    felt = html.split('id="table-trick"')[1].split("</section>")[0]
+    lying = dict(re.findall(r'trick-cards__play at-([\w-]+)[^"]*" data-card="(\w\w)"', felt))
+    assert lying == {slot_of[seat]: cards[0].code for seat, cards in enumerate(hand.hands)}
+    winning = re.findall(r'is-winning" data-card="(\w\w)"', felt)
+    assert winning == [hand.hands[s][0].code for s in hand.in_play]
+    assert ("takes the pool" in felt) == bool(hand.in_play)
+
+
 def test_five_card_peel_has_no_single_deal(client: Client, player: Any) -> None:
     practice = player.new_table(rules="peel", game="five-card", players=4)
     assert player.current_hand(practice.pk).outcome != "single-deal"

@@ -268,6 +268,17 @@ def test_the_last_trick_stays_on_the_table_when_the_hand_is_over(
     assert [c.code for _, c in last.plays] == re.findall(r'data-card="(\w\w)"', trick)
     assert winner is None or "You took it" in trick
     assert "No card is led" not in trick
+    # Issue 38: without its "Why:", which stayed under the settlement and, once the player had
+    # left, under the final standing; the log and the settlement say who took it and why.
+    table.refresh_from_db()
+    client.post(reverse("games:table-leave", args=[table.pk]), {"version": table.version})
+    left = client.get(table.get_absolute_url()).content.decode()
+    assert "You left the table" in left
+    for html in (page, left):
+        start = html.index('id="table-trick"')
+        trick = html[start : html.index("</section>", start)]
+        assert "took it" in trick
+        assert "trick-lead" not in trick and "Why: " not in trick
 
 
 def test_an_action_costs_a_bounded_number_of_queries(

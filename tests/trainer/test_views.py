@@ -70,6 +70,37 @@ def test_the_chooser_marks_the_kinds_and_games_that_exist_only_somewhere(
     assert text.index('name="rules"') < text.index('name="game"') < text.index('name="kind"')
 
 
+def test_the_chooser_marks_the_groups_and_rules_asked_about_only_somewhere(
+    client: Client,
+) -> None:
+    """Issue 38: "Forced deals and variants" was offered for Parlett's three-card Loo and
+    refused only after Start. A group or a rule says where questions about the play (the
+    drill with no kind named) ask about it, in its label and in ``data-where``; the form
+    accepts it there and refuses it elsewhere."""
+    text = _text(client.get(reverse("trainer:choose")))
+
+    variants = dict(GROUPS)["variants"]
+    option = re.search(
+        rf'<option value="group:variants" data-where="([^"]*)">({variants}[^<]*)</option>', text
+    )
+    assert option is not None
+    places = set(option.group(1).split())
+    assert "parlett/three-card" not in places and "hoffmann/three-card" in places
+    assert option.group(2).startswith(f"{variants} — about the play: under ")
+    for preset, game in bank.places():
+        askable = bool(bank.Drill("group:variants", preset, game).askable())
+        assert (f"{preset}/{game}" in places) is askable
+        response = client.post(
+            reverse("trainer:ask"), {"rules": preset, "game": game, "scope": "group:variants"}
+        )
+        assert ("No question asks about" not in _text(response)) is askable
+    # A group asked about everywhere is not marked.
+    following = dict(GROUPS)["following"]
+    assert re.search(
+        rf'<option value="group:following" data-where="[^"]*">{following}</option>', text
+    )
+
+
 def test_where_a_kind_is_asked_is_said_in_a_few_words() -> None:
     assert bank.only_where(bank.places()) == ""
     assert bank.only_where(bank.kind_places("flush")) == "at five-card Loo only"
@@ -158,7 +189,7 @@ def test_the_chooser_starts_where_the_learner_last_was(learner: Any) -> None:
 
     text = _text(learner.client.get(reverse("trainer:choose")))
 
-    assert '<option value="rule:must-trump" selected>' in text
+    assert '<option value="rule:must-trump" selected' in text
     assert '<option value="britannica" selected>' in text
     assert '<option value="irish" selected data-where="britannica/irish">' in text
     assert "Back to your unanswered question" in text
@@ -273,7 +304,7 @@ def test_a_rule_to_review_links_to_the_trainer_set_for_it(client: Client) -> Non
 
     text = _text(response)
     assert response.status_code == 200
-    assert '<option value="rule:must-trump" selected>' in text
+    assert '<option value="rule:must-trump" selected' in text
     assert '<option value="peel" selected>' in text
 
 
