@@ -11,7 +11,9 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import User
+from django.db import connection
 from django.test import Client, override_settings
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from pytest_django import DjangoAssertNumQueries
 
@@ -343,7 +345,8 @@ def test_logging_in_brings_the_sessions_questions_and_record(
 
 
 def test_showing_an_answered_question_costs_five_queries(
-    learner: Any, django_assert_num_queries: DjangoAssertNumQueries
+    learner: Any,
+    django_assert_num_queries: DjangoAssertNumQueries,  # a count pinned: run on both databases
 ) -> None:
     asked = learner.start()
     learner.answer(asked, list(asked.to_engine().answer))
@@ -351,9 +354,12 @@ def test_showing_an_answered_question_costs_five_queries(
 
     # The session, the question, the record, the rules due for review, and the content
     # version the worker's rule links were loaded under (a get from the shared cache: a query
-    # with the database cache, none with Redis).
-    with django_assert_num_queries(5):
+    # with the database cache, none with Redis). Six were seen once, in the SQLite lane beside
+    # a CPU hog, not since in 500 questions alone: the queries are named if it happens again.
+    with CaptureQueriesContext(connection) as made:
         learner.page(asked)
+    queries = [q["sql"][:200] for q in made.captured_queries]
+    assert len(queries) == 5, (asked.kind, asked.rules, asked.game, asked.seed, queries)
 
 
 @pytest.mark.parametrize("preset", ["hoffmann", "britannica", "peel"])
