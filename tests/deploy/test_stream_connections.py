@@ -30,6 +30,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection
 from pytest_django import DjangoDbBlocker
@@ -190,4 +191,7 @@ def test_more_open_streams_than_the_database_allows_connections_and_every_page_a
             for stream in streams:
                 stream.close()
     print(f"{STREAMS} open streams on 2 servers held {held} database connections")
-    assert held < MAX_CONNECTIONS // 2, held
+    # The streams hold none; what may be open is each server's live-bus threads' (a thread
+    # that ended a call while others waited keeps its connection: LIVE_DATABASE_THREADS, 4)
+    # and its computer players' driver (1): 10 on two servers, against one per stream (40).
+    assert held <= 2 * (settings.LIVE_DATABASE_THREADS + 1), held
