@@ -8,10 +8,12 @@ not exist is refused as a validation error.
 
 from django.contrib import admin
 from django.db import models
-from django.utils.html import format_html_join
+from django.http import HttpRequest
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from lessons.models import (
+    ErrorReport,
     GlossaryTerm,
     Passage,
     Rule,
@@ -149,3 +151,30 @@ class TimelineEntryAdmin(admin.ModelAdmin):
     readonly_fields = ["key"]
     fieldsets = [(None, {"description": _NOTE, "fields": ["key", "date", "title", "text"]})]
     inlines = [TimelineQuoteInline]
+
+
+@admin.register(ErrorReport)
+class ErrorReportAdmin(admin.ModelAdmin):
+    """Readers' reports of errors in passages: for staff only, never shown on the site."""
+
+    list_display = ["created", "source_slug", "passage_key", "short_what", "dealt_with"]
+    list_filter = ["dealt_with", "source_slug"]
+    search_fields = ["what", "evidence", "passage_key"]
+    readonly_fields = ["passage_link", "source_slug", "passage_key", "created", "what", "evidence"]
+    fields = ["passage_link", "created", "what", "evidence", "dealt_with"]
+    list_editable = ["dealt_with"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.display(description="What is wrong")
+    def short_what(self, report: ErrorReport) -> str:
+        return report.what if len(report.what) <= 80 else report.what[:79] + "…"
+
+    @admin.display(description="Passage")
+    def passage_link(self, report: ErrorReport) -> SafeString:
+        url = f"/sources/{report.source_slug}/#{report.passage_key}"
+        text = report.passage.plain[:300] if report.passage else "(no longer in the text)"
+        return format_html(
+            '<a href="{}">{} {}</a><br><q>{}</q>', url, report.source_slug, report.passage_key, text
+        )

@@ -40,3 +40,34 @@ class SearchForm(forms.Form):
         if not any(ch.isalnum() for ch in q):
             raise forms.ValidationError("Type a word to search for.")
         return q
+
+
+class ErrorReportForm(forms.Form):
+    """A reader's report of an error in a passage: what is wrong, and optionally where the
+    right reading comes from. Stored for staff only (lessons.models.ErrorReport)."""
+
+    what = forms.CharField(
+        label="What is wrong",
+        help_text="The words that are wrong, and what they should be.",
+        widget=forms.Textarea(attrs={"rows": 5}),
+        min_length=5,
+        max_length=2000,
+        error_messages={
+            "required": "Say what is wrong in this passage.",
+            "min_length": "Say a little more: what is wrong, and what it should be.",
+            "max_length": "Keep it under 2,000 characters.",
+        },
+    )
+    evidence = forms.CharField(
+        label="Where the right reading comes from (optional)",
+        help_text="A page of a printed copy, a scan, another edition.",
+        required=False,
+        max_length=500,
+        error_messages={"max_length": "Keep it under 500 characters."},
+    )
+
+    def clean_what(self) -> str:
+        what = self.cleaned_data["what"].strip()
+        if not any(ch.isalnum() for ch in what):
+            raise forms.ValidationError("Say what is wrong in words.")
+        return what

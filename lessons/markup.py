@@ -18,6 +18,12 @@ Inline:
   missing said in our words. It is shown as a gap, never as words of the text: its plain text
   is ``[…]``, so that no quotation can be found in it.
 - ``_words_``: italics (the convention of the Project Gutenberg texts).
+- ``{var:1687|lood|loo'd}``: a variant of another issue at its place: the text reads
+  ``lood``, the issue named ``1687`` reads ``loo'd``. Shown as the text's word with a mark
+  that links to the apparatus note (:mod:`lessons.edition`).
+- ``{sic:faith|saith}``: a transcription fault corrected at its place: the copy has
+  ``faith``, the text shows ``saith``, with a mark that links to its note. Each must be one of
+  the source's ``correct:`` lines.
 
 Rendering is pure: the caller passes a :class:`Resolver` that knows which terms, rules,
 passages and lessons exist and how to link to them. An unknown reference raises :class:`MarkupError`
@@ -37,7 +43,9 @@ _REFERENCE = re.compile(r"\[\[([^\[\]|]+?)(?:\|([^\[\]]+?))?\]\]")
 _BRACE = re.compile(r"\{(page|note):(\d+)\}")
 _ITALIC = re.compile(r"_([^_\n]+)_")
 _GAP = re.compile(r"\[…missing:\s*([^\[\]…]+?)\s*…\]")
-_TOKEN = re.compile(f"{_REFERENCE.pattern}|{_BRACE.pattern}|{_GAP.pattern}")
+#: ``{var:siglum|text|reading}`` and ``{sic:wrong|right}``: apparatus entries at their place.
+_APPARATUS = re.compile(r"\{(var|sic):([^{}|]+)\|([^{}|]*)(?:\|([^{}|]*))?\}")
+_TOKEN = re.compile(f"{_REFERENCE.pattern}|{_BRACE.pattern}|{_GAP.pattern}|{_APPARATUS.pattern}")
 #: The plain text of a gap: no words, so a quotation cannot run across it unnoticed.
 GAP_PLAIN = "[…]"
 
@@ -83,27 +91,45 @@ def paragraphs(text: str) -> list[str]:
     return [p.strip() for p in re.split(r"\n\s*\n", text.strip()) if p.strip()]
 
 
-def render(text: str, resolver: Resolver, *, slot_prefix: str, block: bool = True) -> Rendered:
-    """HTML for editor text. ``slot_prefix`` makes the in-place slots' ids unique on a page.
+def render(
+    text: str,
+    resolver: Resolver,
+    *,
+    slot_prefix: str,
+    block: bool = True,
+    apparatus_prefix: str = "",
+) -> Rendered:
+    """HTML for editor text. ``slot_prefix`` makes the in-place slots' ids unique on a page;
+    ``apparatus_prefix`` (a passage's key) names its apparatus notes (:func:`apparatus_id`).
 
     With ``block=False`` the text is rendered as phrasing content (no ``<p>``), for a heading
     or a one-line field.
     """
     out = Rendered(html="", plain="")
     counter = iter(range(1, 10_000))
+    apparatus_counter = iter(range(1, 10_000))
     html_parts: list[str] = []
     plain_parts: list[str] = []
     for para in paragraphs(text) if block else [text.strip()]:
         lines = para.splitlines()
         if block and lines[0].startswith("- "):
             items = [
-                _inline(item, resolver, out, slot_prefix, counter) for item in _list_items(lines)
+                _inline(
+                    item, resolver, out, slot_prefix, counter, apparatus_counter, apparatus_prefix
+                )
+                for item in _list_items(lines)
             ]
             html_parts.append("<ul>" + "".join(f"<li>{h}</li>" for h, _ in items) + "</ul>")
             plain_parts.append(" ".join(p for _, p in items))
             continue
         html, plain = _inline(
-            " ".join(line.strip() for line in lines), resolver, out, slot_prefix, counter
+            " ".join(line.strip() for line in lines),
+            resolver,
+            out,
+            slot_prefix,
+            counter,
+            apparatus_counter,
+            apparatus_prefix,
         )
         html_parts.append(f"<p>{html}</p>" if block else html)
         plain_parts.append(plain)
@@ -130,6 +156,7 @@ def plain_text(text: str) -> str:
         line = " ".join(line.strip().removeprefix("- ") for line in para.splitlines())
         line = _REFERENCE.sub(lambda m: m.group(2) or _default_words(m.group(1)), line)
         line = _BRACE.sub("", line)
+        line = _APPARATUS.sub(lambda m: Entry.of(m).text, line)
         line = _GAP.sub(GAP_PLAIN, line)
         parts.append(" ".join(_ITALIC.sub(r"\1", line).split()))
     return "\n\n".join(parts)
@@ -152,6 +179,35 @@ def braces(text: str) -> Iterator[tuple[str, int]]:
         yield match.group(1), int(match.group(2))
 
 
+@dataclass(frozen=True)
+class Entry:
+    """An entry of the apparatus at its place: a variant of another issue (``var``: the text
+    reads ``text``, the issue ``siglum`` reads ``reading``) or a correction (``sic``: the copy
+    has ``reading``, the text shows ``text``)."""
+
+    kind: str
+    text: str
+    reading: str
+    siglum: str = ""
+
+    @classmethod
+    def of(cls, match: re.Match[str]) -> Entry:
+        kind, first, second, third = match.group(1, 2, 3, 4)
+        if kind == "var":
+            return cls("var", second, third or "", first.strip())
+        return cls("sic", second, first)
+
+
+def apparatus(text: str) -> list[Entry]:
+    """The variants and corrections marked in ``text``, in order."""
+    return [Entry.of(match) for match in _APPARATUS.finditer(text)]
+
+
+def apparatus_id(slot_prefix: str, n: int) -> str:
+    """The id of the ``n``-th apparatus note (from 1) of a passage: ``app-p144-2-1``."""
+    return f"app-{slot_prefix}-{n}"
+
+
 def _default_words(target: str) -> str:
     if target.startswith("rule:"):
         return target.removeprefix("rule:").replace("-", " ")
@@ -163,7 +219,13 @@ def _default_words(target: str) -> str:
 
 
 def _inline(
-    text: str, resolver: Resolver, out: Rendered, slot_prefix: str, counter: Iterator[int]
+    text: str,
+    resolver: Resolver,
+    out: Rendered,
+    slot_prefix: str,
+    counter: Iterator[int],
+    apparatus_counter: Iterator[int],
+    apparatus_prefix: str,
 ) -> tuple[str, str]:
     html: list[str] = []
     plain: list[str] = []
@@ -173,6 +235,12 @@ def _inline(
         html.append(_italics(escape(before)))
         plain.append(_ITALIC.sub(r"\1", before))
         position = match.end()
+        if match.group(6) is not None:  # {var:…} or {sic:…}
+            entry = Entry.of(_APPARATUS.fullmatch(match.group(0)))  # type: ignore[arg-type]
+            number = next(apparatus_counter)
+            html.append(_apparatus_html(entry, apparatus_id(apparatus_prefix, number)))
+            plain.append(entry.text)
+            continue
         if match.group(5) is not None:  # […missing: …]
             what = _italics(escape(match.group(5)))
             html.append(f'<span class="gap">[…<em>missing:</em> {what}…]</span>')
@@ -234,6 +302,25 @@ def _resolve(target: str, words: str | None, resolver: Resolver, out: Rendered) 
     if slug not in [s for s, _ in out.terms]:
         out.terms.append((slug, shown))
     return link, shown
+
+
+def _apparatus_html(entry: Entry, note: str) -> str:
+    """The text's words with a mark linking to the apparatus note (readable without
+    JavaScript, and by a screen reader as "variant of 1687" or "corrected")."""
+    if entry.kind == "var":
+        mark = escape(entry.siglum)
+        spoken = f"variant of {escape(entry.siglum)}"
+        css = "app-mark"
+    else:
+        mark = "corr."
+        spoken = "corrected"
+        css = "app-mark app-mark--corr"
+    words = _italics(escape(entry.text))
+    return (
+        f'<span class="app-lemma">{words}</span><sup class="{css}">'
+        f'<a href="#{note}" id="ref-{note}"><span aria-hidden="true">{mark}</span>'
+        f'<span class="visually-hidden">({spoken})</span></a></sup>'
+    )
 
 
 def _link_html(link: Link, shown: str, slot: str) -> str:

@@ -125,6 +125,13 @@ class Source(EditorText):
     #: [wrong, right] pairs: the transcription faults corrected in the text, also applied to
     #: the catalogue's quotations (which keep the faults) before they are looked up.
     corrections = models.JSONField(default=list, blank=True)
+    #: How a citation names the author (``Cotton, Charles``): ``cite-author:`` in the file.
+    cite_author = models.CharField(max_length=200, blank=True)
+    #: The year a citation gives (``1674``, ``n.d.``): ``cite-year:`` in the file.
+    cite_year = models.CharField(max_length=40, blank=True)
+    #: [date, passage key or "", what changed] for each editorial change, oldest first: the
+    #: ``change:`` lines of the source's file (lessons.edition).
+    changelog = models.JSONField(default=list, blank=True)
 
     objects = SourceQuerySet.as_manager()
 
@@ -227,6 +234,8 @@ class Passage(EditorText):
     terms = models.JSONField(editable=False, default=list)
     #: The same slugs as " miss pool looed ", to find a term's passages in any database.
     term_slugs = models.CharField(max_length=1000, editable=False, default="")
+    #: The ids this passage was once cited by (``formerly:``): their permalinks still open it.
+    former_keys = models.JSONField(default=list, blank=True)
 
     objects = PassageQuerySet.as_manager()
 
@@ -260,6 +269,7 @@ class Passage(EditorText):
             resolver,
             slot_prefix=f"{self.source_id}-{self.key}",
             block=self.kind != PassageKind.HEADING,
+            apparatus_prefix=self.key,
         )
         self.html = rendered.html
         self.plain = " ".join(filter(None, [self.quotation, rendered.plain]))
@@ -575,7 +585,7 @@ class TimelineEntry(EditorText):
 
     key = models.SlugField(max_length=60, unique=True)
     position = models.PositiveSmallIntegerField(default=0)
-    date = models.CharField(max_length=60, help_text="As shown: 1674–1680, c. 1800, 1894")
+    date = models.CharField(max_length=60, help_text="As shown: 1674, c. 1800, 1894")
     title = models.CharField(max_length=200)
     text = models.TextField(help_text="Our account, in content markup")
     html = models.TextField(editable=False, default="")
@@ -684,3 +694,28 @@ class GlossaryTerm(EditorText):
         unknown = [r for r in self.rules if r not in catalogue.rule_ids()]
         if unknown:
             raise ValidationError({"rules": f"Not in the rule catalogue: {', '.join(unknown)}"})
+
+
+# -- readers' corrections -------------------------------------------------------------------
+
+
+class ErrorReport(models.Model):
+    """A reader's report of an error in a passage (no account needed): what is wrong and,
+    optionally, where the right reading comes from. Only staff ever see it (the admin); the
+    passage is also kept by its source and id, should a reload delete the row."""
+
+    passage = models.ForeignKey(
+        Passage, null=True, on_delete=models.SET_NULL, related_name="error_reports"
+    )
+    source_slug = models.SlugField(editable=False)
+    passage_key = models.SlugField(max_length=40, editable=False)
+    what = models.TextField("what is wrong", max_length=2000)
+    evidence = models.CharField("source of the correction", max_length=500, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    dealt_with = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return f"{self.source_slug}#{self.passage_key} ({self.created:%Y-%m-%d})"

@@ -25,6 +25,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from games.http import HtmxHttpRequest
 from games.loo.catalogue import GROUPS
+from lessons.edition import apparatus, changelog, citable, cite
 from lessons.forms import CompareForm, SearchForm, SourceViewForm
 from lessons.models import (
     STATUS_NAMES,
@@ -61,6 +62,11 @@ def show_source(request: HtmxHttpRequest, source: str) -> HttpResponse:
     found = get_object_or_404(Source, slug=source)
     form = SourceViewForm(request.GET)
     passages = list(found.passages.for_reading())
+    for p in passages:
+        # "Cite this" with the passage's permalink as a reader would copy it.
+        p.cite = (
+            cite(found, p, request.build_absolute_uri(p.get_absolute_url())) if citable(p) else None
+        )
     return render(
         request,
         "lessons/source.html",
@@ -69,6 +75,8 @@ def show_source(request: HtmxHttpRequest, source: str) -> HttpResponse:
             "passages": passages,
             "mode": form.mode(),
             "notes": [p for p in passages if p.kind == "footnote"],
+            "apparatus": apparatus(passages),
+            "changes": changelog(found, passages),
         },
     )
 

@@ -558,6 +558,8 @@ CREATING: dict[str, Creating] = {
     "quizzes:exceptions": _ASSIGNMENTS,  # a group's exceptions
     "quizzes:report": Creating(("reports-per-address", "reports-per-account")),
     "quizzes:attempt-start": Creating(("attempts-per-address", "attempts-per-account")),
+    # Issue 39: a reader's report of an error in a passage (no account needed).
+    "lessons:report-error": Creating(("corrections-per-address", "corrections-per-account")),
     "quizzes:attempt-answer": _ANSWERS,
     "quizzes:attempt-submit": _ANSWERS,
 }
@@ -699,6 +701,9 @@ declare("assignments-per-address", 300, 3600, Per.ADDRESS, ASSIGNMENTS)
 REPORTS = "Too many problems have been reported."
 declare("reports-per-account", 20, 3600, Per.ACCOUNT, REPORTS)
 declare("reports-per-address", 200, 3600, Per.ADDRESS, REPORTS)
+CORRECTIONS = "Too many errors have been reported from here lately: thank you, and try later."
+declare("corrections-per-address", 20, 3600, Per.ADDRESS, CORRECTIONS)
+declare("corrections-per-account", 20, 3600, Per.ACCOUNT, CORRECTIONS)
 ATTEMPTS = "Too many attempts have been started."
 declare("attempts-per-account", 10, 60, Per.ACCOUNT, ATTEMPTS)
 declare("attempts-per-address", 200, 60, Per.ADDRESS, ATTEMPTS)

@@ -32,8 +32,11 @@ _SOURCE_FIELDS = {
     "role",
     "completeness",
     "copy",
+    "cite-author",
+    "cite-year",
+    "change",
 }
-_PASSAGE_FIELDS = {"label", "page", "editorial", "rules", "quote"}
+_PASSAGE_FIELDS = {"label", "page", "editorial", "rules", "quote", "formerly"}
 _KINDS: dict[str, dict[str, set[str]]] = {
     "source": {"source": _SOURCE_FIELDS, "editorial-note": set()}
     | {kind: _PASSAGE_FIELDS for kind in _PASSAGE_KINDS},
@@ -64,7 +67,7 @@ _KINDS: dict[str, dict[str, set[str]]] = {
 }
 #: The fields that a block of a kind may give more than once, by (file type, kind).
 _REPEATABLE: dict[tuple[str, str], set[str]] = {
-    ("source", "source"): {"correct", "copy"},
+    ("source", "source"): {"correct", "copy", "change"},
     ("witnesses", "rule"): {"quote"},
     ("timeline", "step"): {"quote"},
 }

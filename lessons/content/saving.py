@@ -122,6 +122,9 @@ class Content:
                 about=b.body,
                 editorial_note=sc.note.body,
                 corrections=[list(pair) for pair in sc.corrections],
+                cite_author=b.get("cite-author"),
+                cite_year=b.get("cite-year"),
+                changelog=[list(change) for change in sc.changes],
             )
             source.render(self.resolvers[sc.slug])
             rows.append(source)
@@ -144,6 +147,7 @@ class Content:
                     editorial=b.get("editorial") == "yes" or b.kind == PassageKind.GAP,
                     text=b.body,
                     quotation=b.get("quote"),
+                    former_keys=b.listed("formerly"),
                 )
                 passage.render(self.resolvers[sc.slug])
                 rows.append(passage)

@@ -24,6 +24,8 @@ class SourceContent:
     passages: list[Block]
     corrections: list[tuple[str, str]]
     copies: list[tuple[str, str]] = field(default_factory=list)
+    #: (date, passage key or "", what changed): the source's changelog, oldest first.
+    changes: list[tuple[str, str, str]] = field(default_factory=list)
 
     @property
     def slug(self) -> str:
@@ -95,7 +97,9 @@ def read_sources(root: Path) -> list[SourceContent]:
             if b.id in seen:
                 raise b.error(f"duplicate passage id {b.id!r} (first used on line {seen[b.id]})")
             seen[b.id] = b.line
-        found[head.id] = SourceContent(head, notes[0], passages, corrections, copies)
+        changes = read_changes(head, {b.id for b in passages})
+        check_apparatus(head, passages, corrections)
+        found[head.id] = SourceContent(head, notes[0], passages, corrections, copies, changes)
     missing = [s for s in catalogue.SOURCE_IDS if s not in found]
     if missing:
         raise ContentError(
@@ -107,6 +111,51 @@ def read_sources(root: Path) -> list[SourceContent]:
         key=lambda sc: (_first_year(sc.block.get("year")), sc.slug),
     )
     return [found[s] for s in catalogue.SOURCE_IDS] + witnesses
+
+
+def read_changes(head: Block, keys: set[str]) -> list[tuple[str, str, str]]:
+    """The ``change: <date> | <passage id or "all"> | <what changed>`` lines, oldest first."""
+    changes = []
+    last = ""
+    for value, line in head.fields.get("change", []):
+        parts = [part.strip() for part in value.split("|", 2)]
+        if len(parts) != 3 or not all(parts):
+            raise head.error(
+                "malformed line: write 'change: <YYYY-MM-DD> | <passage id or all> | <what "
+                "changed>'",
+                line,
+            )
+        date, key, what = parts
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
+            raise head.error(f"the change's date {date!r} must be YYYY-MM-DD", line)
+        if date < last:
+            raise head.error("the changes must be in order of date, oldest first", line)
+        last = date
+        if key != "all" and key not in keys:
+            raise head.error(f"the change names an unknown passage id {key!r}", line)
+        changes.append((date, "" if key == "all" else key, " ".join(what.split())))
+    return changes
+
+
+def check_apparatus(head: Block, passages: list[Block], corrections: list[tuple[str, str]]) -> None:
+    """Each correction marked at its place (``{sic:wrong|right}``) is one of the source's
+    ``correct:`` lines; a former id (``formerly:``) names no passage of the source and is given
+    once."""
+    keys = {b.id for b in passages}
+    former: set[str] = set()
+    for b in passages:
+        for entry in markup.apparatus(b.body):
+            if entry.kind == "sic" and (entry.reading, entry.text) not in corrections:
+                raise b.error(
+                    f"{{sic:{entry.reading}|{entry.text}}} is not one of the source's "
+                    f"'correct:' lines (add 'correct: {entry.reading} => {entry.text}')"
+                )
+            if entry.kind == "var" and not (entry.siglum and entry.text):
+                raise b.error("a variant needs its issue and its words: {var:1687|text|reading}")
+        for key in b.listed("formerly"):
+            if key in keys or key in former:
+                raise b.error(f"the former id {key!r} is already in use", b.line_of("formerly"))
+            former.add(key)
 
 
 def _first_year(text: str) -> int:

@@ -371,7 +371,7 @@ def _witness_quote_not_in_its_passage(folder: Path) -> tuple[str, str, str]:
     return (
         "witnesses.txt",
         str(_line_of(path, "as his five Cards are worth.")),
-        "the quotation is not in cotton#fragment-2",
+        "the quotation is not in cotton#p146-3",
     )
 
 
@@ -415,11 +415,11 @@ def _timeline_quote_not_in_its_passage(folder: Path) -> tuple[str, str, str]:
 
 def _timeline_link_to_an_unknown_passage(folder: Path) -> tuple[str, str, str]:
     path = folder / "timeline.txt"
-    _edit(path, "[[source:cotton#fragment-1|p. 102]]", "[[source:cotton#fragment-9|p. 102]]")
+    _edit(path, "[[source:cotton#p144-2|p. 144]]", "[[source:cotton#p144-9|p. 144]]")
     return (
         "timeline.txt",
-        str(_line_of(path, "fragment-9")),
-        "unknown passage id 'fragment-9' of cotton",
+        str(_line_of(path, "p144-9")),
+        "unknown passage id 'p144-9' of cotton",
     )
 
 

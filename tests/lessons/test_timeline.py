@@ -1,4 +1,4 @@
-"""The timeline of the game, 1680 to 1911 (content/timeline.txt): each step quotes the passages
+"""The timeline of the game, 1674 to 1911 (content/timeline.txt): each step quotes the passages
 it rests on, word for word, and links each to its permalink."""
 
 import re
@@ -47,7 +47,7 @@ def test_the_timeline_page_links_every_quotation_to_its_passage(client: Client) 
     with CaptureQueriesContext(connection) as queries:
         html = client.get("/timeline/").content.decode()
     assert len(queries) == 2
-    assert "<h1>Loo from 1680 to 1911</h1>" in html
+    assert "<h1>Loo from 1674 to 1911</h1>" in html
     for q in TimelineQuote.objects.select_related("passage__source"):
         url = q.passage.get_absolute_url()
         assert f'href="{url}"' in html, url
@@ -69,7 +69,7 @@ def test_a_quotation_of_the_derived_article_is_never_shown_as_cotton_s(client: C
 
 def test_where_the_texts_are_silent_the_timeline_says_so() -> None:
     said = " ".join(re.sub(r"\s+", " ", e.text) for e in TimelineEntry.objects.all())
-    assert "The surviving sentences say nothing of [[Pam]]" in said
+    assert "Cotton's chapter says nothing of [[Pam]]" in said
     assert "When the miss came into the game our texts do not say" in said
 
 

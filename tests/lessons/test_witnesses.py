@@ -21,8 +21,10 @@ WITNESSES = ("cotton", "hoyle-improved", "enquire-within")
 FILES = {
     "hoyle-improved": "hoyle-improved.txt",
     "enquire-within": "enquire-within-1894.txt",
-    "cotton": "cotton-1680-fragments.txt",
+    "cotton": "cotton-1674-lanterloo.txt",
 }
+#: Cotton's one derived paragraph is quoted from the derived article's file.
+DERIVED_FILE = "cotton-1680-fragments.txt"
 
 
 def _text(client: Client, url: str) -> str:
@@ -61,8 +63,8 @@ def test_a_witness_page_says_it_is_not_a_rule_set_and_how_complete_it_is(client:
         assert source.completeness and " ".join(source.completeness.split()) in text
         assert source.copies
     cotton = _text(client, "/sources/cotton/")
-    assert "Fragments only." in cotton
-    assert "https://wehd.com/54/Loo_sb1.html" in cotton
+    assert "The whole chapter, both ways of playing" in cotton
+    assert "EEBO-TCP A34637" in cotton
 
 
 def test_the_source_list_shows_the_witnesses_apart_and_links_the_timeline(client: Client) -> None:
@@ -89,7 +91,8 @@ def test_every_quotation_of_a_witness_is_word_for_word_in_its_passage_and_its_fi
         assert source.witness, c
         assert markup.find_quotation(c.quote, c.passage.plain), c
         # The words are the shared file's too (once its faults are corrected as listed).
-        shared = source.correct(more_bodies[FILES[source.slug]])
+        derived = c.passage.kind == "derived"
+        shared = source.correct(more_bodies[DERIVED_FILE if derived else FILES[source.slug]])
         assert markup.find_quotation(c.quote, shared), c
 
 
@@ -121,15 +124,17 @@ def test_a_witness_that_says_nothing_of_a_rule_is_silent_there() -> None:
 def test_a_rule_page_shows_what_the_witnesses_say_with_their_passages(client: Client) -> None:
     html = client.get("/rules/limited-loo/").content.decode()
     section = html[html.index('id="witnesses-title"') : html.index('id="disagree-title"')]
-    assert "If any be loo&#x27;d he must lay down so much for his loo" in section
-    assert 'href="/sources/cotton/#fragment-2"' in section
+    assert "if any be lood he must lay down so much for his loo" in section
+    assert 'href="/sources/cotton/#p146-3"' in section
     assert 'href="/sources/enquire-within/#p97-end"' in section
     assert "Says otherwise" in section
-    # A quotation of the derived article says so.
-    derived = section[section.index('href="/sources/cotton/#derived-4"') :]
-    assert "not the original" in derived[: derived.index("</figcaption>")]
     disagree = html[html.index('id="disagree-title"') :]
-    assert "Cotton (1680)</strong>, a witness, says otherwise" in disagree
+    assert "Cotton (1674)</strong>, a witness, says otherwise" in disagree
+    # A quotation of the derived article says so.
+    html = client.get("/rules/pam-identity/").content.decode()
+    section = html[html.index('id="witnesses-title"') :]
+    derived = section[section.index('href="/sources/cotton/#derived-3"') :]
+    assert "not the original" in derived[: derived.index("</figcaption>")]
 
 
 def test_a_rule_page_names_the_witnesses_that_are_silent(client: Client) -> None:
@@ -152,8 +157,8 @@ def test_the_disagreements_page_gives_the_witnesses_columns_of_their_own(client:
     assert row.count("<td") == 1 + 5 + 3  # the point, the five, the witnesses
     assert 'href="/sources/enquire-within/#p98-i"' in row or "enquire-within" in row
     otherwise = html[html.index('id="otherwise-title"') :]
-    assert 'href="/rules/limited-loo/"' in otherwise and "Cotton (1680)" in otherwise
-    assert 'href="/sources/cotton/#fragment-2"' in otherwise
+    assert 'href="/rules/limited-loo/"' in otherwise and "Cotton (1674)" in otherwise
+    assert 'href="/sources/cotton/#p145-2"' in otherwise
 
 
 def test_compare_sets_a_witness_beside_a_source(client: Client) -> None:

@@ -29,7 +29,7 @@ def _url_names(namespace: str) -> dict[str, int]:
 
 def test_every_page_of_classes_and_quizzes_that_takes_a_post_is_limited() -> None:
     """A new page that stores rows must join the table: every other one refuses a POST."""
-    names = _url_names("classes") | _url_names("quizzes")
+    names = _url_names("classes") | _url_names("quizzes") | _url_names("lessons")
     assert set(CREATING) <= set(names)
     client = _teacher("teach")
     for name, ids in names.items():
