@@ -132,7 +132,7 @@ def test_a_hand_under_club_law_forces_everyone_to_play_and_cites_the_source(
     assert heading is not None
     assert "with club law" in heading.group(1)
     # Cited as applied: the rule's page and the passage of this rule set's source.
-    agreed = page.split('id="table-variations"', 1)[1].split("</div>", 1)[0]
+    agreed = page.split('id="table-variations"', 1)[1].split("</details>", 1)[0]
     assert 'href="/rules/club-law/"' in agreed
     assert f'href="/sources/{rules}/#' in agreed
     finished = player.play_out(table.pk)
@@ -177,7 +177,7 @@ def test_a_loo_under_unlimited_loo_costs_the_pool_at_the_start_of_the_deal(
     page = client.get(table.get_absolute_url()).content.decode()
     stakes = page.split('id="table-stakes"', 1)[1].split("</section>", 1)[0]
     assert 'href="/rules/unlimited-loo/"' in stakes
-    agreed = page.split('id="table-variations"', 1)[1].split("</div>", 1)[0]
+    agreed = page.split('id="table-variations"', 1)[1].split("</details>", 1)[0]
     assert 'href="/sources/hoffmann/#' in agreed
     # The finished hand's replay, and its shared replay, say the variation it was played under.
     record = PracticeHand.objects.get(table=table, number=looed_hand.setup.hand_number)
