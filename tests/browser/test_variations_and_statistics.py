@@ -16,6 +16,7 @@ from games.loo.bots import BeginnerBot
 from games.loo.view import view_for
 from games.models import PracticeTable
 from games.naming import HUMAN
+from tests.browser import axe
 
 from .conftest import PHONE, TIMEOUT_MS
 
@@ -135,3 +136,28 @@ def test_the_statistics_fit_a_phone_without_javascript(no_js_phone: Page) -> Non
         box = chart.bounding_box()
         assert box is not None and box["width"] <= PHONE["width"]
     _fits(page)
+
+
+def test_axe_finds_no_violations_in_the_statistics_and_the_refused_variation(
+    js_page: Page, shared_content: None
+) -> None:
+    page = js_page
+    user = get_user_model().objects.create_user("dora", password=PASSWORD)
+    _finish_hands(user, 2, seed=4)
+    page.goto("/accounts/log-in/?next=/play/statistics/")
+    page.get_by_label("Username").fill("dora")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Your statistics")
+    found = axe.violations(page)
+    assert found == [], axe.report(found)
+    page.goto("/play/")
+    form = page.locator("form.chooser")
+    form.locator("input[name=rules][value=whiteknuckle]").check()
+    form.locator("input[name=variations][value=unlimited-loo]").check()
+    form.get_by_role("button", name="Deal", exact=True).click()
+    expect(
+        page.get_by_role("alert").filter(has_text="does not offer unlimited loo")
+    ).to_be_visible()
+    found = axe.violations(page)
+    assert found == [], axe.report(found)
