@@ -150,10 +150,10 @@ def agreed(rules: str, options: Mapping[str, object] | None) -> list[Agreed]:
     if not options:
         return []
     left = dict(options)
-    found = []
+    found: dict[str, Agreed] = {}
     for variation in VARIATIONS.values():
         if all(left.get(k) == v for k, v in variation.options.items()):
-            found.append(Agreed(variation.id, variation.label, variation.help))
+            found[variation.id] = Agreed(variation.id, variation.label, variation.help)
             for key in variation.options:
                 left.pop(key)
     for name, value in left.items():
@@ -161,16 +161,21 @@ def agreed(rules: str, options: Mapping[str, object] | None) -> list[Agreed]:
         if spec is None:
             continue
         try:
-            phrase = spec.phrase(spec.check(value))
+            said = f"{spec.label}: {spec.phrase(spec.check(value))}."
         except (KeyError, ValueError):
-            phrase = str(value)
-        found.append(Agreed(spec.rule, spec.label, f"{spec.label}: {phrase}."))
-    return found
+            said = f"{spec.label}: {value}."
+        same = found.get(spec.rule)
+        if same is not None and same.rule in VARIATIONS:
+            # A detail of a variation agreed (a lesson's "club law applies to three-card Loo").
+            found[spec.rule] = Agreed(same.rule, same.label, f"{same.help} {said}")
+        else:
+            found[f"option:{name}"] = Agreed(spec.rule, spec.label, said)
+    return list(found.values())
 
 
 def title_words(rules: str, options: Mapping[str, object] | None) -> str:
     """The variations in a table's heading: "with club law and unlimited loo"; "" for none."""
-    names = [a.label.lower() if a.rule in VARIATIONS else a.label for a in agreed(rules, options)]
+    names = [a.label[:1].lower() + a.label[1:] for a in agreed(rules, options)]
     return f"with {_and(names)}" if names else ""
 
 

@@ -16,6 +16,7 @@ from games.loo.rulesets import PRESETS, RuleSet
 from games.loo.table import Table, TableConfig
 from games.models import PracticeHand, PracticeTable, deal_seed
 from games.practice.forms import NewTableForm
+from games.variations import agreed, title_words
 
 pytestmark = pytest.mark.django_db
 
@@ -225,3 +226,15 @@ def test_a_table_without_variations_says_none(client: Client, player: Any) -> No
     assert table.options == {}
     page = client.get(table.get_absolute_url()).content.decode()
     assert 'id="table-variations"' not in page
+
+
+def test_a_lessons_detail_of_a_variation_is_said_with_it_and_other_options_by_name() -> None:
+    # content/lessons.txt agrees "club-law=on, club-law-games=three-card" under every rule set.
+    lesson = {"club-law": "on", "club-law-games": "three-card"}
+    assert title_words("hoffmann", lesson) == "with club law"
+    (said,) = agreed("hoffmann", lesson)
+    assert said.rule == "club-law" and said.help.endswith("Club law applies to: three-card Loo.")
+    assert title_words("hoffmann", {"must": "off", "loo-payment": "pool"}) == (
+        "with unlimited loo and must (nobody may pass)"
+    )
+    assert agreed("hoffmann", {}) == [] and title_words("peel", None) == ""
