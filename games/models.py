@@ -38,6 +38,8 @@ from games.loo.rulesets import GAME_NAMES, GAMES, PRESETS, RuleSet
 from games.loo.table import Table, TableConfig
 from games.naming import HUMAN
 from games.owners import OwnedQuerySet
+from games.variations import VARIATIONS as VARIATION_IDS
+from games.variations import Agreed, agreed, title_words
 
 GAME_CHOICES = [(g, GAME_NAMES[g][:1].upper() + GAME_NAMES[g][1:]) for g in GAMES]
 RULES_CHOICES = [(p.id, p.title) for p in PRESETS.values()]
@@ -145,6 +147,10 @@ class PracticeTable(RulesAndGameNames, models.Model):
     seed = models.PositiveBigIntegerField()
     opponents = models.CharField(max_length=10, choices=Opponents.choices)
     laws = models.BooleanField(default=False)
+    #: The options agreed on the preset (``RuleSet.to_dict()``'s: RULES.md names and values),
+    #: as in :attr:`state`: the variations the player chose (``games.variations``: club law,
+    #: unlimited loo), or a lesson's guided hand's. Empty: the preset as it is.
+    options = models.JSONField(default=dict, blank=True)
     #: An honest table offers no take-back at all (the default in laws mode); elsewhere a
     #: decision may be taken back until something hidden is shown because of it
     #: (``Table.takeback_refusal``).
@@ -195,9 +201,22 @@ class PracticeTable(RulesAndGameNames, models.Model):
     @property
     def seed_url(self) -> str:
         """The link of the table's public seed, which deals its first hand again at a new
-        table (its later hands come from a secret seed of each table's own). A finished hand is
-        shared by its replay instead (:meth:`PracticeHand.share_url`)."""
-        return reverse("games:table-seed", args=[self.game, self.rules, self.players, self.seed])
+        table (its later hands come from a secret seed of each table's own), with the
+        variations it agreed. A finished hand is shared by its replay instead
+        (:meth:`PracticeHand.share_url`)."""
+        url = reverse("games:table-seed", args=[self.game, self.rules, self.players, self.seed])
+        chosen = [a.rule for a in self.agreed if a.rule in VARIATION_IDS]
+        return f"{url}?{'&'.join(f'variations={v}' for v in chosen)}" if chosen else url
+
+    @property
+    def agreed(self) -> list[Agreed]:
+        """The variations agreed on the rule set (``games.variations.agreed``)."""
+        return agreed(self.rules, self.options)
+
+    @property
+    def variations_title(self) -> str:
+        """The variations as the table's heading names them: "with club law"; "" for none."""
+        return title_words(self.rules, self.options)
 
     # -- the engine ----------------------------------------------------------------------------
 
@@ -253,6 +272,7 @@ class PracticeTable(RulesAndGameNames, models.Model):
             session_key="" if owner is not None else session_key,
             game=game,
             rules=rules,
+            options=rule_set.to_dict()["options"],
             players=players,
             seed=seed,
             opponents=opponents,
@@ -438,6 +458,16 @@ class PracticeHand(models.Model):
     @property
     def steps(self) -> int:
         return len(self.log)
+
+    @property
+    def agreed(self) -> list[Agreed]:
+        """The variations this hand was played under (its setup's rule set), for its replay:
+        the table's, kept with the hand itself."""
+        return agreed(str(self.setup.get("rules", "")), self.setup.get("options"))
+
+    @property
+    def variations_title(self) -> str:
+        return title_words(str(self.setup.get("rules", "")), self.setup.get("options"))
 
     def standing(self) -> tuple[list[int], list[int]]:
         """Every seat's counters after this hand, and the seats it looed: as stored, or (a row

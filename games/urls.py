@@ -2,7 +2,7 @@ from django.urls import path
 
 from games.people import live as people_live
 from games.people import views as people_views
-from games.practice import views
+from games.practice import stats_views, views
 
 app_name = "games"
 
@@ -10,6 +10,8 @@ urlpatterns = [
     path("", views.choose_table, name="choose"),
     path("new/", views.create_table, name="table-create"),
     path("history/", views.list_hands, name="hand-list"),
+    # A player's statistics across his sessions (games.practice.stats_views).
+    path("statistics/", stats_views.show_statistics, name="statistics"),
     path(
         "seed/<slug:game>/<slug:rules>/<int:players>/<int:seed>/",
         views.show_seeded_deal,

@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 
 from games.table.forms import DealForm
+from games.variations import VARIATIONS, options_for, refusal
 
 #: Whether the table offers take-backs (``NewTableForm.takebacks``); "" or missing: as the
 #: mode suggests (:meth:`NewTableForm.honest`).
@@ -20,13 +21,37 @@ TAKEBACKS = [
 
 class NewTableForm(DealForm):
     """A new practice table: the game, the rule set, how many play, the opponents and the
-    mode; whether it offers take-backs; a shareable link's seed."""
+    mode; whether it offers take-backs; the variations agreed on the rule set (club law,
+    unlimited loo: ``games.variations``, refused in plain words where the rule set or the
+    game does not offer them); a shareable link's seed."""
 
     takebacks = forms.ChoiceField(
         choices=TAKEBACKS, required=False, initial="", widget=forms.RadioSelect
     )
     #: Only from a shareable link: deal the first hand of that seed.
     seed = forms.IntegerField(min_value=0, max_value=10**12, required=False)
+    variations = forms.MultipleChoiceField(
+        choices=[(v.id, v.label) for v in VARIATIONS.values()],
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={
+            "invalid_choice": "That variation is not offered here: choose club law or "
+            "unlimited loo."
+        },
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        game, rules = data.get("game"), data.get("rules")
+        if game and rules and "rules" not in self.errors:
+            for variation in data.get("variations") or ():
+                if why := refusal(variation, rules, game):
+                    self.add_error("variations", why)
+        return data
+
+    def options(self) -> dict[str, Any]:
+        """The rule set's options the chosen variations agree (none: the preset as it is)."""
+        return options_for(self.cleaned_data.get("variations") or ())
 
     def honest(self) -> bool:
         """Whether the table is honest (no take-backs): as chosen, or by default in laws mode,

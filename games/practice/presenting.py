@@ -11,7 +11,8 @@ from typing import Any, Final
 from django.contrib.messages.storage.base import Message as StoredMessage
 from django.urls import reverse
 
-from games.links import RuleLinks, source_url
+from games import variations
+from games.links import RuleLinks, rule_url, source_url
 from games.loo.hand import Hand, IllegalAction
 from games.loo.rulesets import GAME_NAMES, PRESETS
 from games.loo.table import Table
@@ -56,6 +57,21 @@ def chooser_presets() -> list[dict[str, Any]]:
             "games": [(GAME_NAMES[g], *_player_range(p.rules.players(g))) for g in p.rules.games],
         }
         for p in PRESETS.values()
+    ]
+
+
+def chooser_variations() -> list[dict[str, str]]:
+    """Each variation a table may agree (``games.variations``): what it does, which rule
+    sets offer it for which games, and its rule's page."""
+    return [
+        {
+            "id": v.id,
+            "label": v.label,
+            "help": v.help,
+            "where": variations.where_offered(v.id),
+            "url": rule_url(v.id),
+        }
+        for v in variations.VARIATIONS.values()
     ]
 
 

@@ -29,6 +29,7 @@ from games.naming import HUMAN, say
 from games.practice import guidance
 from games.table import presenting
 from games.table.forms import ActionForm
+from games.variations import options_for
 from loo_site import limits
 
 # -- what the service says -------------------------------------------------------------------
@@ -144,10 +145,12 @@ def make_room(session_key: str) -> bool:
 
 def deal(request: HttpRequest, data: dict[str, Any], *, honest: bool) -> PracticeTable:
     """A new table as the chooser's form chose it (``data``, its cleaned data; ``honest``:
-    no take-backs), for whoever made ``request``, once :func:`reserve_table` let it be."""
+    no take-backs; the variations agreed: ``games.variations``), for whoever made
+    ``request``, once :func:`reserve_table` let it be."""
     return PracticeTable.deal_new(
         game=data["game"],
         rules=data["rules"],
+        options=options_for(data.get("variations") or ()),
         players=data["players"],
         seed=data["seed"] if data["seed"] is not None else new_seed(),
         opponents=data["opponents"],

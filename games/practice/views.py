@@ -36,6 +36,7 @@ from games.practice.forms import DEFAULT_PACE, PACES, NewTableForm, PaceForm
 from games.table.forms import ActionForm, ReplayStepForm, VersionForm
 from games.table.page import PaceShown
 from games.table.presenting import BAD_STEP, NO_VERSION, STALE
+from games.variations import title_words
 
 TABLE_TEMPLATE = "games/table.html"
 
@@ -76,6 +77,7 @@ def _render_chooser(
         {
             "form": form,
             "presets": presets,
+            "variations": presenting.chooser_variations(),
             "tables": tables,
             "refusal": refusal,
             "session_tables": settings.SESSION_TABLES,
@@ -122,15 +124,20 @@ def show_seeded_deal(
             "seed": seed,
             "opponents": NewTableForm.base_fields["opponents"].initial,
             "mode": "learning",
+            # The variations the table agreed, which the link keeps (PracticeTable.seed_url).
+            "variations": request.GET.getlist("variations"),
         }
     )
     if not form.is_valid():
         return render(request, "games/seed.html", {"form": form}, status=404)
-    tables = list(
-        PracticeTable.objects.for_request(request)
+    options = form.options()
+    tables = [
+        t
+        for t in PracticeTable.objects.for_request(request)
         .filter(game=game, rules=rules, players=players, seed=seed)
         .defer("state", "notes")
-    )
+        if t.options == options
+    ]
     return render(
         request,
         "games/seed.html",
@@ -139,6 +146,7 @@ def show_seeded_deal(
             "tables": tables,
             "game_name": GAME_NAMES[game],
             "rules_title": PRESETS[rules].title,
+            "variations_title": title_words(rules, options),
         },
     )
 
