@@ -12,10 +12,11 @@
   in a suit), plays each candidate decision out to the end of the hand in every sampled deal,
   and takes the one that wins it most counters on average. Its strength is measured by
   ``bench/engine.py``, not assumed.
-- :class:`ExpertBot` asks the coach (:func:`games.loo.coach.advise`) and takes its best option:
-  the same sampling, but every option played out in the same deals, by a stronger policy that
-  searches the last tricks exactly. Its strength against sensible players is measured by
-  ``bench/coach.py``.
+- :class:`ExpertBot` (:mod:`games.loo.expert`) weighs a declaration itself, every option
+  played out in the same sampled deals by the coach's policy (which searches the last tricks
+  exactly), scored by the counters it comes to and those it wins of the pool; and plays the
+  coach's best card (:func:`games.loo.coach.advise`). Its strength against sensible players
+  is measured by ``bench/coach.py``.
 
 Every decision says briefly why ("passed: looed in 70% of 24 sampled deals").
 """
