@@ -12,10 +12,11 @@
   in a suit), plays each candidate decision out to the end of the hand in every sampled deal,
   and takes the one that wins it most counters on average. Its strength is measured by
   ``bench/engine.py``, not assumed.
-- :class:`ExpertBot` asks the coach (:func:`games.loo.coach.advise`) and takes its best option:
-  the same sampling, but every option played out in the same deals, by a stronger policy that
-  searches the last tricks exactly. Its strength against sensible players is measured by
-  ``bench/coach.py``.
+- :class:`ExpertBot` (:mod:`games.loo.expert`) weighs a declaration itself, every option
+  played out in the same sampled deals by the coach's policy (which searches the last tricks
+  exactly), scored by the counters it comes to and those it wins of the pool; and plays the
+  coach's best card (:func:`games.loo.coach.advise`). Its strength against sensible players
+  is measured by ``bench/coach.py``.
 
 Every decision says briefly why ("passed: looed in 70% of 24 sampled deals").
 """
@@ -28,7 +29,8 @@ from dataclasses import dataclass
 from typing import Final, Protocol
 
 from .cards import Card, card
-from .coach import Advice, advise
+from .coach import Advice, Estimate, advise
+from .expert import PLAY_SAMPLES, as_estimates, judge
 from .hand import Action
 from .messages import Message, msg
 from .rng import rng_for
@@ -216,14 +218,15 @@ class SensibleBot:
 
 
 class ExpertBot:
-    """The coach's best option: every choice weighed over ``samples`` sampled deals, from the
-    player's view alone (:mod:`games.loo.coach`), the one that wins most counters on average
-    taken (ties: the first offered). A single choice is made at once, with the sensible
-    player's reason for it. Seeded as the others: the same view and seed, the same decision."""
+    """The expert (:mod:`games.loo.expert`): a declaration weighed over ``2 * samples`` sampled
+    deals, every option in the same deals, by the counters it comes to and what it wins of the
+    pool; a card, the coach's best over ``samples`` (:func:`games.loo.coach.advise`). All from
+    the player's view alone. A single choice is made at once, with the sensible player's reason
+    for it. Seeded as the others: the same view and seed, the same decision."""
 
     name = "expert"
 
-    def __init__(self, seed: int | str = 0, samples: int = 48) -> None:
+    def __init__(self, seed: int | str = 0, samples: int = PLAY_SAMPLES) -> None:
         self.rng = rng_for(seed, "expert")
         self.samples = samples
 
@@ -232,8 +235,15 @@ class ExpertBot:
         if len(candidates) == 1:
             only = candidates[0]
             return Decision(only, _only_reason(view, only))
-        advice = advise(view, samples=self.samples, seed=self.rng.getrandbits(64))
-        return Decision(advice.best.action, _expert_reason(view, advice))
+        seed = self.rng.getrandbits(64)
+        if view.phase in ("declare", "exchange"):
+            judgement = judge(view, seed, samples=2 * self.samples)
+            estimates = as_estimates(judgement)
+            advice = Advice(view.seat, judgement.samples, seed, estimates)
+            chosen = estimates[judgement.options.index(judgement.best)]
+            return Decision(chosen.action, _expert_reason(view, advice, chosen))
+        advice = advise(view, samples=self.samples, seed=seed)
+        return Decision(advice.best.action, _expert_reason(view, advice, advice.best))
 
 
 def _only_reason(view: PlayerView, action: Action) -> Message:
@@ -299,11 +309,10 @@ def _reason(
     )
 
 
-def _expert_reason(view: PlayerView, advice: Advice) -> Message:
-    """Why the coach's best option was taken, in its figures: what it came to on average over
-    the sampled deals, and how often it took a trick (a pass, which takes none: what the best
-    of the other choices came to)."""
-    best = advice.best
+def _expert_reason(view: PlayerView, advice: Advice, best: Estimate) -> Message:
+    """Why the expert's choice ``best`` was taken, in its figures: what it came to on average
+    over the sampled deals, and how often it took a trick (a pass, which takes none: what the
+    best of the other choices came to)."""
     action = best.action
     p = view.seat
     n = len(advice.options)

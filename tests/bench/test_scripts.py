@@ -170,7 +170,8 @@ def test_the_coach_benchmark_plays_the_expert_and_the_sensible_player_on_the_sam
 
     found = re.fullmatch(
         r"coach: advise_median_ms=\d+ advise_p95_ms=\d+ expert_decision_median_ms=\d+ "
-        r"expert_share=([\d.]+) sensible_share=([\d.]+) hands=(\d+)",
+        r"expert_share=([\d.]+) sensible_share=([\d.]+) expert_ratio=[\d.]+ "
+        r"expert_ci_low=[\d.]+ expert_ci_high=[\d.]+ net_gain=[-+][\d.]+ hands=(\d+)",
         lines[-1],
     )
     assert found, lines[-1]

@@ -1,6 +1,7 @@
-"""The expert computer player (games.loo.bots.ExpertBot): it takes the coach's best option from
-its own view alone, the same way twice, plays whole hands at both games, and says why in the
-coach's figures."""
+"""The expert computer player (games.loo.bots.ExpertBot, games.loo.expert): it declares by its
+own weighing and plays the coach's best card, from its own view alone, the same way twice; it
+declares as anyone must where the choice is certain; it plays whole hands at both games, and
+says why in its figures."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ import pytest
 
 from games.loo import RuleSet
 from games.loo.autoplay import EXPERT, EXPERT_SAMPLES, Autoplay, BotNote
-from games.loo.bots import ExpertBot, build_world, make_bot, sample_world
+from games.loo.bots import Decision, ExpertBot, build_world, make_bot, sample_world
 from games.loo.coach import advise
-from games.loo.hand import Hand
+from games.loo.expert import POOL_WEIGHT, judge
+from games.loo.hand import Action, Hand
 from games.loo.hand.deal import stack_pack
 from games.loo.messages import render
 from games.loo.rng import rng_for
@@ -48,17 +50,80 @@ def _decisions(game: str, seed: str, wanted: int) -> list[PlayerView]:
 
 
 @pytest.mark.parametrize("game", ["three-card", "five-card"])
-def test_the_expert_takes_the_coachs_best_option_the_same_way_twice(game: str) -> None:
-    for view in _decisions(game, f"expert:{game}", 4):
+def test_the_expert_takes_its_best_option_the_same_way_twice(game: str) -> None:
+    views = _decisions(game, f"expert:{game}", 6)
+    assert {v.phase == "play" for v in views} == {True, False}, "declarations and cards both"
+    for view in views:
         decision = ExpertBot("same", samples=12).decide(view)
         assert ExpertBot("same", samples=12).decide(view) == decision
-        # The coach, asked with the seed the expert draws, ranks its choice first.
         seed = rng_for("same", "expert").getrandbits(64)
-        advice = advise(view, samples=12, seed=seed)
-        assert decision.action == advice.best.action
-        assert all(e.expected_counters <= advice.best.expected_counters for e in advice.options)
+        if view.phase == "play":
+            # A card: the coach's best, asked with the seed the expert draws.
+            advice = advise(view, samples=12, seed=seed)
+            assert decision.action == advice.best.action
+            assert str(advice.samples) in render(decision.reason)
+        else:
+            # A declaration: the best of its own weighing over twice the samples, scored by
+            # the counters each option comes to and, at POOL_WEIGHT, those it wins.
+            judgement = judge(view, seed, samples=24)
+            assert decision.action == judgement.best.action
+            best = judgement.best
+            assert best.score == best.counters + POOL_WEIGHT * best.won
+            assert all(w.score <= best.score for w in judgement.options)
+            assert "24 sampled deals" in render(decision.reason)
         assert decision.reason.key in WEIGHED
-        assert str(advice.samples) in render(decision.reason)
+
+
+def _expert_at(game: str, hands: list[list[str]], before: list[str], miss: bool) -> Decision:
+    """The expert's decision at a five-player hoffmann table (hearts trumps), ``hands`` given
+    from the dealer round to his left, once the players after the dealer declared ``before``:
+    the expert is the next to declare."""
+    rules = RuleSet.preset("hoffmann")
+    dealer = Table(TableConfig(game, rules, 5, seed="certain")).deal().dealer
+    by_seat = [hands[(seat - dealer) % 5] for seat in range(5)]
+    spare = [c for c in ["2D", "3D", "4D", "6D", "7D"] if all(c not in h for h in hands)]
+    size = len(hands[0])
+    pack = stack_pack(game, rules, 5, dealer, by_seat, "5H", spare[:size] if miss else None)
+    table = Table(TableConfig(game, rules, 5, seed="certain", first_pack=pack))
+    hand = table.deal()
+    assert hand.dealer == dealer
+    for choice in before:
+        seat = hand.to_act
+        assert seat is not None
+        table.apply(Action.declare(seat, choice))
+    seat = hand.to_act
+    assert seat == (dealer + 1 + len(before)) % 5
+    return ExpertBot(f"certain:{game}", samples=12).decide(view_for(hand, seat))
+
+
+OTHERS_3 = [["9C", "TC", "JC"], ["9S", "TS", "JS"], ["QC", "KC", "AC"], ["QS", "KS", "AS"]]
+
+
+def test_the_expert_plays_the_three_best_trumps() -> None:
+    hands = [OTHERS_3[0], ["AH", "KH", "QH"], *OTHERS_3[1:]]
+    decision = _expert_at("three-card", hands, [], miss=True)
+    assert decision.action.choice == "play", render(decision.reason)
+
+
+def test_the_expert_passes_three_low_cards_against_three_players() -> None:
+    # Three players in before him (one took the miss); he holds no trump and no card above
+    # a four: he cannot hope for a trick, and a loo would cost him.
+    hands = [OTHERS_3[0], OTHERS_3[1], OTHERS_3[2], OTHERS_3[3], ["2C", "3S", "4C"]]
+    decision = _expert_at("three-card", hands, ["take-miss", "play", "play"], miss=True)
+    assert decision.action.choice == "pass", render(decision.reason)
+
+
+def test_the_expert_keeps_its_trumps_and_aces_at_five_card_loo() -> None:
+    others = [
+        ["9C", "TC", "JC", "8C", "7C"],
+        ["9S", "TS", "JS", "8S", "7S"],
+        ["QC", "KC", "AC", "6C", "5C"],
+        ["QS", "KS", "6S", "5S", "4S"],
+    ]
+    hands = [others[0], ["AH", "KH", "QH", "AS", "AD"], *others[1:]]
+    decision = _expert_at("five-card", hands, [], miss=False)
+    assert decision.action.choice == "play", render(decision.reason)
+    assert not set(decision.action.cards) & {"AH", "KH", "QH"}
 
 
 def test_the_expert_decides_the_same_in_deals_that_differ_only_in_cards_it_cannot_see() -> None:
