@@ -37,7 +37,7 @@ from games.loo.cards import PACK, Card
 from games.loo.coach import SAMPLES, Advice
 from games.loo.hand import Action, Hand, Trick, setup_from_dict
 from games.loo.review import describe, option_line, view_seed
-from games.loo.rulesets import RuleSet
+from games.loo.rulesets import GAME_NAMES, PRESETS, RuleSet
 from games.loo.view import PlayerView, view_for
 from games.loo.worlds import World
 from games.models import PracticeHand
@@ -275,10 +275,12 @@ def board_page(
         "card_choices": unseen,
         "swap_choices": unseen,
         "declared_before": _declared_before(position),
-        "choice_choices": [(c, _DOES[c]) for c in _declaring_choices(view)],
+        "choice_choices": [(c, _DECLARE[c]) for c in _declaring_choices(view)],
         "levels": LEVEL_CHOICES,
         "level_modelled": analysis.level_modelled(),
         "set_up_query": _set_up_query(position),
+        "game_name": GAME_NAMES[view.game],
+        "rules_title": PRESETS[view.rules.name].title if view.rules.name in PRESETS else "",
         "here": here,
         "whatif_names": WHATIF_NAMES,
     }
@@ -389,6 +391,18 @@ def _declaring_choices(view: PlayerView) -> list[str]:
     return ["play", "pass"]
 
 
+#: Each declaration as "Had … declared …" names it.
+_DECLARE: Final = {
+    "play": "play",
+    "pass": "pass",
+    "take-miss": "take the miss",
+    "defend-miss": "take the miss for the pool",
+    "defend-master": "play for the pool (master)",
+}
+#: A declaration as the hand keeps it (``Hand.declared``), as the set-up form writes it.
+_AS_DECLARED: Final = {"play": "play", "pass": "pass", "miss": "take-miss"}
+
+
 def _set_up_query(position: Position) -> str:
     """The set-up board's query for this decision, if it is a moment of the declaring (so
     that its cards, declarations or rule set can be changed there): "" otherwise."""
@@ -398,7 +412,7 @@ def _set_up_query(position: Position) -> str:
     players = view.players
     order = [(view.dealer + 1 + k) % players for k in range(players)]
     before = order[: order.index(HUMAN)]
-    made = [view.declared[s] for s in before]
+    made = [_AS_DECLARED.get(view.declared[s] or "") for s in before]
     if any(m is None for m in made):
         return ""
     return urlencode(

@@ -220,3 +220,33 @@ def test_a_board_is_limited_when_it_computes_and_cached_by_its_inputs(client: Cl
     assert client.get(url, {**fields, "deal": 5}).status_code == 200
     # Other inputs compute: over the limit.
     assert client.get(url, {**fields, "hand": "QS 8D 4C"}).status_code == 429
+
+
+def test_what_if_another_player_had_declared_otherwise(player: Any) -> None:
+    """A declaration before his changed: the position is checked again (a declaration the rules
+    forbid there is refused in words), and the figures are those of the new position."""
+    for seed in range(1, 40):
+        practice, record = _finished(player, seed=seed, game="three-card", rules="hoffmann")
+        steps = analysis.decision_steps(record)
+        position = analysis.finished_position(record, steps[0], {}) if steps else None
+        if position and position.view.phase == "declare":
+            before = [s for s in range(1, practice.players) if position.view.declared[s]]
+            if before:
+                break
+    else:
+        raise AssertionError("no hand where a player declared before the human")
+    url = reverse("games:hand-board", args=[practice.pk, record.number, steps[0]])
+    other = before[0]
+    was = position.view.declared[other]
+    choice = "pass" if was != "pass" else "play"
+    html = player.client.get(url, {"other": other, "choice": choice}).content.decode()
+    assert "board-refusal" not in html, html
+    changed = analysis.finished_position(record, steps[0], {"other": other, "choice": choice})
+    assert changed.view.declared[other] == choice
+    assert f"Pool: {changed.view.pool}" in html
+    # A second miss is refused by the rules, in words.
+    taken = [s for s in before if position.view.declared[s] == "miss"]
+    if taken and len(before) > 1:
+        again = next(s for s in before if s != taken[0])
+        html = player.client.get(url, {"other": again, "choice": "take-miss"}).content.decode()
+        assert "That cannot be:" in html
