@@ -44,12 +44,13 @@ from .authored import (
 from .cards import Card
 from .errors import LooError
 from .hand import Action, Hand, HandSetup, IllegalAction, Trick
+from .play import Trumps
 from .possible import ImpossiblePosition, card_name, check_declaring
 from .questions.tables import declaring_table
 from .rng import rng_for
 from .rulesets import RuleSet
 from .view import PlayerView, view_for
-from .worlds import World, _choices, build_world, sample_world
+from .worlds import World, _choices, build_world, sample_world, voids
 
 #: Where a card may lie in a sampled deal besides a seat's hand: the miss.
 MISS: Final = "miss"
@@ -193,6 +194,18 @@ def swap_card(hand: Hand, seat: int, out: Card, into: Card) -> Hand:
         raise BoardError(
             f"{card_name(into)} is one you can see (in your hand, turned up or played): "
             "choose a card you cannot see"
+        )
+    shown = voids(view)
+    trumps = Trumps.of(view.game, view.rules, view.trump)
+    if trumps.suit_of(into) in shown.get(seat, ()):
+        raise BoardError(
+            f"{card_name(into)} is of a suit you showed you lacked (you did not follow it)"
+        )
+    holder = next((s for s, held in enumerate(hand.hands) if into in held), None)
+    if holder is not None and trumps.suit_of(out) in shown.get(holder, ()):
+        raise BoardError(
+            f"{card_name(into)} is held by a player who showed he lacked the suit of "
+            f"{card_name(out)}, which he would get for it"
         )
     changed = _clone(hand)
     places: list[list[Card]] = [*changed.hands, *changed.thrown.values(), changed.stock]

@@ -250,3 +250,23 @@ def test_what_if_another_player_had_declared_otherwise(player: Any) -> None:
         again = next(s for s in before if s != taken[0])
         html = player.client.get(url, {"other": again, "choice": "take-miss"}).content.decode()
         assert "That cannot be:" in html
+
+
+def test_a_swapped_card_must_fit_the_voids_shown() -> None:
+    """A card of a suit he showed he lacked cannot come into his hand (the engine's voids)."""
+    for seed in range(1, 200):
+        hand = Hand.deal(
+            HandSetup("three-card", RuleSet.preset("hoffmann"), 4, 3, 1, seed, (0,) * 4, 0)
+        )
+        while not hand.over:
+            view = view_for(hand, 0)
+            found = engine.voids(view).get(0) if hand.to_act == 0 else None
+            if found and view.hand:
+                unseen = [c for c in PACK if c not in view.visible_cards()]
+                trumps = engine.Trumps.of(view.game, view.rules, view.trump)
+                lacked = next(c for c in unseen if trumps.suit_of(c) in found)
+                with pytest.raises(engine.BoardError, match="a suit you showed you lacked"):
+                    engine.swap_card(hand, 0, view.hand[0], lacked)
+                return
+            hand.apply(engine.coach_choices(view_for(hand, hand.to_act or 0))[0])
+    raise AssertionError("no hand where the human showed a void before a decision")
