@@ -2,7 +2,7 @@ from django.urls import path
 
 from games.people import live as people_live
 from games.people import views as people_views
-from games.practice import stats_views, views
+from games.practice import analysis_views, hint_views, stats_views, views
 
 app_name = "games"
 
@@ -28,6 +28,15 @@ urlpatterns = [
     path("<int:pk>/coach/", views.ask_coach, name="table-coach"),
     path("<int:pk>/hand/<int:number>/", views.replay_hand, name="hand-replay"),
     path("<int:pk>/hand/<int:number>/review/", views.review_hand, name="hand-review"),
+    # The analysis board and the hint on the table (issue 38: games.practice.analysis_views,
+    # games.practice.hint_views).
+    path(
+        "<int:pk>/hand/<int:number>/board/<int:step>/",
+        analysis_views.hand_board,
+        name="hand-board",
+    ),
+    path("board/", analysis_views.set_up_board, name="board"),
+    path("<int:pk>/hint/", hint_views.set_hint, name="table-hint"),
     path("shared/<str:token>/", views.show_shared_replay, name="shared-replay"),
     path("shared/<str:token>/play/", views.play_shared_deal, name="shared-play"),
     # Tables where people play together (games.people.views).

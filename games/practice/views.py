@@ -31,7 +31,7 @@ from games.loo.hand import IllegalAction
 from games.loo.rulesets import GAME_NAMES, PRESETS
 from games.loo.table import Table
 from games.models import PracticeHand, PracticeTable
-from games.practice import coaching, presenting, service
+from games.practice import analysis, coaching, hint, presenting, service
 from games.practice.forms import DEFAULT_PACE, PACES, NewTableForm, PaceForm
 from games.table.forms import ActionForm, ReplayStepForm, VersionForm
 from games.table.page import PaceShown
@@ -349,6 +349,8 @@ def _render_replay(
         "shared": shared,
         "play_url": reverse("games:shared-play", args=[token]),
         "review_url": "" if shared else coaching.review_url(record.table, record.number),
+        # The analysis board of the decision this step leads to (issue 38).
+        "board_url": "" if shared else analysis.step_board_url(record, step),
     }
     template = "games/replay.html#replay-step" if request.htmx else "games/replay.html"
     return render(request, template, context)
@@ -459,4 +461,6 @@ def _render_table(
         ),
     )
     template = f"{TABLE_TEMPLATE}#hand-table" if request.htmx else TABLE_TEMPLATE
-    return render(request, template, {"page": page})
+    # The hint on the table (issue 38), opt-in: games.practice.hint.
+    shown = hint.for_table(request, practice, service.current_hand(table))
+    return render(request, template, {"page": page, "hint": shown})

@@ -1,0 +1,294 @@
+"""The analysis board (issue 38): a decision weighed by the coach, with the sampled deals behind
+its figures, the line of play each option met in a deal, and what-if.
+
+A board is asked about a :class:`~games.loo.view.PlayerView` with a decision in it, as the coach
+is; it says nothing the coach would not. What it adds is the coach's own working, shown:
+
+- :func:`deals_for`: the deals the coach sampled of the cards the player cannot see, the very
+  ones its figures average over (the same generator, seeded the same way, drawn in the same
+  order as :func:`games.loo.coach.advise` draws them), each with its weight (today every deal
+  weighs 1);
+- :func:`line_of_play`: one option played out in one of those deals by the coach's own
+  policy (:func:`games.loo.coach.finish`, with the chance the coach gave that deal), trick by
+  trick: the playout whose result went into the option's figure;
+- :func:`held_by` and :data:`MISS`: a filter of the deals ("the miss held the ace of trumps",
+  "seat 3 holds the king of trumps");
+- what-if on a finished hand's decision: :func:`decision_at` (the hand at one of its decisions),
+  :func:`swap_card` (a card of his hand exchanged for one he cannot see) and
+  :func:`redeclare` (another declaration by a player before him), each checked by the engine
+  again and refused in plain words (:class:`BoardError`); a position set up from nothing is
+  :func:`set_up` (issue 37's check, :func:`games.loo.possible.check_declaring`, and its table,
+  :func:`games.loo.questions.tables.declaring_table`).
+
+:func:`advice` and :func:`deals_for` are the one place the board asks the coach: when the coach
+models the other players' level, it is switched there.
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from . import coach
+from .authored import (
+    cards_field,
+    count_field,
+    declarations_field,
+    flag_field,
+    seat_field,
+    turn_up_field,
+)
+from .cards import Card
+from .errors import LooError
+from .hand import Action, Hand, HandSetup, IllegalAction, Trick
+from .play import Trumps
+from .possible import ImpossiblePosition, card_name, check_declaring
+from .questions.tables import declaring_table
+from .rng import rng_for
+from .rulesets import RuleSet
+from .view import PlayerView, view_for
+from .worlds import World, _choices, build_world, sample_world, voids
+
+#: Where a card may lie in a sampled deal besides a seat's hand: the miss.
+MISS: Final = "miss"
+#: The most deals a board samples ("Look deeper"), and the fewest (a margin needs two).
+MOST_SAMPLES: Final = 480
+FEWEST_SAMPLES: Final = 2
+
+
+class BoardError(LooError):
+    """A board cannot be made as asked; the message says why, in plain words."""
+
+
+# -- the coach, asked in one place ---------------------------------------------------------------
+
+
+def _takes_level() -> bool:
+    return "level" in inspect.signature(coach.advise).parameters
+
+
+def advice(view: PlayerView, *, samples: int, seed: str, level: str = "") -> coach.Advice:
+    """The coach's figures for the decision ``view`` shows (the other seats at ``level``, once
+    the coach models them; until then its own model)."""
+    extra: dict[str, Any] = {"level": level} if level and _takes_level() else {}
+    return coach.advise(view, samples=samples, seed=seed, **extra)
+
+
+def level_modelled() -> bool:
+    """The coach weighs the other players at a level of their own (else by its rule of thumb)."""
+    return _takes_level()
+
+
+def deals_for(view: PlayerView, samples: int, seed: str) -> list[tuple[World, float]]:
+    """The deals the coach's figures for ``view`` (``samples`` and ``seed``) average over, in
+    its order, each with its weight."""
+    rng = rng_for(seed, "coach")
+    return [(sample_world(view, rng), 1.0) for _ in range(samples)]
+
+
+# -- a deal ---------------------------------------------------------------------------------------
+
+
+def held_by(world: World, where: int | str, c: Card) -> bool:
+    """In ``world``, ``c`` lies at ``where``: a seat's hand, or :data:`MISS`."""
+    if where == MISS:
+        return world.miss is not None and c in world.miss
+    assert isinstance(where, int)
+    return 0 <= where < len(world.hands) and c in world.hands[where]
+
+
+@dataclass(frozen=True)
+class Line:
+    """One option played out in one sampled deal, as the coach's figures played it."""
+
+    action: Action
+    #: What every player did after the option, in order (declarations, draws, cards).
+    steps: tuple[Action, ...]
+    #: The tricks of the play after the option (the trick on the table completed first).
+    tricks: tuple[Trick, ...]
+    #: The player's counters won (or lost) by it: this deal's share of the option's figure.
+    gain: int
+    #: Every seat's counters at the end.
+    balances: tuple[int, ...]
+    outcome: str
+
+
+def line_of_play(view: PlayerView, world: World, action: Action, *, seed: str, index: int) -> Line:
+    """``action`` played out in ``world``, the ``index``-th deal of :func:`deals_for`, by the
+    coach's policy with the chance it gave that deal: the playout behind its figure."""
+    hand = coach_world(view, world)
+    before = hand.balances[view.seat]
+    done = len(hand.tricks)
+    start = len(hand.log)
+    hand.apply(action)
+    coach.finish(hand, random.Random(f"{seed}:{index}"))
+    return Line(
+        action=action,
+        steps=tuple(hand.log[start + 1 :]),
+        tricks=tuple(hand.tricks[done:]),
+        gain=hand.balances[view.seat] - before,
+        balances=tuple(hand.balances),
+        outcome=hand.outcome,
+    )
+
+
+def coach_world(view: PlayerView, world: World) -> Hand:
+    """The hand of ``world`` at the point ``view`` shows, as the coach builds it."""
+    return build_world(view, world)
+
+
+# -- a finished hand's decision, and what-if -----------------------------------------------------
+
+
+def decision_at(setup: HandSetup, log: Sequence[Action], step: int, seat: int) -> Hand:
+    """The hand ``setup`` deals after the first ``step`` actions of ``log``, where ``seat``
+    decides; :class:`BoardError` if he has no decision to make there."""
+    if not 0 <= step < len(log):
+        raise BoardError(f"step {step} is not a decision of this hand")
+    # The hand as stored (its trace too): the view, and so the coach's seed, are those the
+    # table and the review had at that decision.
+    hand = Hand.replay(setup, log[:step])
+    if not _decides(hand, seat) or log[step].seat != seat:
+        raise BoardError("that step is not one of your decisions")
+    return hand
+
+
+def _decides(hand: Hand, seat: int) -> bool:
+    view = view_for(hand, seat)
+    return view.options is not None and view.to_act == seat and view.hand is not None
+
+
+def decisions(setup: HandSetup, log: Sequence[Action], seat: int) -> list[int]:
+    """The steps of ``log`` at which ``seat`` made a decision with more than one option."""
+    hand = Hand.deal(setup._replace(trace=False))
+    found = []
+    for index, action in enumerate(log):
+        if action.seat == seat and action.kind in ("declare", "play", "replay"):
+            view = view_for(hand, seat)
+            if (
+                view.options is not None
+                and view.to_act == seat
+                and view.hand is not None
+                and len(coach_choices(view)) > 1
+            ):
+                found.append(index)
+        hand.apply(action)
+    return found
+
+
+def coach_choices(view: PlayerView) -> list[Action]:
+    """The options the coach weighs at ``view``'s decision."""
+    return _choices(view)
+
+
+def swap_card(hand: Hand, seat: int, out: Card, into: Card) -> Hand:
+    """``hand`` with ``out`` of ``seat``'s cards exchanged for ``into``, a card he cannot see
+    (from wherever it lay: another hand, the miss, the stock, the discards)."""
+    view = view_for(hand, seat)
+    if view.hand is None or out not in view.hand:
+        raise BoardError(f"{card_name(out)} is not in your hand")
+    if into in view.visible_cards():
+        raise BoardError(
+            f"{card_name(into)} is one you can see (in your hand, turned up or played): "
+            "choose a card you cannot see"
+        )
+    shown = voids(view)
+    trumps = Trumps.of(view.game, view.rules, view.trump)
+    if trumps.suit_of(into) in shown.get(seat, ()):
+        raise BoardError(
+            f"{card_name(into)} is of a suit you showed you lacked (you did not follow it)"
+        )
+    holder = next((s for s, held in enumerate(hand.hands) if into in held), None)
+    if holder is not None and trumps.suit_of(out) in shown.get(holder, ()):
+        raise BoardError(
+            f"{card_name(into)} is held by a player who showed he lacked the suit of "
+            f"{card_name(out)}, which he would get for it"
+        )
+    changed = _clone(hand)
+    places: list[list[Card]] = [*changed.hands, *changed.thrown.values(), changed.stock]
+    if changed.miss is not None:
+        places.append(changed.miss)
+    for place in places:
+        if into in place:
+            place[place.index(into)] = out
+            break
+    else:  # a card out of the deal (never dealt): simply his now
+        pass
+    mine = changed.hands[seat]
+    mine[mine.index(out)] = into
+    changed._offer = changed._exchange_cache = None
+    changed._moves = None
+    return changed
+
+
+def _clone(hand: Hand) -> Hand:
+    """A copy of ``hand`` to change (the coach's field-by-field copy)."""
+    return coach._clone(hand)
+
+
+def redeclare(
+    setup: HandSetup, log: Sequence[Action], step: int, seat: int, other: int, choice: str
+) -> Hand:
+    """The hand at ``seat``'s decision ``step``, had ``other`` (a player who declared before it)
+    declared ``choice``; the others' declarations as they were, each checked again."""
+    hand = Hand.deal(setup)
+    changed = False
+    for action in log[:step]:
+        if action.kind == "declare" and action.seat == other and not changed:
+            action = Action.declare(other, choice)
+            changed = True
+        try:
+            hand.apply(action)
+        except IllegalAction as e:
+            why = e.application.render(0) if e.application is not None else e.render(0)
+            raise BoardError(
+                f"after that declaration the hand cannot go on as it did: {why}"
+            ) from None
+    if not changed:
+        raise BoardError("that player made no declaration before your decision")
+    if not _decides(hand, seat):
+        raise BoardError("after that declaration the decision is no longer yours to make")
+    return hand
+
+
+def set_up(data: Mapping[str, object], *, game: str, rules: RuleSet) -> Hand:
+    """A moment of the declaring the player writes (issue 37's fields: ``players``,
+    ``dealer``, ``hand``, ``turn_up``, ``declarations``, ``pool``, ``must``), checked to be
+    possible (:class:`~games.loo.possible.ImpossiblePosition` says why not), made a hand."""
+    check_declaring(data, game=game, rules=rules)
+    players = count_field(data, "players")
+    turn_up = turn_up_field(data)
+    if turn_up is None:  # check_declaring refuses it first
+        raise ImpossiblePosition("no turn-up")
+    must = data.get("must")
+    hand = declaring_table(
+        game,
+        rules,
+        players,
+        seat_field(data, "dealer", players),
+        own=cards_field(data, "hand"),
+        turn_up=turn_up,
+        declarations=declarations_field(data, players),
+        pool=None if data.get("pool") is None else count_field(data, "pool"),
+        must=None if must is None else flag_field(data, "must"),
+    )
+    return hand
+
+
+__all__ = [
+    "MISS",
+    "BoardError",
+    "Line",
+    "advice",
+    "deals_for",
+    "decision_at",
+    "decisions",
+    "held_by",
+    "line_of_play",
+    "redeclare",
+    "set_up",
+    "swap_card",
+]
