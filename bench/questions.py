@@ -1,101 +1,224 @@
-"""Measure how fast the engine makes rule questions; prints figures, asserts nothing.
+"""Measure how long a learner waits for the trainer's next question, by kind, through the
+trainer's own path; prints figures, asserts nothing.
 
-    .venv/bin/python bench/questions.py [--count N]
+    .venv/bin/python bench/questions.py [--count N] [--judgement-count N] [--unprepared N]
+                                        [--places N]
 
-For every question kind under every rule set, ``N`` questions (seeds 0..N-1, over the rule
-set's games in turn; every other one about a rule the kind can ask about there, from
-:func:`games.loo.questions.coverage`, as the trainer and the quizzes ask for), each timed on
-its own. Printed: each kind's median and slowest milliseconds per question, and the same
-run's baseline, a bare shuffle of the pack by ``random.Random`` (a question is that many
-shuffles). A class of forty given individual questions at once needs a kind's median to stay
-well under 20 ms.
+What a learner waits for is what the trainer's views do: the POST that asks for the question
+(a drill's first, ``/trainer/ask/``, or the next, ``/trainer/q/<pk>/next/``) and the GET of the
+question's page it redirects to (the page without JavaScript; with htmx the POST answers with
+the same fragment). Each learner is a test client of this process against a throwaway SQLite
+database (migrated first), served as a server serves: the pools of questions made ahead
+(``lessons.trainer.prepared``) are filled for the drills' keys first (as ``manage.py
+preparequestions`` does after a deploy; its time is printed) and topped up by the background
+thread after each question; the learner answers each question, and reads the feedback until
+the top-up is done, before asking for the next (a "declare" question's feedback, a few lines
+of figures, takes longer to read than its question takes to make).
 
-The last line is exactly ``questions: per_second=N slowest_kind=K slowest_ms=M``: questions
-made per second over the whole run, and the kind with the highest median (M, in ms), over the
-kinds about rules. A kind of judgement (the coach's ``declare``: each question weighs its
-options over a few hundred sampled deals, about half a second) is a different thing: it is
-timed on fewer questions (``--judgement-count``) and printed on a line of its own before.
+For every kind, under every rule set at each game where it asks about something: ``count``
+drills (``--judgement-count`` for the coach's "declare") of three questions each, every other
+drill about one rule the kind asks about there (``rule:<id>``, with the kind named), the
+others about any rule. Printed per kind: the median and the 95th percentile in ms, and how many
+questions came from a pool. Then the same path with no pool (``--unprepared`` drills per kind
+and place: each question made in its request and again for its page, as before issue 38), and
+the baseline: the trainer's chooser page (``GET /trainer/``), which makes no question, in the
+same run.
+
+The last line is exactly ``questions: kinds=N slowest_kind=K slowest_p95_ms=M
+unprepared_p95_ms=U baseline_ms=B ratio=R``: M is the highest 95th percentile of a kind with
+the pools, U the highest without, B the chooser's median and R = M / B.
 """
 
 from __future__ import annotations
 
 import argparse
-import random
+import itertools
+import os
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# The project, not this folder (its http.py would stand for the standard library's).
+HERE = Path(__file__).resolve().parent
+sys.path[:] = [str(HERE.parent), *(p for p in sys.path if Path(p or ".").resolve() != HERE)]
 
-from games.loo import PACK, RuleSet  # noqa: E402
-from games.loo.questions import KIND_BY_NAME, KINDS, coverage, question  # noqa: E402
-from games.loo.rulesets import PRESET_IDS  # noqa: E402
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "loo_site.settings")
+os.environ.setdefault("DJANGO_DEBUG", "1")
+os.environ["DJANGO_LIMIT_DRILLS_PER_ADDRESS"] = "1000000"
+os.environ["DJANGO_TRAINER_PREPARE"] = "thread"
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.conf import settings  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import setup_test_environment  # noqa: E402
+from django.urls import reverse  # noqa: E402
+
+from games.loo.questions import KIND_BY_NAME, KINDS  # noqa: E402
+from lessons.trainer import bank, prepared  # noqa: E402
+from lessons.trainer.models import AskedQuestion, PreparedQuestion  # noqa: E402
+
+QUESTIONS_PER_DRILL = 3
+_addresses = itertools.count(1)
+#: Questions taken from a pool so far (counted around ``prepared.take``).
+HITS = [0]
+_take = prepared.take
 
 
-def shuffle_ms(count: int = 20_000) -> float:
-    rng = random.Random(1)
-    pack = list(PACK)
+def _counted_take(key: prepared.Key) -> object:
+    q = _take(key)
+    HITS[0] += q is not None
+    return q
+
+
+prepared.take = _counted_take  # type: ignore[assignment]
+
+
+def _database() -> None:
+    """A throwaway SQLite database, migrated (before any connection is opened)."""
+    folder = tempfile.mkdtemp(prefix="bench-questions-")
+    settings.DATABASES["default"]["NAME"] = str(Path(folder) / "db.sqlite3")
+    call_command("migrate", verbosity=0)
+    call_command("createcachetable", verbosity=0)
+
+
+def drills(kind: str, count: int, places: int | None = None) -> list[tuple[str, str, str]]:
+    """(scope, rule set, game) of ``count`` drills per place where ``kind`` asks about
+    something (the first ``places`` of them, if given): every other one about one of its
+    rules there."""
+    out = []
+    for preset, game in bank.kind_places(kind)[:places]:
+        rules = bank.coverage(preset, game)[kind]
+        for i in range(count):
+            scope = bank.RULE + rules[i // 2 % len(rules)] if i % 2 else bank.ANY
+            out.append((scope, preset, game))
+    return out
+
+
+def _keys(kind: str, plan: list[tuple[str, str, str]]) -> set[prepared.Key]:
+    return {
+        prepared.Key(kind, p, g, s[len(bank.RULE) :] if s.startswith(bank.RULE) else "")
+        for s, p, g in plan
+    }
+
+
+def _client() -> Client:
+    n = next(_addresses)
+    return Client(REMOTE_ADDR=f"10.{n // 62500 % 250}.{n // 250 % 250}.{n % 250 + 1}")
+
+
+def _answer(client: Client, pk: int) -> None:
+    q = AskedQuestion.objects.get(pk=pk).to_engine()
+    data = {"response": list(q.answer) if q.multiple else q.answer[0]}
+    response = client.post(reverse("trainer:question-answer", args=[pk]), data)
+    assert response.status_code == 302, response.status_code
+
+
+def _pk(location: str) -> int:
+    return int(location.strip("/").split("/")[-1])
+
+
+def drill(kind: str, scope: str, preset: str, game: str) -> list[float]:
+    """One learner's drill: the ms he waited for each question (the POST and its page)."""
+    client = _client()
+    waits = []
     start = time.perf_counter()
+    response = client.post(
+        reverse("trainer:ask"), {"scope": scope, "rules": preset, "game": game, "kind": kind}
+    )
+    assert response.status_code == 302, (kind, scope, preset, game, response.status_code)
+    location = response["Location"]
+    assert client.get(location).status_code == 200
+    waits.append((time.perf_counter() - start) * 1000)
+    for _ in range(QUESTIONS_PER_DRILL - 1):
+        pk = _pk(location)
+        _answer(client, pk)
+        prepared.PREPARER.wait()  # the learner reads the feedback
+        start = time.perf_counter()
+        response = client.post(reverse("trainer:question-next", args=[pk]))
+        assert response.status_code == 302, (kind, scope, response.status_code)
+        location = response["Location"]
+        assert client.get(location).status_code == 200
+        waits.append((time.perf_counter() - start) * 1000)
+    prepared.PREPARER.wait()
+    return waits
+
+
+def p95(times: list[float]) -> float:
+    return statistics.quantiles(times, n=20, method="inclusive")[-1] if len(times) > 1 else times[0]
+
+
+def baseline_ms(count: int = 30) -> float:
+    client = _client()
+    client.get(reverse("trainer:choose"))
+    times = []
     for _ in range(count):
-        rng.shuffle(pack)
-    return (time.perf_counter() - start) * 1000 / count
-
-
-def time_kind(kind: str, count: int) -> list[float]:
-    """Milliseconds for each question of ``kind``, every rule set in turn."""
-    times: list[float] = []
-    for preset in PRESET_IDS:
-        # The games where the kind asks about something (flushes: five-card Loo; penalties:
-        # the rule sets whose source states them).
-        games = [g for g in RuleSet.preset(preset).games if coverage(preset, g)[kind]]
-        if not games:
-            continue
-        for seed in range(count):
-            game = games[seed % len(games)]
-            rules = coverage(preset, game)[kind]
-            rule = rules[seed // 2 % len(rules)] if seed % 2 and rules else None
-            start = time.perf_counter()
-            question(kind, preset, game=game, rule=rule, seed=seed)
-            times.append((time.perf_counter() - start) * 1000)
-    return times
+        start = time.perf_counter()
+        assert client.get(reverse("trainer:choose")).status_code == 200
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--count", type=int, default=200, help="questions per kind and rule set")
+    parser.add_argument("--count", type=int, default=6, help="drills per kind and place")
     parser.add_argument(
-        "--judgement-count", type=int, default=4, help="the same for a kind of judgement"
+        "--judgement-count", type=int, default=2, help="the same for the coach's kind"
+    )
+    parser.add_argument(
+        "--unprepared", type=int, default=1, help="drills per kind and place with no pool"
+    )
+    parser.add_argument(
+        "--places", type=int, default=None, help="only each kind's first N places (a smoke test)"
     )
     args = parser.parse_args()
-    base = shuffle_ms()
-    print(f"baseline: a shuffle of the pack takes {base:.4f} ms")
-    medians: dict[str, float] = {}
-    total_ms = 0.0
-    total = 0
-    judged: list[str] = []
+    setup_test_environment()
+    _database()
+    base = baseline_ms()
+    print(f"baseline: the trainer's chooser page (no question made) takes {base:.1f} ms")
+
+    p95s: dict[str, float] = {}
     for kind in KINDS:
-        if KIND_BY_NAME[kind].judgement:
-            times = time_kind(kind, min(args.count, args.judgement_count))
-            judged.append(
-                f"{kind} (judgement): median {statistics.median(times):.0f} ms, slowest "
-                f"{max(times):.0f} ms, {len(times)} questions"
-            )
-            continue
-        times = time_kind(kind, args.count)
-        medians[kind] = statistics.median(times)
-        total_ms += sum(times)
-        total += len(times)
+        count = args.judgement_count if KIND_BY_NAME[kind].judgement else args.count
+        plan = drills(kind, count, args.places)
+        start = time.perf_counter()
+        made = sum(prepared.fill(key) for key in _keys(kind, plan))
+        filling = time.perf_counter() - start
+        hits = HITS[0]
+        waits = [w for scope, p, g in plan for w in drill(kind, scope, p, g)]
+        p95s[kind] = p95(waits)
         print(
-            f"{kind:>13}: median {medians[kind]:.3f} ms ({medians[kind] / base:.0f} shuffles), "
-            f"slowest {max(times):.1f} ms, {len(times)} questions"
+            f"{kind:>13}: p50 {statistics.median(waits):.0f} ms, p95 {p95s[kind]:.0f} ms, "
+            f"slowest {max(waits):.0f} ms, {len(waits)} questions ({HITS[0] - hits} from a "
+            f"pool; {made} made ahead first in {filling:.1f} s)"
         )
-    for line in judged:
-        print(line)
-    slowest = max(medians, key=medians.__getitem__)
-    per_second = round(total * 1000 / total_ms)
-    worst = f"{medians[slowest]:.3f}"
-    print(f"questions: per_second={per_second} slowest_kind={slowest} slowest_ms={worst}")
+
+    settings.TRAINER_PREPARE = "off"  # and the pools emptied: each question made when asked
+    PreparedQuestion.objects.filter(taken__isnull=True).delete()
+    unprepared: dict[str, float] = {}
+    for kind in KINDS:
+        waits = [
+            w
+            for s, p, g in drills(kind, args.unprepared, args.places)
+            for w in drill(kind, s, p, g)
+        ]
+        unprepared[kind] = p95(waits)
+        print(
+            f"{kind:>13} with no pool: p50 {statistics.median(waits):.0f} ms, "
+            f"p95 {unprepared[kind]:.0f} ms, {len(waits)} questions"
+        )
+
+    slowest = max(p95s, key=p95s.__getitem__)
+    print(
+        f"questions: kinds={len(p95s)} slowest_kind={slowest} slowest_p95_ms={p95s[slowest]:.0f} "
+        f"unprepared_p95_ms={max(unprepared.values()):.0f} baseline_ms={base:.1f} "
+        f"ratio={p95s[slowest] / base:.1f}"
+    )
 
 
 if __name__ == "__main__":

@@ -229,6 +229,10 @@ LIVE_HEARTBEAT_SECONDS = envint("DJANGO_LIVE_HEARTBEAT_SECONDS", 15)
 LIVE_DATABASE_THREADS = 4
 # -- end of the live bus ------------------------------------------------------------------------
 
+# How the trainer's pools of questions made ahead are topped up (lessons.trainer.prepared):
+# "thread" (a background thread per worker, after the response), "inline" or "off" (the tests).
+TRAINER_PREPARE = os.environ.get("DJANGO_TRAINER_PREPARE", "thread")
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LOGIN_URL = "login"

@@ -12,7 +12,10 @@ included, is made again from it on the server whenever it is needed.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from games.loo import catalogue, questions
@@ -193,3 +196,21 @@ class Drill:
         return questions.question_for(
             self.preset, self.game, rules=self.rules, kinds=self.kinds, seed=seed
         )
+
+    def pick(self, seed: int) -> tuple[str, str | None]:
+        """The kind and the target rule (None: any) of :meth:`ask`'s question for ``seed``,
+        without making it; raises ``QuestionError`` if no kind asks about the drill's rules."""
+        return questions.pick(self.preset, self.game, rules=self.rules, kinds=self.kinds, seed=seed)
+
+
+@cache
+def fingerprint() -> str:
+    """A digest of the engine that makes the questions (``games/loo``: its code and its data
+    files, the catalogue and the coverage among them): a question kept as one engine made it
+    is read back only by the same engine. Computed once a process."""
+    engine = Path(questions.__file__).resolve().parents[1]
+    files = sorted(p for p in engine.rglob("*") if p.suffix in (".py", ".json"))
+    digest = hashlib.blake2b(digest_size=8)
+    for path in files:
+        digest.update(path.relative_to(engine).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()

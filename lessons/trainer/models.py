@@ -13,6 +13,7 @@ gives the streak and the accuracy, overall and per rule.
 
 from __future__ import annotations
 
+import pickle
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -241,9 +242,17 @@ class AskedQuestion(RulesAndGameNames, models.Model):
 
     def to_engine(self) -> Question:
         """The question, made again from its identity (answer included: keep it on the
-        server). Raises :class:`StaleQuestion` if the generator has changed since."""
+        server), or as the engine made it for this identity, kept by the trainer's pool
+        (:class:`PreparedQuestion`: a "declare" question takes a second or two to make).
+        Raises :class:`StaleQuestion` if the generator has changed since."""
         if self.version not in VERSIONS:
             raise StaleQuestion("this question was made by an earlier version of the question bank")
+        if self.position is None:
+            kept = PreparedQuestion.made_for(
+                self.kind, self.rules, self.game, self.rule, self.seed, self.version
+            )
+            if kept is not None:
+                return kept
         try:
             return bank.remake(
                 self.kind,
@@ -350,3 +359,78 @@ class RuleReview(models.Model):
 
     def __str__(self) -> str:
         return f"Review of {self.rule} due {self.due:%Y-%m-%d %H:%M}"
+
+
+# -- questions made ahead (the trainer's pool) ------------------------------------------------
+
+
+class PreparedQuestion(models.Model):
+    """A question the engine made ahead of time, for a trainer drill to take at once
+    (``lessons.trainer.prepared``), kept with its identity and as the engine made it.
+
+    A row is *in the pool* until a drill takes it (``taken``), then it is the made question of
+    the :class:`AskedQuestion` of the same identity (its pages read it rather than make it
+    again) until ``prunequestions`` deletes it. ``engine`` is the digest of the engine's code
+    it was made by (:func:`bank.fingerprint`): a row of another engine is never read. ``made``
+    is the pickled :class:`~games.loo.questions.Question`, written by this server only."""
+
+    kind = models.CharField(max_length=20)
+    rules = models.CharField(max_length=20)
+    game = models.CharField(max_length=12)
+    #: The target rule ("" for a question about any rule).
+    rule = models.CharField(max_length=60, blank=True)
+    seed = models.PositiveBigIntegerField()
+    version = models.PositiveIntegerField()
+    engine = models.CharField(max_length=16)
+    made = models.BinaryField()
+    prepared = models.DateTimeField(auto_now_add=True)
+    taken = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["kind", "rules", "game", "rule", "version", "engine", "taken"],
+                name="prepared_pool",
+            ),
+            models.Index(fields=["seed", "kind"], name="prepared_identity"),
+        ]
+
+    def __str__(self) -> str:
+        state = "taken" if self.taken else "in the pool"
+        return f"Prepared {self.kind} under {self.rules} ({self.game}), {state}"
+
+    def question(self) -> Question:
+        made = pickle.loads(bytes(self.made))  # noqa: S301 (written by this server only)
+        assert isinstance(made, Question)
+        return made
+
+    @classmethod
+    def keep(cls, q: Question, *, taken: bool) -> PreparedQuestion:
+        """Keep ``q`` (made now by this engine): in the pool, or as taken."""
+        return cls.objects.create(
+            kind=q.kind,
+            rules=q.rules,
+            game=q.game,
+            rule=q.rule or "",
+            seed=int(q.seed),
+            version=q.version,
+            engine=bank.fingerprint(),
+            made=pickle.dumps(q, protocol=pickle.HIGHEST_PROTOCOL),
+            taken=timezone.now() if taken else None,
+        )
+
+    @classmethod
+    def made_for(
+        cls, kind: str, rules: str, game: str, rule: str, seed: int, version: int
+    ) -> Question | None:
+        """The question this engine made for this identity, if it was kept."""
+        row = cls.objects.filter(
+            seed=seed,
+            kind=kind,
+            rules=rules,
+            game=game,
+            rule=rule,
+            version=version,
+            engine=bank.fingerprint(),
+        ).first()
+        return row.question() if row is not None else None

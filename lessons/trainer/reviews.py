@@ -7,7 +7,20 @@ lesson's exercise or check and a quiz call it after they store an answer (never 
 The mapping of an answer to an FSRS rating: a wrong answer is *Again*, a right one *Good*.
 (No *Hard* or *Easy*: a graded question says right or wrong, not how hard it felt.) A first
 answer about a rule makes its card, right or wrong: a rule right at once is then asked again
-after FSRS's learning steps and soon counts as known; one got wrong comes back within minutes.
+after FSRS's learning steps and counts as known once it has been answered right when due; one
+got wrong comes back within minutes.
+
+**An answer before the rule is due** (a learner drilling on, a lesson's check, a quiz) updates
+its card no further than a right answer at the due time would (:func:`schedule`):
+
+- a wrong answer counts at once, whenever it is given (*Again*: the rule was not known);
+- a right answer during FSRS's learning or relearning steps leaves the card as it is: a step
+  is passed only by a right answer once the step is due (the wait is what the step tests), so
+  two right answers 20 seconds apart do not make a rule "known";
+- a right answer to a rule in the review state is FSRS's own early review, with the time that
+  has really elapsed (a same-day review keeps its stability; a review after a day gains less
+  than one when due): kept only if it is neither due later nor more stable than the card a
+  right answer at the due time would make, else the card is left as it is.
 
 The learner's dashboard sorts every rule of the catalogue into four states:
 
@@ -54,6 +67,20 @@ def rating(right: bool) -> Rating:
     return Rating.Good if right else Rating.Again
 
 
+def schedule(card: Card, right: bool, when: datetime) -> Card:
+    """``card`` after an answer at ``when``: FSRS's review when the card is due or the answer
+    is wrong; before it is due, no further than a right answer at the due time would take it
+    (the module's docstring says how)."""
+    if not right or when >= card.due:
+        return SCHEDULER.review_card(card, rating(right), when)[0]
+    if card.state != State.Review:
+        return card
+    early = SCHEDULER.review_card(card, Rating.Good, when)[0]
+    on_time = SCHEDULER.review_card(card, Rating.Good, card.due)[0]
+    further = early.due > on_time.due or (early.stability or 0.0) > (on_time.stability or 0.0)
+    return card if further else early
+
+
 def review(
     owner: Any,
     session_key: str,
@@ -76,7 +103,7 @@ def review(
             with transaction.atomic():
                 row = RuleReview.objects.select_for_update().filter(rule=rule, **learner).first()
                 card = Card.from_dict(row.card) if row is not None else Card(due=when)
-                card, _log = SCHEDULER.review_card(card, rating(right), when)
+                card = schedule(card, right, when)
                 fields = {
                     "card": card.to_dict(),
                     "due": card.due,

@@ -29,11 +29,10 @@ from django_htmx.http import push_url
 from games.http import HtmxHttpRequest
 from games.links import RuleLinks, rule_url
 from games.loo import catalogue
-from games.loo.questions import Question, QuestionError
+from games.loo.questions import Question
 from games.loo.rulesets import DEFAULT_PRESET, GAME_NAMES, PRESETS
-from games.models import new_seed
 from games.owners import owner_for
-from lessons.trainer import bank, reviews
+from lessons.trainer import bank, prepared, reviews
 from lessons.trainer.forms import AnswerForm, CoverageForm, DrillForm
 from lessons.trainer.models import AskedQuestion, Record, RuleRecord, RuleReview, StaleQuestion
 from lessons.trainer.presenting import asking_context, graded_context
@@ -44,9 +43,6 @@ Said = Sequence[tuple[str, int]]
 
 TRAINER = "trainer/trainer.html"
 QUESTION = "trainer/question.html"
-
-#: How many fresh seeds to try for a drill before saying that no question could be made.
-SEEDS_TO_TRY = 3
 
 ANSWERED = "You had already answered this question: your first answer stands."
 UNANSWERED = "Answer this question before the next one."
@@ -194,14 +190,10 @@ def ask_next_question(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 
 def _ask(drill: bank.Drill) -> Question | None:
-    """A question for ``drill`` from a fresh seed; a seed whose search finds none (rare: the
-    bank searches a bounded number of deals) gives way to another, a few times."""
-    for _ in range(SEEDS_TO_TRY):
-        try:
-            return drill.ask(new_seed())
-        except (QuestionError, KeyError):  # a drill the catalogue no longer knows: UnknownRule
-            continue
-    return None
+    """A question for ``drill``, made ahead if its pool has one (``prepared``); a seed whose
+    search finds none (rare: the bank searches a bounded number of deals) gives way to
+    another, a few times."""
+    return prepared.ask(drill)
 
 
 # -- a question ---------------------------------------------------------------------------------

@@ -71,21 +71,25 @@ def test_the_http_benchmark_plays_hands_without_errors(prepared: str) -> None:
 
 
 def test_the_questions_benchmark_times_every_kind() -> None:
-    from games.loo.questions import KIND_BY_NAME, KINDS
+    from games.loo.questions import KINDS
 
-    lines = _run("bench/questions.py", "--count", "4", "--judgement-count", "1")
+    lines = _run(
+        "bench/questions.py",
+        *("--count", "1", "--judgement-count", "1", "--unprepared", "1", "--places", "1"),
+    )
 
     found = re.fullmatch(
-        r"questions: per_second=(\d+) slowest_kind=([a-z-]+) slowest_ms=[\d.]+", lines[-1]
+        r"questions: kinds=(\d+) slowest_kind=([a-z-]+) slowest_p95_ms=\d+ "
+        r"unprepared_p95_ms=\d+ baseline_ms=[\d.]+ ratio=[\d.]+",
+        lines[-1],
     )
     assert found, lines[-1]
-    assert int(found[1]) > 0 and found[2] in KINDS
-    # The kinds of judgement (the coach's) are timed apart, and not in the last line.
-    assert not KIND_BY_NAME[found[2]].judgement
-    timed = [line.split(":")[0].strip() for line in lines if "median" in line]
-    assert sorted(timed) == sorted(
-        f"{k} (judgement)" if KIND_BY_NAME[k].judgement else k for k in KINDS
-    )
+    assert int(found[1]) == len(KINDS) and found[2] in KINDS
+    # Every kind through the trainer's path, with its pool and without.
+    timed = [line.split(":")[0].strip() for line in lines if " p95 " in line]
+    assert sorted(timed) == sorted([*KINDS, *(f"{k} with no pool" for k in KINDS)])
+    # The pools were filled first: each drill's questions came from one.
+    assert all("from a pool" in line for line in lines if line.split(":")[0].strip() in KINDS)
 
 
 def test_the_classroom_benchmark_takes_a_quiz_without_errors_or_lost_answers(

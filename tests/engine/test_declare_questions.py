@@ -131,7 +131,7 @@ def test_version_7_makes_every_other_kind_as_version_6_did() -> None:
     for kind in ("legal-cards", "declaration", "settlement", "procedure", "flush"):
         for seed in range(3):
             v6 = question(kind, "britannica", game="five-card", seed=seed, version=6).to_dict()
-            v7 = question(kind, "britannica", game="five-card", seed=seed).to_dict()
+            v7 = question(kind, "britannica", game="five-card", seed=seed, version=7).to_dict()
             assert {**v6, "version": 7} == v7, (kind, seed)
     with pytest.raises(QuestionError, match="makes no declare questions"):
         question("declare", "hoffmann", seed=1, version=6)

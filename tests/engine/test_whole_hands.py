@@ -93,7 +93,14 @@ def test_the_dealer_against_a_lone_five_card_player(
     assert "pass" in options.choices and not options.explanations
     steps(hand, "2 pass")
     assert hand.over and hand.outcome == "lone-player"
-    assert hand.payments[-1].payee == 0 and hand.payments[-1].rule == "dealer-must-play-against-one"
+    # The pool is paid under the rule that let everyone, the dealer too, pass (A47: at
+    # five-card Loo, with no miss, "It is at the option of each player either to play or to
+    # pass", hoffmann ¶9, the exchange's paragraph): not "the dealer must face a lone player"
+    # (¶3), a duty of three-card Loo's dealer that works through the miss (issue 38), nor "a
+    # lone miss-holder" (there is no miss).
+    assert hand.payments[-1].payee == 0 and hand.payments[-1].rule == "five-card-exchange"
+    assert {e.rules[0] for e in hand.events if e.kind == "lone-player"} == {"five-card-exchange"}
+    assert all(p.rule != "dealer-must-play-against-one" for p in hand.payments)
     assert texts(hand)[-1] == (
         "Seat 1 alone is in the play and everyone else has passed, the dealer included: at "
         "five-card Loo, with no miss, the dealer may pass against one player "

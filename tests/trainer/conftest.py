@@ -60,10 +60,10 @@ class Learner:
         self.client = client
 
     def start(
-        self, scope: str = "any", rules: str = "hoffmann", game: str = "three-card"
+        self, scope: str = "any", rules: str = "hoffmann", game: str = "three-card", kind: str = ""
     ) -> AskedQuestion:
         response = self.client.post(
-            reverse("trainer:ask"), {"scope": scope, "rules": rules, "game": game}
+            reverse("trainer:ask"), {"scope": scope, "rules": rules, "game": game, "kind": kind}
         )
         assert response.status_code == 302, response.content.decode()[:2000]
         pk = int(response["Location"].strip("/").split("/")[-1])

@@ -30,4 +30,4 @@ def test_the_questions_of_expired_sessions_are_deleted(learner: Any) -> None:
     call_command("prunequestions", stdout=out)
 
     assert set(AskedQuestion.objects.values_list("pk", flat=True)) == {recent.pk, owned.pk}
-    assert out.getvalue() == "Deleted 1 abandoned question.\n"
+    assert out.getvalue() == "Deleted 1 abandoned question.\nDeleted 0 questions made ahead.\n"

@@ -265,3 +265,81 @@ def test_a_wrong_answer_about_what_to_declare_brings_no_rule_back(learner: Learn
     other = learner.start()
     learner.answer(other, learner.wrong(other.to_engine()))
     assert RuleReview.objects.count() == 1
+
+
+def _answers(times_and_rights: list[tuple[timedelta, bool]]) -> RuleReview:
+    """A learner's answers about one rule at given offsets from a fixed start (the clock is
+    passed in: no waiting)."""
+    user = User.objects.create_user(f"early{User.objects.count()}")
+    start = timezone.now()
+    row = None
+    for offset, right in times_and_rights:
+        row = reviews.review(
+            user, "", "follow-suit", right, start + offset, rules="hoffmann", game="three-card"
+        )
+    assert row is not None
+    row.start = start  # type: ignore[attr-defined]
+    return row
+
+
+def _state(row: RuleReview, at: timedelta) -> str:
+    start = row.start  # type: ignore[attr-defined]
+    return reviews.state_of(row, start + at).state
+
+
+def test_two_right_answers_seconds_apart_do_not_make_a_rule_known() -> None:
+    """Issue 38: two right answers 20 s apart made a rule "Known" for two days. The second
+    is given before the learning step is due: it leaves the schedule as the first made it."""
+    first = _answers([(timedelta(0), True)])
+    due_after_one = first.due
+    row = _answers([(timedelta(0), True), (timedelta(seconds=20), True)])
+    assert row.due - row.start == due_after_one - first.start  # type: ignore[attr-defined]
+    assert _state(row, timedelta(seconds=30)) == reviews.LEARNING
+    assert row.reviews == 2 and row.lapses == 0  # the answer is counted, not the step
+
+
+def test_a_right_answer_when_the_step_is_due_makes_it_known() -> None:
+    row = _answers([(timedelta(0), True)])
+    step = row.due - row.start  # type: ignore[attr-defined]
+    row = _answers([(timedelta(0), True), (step, True)])
+    assert _state(row, step + timedelta(seconds=1)) == reviews.KNOWN
+    assert row.due - row.start > timedelta(days=1)  # type: ignore[attr-defined]
+
+
+def test_a_wrong_answer_before_the_rule_is_due_counts_at_once() -> None:
+    row = _answers([(timedelta(0), True), (timedelta(minutes=10), True)])
+    assert row.state == 2
+    lapse = _answers(
+        [(timedelta(0), True), (timedelta(minutes=10), True), (timedelta(hours=1), False)]
+    )
+    assert lapse.lapses == 1 and lapse.state == 3  # relearning
+    assert _state(lapse, timedelta(hours=1, seconds=1)) == reviews.LEARNING
+
+
+def test_an_early_answer_never_takes_a_rule_further_than_a_due_one() -> None:
+    """For cards in every state (learning, relearning, review after one to four due
+    answers), a right answer at many moments before the due time gives a card due no later,
+    and no more stable, than a right answer at the due time; and some early answer in the
+    review state does move the card (FSRS's elapsed-time rule is used, not ignored)."""
+    from fsrs import Card
+
+    start = timezone.now()
+    cards = []
+    card = Card(due=start)
+    when = start
+    for right in (True, True, True, False, True, True, True):
+        card = reviews.schedule(card, right, when)
+        cards.append((card, when))
+        when = card.due
+    moved = 0
+    for card, last in cards:
+        on_time = reviews.schedule(card, True, card.due)
+        for fraction in (0.0, 0.01, 0.3, 0.7, 0.99):
+            at = last + (card.due - last) * fraction
+            early = reviews.schedule(card, True, at)
+            assert early.due <= on_time.due, (card, fraction)
+            assert (early.stability or 0) <= (on_time.stability or 0), (card, fraction)
+            moved += early.to_dict() != card.to_dict()
+            if card.state != reviews.State.Review:
+                assert early.to_dict() == card.to_dict()
+    assert moved > 0

@@ -317,7 +317,11 @@ class DeclarePhase(HandState):
                     )
                 self._settle_single_winner(alone, "lone-miss", "miss-holder-alone-wins")
             else:
-                # Five-card or Irish Loo, the dealer passing against him (A47).
+                # Five-card or Irish Loo, the dealer passing against him (A47): with no miss,
+                # each player may play or pass, the dealer too (hoffmann ¶9), so the rule that
+                # settles it is the game's own declaring (the exchange), not the three-card
+                # dealer's duty to face him (¶3), which applies only where there is a miss.
+                why = "irish-loo" if self.game == "irish" else "five-card-exchange"
                 if self._trace:
                     self._event(
                         "lone-player",
@@ -330,9 +334,9 @@ class DeclarePhase(HandState):
                             ),
                         ),
                         alone,
-                        ["dealer-must-play-against-one"],
+                        [why],
                     )
-                self._settle_single_winner(alone, "lone-player", "dealer-must-play-against-one")
+                self._settle_single_winner(alone, "lone-player", why)
             return
         self._start_play()
 

@@ -319,7 +319,24 @@ def question_for(
 ) -> Question:
     """A question about one of ``rules`` (None: any rule) of one of ``kinds`` (None: any kind
     but ``source``, which asks about the texts rather than the play, unless it is named), the
-    kind and the rule picked from :func:`coverage` by ``seed``: always the same question."""
+    kind and the rule picked from :func:`coverage` by ``seed`` (:func:`pick`): always the same
+    question."""
+    _, game = _check(preset, game)
+    kind, rule = pick(preset, game, rules=rules, kinds=kinds, seed=seed)
+    return question(kind, preset, game=game, rule=rule, seed=seed)
+
+
+def pick(
+    preset: str,
+    game: str | None = None,
+    *,
+    rules: Iterable[str] | None = None,
+    kinds: Iterable[str] | None = None,
+    seed: int | str,
+) -> tuple[str, str | None]:
+    """The kind and the target rule (None: any rule) of :func:`question_for`'s question of
+    these arguments, without making it (a trainer takes a question of that kind about that
+    rule made ahead). Cheap: a draw from :func:`coverage`."""
     _, game = _check(preset, game)
     wanted = None if rules is None else set(rules)
     asked = [k.name for k in REGISTRY if k.about_play] if kinds is None else list(kinds)
@@ -339,7 +356,7 @@ def question_for(
     # A kind, then one of its rules: each kind as likely as another.
     kind = kinds_asked[rng.randrange(len(kinds_asked))]
     rule = candidates[kind][rng.randrange(len(candidates[kind]))]
-    return question(kind, preset, game=game, rule=None if wanted is None else rule, seed=seed)
+    return kind, None if wanted is None else rule
 
 
 def question_at(
@@ -410,6 +427,7 @@ __all__ = [
     "build_coverage",
     "coverage",
     "grade",
+    "pick",
     "question",
     "question_at",
     "question_for",

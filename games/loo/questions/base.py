@@ -26,7 +26,7 @@ from ..rulesets import RuleSet
 #: The generator's version: part of what makes a question reproducible. Raise it when a change
 #: would make the same inputs give another question, and keep the older version's behaviour
 #: behind ``ask.version`` while questions of it may still be stored (:data:`VERSIONS`).
-VERSION: Final = 7
+VERSION: Final = 8
 
 
 #: The versions whose questions can still be made again, answer included: a question stored
@@ -42,16 +42,20 @@ VERSION: Final = 7
 #: about (at Irish Loo it was nearly always the first declaration, "play or pass"), and says
 #: how the cards were dealt in the answer of a ``procedure`` question about the deal.
 #: Version 7 (issue 28) adds the coach's ``declare`` kind, and makes every other question as
-#: version 6 did.
-VERSIONS: Final = (2, 3, 4, 5, 6, 7)
+#: version 6 did. Version 8 (issue 38) asks no ``source`` question at three-card or Irish Loo
+#: about a rule of five-card Loo alone (Pam, flushes, the exchange: a three-card drill asked
+#: about Pam), and asks ``settlement`` questions about the lone five-card player who takes the
+#: pool when the dealer passes too (``five-card-exchange``: each player may pass, A47).
+VERSIONS: Final = (2, 3, 4, 5, 6, 7, 8)
 
 
 def draws_as(version: int) -> int:
     """The version whose seeded draws ``version`` makes (its generators' random numbers):
-    versions 6 and 7 draw as 5 did. Version 6 changes two things of two kinds only, and 7
-    adds a kind, so their other questions are version 5's, seed for seed (the lessons' and
-    the tests' examples with them); before, each version drew anew."""
-    return 5 if version in (6, 7) else version
+    versions 6 to 8 draw as 5 did. Version 6 changes two things of two kinds only, 7 adds a
+    kind and 8 changes what two kinds may ask about, so their other questions are version
+    5's, seed for seed (the lessons' and the tests' examples with them); before, each
+    version drew anew."""
+    return 5 if version in (6, 7, 8) else version
 
 
 #: How many seeded deals a search plays before it gives up.

@@ -39,6 +39,13 @@ SETTLEMENT_RULES: Final = (
 )
 
 
+def settlement_rules(version: int) -> tuple[str, ...]:
+    """The rules a settlement question asks about: from version 8 (issue 38), also the lone
+    five-card player who takes the pool when everyone else, the dealer too, has passed
+    (``five-card-exchange``: each may play or pass, A47)."""
+    return (*SETTLEMENT_RULES, "five-card-exchange") if version >= 8 else SETTLEMENT_RULES
+
+
 def _make_settlement(ask: Ask, rng: random.Random, attempt: int) -> Question | None:
     hand = deal_hand(ask.rules, ask.game, rng, attempt, played_before=ask.version >= 5)
     while not hand.over:
@@ -331,7 +338,7 @@ SETTLEMENT: Final = Kind(
     name="settlement",
     title="Who wins or pays what",
     make=_make_settlement,
-    rules=SETTLEMENT_RULES,
+    rules=settlement_rules,
     at=_settlement_at,
     shows="settlement",
     answer_under=_settlement_under,

@@ -86,10 +86,22 @@ def _catalogue_of(version: int) -> str:
 MODERN_QUOTE_WORDS: Final = 30
 
 
+def played_at(rule: Rule, game: str) -> bool:
+    """Whether ``rule`` belongs to ``game``: a rule of a section of five-card Loo alone (Pam,
+    flushes, the exchange: "1.8 Pam (five-card Loo only)") is not one of three-card or
+    Irish Loo, which have no Pam, no flush and no such exchange."""
+    return game == "five-card" or "five-card" not in rule.section.lower()
+
+
 def _make_source(ask: Ask, rng: random.Random, attempt: int) -> Question | None:
-    rule = catalogue_rule(
-        ask.rule or rng.choice(_source_rules(ask.version)), _catalogue_of(ask.version)
-    )
+    edition = _catalogue_of(ask.version)
+    askable = _source_rules(ask.version)
+    if ask.version >= 8:
+        # Issue 38: a three-card drill asked "Which source says this?" about Pam.
+        askable = tuple(r for r in askable if played_at(catalogue_rule(r, edition), ask.game))
+        if ask.rule is not None and not played_at(catalogue_rule(ask.rule, edition), ask.game):
+            return None
+    rule = catalogue_rule(ask.rule or rng.choice(askable), edition)
     stating = rule.stated_by
     quoted = _quotable(rule, ask.version)
     name = NEUTRAL_NAMES.get(rule.id, rule.name) if ask.version >= 5 else rule.name
