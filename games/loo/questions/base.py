@@ -26,7 +26,7 @@ from ..rulesets import RuleSet
 #: The generator's version: part of what makes a question reproducible. Raise it when a change
 #: would make the same inputs give another question, and keep the older version's behaviour
 #: behind ``ask.version`` while questions of it may still be stored (:data:`VERSIONS`).
-VERSION: Final = 7
+VERSION: Final = 8
 
 
 #: The versions whose questions can still be made again, answer included: a question stored
@@ -42,16 +42,20 @@ VERSION: Final = 7
 #: about (at Irish Loo it was nearly always the first declaration, "play or pass"), and says
 #: how the cards were dealt in the answer of a ``procedure`` question about the deal.
 #: Version 7 (issue 28) adds the coach's ``declare`` kind, and makes every other question as
-#: version 6 did.
-VERSIONS: Final = (2, 3, 4, 5, 6, 7)
+#: version 6 did. Version 8 (issue 39) makes its ``source`` questions from the catalogue whose
+#: modern quotations were cut to what a reader may meet (versions 5 to 7 keep theirs,
+#: ``catalogue-v7.json``) and quotes at least five words in a prompt; every other question
+#: as version 7.
+VERSIONS: Final = (2, 3, 4, 5, 6, 7, 8)
 
 
 def draws_as(version: int) -> int:
     """The version whose seeded draws ``version`` makes (its generators' random numbers):
-    versions 6 and 7 draw as 5 did. Version 6 changes two things of two kinds only, and 7
-    adds a kind, so their other questions are version 5's, seed for seed (the lessons' and
-    the tests' examples with them); before, each version drew anew."""
-    return 5 if version in (6, 7) else version
+    versions 6, 7 and 8 draw as 5 did. Version 6 changes two things of two kinds only, 7
+    adds a kind and 8 changes what a ``source`` question may quote, so their other questions
+    are version 5's, seed for seed (the lessons' and the tests' examples with them); before,
+    each version drew anew."""
+    return 5 if version in (6, 7, 8) else version
 
 
 #: How many seeded deals a search plays before it gives up.
