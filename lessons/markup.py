@@ -17,6 +17,9 @@ Inline:
 - ``[…missing: the rest of this sentence…]``: a gap in our copy of a text, with what is
   missing said in our words. It is shown as a gap, never as words of the text: its plain text
   is ``[…]``, so that no quotation can be found in it.
+- ``{corr:be|he}``: our correction of a fault of the printed text itself ("can he looed"):
+  the corrected word ``be``, marked at the place as ours, with what the book prints (``he``)
+  shown beside it in brackets. Its plain text is the corrected word alone.
 - ``_words_``: italics (the convention of the Project Gutenberg texts).
 
 Rendering is pure: the caller passes a :class:`Resolver` that knows which terms, rules,
@@ -37,7 +40,8 @@ _REFERENCE = re.compile(r"\[\[([^\[\]|]+?)(?:\|([^\[\]]+?))?\]\]")
 _BRACE = re.compile(r"\{(page|note):(\d+)\}")
 _ITALIC = re.compile(r"_([^_\n]+)_")
 _GAP = re.compile(r"\[…missing:\s*([^\[\]…]+?)\s*…\]")
-_TOKEN = re.compile(f"{_REFERENCE.pattern}|{_BRACE.pattern}|{_GAP.pattern}")
+_CORRECTION = re.compile(r"\{corr:([^|{}]+)\|([^{}]+)\}")
+_TOKEN = re.compile(f"{_REFERENCE.pattern}|{_BRACE.pattern}|{_GAP.pattern}|{_CORRECTION.pattern}")
 #: The plain text of a gap: no words, so a quotation cannot run across it unnoticed.
 GAP_PLAIN = "[…]"
 
@@ -130,6 +134,7 @@ def plain_text(text: str) -> str:
         line = " ".join(line.strip().removeprefix("- ") for line in para.splitlines())
         line = _REFERENCE.sub(lambda m: m.group(2) or _default_words(m.group(1)), line)
         line = _BRACE.sub("", line)
+        line = _CORRECTION.sub(r"\1", line)
         line = _GAP.sub(GAP_PLAIN, line)
         parts.append(" ".join(_ITALIC.sub(r"\1", line).split()))
     return "\n\n".join(parts)
@@ -173,6 +178,14 @@ def _inline(
         html.append(_italics(escape(before)))
         plain.append(_ITALIC.sub(r"\1", before))
         position = match.end()
+        if match.group(6) is not None:  # {corr:right|printed}
+            right, printed = escape(match.group(6)), escape(match.group(7))
+            html.append(
+                f'<span class="correction"><ins>{right}</ins> '
+                f'<span class="sic">[printed: <q>{printed}</q>]</span></span>'
+            )
+            plain.append(match.group(6))
+            continue
         if match.group(5) is not None:  # […missing: …]
             what = _italics(escape(match.group(5)))
             html.append(f'<span class="gap">[…<em>missing:</em> {what}…]</span>')
