@@ -17,6 +17,9 @@ Inline:
 - ``[…missing: the rest of this sentence…]``: a gap in our copy of a text, with what is
   missing said in our words. It is shown as a gap, never as words of the text: its plain text
   is ``[…]``, so that no quotation can be found in it.
+- ``{corr:be|he}``: our correction of a fault of the printed text itself ("can he looed"):
+  the corrected word ``be``, marked at the place as ours, with what the book prints (``he``)
+  shown beside it in brackets. Its plain text is the corrected word alone.
 - ``_words_``: italics (the convention of the Project Gutenberg texts).
 - ``{var:1687|lood|loo'd}``: a variant of another issue at its place: the text reads
   ``lood``, the issue named ``1687`` reads ``loo'd``. Shown as the text's word with a mark
@@ -45,7 +48,11 @@ _ITALIC = re.compile(r"_([^_\n]+)_")
 _GAP = re.compile(r"\[…missing:\s*([^\[\]…]+?)\s*…\]")
 #: ``{var:siglum|text|reading}`` and ``{sic:wrong|right}``: apparatus entries at their place.
 _APPARATUS = re.compile(r"\{(var|sic):([^{}|]+)\|([^{}|]*)(?:\|([^{}|]*))?\}")
-_TOKEN = re.compile(f"{_REFERENCE.pattern}|{_BRACE.pattern}|{_GAP.pattern}|{_APPARATUS.pattern}")
+_CORRECTION = re.compile(r"\{corr:([^|{}]+)\|([^{}]+)\}")
+_TOKEN = re.compile(
+    f"{_REFERENCE.pattern}|{_BRACE.pattern}|{_GAP.pattern}|{_APPARATUS.pattern}"
+    f"|{_CORRECTION.pattern}"
+)
 #: The plain text of a gap: no words, so a quotation cannot run across it unnoticed.
 GAP_PLAIN = "[…]"
 
@@ -157,6 +164,7 @@ def plain_text(text: str) -> str:
         line = _REFERENCE.sub(lambda m: m.group(2) or _default_words(m.group(1)), line)
         line = _BRACE.sub("", line)
         line = _APPARATUS.sub(lambda m: Entry.of(m).text, line)
+        line = _CORRECTION.sub(r"\1", line)
         line = _GAP.sub(GAP_PLAIN, line)
         parts.append(" ".join(_ITALIC.sub(r"\1", line).split()))
     return "\n\n".join(parts)
@@ -240,6 +248,14 @@ def _inline(
             number = next(apparatus_counter)
             html.append(_apparatus_html(entry, apparatus_id(apparatus_prefix, number)))
             plain.append(entry.text)
+            continue
+        if match.group(10) is not None:  # {corr:right|printed}
+            right, printed = escape(match.group(10)), escape(match.group(11))
+            html.append(
+                f'<span class="correction"><ins>{right}</ins> '
+                f'<span class="sic">[printed: <q>{printed}</q>]</span></span>'
+            )
+            plain.append(match.group(10))
             continue
         if match.group(5) is not None:  # […missing: …]
             what = _italics(escape(match.group(5)))

@@ -223,17 +223,17 @@ MODERN_QUOTES: dict[tuple[str, str, str], str] = {
     (
         "limited-loo",
         "parlett",
-        "must pay an agreed stake to the pool",
+        "pay an agreed stake to the pool",
     ): ("five-card Loo names no amount for a loo, so the pool may not divide (A32)"),
     (
         "unlimited-loo",
         "parlett",
-        "one who is looed … pays the amount the pool contained at the start of that deal",
+        "contained at the start of that deal",
     ): ("the amount of an unlimited loo: the pool at the start of the deal (A31)"),
     (
         "double",
         "parlett",
-        "When it contains more, left over from the previous deal, it is a 'double'.",
+        "left over from the previous deal",
     ): ("what a double is differs between the sources (the glossary defines it by these words)"),
     (
         "lead-rules-scope",
@@ -248,12 +248,12 @@ MODERN_QUOTES: dict[tuple[str, str, str], str] = {
     (
         "head-the-trick",
         "parlett",
-        "To head the trick is to play a higher card of the suit led than any so far played to it.",
+        "than any so far played to it",
     ): ("Parlett's heading beats every card of the suit led so far (A1)"),
     (
         "must-trump",
         "parlett",
-        "if unable to follow you must trump and overtrump if you can",
+        "trump and overtrump if you can",
     ): ("must a void player trump when he cannot overtrump? (A15)"),
     (
         "pam-identity",
@@ -268,27 +268,27 @@ MODERN_QUOTES: dict[tuple[str, str, str], str] = {
     (
         "pam-led-trump-must-be-played",
         "parlett",
-        "If Pam is led you must play a trump if you can.",
+        "If Pam is led you must play a trump",
     ): ("only Parlett states it; the other rule sets follow it by a reading (A40)"),
     (
         "flush-precedence",
         "parlett",
-        "The best flush is four of a suit plus Pam, followed by a flush in trumps",
+        "followed by a flush in trumps",
     ): ("a trump flush ranks as a class, against White Knuckle's order (A28)"),
     (
         "flush-tie-break",
         "parlett",
-        "the plain-suit flush containing the highest top card or cards",
+        "containing the highest top card or cards",
     ): ("flushes of one class are compared card by card from the top (A26)"),
     (
         "flush-payment-exemption",
         "parlett",
-        "paid by anyone who does not himself hold either Pam or a flush",
+        "hold either Pam or a flush",
     ): ("the holder of Pam is exempt, unlike in the other sources (A25)"),
     (
         "must",
         "parlett",
-        "When the pool is a single, nobody may pass.",
+        "nobody may pass",
     ): ("Parlett's must is an optional rule that bars only passing (A33)"),
     (
         "lead-rules-scope",
@@ -298,12 +298,12 @@ MODERN_QUOTES: dict[tuple[str, str, str], str] = {
     (
         "head-the-trick",
         "whiteknuckle",
-        "That means the he/she must play a higher card than the one previously played",
+        "than the one previously played",
     ): ("heading against the card played just before (A17)"),
     (
         "must-trump",
         "whiteknuckle",
-        "If you can't follow suit then you must trump in.",
+        "then you must trump in",
     ): ("a void player must trump even when it cannot win (A15)"),
     (
         "pam-identity",
@@ -318,17 +318,17 @@ MODERN_QUOTES: dict[tuple[str, str, str], str] = {
     (
         "flush-precedence",
         "whiteknuckle",
-        "precedence is given to the flush with the 'Pam'",
+        "given to the flush with the 'Pam'",
     ): ("White Knuckle alone has no trump class of flushes (A28)"),
     (
         "flush-tie-break",
         "whiteknuckle",
-        "none holding the 'Pam', then precedence is given to the highest card",
+        "given to the highest card",
     ): ("the literal reading of its flush order (A28)"),
     (
         "flush-payment-exemption",
         "whiteknuckle",
-        "any player who is beaten in this way, holding a flush, is exempt from settling up",
+        "is exempt from settling up",
     ): ("a beaten flush pays nothing, unlike in the other sources (A25)"),
 }
 
@@ -370,14 +370,16 @@ MODERN_TEXTS: dict[tuple[str, str], str] = {
     ),
     ("limited-loo", "parlett"): (
         '"In Limited Loo this amount is small and fixed." (intro); a player looed pays three to '
-        'the pool (3c:Pay-off). Five-card: "must pay an agreed stake to the pool" (5c:Pay-off)'
+        'the pool (3c:Pay-off). Five-card: whoever is looed has to "pay an agreed stake to the '
+        'pool" (5c:Pay-off)'
     ),
     ("unlimited-loo", "parlett"): (
-        'an optional rule: "one who is looed … pays the amount the pool contained at the start '
-        'of that deal" (3c:Optional rules)'
+        'an optional rule: a player looed pays the sum that the pool "contained at the start of '
+        'that deal" (3c:Optional rules)'
     ),
     ("double", "parlett"): (
-        "\"When it contains more, left over from the previous deal, it is a 'double'.\" (3c:Deal)"
+        'a pool holding more than the dealer\'s three, "left over from the previous deal", is a '
+        "double (3c:Deal)"
     ),
     ("single", "parlett"): "a pool of three chips is a single (3c:Deal)",
     ("looed", "parlett"): (
@@ -433,7 +435,7 @@ MODERN_TEXTS: dict[tuple[str, str], str] = {
         'at all: "Eldest leads to the first trick." (5c:Play)'
     ),
     ("lead-ace-of-trumps", "parlett"): (
-        "the first lead must be the ace of trumps, if held (3c:Play). Five-card: silent."
+        "the opening lead is the ace of trumps, if held (3c:Play). Five-card: silent."
     ),
     ("lead-king-when-ace-turned", "parlett"): (
         "or the king of trumps, if the turn-up is the ace (3c:Play)"
@@ -445,19 +447,20 @@ MODERN_TEXTS: dict[tuple[str, str], str] = {
         "and the highest of them if he plays against one opponent only (3c:Play)"
     ),
     ("trump-after-trick", "parlett"): (
-        "the winner of each trick leads to the next and must lead a trump if he holds one "
-        "(3c:Play); at five-card Loo too, if he can (5c:Play)"
+        "whoever takes a trick leads next, and must lead a trump if he holds one (3c:Play); at "
+        "five-card Loo too, if he can (5c:Play)"
     ),
     ("follow-suit", "parlett"): (
-        "a player must follow suit, and head the trick, if he can (3c:Play; 5c:Play)"
+        "a player must follow suit if he can, and beat the best card of the suit so far "
+        "(3c:Play; 5c:Play)"
     ),
     ("head-the-trick", "parlett"): (
-        '"To head the trick is to play a higher card of the suit led than any so far played to '
-        'it." (3c:Play fn)'
+        "to head the trick is to beat every card of the suit led so far: to play higher "
+        '"than any so far played to it" (3c:Play fn)'
     ),
     ("must-trump", "parlett"): (
-        '"if unable to follow you must trump and overtrump if you can", and only a player who '
-        "can do neither may discard what he likes (3c:Play; 5c:Play)"
+        'a player void in the suit led must "trump and overtrump if you can"; a player who can '
+        "do neither discards what he likes (3c:Play; 5c:Play)"
     ),
     ("must-overtrump", "parlett"): (
         "a player who cannot follow must trump, and beat a trump already played, if he can "
@@ -481,27 +484,28 @@ MODERN_TEXTS: dict[tuple[str, str], str] = {
         'led: "(now or subsequently)" (5c:Play).'
     ),
     ("pam-led-trump-must-be-played", "parlett"): (
-        '"If Pam is led you must play a trump if you can." (5c:Play)'
+        '"If Pam is led you must play a trump", when one is held (5c:Play)'
     ),
     ("flush-loos-the-board", "parlett"): (
-        "the holder of the best flush is deemed to win all five tricks without play, and is "
-        "paid by each player who holds neither Pam nor a flush (5c:Flush)"
+        "the best flush takes all five tricks at once, with no play, and its holder is paid by "
+        "each player who holds neither Pam nor a flush (5c:Flush)"
     ),
     ("flush-timing", "parlett"): (
         "the best flush, held before or after the exchange, loos the board at once (5c:Flush)"
     ),
     ("flush-precedence", "parlett"): (
-        '"The best flush is four of a suit plus Pam, followed by a flush in trumps" (5c:Flush), '
-        "then the plain-suit flushes, ranked by their top cards"
+        'four of a suit with Pam ranks first, "followed by a flush in trumps" (5c:Flush), then '
+        "the plain-suit flushes, ranked by their top cards"
     ),
     ("flush-tie-break", "parlett"): (
-        '"the plain-suit flush containing the highest top card or cards" (5c:Flush)'
+        'between plain-suit flushes, the one "containing the highest top card or cards" wins '
+        "(5c:Flush)"
     ),
     ("flush-payment-exemption", "parlett"): (
-        '"paid by anyone who does not himself hold either Pam or a flush" (5c:Flush)'
+        'the flush is paid by every player except those who "hold either Pam or a flush" (5c:Flush)'
     ),
     ("must", "parlett"): (
-        'an optional rule: "When the pool is a single, nobody may pass." (3c:Optional rules)'
+        'an optional rule: with a single in the pool, "nobody may pass" (3c:Optional rules)'
     ),
     ("club-law", "parlett"): (
         "an optional rule: no one may pass when clubs are trumps (5c:Bidding). Five-card only; "
@@ -517,8 +521,8 @@ MODERN_TEXTS: dict[tuple[str, str], str] = {
         "silent. Its only shuffle is for the draw for first dealer (¶3)."
     ),
     ("deal-order", "whiteknuckle"): (
-        "three cards to each player, one at a time, and three face down to the miss in the "
-        "centre (¶5). Five-card: in batches of two and three (¶14)"
+        "one card at a time until each player has three, and three dealt face down in the "
+        "centre as the miss (¶5). Five-card: in batches of two and three (¶14)"
     ),
     ("deal-rotation", "whiteknuckle"): "the deal passes to the left after each hand (¶5)",
     ("turn-up-trump", "whiteknuckle"): (
@@ -537,7 +541,7 @@ MODERN_TEXTS: dict[tuple[str, str], str] = {
     ),
     ("single", "whiteknuckle"): "the dealer's 3 chips in the pool are a single (¶4)",
     ("looed", "whiteknuckle"): (
-        "the aim is to win at least one of the three tricks and so not be looed (¶6)"
+        "each player tries to take a trick, at least, and so not be looed (¶6)"
     ),
     ("pool-division", "whiteknuckle"): (
         "each trick wins a third of the pool (¶12). Five-card: a fifth (¶15)"
@@ -571,14 +575,13 @@ MODERN_TEXTS: dict[tuple[str, str], str] = {
         "many from the top of the pack (¶14); one who exchanges may not then drop out (¶14)."
     ),
     ("elder-leads-first", "whiteknuckle"): (
-        "the player on the dealer's left leads first, and the winner of each trick leads to the "
-        "next (¶10)"
+        "the player on the dealer's left leads first; after that, whoever takes a trick leads (¶10)"
     ),
     ("lead-rules-scope", "whiteknuckle"): (
         '"The first lead must be the Ace of Trumps…" (¶10). Nothing is said about later leads.'
     ),
     ("lead-ace-of-trumps", "whiteknuckle"): (
-        "the first lead must be the ace of trumps, if held (¶10)"
+        "the opening lead is the ace of trumps, if held (¶10)"
     ),
     ("lead-king-when-ace-turned", "whiteknuckle"): (
         "or the king of trumps, if the ace was turned up (¶10)"
@@ -589,13 +592,14 @@ MODERN_TEXTS: dict[tuple[str, str], str] = {
     ("lead-highest-trump-heads-up", "whiteknuckle"): (
         "and his highest trump if he plays against one other player only (¶10)"
     ),
-    ("follow-suit", "whiteknuckle"): "each player must follow suit to the card led (¶11 b1)",
+    ("follow-suit", "whiteknuckle"): "a player who can follow suit must (¶11 b1)",
     ("head-the-trick", "whiteknuckle"): (
-        'a player must try to head the trick: "That means the he/she must play a higher card '
-        'than the one previously played" (¶11 b1)'
+        'to head the trick, a player must beat the card before his, playing higher "than the '
+        'one previously played" (¶11 b1)'
     ),
     ("must-trump", "whiteknuckle"): (
-        '"If you can\'t follow suit then you must trump in." (¶11 b2); only a player who can '
+        'a player who cannot follow suit must trump: "then you must trump in" (¶11 b2); only a '
+        "player who can "
         "neither follow nor trump may play any card (¶11 b4)"
     ),
     ("must-overtrump", "whiteknuckle"): (
@@ -613,24 +617,24 @@ MODERN_TEXTS: dict[tuple[str, str], str] = {
         'Pam is the knave of clubs (¶15). Its suit is not stated: "the highest card in play" (¶15).'
     ),
     ("pam-be-civil", "whiteknuckle"): (
-        "the player who leads the ace of trumps may call on Pam to be civil, and its holder may "
-        "then not play it if he has another trump (¶17)"
+        "whoever leads the trump ace may call on Pam to be civil, and its holder may then not "
+        "play it if he has another trump (¶17)"
     ),
     ("flush-loos-the-board", "whiteknuckle"): (
-        "the holder of a flush wins all five tricks and loos the whole table at once, without "
+        "the holder of a flush wins all five tricks and loos the whole table at once, with no "
         'play, "no other players being allowed to drop out" (¶16)'
     ),
     ("flush-timing", "whiteknuckle"): (
         "a flush held before or after an exchange loos the table at once, without play (¶16)"
     ),
     ("flush-precedence", "whiteknuckle"): (
-        "between flushes, \"precedence is given to the flush with the 'Pam'\" (¶16)"
+        "between flushes, the first place is \"given to the flush with the 'Pam'\" (¶16)"
     ),
     ("flush-tie-break", "whiteknuckle"): (
-        "\"none holding the 'Pam', then precedence is given to the highest card\" (¶16)"
+        'if no flush holds Pam, first place is "given to the highest card" (¶16)'
     ),
     ("flush-payment-exemption", "whiteknuckle"): (
-        '"any player who is beaten in this way, holding a flush, is exempt from settling up" (¶16)'
+        'a player with a flush who is beaten by a better one "is exempt from settling up" (¶16)'
     ),
     ("round-continues-until-no-loo", "whiteknuckle"): (
         "play goes on over as many hands as the players wish, or until their chips run out (¶13)"

@@ -109,6 +109,9 @@ BEFORE_PEEL_RECOVERED: Final = "catalogue-v3.json"
 #: The catalogue as the question bank's version 4 made its ``source`` questions from it
 #: (before the quotations were checked against the texts, issue 25).
 BEFORE_QUOTES_CHECKED: Final = "catalogue-v4.json"
+#: The catalogue as the question bank's versions 5 to 7 made their ``source`` questions from it
+#: (before the modern pages' quotations were cut to what a reader may meet, issue 39).
+BEFORE_READER_MEASURE: Final = "catalogue-v7.json"
 
 
 def rules(data: str = CURRENT) -> tuple[Rule, ...]:
@@ -131,7 +134,7 @@ def rule_ids() -> frozenset[str]:
 
 @cache
 def _catalogue(name: str = CURRENT) -> tuple[tuple[Rule, ...], dict[str, Rule]]:
-    if name not in (CURRENT, BEFORE_PEEL_RECOVERED, BEFORE_QUOTES_CHECKED):
+    if name not in (CURRENT, BEFORE_PEEL_RECOVERED, BEFORE_QUOTES_CHECKED, BEFORE_READER_MEASURE):
         raise ValueError(f"no catalogue {name!r}")
     text = (resources.files("games.loo") / "data" / name).read_text(encoding="utf-8")
     data = json.loads(text)

@@ -103,7 +103,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
         "first-dealer",
         "First dealer",
         {
-            "lowest-cut-ace-low": "whoever cuts the lowest card (ace low) deals first",
+            "lowest-cut-ace-low": "the lowest cut deals first, ace counting low",
             "first-jack-face-up": "cards are dealt face up; the first to receive a knave deals",
         },
     ),

@@ -102,7 +102,8 @@ class Felt:
     opponents: list[SeatRow]
     #: Two seats on each side of the felt: the trick lies in three rows, not two.
     two_sides: bool
-    #: The pool in the felt's centre while the hand is played: "single" or "double", and ", a
+    #: The pool in the felt's centre while the hand is played: "single" or "double" ("carried
+    #: over" under a source without the word), and ", a
     #: must", ", club law" ("" once it is over).
     pool_kind: str
     trick: list[Play]
@@ -128,6 +129,9 @@ class Stakes:
     ante_rule: RuleLink
     loo_rule: RuleLink
     deal_rule: RuleLink
+    #: What the rule set's source calls a pool with loos carried over ("double", or "carried
+    #: over" under a source that has no such word).
+    carried: str
     must_rule: RuleLink
     club_law_rule: RuleLink
     division_rule: RuleLink

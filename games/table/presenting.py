@@ -497,7 +497,7 @@ def _felt(view: PlayerView, links: RuleLinks, names: Mapping[int, str]) -> Felt:
         two_sides="left-low" in slots,
         pool_kind=""
         if view.phase == "over"
-        else ("single" if view.single else "double")
+        else ("single" if view.single else carried_word(links.source))
         + (", a must" if view.must else "")
         + (", club law" if view.club_law else ""),
         trick=plays(view.trick) if view.trick else [],
@@ -523,6 +523,7 @@ def _stakes(
         ante_rule=links.link("ante"),
         loo_rule=links.link(hand.loo_rule()),
         deal_rule=links.link("single" if view.single else "double"),
+        carried=carried_word(links.source),
         must_rule=links.link("must"),
         club_law_rule=links.link("club-law"),
         division_rule=links.link("pool-division"),
@@ -553,6 +554,16 @@ def _settlement(
 
 #: A share of the pool, by the number of tricks in a hand.
 _SHARES: Final = {3: "a third", 5: "a fifth"}
+
+#: The sources that call a pool with loos carried over a "double": only the modern pages
+#: (Parlett 3c:Deal, White Knuckle ¶4). Under the others the table says what it holds, in
+#: words they would not contradict (issue 39: a Peel table called its pool a double).
+CALL_IT_DOUBLE: Final = frozenset({"parlett", "whiteknuckle"})
+
+
+def carried_word(source: str) -> str:
+    """What the table calls a pool that holds loos carried over, under ``source``'s rules."""
+    return "double" if source in CALL_IT_DOUBLE else "carried over"
 
 
 def _goal(view: PlayerView, loo_cost: int) -> str:

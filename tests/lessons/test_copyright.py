@@ -188,4 +188,7 @@ def test_a_rule_page_gives_a_modern_page_in_our_words_with_a_link_to_the_place(
     assert "the dealer stakes three (3c:Deal); at five-card Loo, five (5c:Deal)" in html
     assert re.search(r'<a href="/sources/parlett/[^"]*">Parlett \(modern\), 3c:Deal</a>', html)
     heading = site_pages.page("/rules/head-the-trick/").html
-    assert "To head the trick is to play a higher card of the suit led than any so far" in heading
+    # Parlett's note on heading, in our words with the few words the reading turns on (A1).
+    assert "To head the trick is to play a higher card of the suit led" not in heading
+    assert "to head the trick is to beat every card of the suit led so far" in heading
+    assert "than any so far played to it" in heading

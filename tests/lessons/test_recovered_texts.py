@@ -241,9 +241,10 @@ def test_hoffmann_s_notes_28_to_30_are_shown_in_their_own_words(client: Client) 
         "As, for instance, where the player holds the seven and nine of trumps, the eight "
         "having been turned up; the seven and nine are then of equal value."
     )
+    # In its own words, as notes 28 and 30 are: not in quotation marks (issue 39).
     assert notes["fn-29"] == (
-        '"Sometimes the preference is given to the elder hand, irrespective of the value of '
-        'the cards."'
+        "Sometimes the preference is given to the elder hand, irrespective of the value of "
+        "the cards."
     )
     assert notes["fn-30"].split("\n\n") == [
         "The words between brackets apply of course to three-card loo.",
@@ -263,7 +264,7 @@ def test_hoffmann_s_notes_28_to_30_are_shown_in_their_own_words(client: Client) 
 
 
 def test_the_notes_are_verbatim_as_sources_md_gives_them(sources_md: str) -> None:
-    for number in (28, 30):
+    for number in (28, 29, 30):
         given = re.search(rf'"\[{number}\] (.*?)"$', sources_md, re.M | re.S)
         assert given, number
         words = given.group(1).replace("/", " ").replace("_", "").split()

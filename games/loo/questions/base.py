@@ -42,18 +42,21 @@ VERSION: Final = 8
 #: about (at Irish Loo it was nearly always the first declaration, "play or pass"), and says
 #: how the cards were dealt in the answer of a ``procedure`` question about the deal.
 #: Version 7 (issue 28) adds the coach's ``declare`` kind, and makes every other question as
-#: version 6 did. Version 8 (issue 38) asks no ``source`` question at three-card or Irish Loo
-#: about a rule of five-card Loo alone (Pam, flushes, the exchange: a three-card drill asked
-#: about Pam), and asks ``settlement`` questions about the lone five-card player who takes the
-#: pool when the dealer passes too (``five-card-exchange``: each player may pass, A47).
+#: version 6 did. Version 8 (issues 38 and 39) asks no ``source`` question at three-card or
+#: Irish Loo about a rule of five-card Loo alone (Pam, flushes, the exchange: a three-card drill
+#: asked about Pam), asks ``settlement`` questions about the lone five-card player who takes the
+#: pool when the dealer passes too (``five-card-exchange``: each player may pass, A47), makes
+#: its ``source`` questions from the catalogue whose modern quotations were cut to what a reader
+#: may meet (versions 5 to 7 keep theirs, ``catalogue-v7.json``) and quotes at least five words
+#: in a prompt; every other question as version 7.
 VERSIONS: Final = (2, 3, 4, 5, 6, 7, 8)
 
 
 def draws_as(version: int) -> int:
     """The version whose seeded draws ``version`` makes (its generators' random numbers):
     versions 6 to 8 draw as 5 did. Version 6 changes two things of two kinds only, 7 adds a
-    kind and 8 changes what two kinds may ask about, so their other questions are version
-    5's, seed for seed (the lessons' and the tests' examples with them); before, each
+    kind and 8 changes what three kinds may ask about or quote, so their other questions are
+    version 5's, seed for seed (the lessons' and the tests' examples with them); before, each
     version drew anew."""
     return 5 if version in (6, 7, 8) else version
 

@@ -121,7 +121,7 @@ def _offences_open(hand: Hand, rule: str | None, version: int = 5) -> list[tuple
                 found.append(
                     (
                         Action.play(to_act, c),
-                        msg("question.offence.card", p=to_act, card=c, rule=why.rule),
+                        msg("question.offence.card", p=to_act, card=c, had=(why.rule,)),
                     )
                 )
         if rule in (None, "penalty-play-out-of-turn", "penalty-destination"):

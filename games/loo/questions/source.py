@@ -10,6 +10,7 @@ from typing import Any, Final
 from ..catalogue import (
     BEFORE_PEEL_RECOVERED,
     BEFORE_QUOTES_CHECKED,
+    BEFORE_READER_MEASURE,
     CURRENT,
     SOURCE_IDS,
     Citation,
@@ -44,7 +45,9 @@ def _quotable(rule: Rule, version: int) -> list[tuple[str, Citation]]:
     (issue 25), only a quotation of a source that states or implies the rule (not words
     quoted in passing in an entry that calls the source silent: the Britannica's "limited"),
     found in that source's text and in no other ("the cards ranking as at whist" is in
-    Hoffmann and the Britannica: either answer would be right)."""
+    Hoffmann and the Britannica: either answer would be right). From version 8 (issue 39),
+    only a quotation of at least ``QUOTE_WORDS`` words: two or three ("paramount trump",
+    "MIXED LOO") are a phrase, not a passage whose source a reader could know."""
     if version < 5:
         return [(s.source, c) for s in rule.sources for c in s.citations]
     return [
@@ -53,7 +56,13 @@ def _quotable(rule: Rule, version: int) -> list[tuple[str, Citation]]:
         if s.status in ("states", "implied")
         for c in s.citations
         if c.found_in == (s.source,)
+        and (version < LONGER_QUOTES or len(re.findall(r"\w+", _unmarked(c.quote))) >= QUOTE_WORDS)
     ]
+
+
+#: From this version a ``source`` question quotes at least ``QUOTE_WORDS`` words (issue 39).
+LONGER_QUOTES: Final = 8
+QUOTE_WORDS: Final = 5
 
 
 #: From version 5, the name a prompt gives a rule whose catalogue name names a source, which
@@ -76,9 +85,12 @@ def _names_a_source(name: str) -> bool:
 def _catalogue_of(version: int) -> str:
     """The edition of the rule catalogue a ``source`` question of ``version`` is made from:
     before version 4, the one written before Peel's pp. 16-18 were recovered; version 4's, the
-    one before its quotations were checked against the texts."""
-    if version >= 5:
+    one before its quotations were checked against the texts; versions 5 to 7, the one before
+    the modern pages' quotations were cut to what a reader may meet (issue 39)."""
+    if version >= LONGER_QUOTES:
         return CURRENT
+    if version >= 5:
+        return BEFORE_READER_MEASURE
     return BEFORE_QUOTES_CHECKED if version == 4 else BEFORE_PEEL_RECOVERED
 
 

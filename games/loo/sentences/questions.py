@@ -103,8 +103,10 @@ QUESTIONS: Final[dict[str, str]] = {
     "question.offence.play-early": (
         "{p:S} {p:plays/play} the {card:card} before everyone has declared."
     ),
+    # What the card breaks, in words (never a rule's catalogue name, which may be a label:
+    # "peel's rule", issue 39).
     "question.offence.card": (
-        "{p:S} {p:plays/play} the {card:card}, against the rule “{rule:rulename}”."
+        "{p:S} {p:plays/play} the {card:card}, though {p:he} {p:is/are} bound to {had:had}."
     ),
     "question.offence.out-of-turn": "{p:S} {p:plays/play} the {card:card} out of turn.",
     "question.seat": "{p:S}",
