@@ -35,7 +35,7 @@ from .hand import Action, Hand, Trick
 from .play import Trumps, winning_index
 from .table_model_data import CARDS, DECLARE
 from .view import PlayerView
-from .worlds import World, _played_by, build_world
+from .worlds import World, _played_by, build_world, thumb_card
 
 #: The levels of the table's players (``games.loo.bots.BOT_KINDS``).
 LEVELS: Final = ("beginner", "careless", "sensible", "expert")
@@ -168,20 +168,9 @@ def _draw(shares: dict[str, float], rng: random.Random) -> str:
 
 
 def quick_card(hand: Hand, seat: int, moves: Sequence[Card]) -> Card:
-    """The rule of thumb: lead the highest, win as cheaply as possible, else throw the lowest."""
-    if len(moves) == 1:
-        return moves[0]
-    trumps = hand.trumps
-    trick = hand.trick_cards()
-    if not trick:
-        return max(moves, key=lambda c: (trumps.is_trump(c), trumps.rank(c)))
-    led = trumps.suit_of(trick[0])
-    best = trick[winning_index(trick, trumps)]
-    to_beat = trumps.power(best, led)
-    winners = [c for c in moves if trumps.power(c, led) > to_beat]
-    if winners:
-        return min(winners, key=lambda c: trumps.power(c, led))
-    return min(moves, key=lambda c: (trumps.is_trump(c), trumps.rank(c)))
+    """The rule of thumb (:func:`~games.loo.worlds.thumb_card`): lead the highest, win as
+    cheaply as possible, else throw the lowest."""
+    return thumb_card(hand, moves)
 
 
 def card_situation(hand: Hand, seat: int, moves: Sequence[Card]) -> tuple[str, str, int]:
