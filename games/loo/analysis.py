@@ -6,11 +6,13 @@ is; it says nothing the coach would not. What it adds is the coach's own working
 
 - :func:`deals_for`: the deals the coach sampled of the cards the player cannot see, the very
   ones its figures average over (the same generator, seeded the same way, drawn in the same
-  order as :func:`games.loo.coach.advise` draws them), each with its weight (today every deal
-  weighs 1);
+  order as :func:`games.loo.coach.advise` draws them: :func:`games.loo.coach.sample_deals`, or
+  every deal when the coach counts them all), each with its weight (how likely the others'
+  public actions make it);
 - :func:`line_of_play`: one option played out in one of those deals by the coach's own
-  policy (:func:`games.loo.coach.finish`, with the chance the coach gave that deal), trick by
-  trick: the playout whose result went into the option's figure;
+  policy (:func:`games.loo.coach.finish`: the others as the model of the table at their level,
+  with the chance the coach gave that deal), trick by trick: a likely line behind the option's
+  figure (the figure itself weighs the last cards' every line, where this shows one);
 - :func:`held_by` and :data:`MISS`: a filter of the deals ("the miss held the ace of trumps",
   "seat 3 holds the king of trumps");
 - what-if on a finished hand's decision: :func:`decision_at` (the hand at one of its decisions),
@@ -47,10 +49,9 @@ from .hand import Action, Hand, HandSetup, IllegalAction, Trick
 from .play import Trumps
 from .possible import ImpossiblePosition, card_name, check_declaring
 from .questions.tables import declaring_table
-from .rng import rng_for
 from .rulesets import RuleSet
 from .view import PlayerView, view_for
-from .worlds import World, _choices, build_world, sample_world, voids
+from .worlds import World, _choices, build_world, voids
 
 #: Where a card may lie in a sampled deal besides a seat's hand: the miss.
 MISS: Final = "miss"
@@ -82,11 +83,15 @@ def level_modelled() -> bool:
     return _takes_level()
 
 
-def deals_for(view: PlayerView, samples: int, seed: str) -> list[tuple[World, float]]:
-    """The deals the coach's figures for ``view`` (``samples`` and ``seed``) average over, in
-    its order, each with its weight."""
-    rng = rng_for(seed, "coach")
-    return [(sample_world(view, rng), 1.0) for _ in range(samples)]
+def deals_for(
+    view: PlayerView, samples: int, seed: str, level: str = "sensible"
+) -> list[tuple[World, float]]:
+    """The deals the coach's figures for ``view`` (``samples``, ``seed`` and ``level``) average
+    over, in its order, each with its weight."""
+    every = coach.all_deals(view, level or "sensible")
+    if every is not None:
+        return every
+    return coach.sample_deals(view, samples=samples, seed=seed, level=level or "sensible")
 
 
 # -- a deal ---------------------------------------------------------------------------------------
@@ -116,7 +121,15 @@ class Line:
     outcome: str
 
 
-def line_of_play(view: PlayerView, world: World, action: Action, *, seed: str, index: int) -> Line:
+def line_of_play(
+    view: PlayerView,
+    world: World,
+    action: Action,
+    *,
+    seed: str,
+    index: int,
+    level: str = "sensible",
+) -> Line:
     """``action`` played out in ``world``, the ``index``-th deal of :func:`deals_for`, by the
     coach's policy with the chance it gave that deal: the playout behind its figure."""
     hand = coach_world(view, world)
@@ -124,7 +137,7 @@ def line_of_play(view: PlayerView, world: World, action: Action, *, seed: str, i
     done = len(hand.tricks)
     start = len(hand.log)
     hand.apply(action)
-    coach.finish(hand, random.Random(f"{seed}:{index}"))
+    coach.finish(hand, random.Random(f"{seed}:{index}"), level=level or "sensible", seat=view.seat)
     return Line(
         action=action,
         steps=tuple(hand.log[start + 1 :]),

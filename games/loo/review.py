@@ -73,9 +73,22 @@ def leaves_play(action: Action) -> bool:
 
 
 def counters(value: float) -> str:
-    """Counters as the coach's sentences write them: signed, to a tenth ("+1.4", "-2.0", "0")."""
+    """Counters as the coach's sentences write them: signed, to a tenth ("+1.4", "-2.0", "0");
+    a figure that is not 0 but rounds to it, to a hundredth ("-0.04": a passer who pays for
+    another's flush now and then), so that no figure reads "0" that is not."""
     text = f"{value:+.1f}"
-    return "0" if text in ("+0.0", "-0.0") else text
+    if text in ("+0.0", "-0.0"):
+        small = f"{value:+.2f}"
+        return "0" if small in ("+0.00", "-0.00") else small
+    return text
+
+
+def margin(value: float) -> str:
+    """A margin as the sentences write it: to a tenth, to a hundredth below 0.05 ("0.04"),
+    "under 0.01" below that (a margin that is not 0 never reads "0.00")."""
+    if value >= 0.05:
+        return f"{value:.1f}"
+    return f"{value:.2f}" if value >= 0.005 else "under 0.01"
 
 
 def share(value: float) -> str:
@@ -83,31 +96,45 @@ def share(value: float) -> str:
 
 
 def option_line(estimate: Estimate, seat: int, *, exchange: bool) -> Message:
-    """One option of an answer at the table: "Play: 71% to take a trick, +1.4 counters on
-    average (± 0.3)"."""
+    """One option of an answer at the table: "Play: 71% (± 8%) to take a trick, +1.4
+    counters on average (± 0.6)", every figure with its 95% margin; "(exact)" when every deal
+    was counted; a figure with no spread at all (every deal came to the same) without one."""
     do = describe(estimate.action, exchange=exchange)
     mean = counters(estimate.expected_counters)
-    # An error that rounds to nothing is not shown ("± 0.0" read as a fault).
-    sure = f"{estimate.stderr:.1f}" == "0.0"
+    error = margin(estimate.margin95)
+    # Every deal came to the same: no margin to show ("± 0.00" read as a fault).
+    sure = estimate.margin95 == 0 and estimate.p_trick_margin95 == 0 and not estimate.exact
     if leaves_play(estimate.action):
+        if estimate.exact:
+            return msg("coach.option.out-exact", do=do, mean=mean, p=seat)
         if sure:
             return msg("coach.option.out-sure", do=do, mean=mean, p=seat)
-        return msg("coach.option.out", do=do, mean=mean, error=f"{estimate.stderr:.1f}", p=seat)
+        return msg("coach.option.out", do=do, mean=mean, error=error, p=seat)
+    chance = share(estimate.p_trick)
+    if estimate.exact:
+        return msg(
+            "coach.option.exact",
+            do=do,
+            chance=chance,
+            unopposed=unopposed(estimate, seat),
+            mean=mean,
+        )
     if sure:
         return msg(
             "coach.option.sure",
             do=do,
-            chance=share(estimate.p_trick),
+            chance=chance,
             unopposed=unopposed(estimate, seat),
-            mean=counters(estimate.expected_counters),
+            mean=mean,
         )
     return msg(
         "coach.option",
         do=do,
-        chance=share(estimate.p_trick),
+        chance=chance,
+        chance_error=share(estimate.p_trick_margin95),
         unopposed=unopposed(estimate, seat),
-        mean=counters(estimate.expected_counters),
-        error=f"{estimate.stderr:.1f}",
+        mean=mean,
+        error=error,
     )
 
 
@@ -121,13 +148,42 @@ def unopposed(estimate: Estimate, seat: int) -> Message:
 
 
 def answer_notes(view: PlayerView, advice: Advice) -> list[Message]:
-    """What an answer at the table says of itself: the deals it averages over, and at a
-    five-card draw how many ways to draw it weighs (not every set of cards)."""
-    notes = [msg("coach.samples", n=advice.samples, p=view.seat)]
+    """What an answer at the table says of itself: the deals it averages over (or counted, all
+    of them), against which players and knowing what they have done; whether the best is
+    clear of the next or too close to call (the margin of their difference, deal by deal);
+    and at a five-card draw how many ways to draw it weighs (not every set of cards)."""
+    level = msg(f"coach.level.{advice.level}")
+    if advice.exact:
+        notes = [msg("coach.exact", n=advice.samples, p=view.seat, level=level)]
+    else:
+        weighed = round(advice.effective)
+        effective = msg("coach.effective", n=weighed) if weighed < advice.samples else text("")
+        notes = [
+            msg("coach.samples", n=advice.samples, p=view.seat, level=level, effective=effective)
+        ]
+    runner = next_best(advice)
+    if runner is not None:
+        exchange = view.phase == "exchange"
+        key = "coach.close" if runner.as_good and not advice.exact else "coach.clear"
+        notes.append(
+            msg(
+                key,
+                best=describe(advice.best.action, exchange=exchange),
+                other=describe(runner.action, exchange=exchange),
+                diff=margin(runner.diff),
+                error=margin(runner.diff_margin95),
+            )
+        )
     if view.phase == "exchange" and view.options is not None and view.options.max_discards:
         draws = sum(1 for e in advice.options if e.action.choice == "play")
         notes.append(msg("coach.ways", n=draws))
     return notes
+
+
+def next_best(advice: Advice) -> Estimate | None:
+    """The option nearest the best (None when there is one option)."""
+    others = [e for e in advice.options if e is not advice.best]
+    return max(others, key=lambda e: e.expected_counters) if others else None
 
 
 def view_seed(view: PlayerView) -> str:
@@ -189,13 +245,27 @@ class Decision:
                 did=did,
                 best=describe(best.action, exchange=self.exchange),
                 best_mean=counters(best.expected_counters),
-                error=f"{best.stderr:.1f}",
+                error=margin(best.margin95),
             )
-        mean, error = counters(self.chosen.expected_counters), f"{self.chosen.stderr:.1f}"
-        if self.chosen.as_good and self.chosen.stderr == 0:
+        chosen = self.chosen
+        mean = counters(chosen.expected_counters)
+        if chosen.as_good and chosen.margin95 == 0:
             return msg("coach.agrees-sure", did=did, mean=mean)
-        if self.chosen.as_good:
-            return msg("coach.agrees", did=did, mean=mean, error=error)
+        if chosen.as_good and chosen is not best and chosen.diff > 0:
+            # Within the margin of the difference: too close to call, said so.
+            return msg(
+                "coach.close-call",
+                did=did,
+                best=describe(best.action, exchange=self.exchange, gerund=True),
+                mean=mean,
+                best_mean=counters(best.expected_counters),
+                diff=margin(chosen.diff),
+                error=margin(chosen.diff_margin95),
+            )
+        if chosen.as_good:
+            return msg("coach.agrees", did=did, mean=mean, error=margin(chosen.margin95))
+        # The margin of what he gave up: the difference's, deal by deal.
+        error = margin(chosen.diff_margin95)
         best_did = describe(best.action, exchange=self.exchange, gerund=True)
         if leaves_play(best.action):
             return msg(
@@ -264,29 +334,35 @@ class Review:
 
 
 def review(
-    setup: HandSetup, log: Sequence[Action], seat: int, *, samples: int = REVIEW_SAMPLES
+    setup: HandSetup,
+    log: Sequence[Action],
+    seat: int,
+    *,
+    samples: int = REVIEW_SAMPLES,
+    level: str = "sensible",
 ) -> Review:
     """Each of ``seat``'s decisions in the hand that ``setup`` deals and ``log`` plays, weighed
-    from his view at the moment he made it (the module's docstring)."""
+    from his view at the moment he made it (the module's docstring), against the table's
+    players at ``level``."""
     hand = Hand.deal(setup)
     decisions = []
     for index, action in enumerate(log):
         if action.seat == seat and action.kind in ("declare", "play", "replay"):
             view = view_for(hand, seat)
             if view.options is not None and view.to_act == seat and view.hand is not None:
-                decisions.append(_decision(view, index, action, samples))
+                decisions.append(_decision(view, index, action, samples, level))
         hand.apply(action)
     return Review(seat, samples, tuple(decisions))
 
 
-def _decision(view: PlayerView, index: int, action: Action, samples: int) -> Decision:
+def _decision(view: PlayerView, index: int, action: Action, samples: int, level: str) -> Decision:
     options = view.options
     assert options is not None
     exchange = view.phase == "exchange"
     forced = _forcing_rule(view)
     if forced is not None:
         return Decision(index, action, exchange, None, None, forced)
-    advice = advise(view, samples=samples, seed=view_seed(view))
+    advice = advise(view, samples=samples, seed=view_seed(view), level=level)
     chosen = next((e for e in advice.options if _same(e.action, action)), None)
     return Decision(index, action, exchange, advice, chosen)
 

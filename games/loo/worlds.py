@@ -245,7 +245,12 @@ def _strength(hand: Hand, cards: Sequence[Card]) -> float:
 
 
 def _quick_card(hand: Hand, seat: int) -> Card:
-    moves = hand.legal_moves(seat, explain=False).legal
+    return thumb_card(hand, hand.legal_moves(seat, explain=False).legal)
+
+
+def thumb_card(hand: Hand, moves: Sequence[Card]) -> Card:
+    """The rule of thumb among ``moves``: lead the highest, win as cheaply as possible, else
+    throw the lowest."""
     if len(moves) == 1:
         return moves[0]
     trumps = hand.trumps

@@ -226,7 +226,7 @@ def board_page(
         for i, e in enumerate(advice.options)
     ]
     seed = str(advice.seed)
-    deals = analysis.deals_for(view, advice.samples, seed)
+    deals = analysis.deals_for(view, advice.samples, seed, advice.level)
     where, wanted = options.get("where"), options.get("card")
     chosen = [
         (i, world, weight)
@@ -253,7 +253,12 @@ def board_page(
     if number is not None and 1 <= number <= len(deals):
         world = deals[number - 1][0]
         lines = [
-            _line(analysis.line_of_play(view, world, e.action, seed=seed, index=number - 1), view)
+            _line(
+                analysis.line_of_play(
+                    view, world, e.action, seed=seed, index=number - 1, level=advice.level
+                ),
+                view,
+            )
             for e in advice.options
         ]
     unseen = [c for c in PACK if c not in view.visible_cards()]

@@ -17,10 +17,12 @@ from games.table.forms import DealForm
 #: "Look deeper": four times the coach's deals.
 DEEPER: Final = 4 * SAMPLES
 SAMPLE_CHOICES: Final = [(SAMPLES, f"{SAMPLES} deals"), (DEEPER, f"{DEEPER} deals (look deeper)")]
-#: The other players' level, for the coach's figures (once it models them: ``analysis.advice``).
+#: The other players' level, for the coach's figures (its model of the table: games.loo.coach);
+#: "" is the table's own players (sensible players for a position set up).
 LEVEL_CHOICES: Final = [
-    ("", "The coach's own rule of thumb"),
+    ("", "As at the table (sensible players for a position you set up)"),
     ("beginner", "Beginners"),
+    ("careless", "Careless players"),
     ("sensible", "Sensible players"),
     ("expert", "Experts"),
 ]

@@ -97,7 +97,8 @@ def _board(
         request,
         position.view,
         samples=options.get("samples") or SAMPLES,
-        level=options["level"] if options.get("level") else "",
+        level=options.get("level")
+        or (position.record.table.opponents if position.record is not None else "sensible"),
     )
     if isinstance(advice, HttpResponse):
         return advice

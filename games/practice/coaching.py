@@ -56,6 +56,8 @@ REVIEW_SECONDS: Final = 7 * 24 * 3600
 
 #: The chart's width (SVG user units): a bar from the middle, right for a gain, left for a loss.
 BAR_WIDTH: Final = 200
+#: "Look deeper" samples this many times the deals of an answer (its margins about half).
+DEEPER: Final = 4
 
 
 def offered(practice: PracticeTable) -> bool:
@@ -114,23 +116,46 @@ def answer(
 ) -> dict[str, Any] | HttpResponse:
     """The coach's answer to the human's decision now, for the page (``coach`` in its
     context), or the response to give instead (429); :data:`NOT_HERE` or :data:`NOT_YOUR_TURN`
-    as ``refusal`` when it is not his to ask."""
+    as ``refusal`` when it is not his to ask. Against the table's own players (its
+    opponents' level); ``deeper=1`` in the request ("Look deeper"): over :data:`DEEPER` times
+    the deals, computed and limited as any other answer."""
     if not offered(practice):
         return {"refusal": NOT_HERE}
     view = view_for(hand, HUMAN)
     if not deciding(view):
         return {"refusal": NOT_YOUR_TURN}
     seed = view_seed(view)
-    key = f"coach:{practice.pk}:{view.hand_number}:{len(hand.log)}:{seed}:{engine_digest()}"
-    return _computed(request, key, ANSWER_SECONDS, lambda: _answer(view, seed, practice.players))
+    deeper = request.GET.get("deeper") == "1"
+    samples = coach.SAMPLES * (DEEPER if deeper else 1)
+    level = practice.opponents
+    key = (
+        f"coach:{practice.pk}:{view.hand_number}:{len(hand.log)}:{seed}:{samples}:{level}:"
+        f"{engine_digest()}"
+    )
+    found = _computed(
+        request,
+        key,
+        ANSWER_SECONDS,
+        lambda: _answer(view, seed, practice.players, samples=samples, level=level),
+    )
+    if isinstance(found, HttpResponse):
+        return found
+    # Where "Look deeper" asks (the answer is also rendered alone, for htmx).
+    urls = {
+        "table_url": reverse("games:table", args=[practice.pk]),
+        "coach_url": reverse("games:table-coach", args=[practice.pk]),
+    }
+    return {**found, **urls}
 
 
-def _answer(view: PlayerView, seed: str, players: int) -> dict[str, Any]:
-    advice = coach.advise(view, seed=seed)
+def _answer(
+    view: PlayerView, seed: str, players: int, *, samples: int, level: str
+) -> dict[str, Any]:
+    advice = coach.advise(view, seed=seed, samples=samples, level=level)
     exchange = view.phase == "exchange"
     best = advice.best
-    # The scale: the largest figure with its error fills half the chart.
-    reach = max(abs(e.expected_counters) + e.stderr for e in advice.options) or 1.0
+    # The scale: the largest figure with its margin fills half the chart.
+    reach = max(abs(e.expected_counters) + e.margin95 for e in advice.options) or 1.0
     half = BAR_WIDTH // 2
 
     def at(value: float) -> int:
@@ -146,13 +171,22 @@ def _answer(view: PlayerView, seed: str, players: int) -> dict[str, Any]:
                 best=e is best,
                 x=min(half, end),
                 width=abs(end - half),
-                low=at(e.expected_counters - e.stderr),
-                high=at(e.expected_counters + e.stderr),
+                low=at(e.expected_counters - e.margin95),
+                high=at(e.expected_counters + e.margin95),
                 gain=e.expected_counters >= 0,
             )
         )
     notes = [say(note, players) for note in answer_notes(view, advice)]
-    return {"rows": rows, "notes": notes, "samples": advice.samples, "width": BAR_WIDTH}
+    return {
+        "rows": rows,
+        "notes": notes,
+        "samples": advice.samples,
+        "width": BAR_WIDTH,
+        "exact": advice.exact,
+        "close_call": advice.close_call,
+        # "Look deeper": offered once, on a sampled answer.
+        "deeper": samples == coach.SAMPLES and not advice.exact,
+    }
 
 
 # -- The review of a finished hand ------------------------------------------------------------
@@ -182,7 +216,10 @@ def hand_review(request: HttpRequest, record: PracticeHand) -> dict[str, Any] | 
         return {"refusal": NOT_HERE}
     # The hand's own digest too: a table's number may be given again once it is deleted.
     played = hashlib.sha256(json.dumps([record.setup, record.log]).encode()).hexdigest()[:16]
-    key = f"coach-review:{practice.pk}:{record.number}:{played}:{engine_digest()}"
+    key = (
+        f"coach-review:{practice.pk}:{record.number}:{played}:{practice.opponents}:"
+        f"{engine_digest()}"
+    )
     found = _computed(request, key, REVIEW_SECONDS, lambda: _review(record))
     if isinstance(found, HttpResponse):
         return found
@@ -192,7 +229,12 @@ def hand_review(request: HttpRequest, record: PracticeHand) -> dict[str, Any] | 
 
 
 def _review(record: PracticeHand) -> dict[str, Any]:
-    done = review(setup_from_dict(record.setup), [Action.from_dict(a) for a in record.log], HUMAN)
+    done = review(
+        setup_from_dict(record.setup),
+        [Action.from_dict(a) for a in record.log],
+        HUMAN,
+        level=record.table.opponents,
+    )
     players = record.table.players
     rows = [
         ReviewRow(

@@ -64,7 +64,7 @@ def for_table(request: HttpRequest, practice: PracticeTable, hand: Hand) -> Hint
     view = view_for(hand, HUMAN)
     if not coaching.deciding(view):
         return Hint(offered=True, on=True, url=url)
-    advice = analysis.figures(request, view, samples=SAMPLES, level="")
+    advice = analysis.figures(request, view, samples=SAMPLES, level=practice.opponents)
     if isinstance(advice, HttpResponse):
         return Hint(offered=True, on=True, url=url, text=WAITS)
     best = advice.best

@@ -30,9 +30,14 @@ def _ask_then_review(page: Page) -> None:
     option = page.locator(".coach__option").first
     expect(option).to_be_visible()
     expect(page.locator("#coach-answer")).to_contain_text(
-        re.compile(r"Play: \d+% to take a trick, [+-]?[\d.]+ counters on average")
+        re.compile(r"Play: \d+% \(±.\d+%\) to take a trick, [+-]?[\d.]+ counters on average \(±")
     )
     expect(page.locator("#coach-answer")).to_contain_text("best")
+    expect(page.locator("#coach-answer")).to_contain_text("against these players")
+    # A close call may be looked into deeper: four times the deals.
+    page.get_by_role("button", name="Look deeper").click()
+    expect(page.locator("#coach-answer")).to_contain_text("an average over 480 deals")
+    expect(page.get_by_role("button", name="Look deeper")).to_have_count(0)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"] if page.viewport_size else True
 
@@ -44,7 +49,7 @@ def _ask_then_review(page: Page) -> None:
     expect(page.get_by_role("heading", level=1)).to_have_text("Your decisions in deal 1, reviewed")
     expect(page.locator("#review-summary")).to_contain_text("1 decision weighed")
     expect(page.locator(".coach-review__item")).to_contain_text(
-        re.compile(r"Passing: the coach agrees|Passing gave up about")
+        re.compile(r"Passing: the coach agrees|Passing gave up about|Passing: too close to call")
     )
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= page.viewport_size["width"] if page.viewport_size else True

@@ -15,11 +15,12 @@ from games.loo import RuleSet
 from games.loo.bots import SensibleBot, World, build_world, sample_world, voids
 from games.loo.cards import PACK
 from games.loo.cli import main
-from games.loo.coach import CoachError, advise, finish
+from games.loo.coach import CoachError, advise, outcome
 from games.loo.hand import Hand
 from games.loo.messages import render
 from games.loo.review import option_line
 from games.loo.table import Table, TableConfig
+from games.loo.table_model import likelihood
 from games.loo.view import PlayerView, view_for
 from games.loo.view_json import view_from_dict
 
@@ -120,25 +121,31 @@ def _every_deal(view: PlayerView) -> list[Hand]:
 
 
 def test_the_estimates_agree_with_the_exact_expectation_over_every_hidden_deal() -> None:
+    """Every deal of the others' last cards, weighed as the coach weighs them (how likely it
+    makes the cards they played) and worked out as it works the last cards out (exactly,
+    against the model): the sampled estimate lies within three standard errors of it."""
     view = _late_view()
     deals = _every_deal(view)
     advice = advise(view, samples=400, seed="exact")
+    assert not advice.exact  # too many deals to count: sampled
     for estimate in advice.options:
-        gains = []
-        took = 0
+        total = gained = took = 0.0
         for deal in deals:
-            before = deal.balances[view.seat]
-            deal = build_world(view, _world_of(deal))
-            deal.apply(estimate.action)
-            finish(deal, random.Random(0))
-            gains.append(deal.balances[view.seat] - before)
-            took += any(t.winner == view.seat for t in deal.tricks)
-        exact = sum(gains) / len(gains)
+            world = _world_of(deal)
+            weight = likelihood(view, world, "sensible")
+            hand = build_world(view, world)
+            before = hand.balances[view.seat]
+            hand.apply(estimate.action)
+            end, trick, _ = outcome(hand, random.Random(0), level="sensible", seat=view.seat)
+            total += weight
+            gained += weight * (end - before)
+            took += weight * trick
+        exact = gained / total
         error = abs(estimate.expected_counters - exact)
         assert error <= max(3 * estimate.stderr, 1e-9), (estimate, exact)
-        # The chance of a trick, a proportion: its standard error is sqrt(p(1-p)/n).
-        p = took / len(deals)
-        assert abs(estimate.p_trick - p) <= 3 * (p * (1 - p) / advice.samples) ** 0.5 + 1e-9
+        # The chance of a trick: within three of its standard errors (its 95% margin / 1.96).
+        p = took / total
+        assert abs(estimate.p_trick - p) <= 3 * estimate.p_trick_margin95 / 1.96 + 1e-9
     assert len({e.expected_counters for e in advice.options}) > 1  # a choice that matters
 
 
@@ -156,8 +163,9 @@ def test_the_margin_of_error_shrinks_as_one_over_the_root_of_the_samples() -> No
     few = advise(view, samples=50, seed="shrink")
     many = advise(view, samples=800, seed="shrink")
     for small, large in zip(few.options, many.options, strict=True):
-        if small.stderr == 0:  # passing wins and loses nothing, in every deal
-            assert large.stderr == 0
+        if small.stderr == 0:  # passing wins and loses nothing, in (nearly) every deal
+            # (not always nothing: a flush, in a deal the model finds unlikely)
+            assert large.stderr < 0.05
             continue
         # Sixteen times the samples: a quarter of the error, within the noise of the estimate.
         assert 2.5 < small.stderr / large.stderr < 6.5, (small, large)

@@ -14,7 +14,7 @@ from games.loo.coach import Estimate, advise
 from games.loo.hand import Action, Hand, IllegalAction
 from games.loo.messages import render
 from games.loo.play import Trumps
-from games.loo.review import option_line, review, view_seed
+from games.loo.review import counters, margin, option_line, review, view_seed
 from games.loo.rng import deal_rng, shuffled_pack
 from games.loo.table import Table, TableConfig
 from games.loo.view import PlayerView, view_for
@@ -179,14 +179,25 @@ def test_a_draw_the_coach_does_not_weigh_is_told_so_and_costs_nothing() -> None:
     assert render(decision.message, 0).startswith("Throwing out the ")
 
 
-@pytest.mark.parametrize(("error", "shown"), [(0.02, False), (0.06, True), (0.0, False)])
-def test_a_margin_of_error_that_rounds_to_nothing_is_not_shown(error: float, shown: bool) -> None:
-    """ "Pass: 0 counters on average (± 0.0)" read as a fault: an error below a twentieth of
-    a counter is left out, for a pass and for a play alike."""
+@pytest.mark.parametrize(("error", "shown"), [(0.02, "0.02"), (0.06, "0.1"), (0.0, "")])
+def test_a_margin_is_shown_unless_every_deal_came_to_the_same(error: float, shown: str) -> None:
+    """Every figure with its 95% margin, a small one to a hundredth ("± 0.02": a pass at
+    five-card pays for another's flush now and then, and says so); none where every deal came
+    to the same (a margin of 0), for a pass and for a play alike."""
     for action in (Action.declare(1, "pass"), Action.declare(1, "play")):
-        estimate = Estimate(action, 0.5, -1.0, error, True)
+        estimate = Estimate(
+            action, 0.5, -1.0, error / 1.96, True, margin95=error, p_trick_margin95=error
+        )
         line = render(option_line(estimate, 1, exchange=False))
-        assert ("±" in line) == shown, line
+        assert ("±" in line) == bool(shown), line
+        if shown:
+            assert f"-1.0 counters on average (±\u00a0{shown})" in line, line
+
+
+def test_a_figure_that_is_not_zero_does_not_read_zero() -> None:
+    assert counters(-0.04) == "-0.04" and counters(0.0) == "0" and counters(0.004) == "0"
+    assert counters(1.44) == "+1.4"
+    assert margin(0.3) == "0.3" and margin(0.02) == "0.02" and margin(0.001) == "under 0.01"
 
 
 def test_a_decision_is_reviewed_with_the_figures_the_coach_showed_at_the_table() -> None:

@@ -1,0 +1,122 @@
+"""Measure the table's own sensible players for the coach's model of the table
+(games/loo/table_model.py), and write what it measured to games/loo/table_model_data.py.
+
+    .venv/bin/python bench/coach_model.py [--hands N] [--write]
+
+Plays ``N`` hands per game and rule set of the practice table's sensible players
+(``SensibleBot`` with the table's playouts, ``games.loo.autoplay.SENSIBLE_PLAYOUTS``), three to
+six players, and records every declaration and five-card draw by its situation
+(``table_model.features``), and every card it chose among two or more by its situation and
+kind (``table_model.card_situation``, ``card_kinds``). Prints the figures; ``--write`` writes the
+data module (then run ``manage.py findguided``, the engine's fingerprint changes).
+
+The last line is ``coach_model: declarations=N cards=N card_thumb_share=P``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pprint
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from games.loo import RuleSet  # noqa: E402
+from games.loo.autoplay import SENSIBLE_PLAYOUTS  # noqa: E402
+from games.loo.bots import SensibleBot  # noqa: E402
+from games.loo.rulesets import PRESET_IDS  # noqa: E402
+from games.loo.table import Table, TableConfig  # noqa: E402
+from games.loo.table_model import (  # noqa: E402
+    _before,
+    card_kinds,
+    card_situation,
+    draw_kind,
+    features,
+)
+from games.loo.view import view_for  # noqa: E402
+
+NAMES = {"miss": "take-miss", "defend": "defend-miss"}
+
+
+def measure(hands: int) -> tuple[dict[tuple, dict[str, int]], dict[tuple, dict[str, int]]]:
+    declare: dict[tuple, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    by_kind: dict[tuple, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for rules_id in PRESET_IDS:
+        rules = RuleSet.preset(rules_id)
+        for game in rules.games:
+            low, high = rules.players(game)
+            for n in range(hands):
+                players = low + n % (min(high, 6) - low + 1)
+                seed = f"model:{rules_id}:{game}:{n}"
+                table = Table(TableConfig(game, rules, players, seed=seed, trace=False))
+                hand = table.deal()
+                while not hand.over:
+                    seat = hand.to_act
+                    assert seat is not None
+                    view = view_for(hand, seat)
+                    bot = SensibleBot(f"{seed}:{len(hand.log)}", playouts=SENSIBLE_PLAYOUTS)
+                    action = bot.decide(view).action
+                    if view.options is not None and hand.phase in ("declare", "exchange"):
+                        cards = hand.hands[seat]
+                        miss_free = hand.miss is not None and hand.miss_holder is None
+                        key = features(
+                            game, hand.phase, hand.trumps, cards, miss_free, _before(hand, seat)
+                        )
+                        if hand.phase == "exchange" and action.choice == "play":
+                            outcome = draw_kind(hand.trumps, cards, list(action.cards))
+                        else:
+                            outcome = action.choice
+                        if len(view.options.choices) > 1 or hand.phase == "exchange":
+                            declare[key][outcome] += 1
+                    elif hand.phase == "play" and view.options is not None:
+                        moves = hand.legal_moves(seat, explain=False).legal
+                        if len(moves) > 1:
+                            kinds = card_kinds(hand, seat, moves)
+                            kind = next(
+                                k
+                                for k, cs in kinds.items()
+                                if action.cards[0] in {c.code for c in cs}
+                            )
+                            by_kind[card_situation(hand, seat, moves)][kind] += 1
+                    table.apply(action)
+    return (
+        {k: dict(v) for k, v in sorted(declare.items())},
+        {k: dict(v) for k, v in sorted(by_kind.items())},
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=300)
+    parser.add_argument("--write", action="store_true")
+    args = parser.parse_args()
+    declare, cards = measure(args.hands)
+    if args.write:
+        path = Path(__file__).resolve().parents[1] / "games" / "loo" / "table_model_data.py"
+        path.write_text(
+            '"""What the table\'s sensible players were measured to do (written by\n'
+            f"bench/coach_model.py, {args.hands} hands per game and rule set): the coach's "
+            'model of them\n(games.loo.table_model)."""\n\n'
+            "from typing import Final\n\n"
+            "#: Declarations and draws by situation (``table_model.features``): outcome -> count.\n"
+            "DECLARE: Final[dict[tuple[str, str, bool, int, int], dict[str, int]]] = "
+            + pprint.pformat(declare, width=99, compact=True)
+            + "\n\n#: Cards chosen among two or more, by situation "
+            "(``table_model.card_situation``)\n#: and kind (``table_model.card_kinds``).\n"
+            "CARDS: Final[dict[tuple[str, str, int], dict[str, int]]] = "
+            + pprint.pformat(cards, width=99, compact=True)
+            + "\n"
+        )
+    total = sum(sum(v.values()) for v in declare.values())
+    played = sum(sum(v.values()) for v in cards.values())
+    thumb = sum(v.get("thumb", 0) for v in cards.values())
+    print(
+        f"coach_model: declarations={total} cards={played} "
+        f"card_thumb_share={thumb / max(1, played):.3f}"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,117 @@
+"""The coach deals the hidden cards knowing what the others have done (issue 38): an earlier
+declaration or a shown void changes the sampled deals, and no deal it keeps contradicts what
+is public (``coach.sample_deals``, ``table_model.likelihood``)."""
+
+from __future__ import annotations
+
+from games.loo import RuleSet
+from games.loo.bots import SensibleBot, voids
+from games.loo.coach import all_deals, sample_deals
+from games.loo.play import Trumps
+from games.loo.table import Table, TableConfig
+from games.loo.table_model import strength
+from games.loo.view import PlayerView, view_for
+from games.loo.worlds import World, _played_by
+
+
+def _view(game: str, players: int, seed: str, wanted: object) -> PlayerView:
+    """The first view of a player to decide, in hands of sensible players, that ``wanted``
+    accepts."""
+    for n in range(300):
+        table = Table(TableConfig(game, RuleSet.preset("hoffmann"), players, seed=f"{seed}:{n}"))
+        hand = table.deal()
+        while not hand.over:
+            seat = hand.to_act
+            assert seat is not None
+            view = view_for(hand, seat)
+            if view.options is not None and view.hand is not None and wanted(view):  # type: ignore[operator]
+                return view
+            table.apply(SensibleBot(f"{seed}:{n}:{len(hand.log)}", playouts=16).decide(view).action)
+    raise AssertionError("no such view")
+
+
+def _mean(values: list[tuple[float, float]]) -> float:
+    return sum(v * w for v, w in values) / sum(w for _, w in values)
+
+
+def _declared_before(view: PlayerView, what: str) -> int | None:
+    return next(
+        (s for s in range(view.players) if s != view.seat and view.declared[s] == what), None
+    )
+
+
+def test_an_earlier_declaration_changes_the_deals() -> None:
+    """A player who declared to play holds, in the weighed deals, a stronger hand than in
+    deals that ignore it (the beginners' model, to whom a declaration says nothing); one who
+    passed threw up a weaker one."""
+    view = _view(
+        "three-card",
+        5,
+        "deals:declared",
+        lambda v: (
+            v.phase == "declare"
+            and _declared_before(v, "play") is not None
+            and _declared_before(v, "pass") is not None
+        ),
+    )
+    trumps = Trumps.of(view.game, view.rules, view.trump)
+    player = _declared_before(view, "play")
+    passer = _declared_before(view, "pass")
+    assert player is not None and passer is not None
+    weighed = sample_deals(view, samples=400, seed="d", level="sensible")
+    plain = sample_deals(view, samples=400, seed="d", level="beginner")
+    assert [w for w, _ in weighed] == [w for w, _ in plain]  # the same deals, weighed apart
+    assert all(x == 1.0 for _, x in plain)
+    assert len({x for _, x in weighed}) > 1
+
+    def held(deals: list[tuple[World, float]], seat: int, thrown: bool) -> float:
+        return _mean(
+            [(strength(trumps, w.thrown[seat] if thrown else w.hands[seat]), x) for w, x in deals]
+        )
+
+    assert held(weighed, player, False) > held(plain, player, False) + 0.1
+    assert held(weighed, passer, True) < held(plain, passer, True) - 0.05
+
+
+def test_a_shown_void_is_respected_in_every_deal_kept() -> None:
+    view = _view(
+        "three-card",
+        4,
+        "deals:void",
+        lambda v: v.phase == "play" and any(s != v.seat for s in voids(v)),
+    )
+    trumps = Trumps.of(view.game, view.rules, view.trump)
+    shown = voids(view)
+    deals = sample_deals(view, samples=200, seed="v", level="sensible")
+    visible = view.visible_cards()
+    played = _played_by(view)
+    for world, weight in deals:
+        if weight == 0:
+            continue
+        for seat, suits in shown.items():
+            if seat != view.seat:
+                assert not any(trumps.suit_of(c) in suits for c in world.hands[seat])
+        for seat in range(view.players):
+            if seat != view.seat:
+                assert len(world.hands[seat]) == view.hand_sizes[seat]
+                assert not (set(world.hands[seat]) & visible - set(played[seat]))
+
+
+def test_every_deal_counted_at_the_end_is_one_the_public_play_allows() -> None:
+    """At the last trick of a small table, every deal of the hidden cards is counted, none
+    that contradicts a card the others played (their legal moves in it)."""
+    view = _view(
+        "three-card",
+        3,
+        "deals:exact",
+        lambda v: (
+            v.phase == "play"
+            and sum(v.hand_sizes[s] for s in v.in_play) <= 3
+            and len(v.in_play) == 2
+        ),
+    )
+    deals = all_deals(view, "sensible")
+    assert deals is not None and deals
+    other = next(s for s in view.in_play if s != view.seat)
+    assert len({tuple(w.hands[other]) for w, _ in deals}) == len(deals)
+    assert all(x > 0 for _, x in deals)
