@@ -101,7 +101,7 @@ def test_the_lines_of_play_are_playouts_of_the_figures_deals() -> None:
             ]
             assert all(line.outcome for line in lines)
             weights = [w for _, w in deals]
-            mean = sum(line.gain * w for line, w in zip(lines, weights)) / sum(weights)
+            mean = sum(line.gain * w for line, w in zip(lines, weights, strict=True)) / sum(weights)
             assert abs(mean - estimate.expected_counters) <= max(2 * estimate.margin95, 0.5)
 
 
