@@ -46,15 +46,21 @@ def test_the_coach_answers_each_option_in_words_and_a_chart(player: Any) -> None
     html = response.content.decode()
     rows = _options(html)
     assert rows and all(":" in r for r in rows)
-    # "Play: 71% to take a trick, +1.4 counters on average (± 0.3)"; a pass takes no part.
+    # "Play: 71% (± 8%) to take a trick, +1.4 counters on average (± 0.6)", every figure with
+    # its margin at 95%; a pass takes no part.
     assert any(
-        re.search(r"^Play: \d+% to take a trick, [+-]?[\d.]+ counters on average \(±\s[\d.]+\)$", r)
+        re.search(
+            r"^Play: \d+% \(±\s\d+%\) to take a trick, [+-]?[\d.]+ counters on average "
+            r"\(±\s[\d.]+\)$",
+            r,
+        )
         for r in rows
     ), rows
     assert any(r.startswith("Pass: 0 counters") for r in rows), rows
     assert html.count('class="coach__bar"') == len(rows)
     assert "best</strong>" in html
-    assert "Each figure is an average over 120 deals of the cards you cannot see." in html
+    assert "Each figure is an average over 120 deals of the cards you cannot see" in html
+    assert "against these players" in html and "knowing what they have done" in html
     # Asked again: the same answer (seeded by his view; kept in the cache).
     assert _ask(player.client, practice.pk).content.decode() == html
 
