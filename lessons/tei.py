@@ -29,6 +29,7 @@ _TOKEN = re.compile(
     r"|\{(?P<brace>page|note):(?P<number>\d+)\}"
     r"|\[…missing:\s*(?P<gap>[^\[\]…]+?)\s*…\]"
     r"|\{(?P<app>var|sic):(?P<a>[^{}|]+)\|(?P<b>[^{}|]*)(?:\|(?P<c>[^{}|]*))?\}"
+    r"|\{corr:(?P<right>[^|{}]+)\|(?P<printed>[^{}]+)\}"
 )
 _ITALIC = re.compile(r"_([^_\n]+)_")
 
@@ -73,6 +74,11 @@ def inline_xml(text: str) -> str:
             out.append(f'<ref target="#fn-{n}">[{n}]</ref>')
         elif m.group("gap"):
             out.append(f'<gap reason="lost"><desc>{escape(m.group("gap"))}</desc></gap>')
+        elif m.group("right"):  # the book's own fault, corrected by us ({corr:…})
+            right, printed = m.group("right"), m.group("printed")
+            out.append(
+                f"<choice><sic>{_plain_xml(printed)}</sic><corr>{_plain_xml(right)}</corr></choice>"
+            )
         elif m.group("app") == "var":
             siglum, lemma, reading = m.group("a").strip(), m.group("b"), m.group("c") or ""
             out.append(
@@ -229,6 +235,8 @@ def _plain_inline(text: str) -> str:
             out.append(f"[{m.group('number')}]")
         elif m.group("gap"):
             out.append(f"[…missing: {m.group('gap')}…]")
+        elif m.group("right"):
+            out.append(m.group("right"))
         elif m.group("app") == "var":
             out.append(m.group("b"))
         else:

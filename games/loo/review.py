@@ -116,7 +116,7 @@ def option_line(estimate: Estimate, seat: int, *, exchange: bool) -> Message:
             "coach.option.exact",
             do=do,
             chance=chance,
-            unopposed=unopposed(estimate, seat),
+            unopposed=unopposed(estimate.p_unopposed, seat),
             mean=mean,
         )
     if sure:
@@ -124,7 +124,7 @@ def option_line(estimate: Estimate, seat: int, *, exchange: bool) -> Message:
             "coach.option.sure",
             do=do,
             chance=chance,
-            unopposed=unopposed(estimate, seat),
+            unopposed=unopposed(estimate.p_unopposed, seat),
             mean=mean,
         )
     return msg(
@@ -132,19 +132,19 @@ def option_line(estimate: Estimate, seat: int, *, exchange: bool) -> Message:
         do=do,
         chance=chance,
         chance_error=share(estimate.p_trick_margin95),
-        unopposed=unopposed(estimate, seat),
+        unopposed=unopposed(estimate.p_unopposed, seat),
         mean=mean,
         error=error,
     )
 
 
-def unopposed(estimate: Estimate, seat: int) -> Message:
+def unopposed(p_unopposed: float, seat: int) -> Message:
     """After "… to take a trick": how often the option wins the pool with nobody playing
     against him (nothing, if it rounds to 0%). Without it "Take the miss: 18% to take a
     trick, +3.5 counters on average" read as a fault: the others mostly pass to him."""
-    if round(100 * estimate.p_unopposed) == 0:
+    if round(100 * p_unopposed) == 0:
         return text("")
-    return msg("coach.unopposed", chance=share(estimate.p_unopposed), p=seat)
+    return msg("coach.unopposed", chance=share(p_unopposed), p=seat)
 
 
 def answer_notes(view: PlayerView, advice: Advice) -> list[Message]:
@@ -283,7 +283,7 @@ class Decision:
             cost=f"{self.cost:.1f}",
             best=best_did,
             chance=share(best.p_trick),
-            unopposed=unopposed(best, self.advice.seat),
+            unopposed=unopposed(best.p_unopposed, self.advice.seat),
             best_mean=counters(best.expected_counters),
             mean=mean,
             error=error,

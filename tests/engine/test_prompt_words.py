@@ -90,7 +90,10 @@ def test_a_source_question_quotes_at_least_five_words() -> None:
     quotes = []
     for rule in _source_rules():
         for seed in range(6):
-            q = question("source", "hoffmann", rule=rule, seed=seed)
+            try:
+                q = question("source", "hoffmann", rule=rule, seed=seed)
+            except QuestionError:  # a rule of five-card Loo alone (version 8): asked there
+                q = question("source", "hoffmann", game="five-card", rule=rule, seed=seed)
             if "quote" in q.position:
                 quotes.append(q.position["quote"])
                 assert q.position["quote"] in render(q.prompt, 0)

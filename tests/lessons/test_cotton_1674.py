@@ -22,7 +22,7 @@ DERIVED_ONLY = "derived article only (early nineteenth century)"
 
 
 @pytest.fixture(scope="module")
-def page(django_db_blocker: DjangoDbBlocker) -> Iterator[str]:
+def page(django_db_setup: None, django_db_blocker: DjangoDbBlocker) -> Iterator[str]:
     """Cotton's page, rendered once for the module."""
     with django_db_blocker.unblock():
         yield Client().get("/sources/cotton/").content.decode()

@@ -26,7 +26,9 @@ MODERN = ["parlett", "whiteknuckle"]
 
 
 @pytest.fixture(scope="module")
-def rendered(django_db_blocker: DjangoDbBlocker) -> Iterator[dict[str, dict[str, bytes]]]:
+def rendered(
+    django_db_setup: None, django_db_blocker: DjangoDbBlocker
+) -> Iterator[dict[str, dict[str, bytes]]]:
     """Each source's page and downloads, fetched once for the module."""
     with django_db_blocker.unblock():
         client = Client()

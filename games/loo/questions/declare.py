@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from .. import coach_v7
 from ..cards import card
 from ..coach import Advice, Estimate, advise
 from ..hand import Hand
@@ -81,7 +82,7 @@ class Weighed:
     """The coach's figures for each declaration a question offers: the best of its actions
     (five-card Loo's "play" is a handful of draws: the best of them), best first."""
 
-    ranked: tuple[tuple[str, Estimate], ...]
+    ranked: tuple[tuple[str, Estimate | coach_v7.Estimate], ...]
 
     @property
     def lead(self) -> float:
@@ -98,8 +99,8 @@ class Weighed:
         return self.lead >= max(MARGIN_COUNTERS, MARGIN_ERRORS * self.error)
 
 
-def weighed(advice: Advice) -> Weighed:
-    best: dict[str, Estimate] = {}
+def weighed(advice: Advice | coach_v7.Advice) -> Weighed:
+    best: dict[str, Estimate | coach_v7.Estimate] = {}
     for e in advice.options:
         kept = best.get(e.action.choice)
         if kept is None or e.expected_counters > kept.expected_counters:
@@ -139,11 +140,14 @@ def ask_coach(ask: Ask, hand: Hand, bound: Sequence[str], seed: str) -> Question
     view of the player to declare alone; None if the answer is not clear by the margin."""
     seat = hand.options().seat
     view = view_for(hand, seat)
-    screen = weighed(advise(view, samples=SCREEN_SAMPLES, seed=f"screen:{seed}"))
+    # Versions up to 7 were graded by the coach as it was (coach_v7); 8 on, by the coach that
+    # models the table (sensible players, as the trainer's question supposes).
+    weigh = coach_v7.advise if ask.version <= 7 else advise
+    screen = weighed(weigh(view, samples=SCREEN_SAMPLES, seed=f"screen:{seed}"))
     if screen.lead < SCREEN_LEAD:
         return None
     samples = SAMPLES[ask.game]
-    figures = weighed(advise(view, samples=samples, seed=seed))
+    figures = weighed(weigh(view, samples=samples, seed=seed))
     if not figures.clear():
         return None
     offered = hand.options()
@@ -208,13 +212,13 @@ def _explained(
     return tuple(apps)
 
 
-def _option(choice: str, e: Estimate, seat: int) -> Message:
+def _option(choice: str, e: Estimate | coach_v7.Estimate, seat: int) -> Message:
     counters = _signed(e.expected_counters)
     label = DECLARATION_LABELS[choice]
     if choice == "pass":
         return msg("question.declare-option-out", option=label, counters=counters)
     chance = f"{round(100 * e.p_trick)}%"
-    alone = unopposed(e, seat)
+    alone = unopposed(e.p_unopposed, seat)
     if e.action.cards:
         return msg(
             "question.declare-option-draw",
