@@ -11,15 +11,13 @@ for every option), and average; the last :data:`EXACT_CARDS` cards searched exac
 
 from __future__ import annotations
 
-import copy
-import math
 import random
 from dataclasses import dataclass
 from typing import Any, Final
 
+from .coach import _after, _cards_left, stderr
 from .errors import LooError
-from .hand import Action, Hand, Trick
-from .hand.state import HandState
+from .hand import Action, Hand
 from .rng import rng_for
 from .view import PlayerView
 from .worlds import _choices, _quick_card, build_world, quick_action, sample_world
@@ -129,17 +127,6 @@ def advise(view: PlayerView, *, samples: int = SAMPLES, seed: int | str) -> Advi
     return Advice(view.seat, samples, seed, tuple(estimates))
 
 
-def stderr(values: list[float]) -> float:
-    """The standard error of the mean of ``values``."""
-    n = len(values)
-    mean = sum(values) / n
-    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
-    return math.sqrt(variance / n)
-
-
-# -- playing a sampled deal out ----------------------------------------------------------------
-
-
 def finish(hand: Hand, rng: random.Random) -> None:
     """Play ``hand`` to its end by the coach's policy (the module's docstring)."""
     while not hand.over:
@@ -152,10 +139,6 @@ def finish(hand: Hand, rng: random.Random) -> None:
             hand.step(_quick_card(hand, seat))
         else:
             hand.apply(quick_action(hand, rng))
-
-
-def _cards_left(hand: Hand) -> int:
-    return sum(len(hand.hands[s]) for s in hand.active())
 
 
 def _search(hand: Hand) -> None:
@@ -171,12 +154,6 @@ def _search(hand: Hand) -> None:
             hand.step(moves[0])
 
 
-def _after(hand: Hand, played: Any) -> Hand:
-    child = _clone(hand)
-    child.step(played)
-    return child
-
-
 def _value(hand: Hand) -> tuple[int, ...]:
     """Every seat's counters at the end, each playing his best (max^n); ties go to the
     card first offered, in the order the legal moves list them."""
@@ -189,31 +166,3 @@ def _value(hand: Hand) -> tuple[int, ...]:
             continue
         return max((_value(_after(hand, c)) for c in moves), key=lambda v: v[seat])
     return tuple(hand.balances)
-
-
-def _clone(hand: Hand) -> Hand:
-    """A copy to search in, made field by field (a deep copy costs a millisecond, which the
-    search cannot afford): its lists, dicts and tricks are new, the cards, rules and setup
-    (immutable) shared. Only searched with ``trace`` off, in the play, with no irregularity."""
-    new = copy.copy(hand)
-    for name in HandState.__slots__:
-        value: Any = getattr(hand, name)
-        if type(value) is list:
-            if value and type(value[0]) is list:
-                value = [list(v) for v in value]
-            elif value and type(value[0]) is Trick:
-                value = [_trick(t) for t in value]
-            else:
-                value = list(value)
-        elif type(value) is dict:
-            value = {k: list(v) for k, v in value.items()}
-        elif type(value) is Trick:
-            value = _trick(value)
-        else:
-            continue
-        setattr(new, name, value)
-    return new
-
-
-def _trick(t: Trick) -> Trick:
-    return Trick(t.leader, list(t.plays), t.civil, t.winner)
