@@ -17,6 +17,7 @@ from games.loo.questions import (
     question,
     question_at,
 )
+from games.loo.questions.source import game_of
 from games.loo.questions.why_not import also_forbidding
 from games.loo.rulesets import PRESET_IDS
 from tests.profile import size
@@ -367,7 +368,7 @@ def test_a_silent_source_is_not_said_to_be_silent_twice() -> None:
     silent = [r.id for r in catalogue_rules() if any(s.status == "silent" for s in r.sources)]
     assert silent
     for rule_id in silent[:20]:
-        q = question("source", "hoffmann", rule=rule_id, seed=0)
+        q = question("source", "hoffmann", game=game_of(rule_id), rule=rule_id, seed=0)
         for text in (e["text"] for e in q.to_dict()["explanations"]):
             assert "silent on it: silent" not in text and not text.endswith(": silent.")
 

@@ -17,7 +17,7 @@ import pytest
 
 from games.loo.catalogue import SOURCE_IDS, rule
 from games.loo.questions import question
-from games.loo.questions.source import _source_rules
+from games.loo.questions.source import _source_rules, game_of
 from games.loo.rulesets import PRESETS
 
 REPO = Path(__file__).resolve().parents[2]
@@ -58,7 +58,11 @@ def has(source: str, quote: str) -> bool:
 @cache
 def asked() -> list[tuple[str, int, object]]:
     return [
-        (rule_id, seed, question("source", "hoffmann", rule=rule_id, seed=seed))
+        (
+            rule_id,
+            seed,
+            question("source", "hoffmann", game=game_of(rule_id), rule=rule_id, seed=seed),
+        )
         for rule_id in _source_rules()
         for seed in SEEDS
     ]
@@ -94,7 +98,7 @@ def test_a_quotation_is_asked_about_only_where_it_is_in_the_answers_text_alone()
 )
 def test_the_quotations_issue_25_found_are_not_asked_about(rule_id: str, words: str) -> None:
     for seed in range(40):
-        q = question("source", "hoffmann", rule=rule_id, seed=seed)
+        q = question("source", "hoffmann", game=game_of(rule_id), rule=rule_id, seed=seed)
         assert q.position.get("quote", "").lower() != words, seed
     # Version 4 asked them, and still does: a graded answer keeps its meaning.
     old = [question("source", "hoffmann", rule=rule_id, seed=s, version=4) for s in range(40)]
@@ -122,7 +126,7 @@ def test_an_explanation_does_not_say_its_status_twice() -> None:
         "pam-highest-trump",
         "lead-highest-of-two-or-three",
     ):
-        q = question("source", "hoffmann", rule=rule_id, seed=0)
+        q = question("source", "hoffmann", game=game_of(rule_id), rule=rule_id, seed=0)
         for text in (e["text"] for e in q.to_dict()["explanations"]):
             assert not re.search(r"implies it: (implicit|implied|silent)", text, re.I), text
             assert "wider rule: subsumed" not in text, text
@@ -147,10 +151,13 @@ def test_no_question_shows_a_fault_of_our_copies() -> None:
     faults = re.compile(r"[A-Za-z]\"s\b|[,;] \[\d\d\] [a-z]|implies it: (?:implicit|implied)\b")
     for rule_id in _source_rules():
         for seed in range(4):
-            q = question("source", "peel", rule=rule_id, seed=seed)
+            q = question("source", "peel", game=game_of(rule_id), rule=rule_id, seed=seed)
             shown = [str(q.prompt), *(e["text"] for e in q.to_dict()["explanations"])]
             assert not [text for text in shown if faults.search(text)], (rule_id, seed)
-    fee = [question("source", "peel", rule="flush-loos-the-board", seed=seed) for seed in range(20)]
+    fee = [
+        question("source", "peel", game="five-card", rule="flush-loos-the-board", seed=seed)
+        for seed in range(20)
+    ]
     quotes = {q.position.get("quote") for q in fee}
     assert (
         "besides taking the amount in the pool, receives from each of the players, whether "
@@ -165,7 +172,7 @@ def test_a_quotation_is_shown_without_hoffmanns_footnote_marks() -> None:
     mark = re.compile(r"\S\[\d+\]")
     for rule_id in ("lead-highest-trump-heads-up", "flush-tie-break", "first-dealer"):
         for seed in SEEDS:
-            q = question("source", "hoffmann", rule=rule_id, seed=seed)
+            q = question("source", "hoffmann", game=game_of(rule_id), rule=rule_id, seed=seed)
             shown = [str(q.prompt), *(e["text"] for e in q.to_dict()["explanations"])]
             assert not [text for text in shown if mark.search(text)], (rule_id, seed)
     old = question("source", "hoffmann", rule="lead-highest-trump-heads-up", seed=0, version=4)

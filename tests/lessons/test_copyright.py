@@ -22,7 +22,7 @@ from django.conf import settings
 
 from games.loo import catalogue
 from games.loo.questions import question
-from games.loo.questions.source import _source_rules
+from games.loo.questions.source import _source_rules, game_of
 from lessons import content, markup
 from tests.crawl import Crawl
 
@@ -80,7 +80,7 @@ def shown_quotations() -> list[tuple[str, str]]:
             shown += [(f"{kind} {block.id}", q.quote) for q in quotes]
     for rule_id in _source_rules():
         for seed in range(6):
-            q = question("source", "parlett", rule=rule_id, seed=seed)
+            q = question("source", "parlett", game=game_of(rule_id), rule=rule_id, seed=seed)
             if "quote" in q.position:
                 shown.append((f"source question {rule_id} {seed}", q.position["quote"]))
     for path in sorted(REPO.glob("content/**/*.txt")):

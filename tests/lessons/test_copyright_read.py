@@ -29,7 +29,7 @@ from django.urls import reverse
 from pytest_django import DjangoDbBlocker
 
 from games.loo.questions import question
-from games.loo.questions.source import _source_rules
+from games.loo.questions.source import _source_rules, game_of
 from lessons import markup
 from lessons.trainer import bank
 from lessons.trainer.models import AskedQuestion
@@ -125,7 +125,7 @@ def _source_question_pages(client: Client) -> Iterator[tuple[str, str]]:
     client.cookies["sessionid"] = session.session_key or ""
     key = client.session.session_key or ""
     for rule_id, seed in itertools.product(_source_rules(), SEEDS):
-        q = question("source", "parlett", rule=rule_id, seed=seed)
+        q = question("source", "parlett", game=game_of(rule_id), rule=rule_id, seed=seed)
         asked = AskedQuestion.store(
             q, session_key=key, drill=bank.Drill(bank.RULE + rule_id, "parlett", q.game, "source")
         )

@@ -105,6 +105,12 @@ def played_at(rule: Rule, game: str) -> bool:
     return game == "five-card" or "five-card" not in rule.section.lower()
 
 
+def game_of(rule_id: str) -> str:
+    """The game a ``source`` question about ``rule_id`` can be asked at whatever the version:
+    five-card Loo for a rule of five-card Loo alone (:func:`played_at`), else three-card."""
+    return "three-card" if played_at(catalogue_rule(rule_id), "three-card") else "five-card"
+
+
 def _make_source(ask: Ask, rng: random.Random, attempt: int) -> Question | None:
     edition = _catalogue_of(ask.version)
     askable = _source_rules(ask.version)
