@@ -35,7 +35,7 @@ from .hand import Action, Hand, Trick
 from .play import Trumps, winning_index
 from .table_model_data import CARDS, DECLARE
 from .view import PlayerView
-from .worlds import World, _played_by, build_world, thumb_card
+from .worlds import World, _played_by, build_world, strength, thumb_card
 
 #: The levels of the table's players (``games.loo.bots.BOT_KINDS``).
 LEVELS: Final = ("beginner", "careless", "sensible", "expert")
@@ -50,19 +50,6 @@ def random_level(level: str) -> bool:
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
     return level in ("beginner", "careless")
-
-
-def strength(trumps: Trumps, cards: Sequence[Card]) -> float:
-    """A rough count of likely tricks: trumps and aces (the bots' own rule of thumb)."""
-    score = 0.0
-    for c in cards:
-        if trumps.is_trump(c):
-            score += 0.5 + trumps.rank(c) / 30
-        elif c.value == 14:
-            score += 0.6
-        elif c.value == 13:
-            score += 0.3
-    return score
 
 
 def features(

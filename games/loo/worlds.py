@@ -232,7 +232,11 @@ def quick_action(hand: Hand, rng: random.Random) -> Action:
 
 def _strength(hand: Hand, cards: Sequence[Card]) -> float:
     """A rough count of likely tricks: trumps and aces."""
-    trumps = hand.trumps
+    return strength(hand.trumps, cards)
+
+
+def strength(trumps: Trumps, cards: Sequence[Card]) -> float:
+    """A rough count of likely tricks: trumps and aces (the bots' own rule of thumb)."""
     score = 0.0
     for c in cards:
         if trumps.is_trump(c):

@@ -9,9 +9,8 @@ from games.loo.bots import SensibleBot, voids
 from games.loo.coach import all_deals, sample_deals
 from games.loo.play import Trumps
 from games.loo.table import Table, TableConfig
-from games.loo.table_model import strength
 from games.loo.view import PlayerView, view_for
-from games.loo.worlds import World, _played_by
+from games.loo.worlds import World, _played_by, strength
 
 
 def _view(game: str, players: int, seed: str, wanted: object) -> PlayerView:
