@@ -13,6 +13,7 @@ import pytest
 
 from games.loo.messages import render
 from games.loo.questions import VERSION, VERSIONS, QuestionError, question
+from tests.profile import size
 
 from .freeze_questions import meaning
 
@@ -47,8 +48,15 @@ def test_versions_3_to_7_mean_what_they_meant(version: int) -> None:
     frozen = _frozen(version)
     assert version in VERSIONS and len(frozen) > 500
     changed = []
+    declare = 0
     for key, digest in frozen.items():
         kind, preset, game, rule, seed = key.split("|")
+        if kind == "declare":
+            # The coach's search takes a fifth of a second a question: every one under
+            # make test-full, every fourth here (a change to the coach moves nearly all).
+            declare += 1
+            if declare % size(ci=4, thorough=1):
+                continue
         q = question(kind, preset, game=game, rule=rule or None, seed=int(seed), version=version)
         if meaning(q) != digest:
             changed.append(key)
