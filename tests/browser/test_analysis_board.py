@@ -78,6 +78,22 @@ def _board_by_keyboard(page: Page) -> None:
     _fits(page)
     _press(page, "Back to the decision as it was")
     expect(page.locator("#board-rules-changed")).to_have_count(0)
+    # The other what-if controls, chosen by keyboard alone: a card of yours changed for one
+    # you cannot see, and the other players' level.
+    mine = page.locator("#swap-out option").nth(1).inner_text()
+    for control in ("#swap-out", "#swap-in", "#level"):
+        page.locator(control).focus()
+        page.keyboard.press("ArrowDown")
+    expect(page.locator("#level")).to_have_value("beginner")
+    into = page.locator("#swap-in option:checked").inner_text()
+    _press(page, "See the figures move", "button")
+    expect(page.locator("#board-refusal")).to_have_count(0)
+    cards = page.locator(".board__position p", has_text="Your cards")
+    expect(cards.get_by_role("img", name=into)).to_be_visible()
+    expect(cards.get_by_role("img", name=mine)).to_have_count(0)
+    expect(page.locator("#level")).to_have_value("beginner")
+    expect(page.locator(".board__option").first).to_contain_text("counters")
+    _fits(page)
     # The same position set up: under another rule set.
     _press(page, "Set this position up")
     expect(page.get_by_role("heading", level=1)).to_have_text(
