@@ -16,9 +16,10 @@ is; it says nothing the coach would not. What it adds is the coach's own working
 - :func:`held_by` and :data:`MISS`: a filter of the deals ("the miss held the ace of trumps",
   "seat 3 holds the king of trumps");
 - what-if on a finished hand's decision: :func:`decision_at` (the hand at one of its decisions),
-  :func:`swap_card` (a card of his hand exchanged for one he cannot see) and
-  :func:`redeclare` (another declaration by a player before him), each checked by the engine
-  again and refused in plain words (:class:`BoardError`); a position set up from nothing is
+  :func:`swap_card` (a card of his hand exchanged for one he cannot see),
+  :func:`redeclare` (another declaration by a player before him) and :func:`under_rules` (the
+  same cards and the same play under another rule set), each checked by the engine again and
+  refused in plain words (:class:`BoardError`); a position set up from nothing is
   :func:`set_up` (issue 37's check, :func:`games.loo.possible.check_declaring`, and its table,
   :func:`games.loo.questions.tables.declaring_table`).
 
@@ -46,10 +47,11 @@ from .authored import (
 from .cards import Card
 from .errors import LooError
 from .hand import Action, Hand, HandSetup, IllegalAction, Trick
+from .hand.deal import dealer_out, stack_pack
 from .play import Trumps
 from .possible import ImpossiblePosition, card_name, check_declaring
 from .questions.tables import declaring_table
-from .rulesets import RuleSet
+from .rulesets import GAME_NAMES, PRESETS, RuleSet
 from .view import PlayerView, view_for
 from .worlds import World, _choices, build_world, voids
 
@@ -246,7 +248,8 @@ def redeclare(
     setup: HandSetup, log: Sequence[Action], step: int, seat: int, other: int, choice: str
 ) -> Hand:
     """The hand at ``seat``'s decision ``step``, had ``other`` (a player who declared before it)
-    declared ``choice``; the others' declarations as they were, each checked again."""
+    declared ``choice``; the others' declarations as they were, each checked again (the
+    others' cards laid as ``seat`` saw them: :func:`replay_as_seen`)."""
     hand = Hand.deal(setup)
     changed = False
     for action in log[:step]:
@@ -254,7 +257,8 @@ def redeclare(
             action = Action.declare(other, choice)
             changed = True
         try:
-            hand.apply(action)
+            if not _laid_as_seen(hand, action, seat):
+                hand.apply(action)
         except IllegalAction as e:
             why = e.application.render(0) if e.application is not None else e.render(0)
             raise BoardError(
@@ -265,6 +269,113 @@ def redeclare(
     if not _decides(hand, seat):
         raise BoardError("after that declaration the decision is no longer yours to make")
     return hand
+
+
+def rules_title(rules: RuleSet) -> str:
+    """A rule set as the pages name it ("Peel (1891)")."""
+    return PRESETS[rules.name].title if rules.name in PRESETS else rules.name
+
+
+def under_rules(
+    setup: HandSetup, log: Sequence[Action], step: int, seat: int, rules: RuleSet
+) -> HandSetup:
+    """The setup of the hand ``setup`` deals, dealt the very same cards (a stacked pack) under
+    ``rules``, in which the first ``step`` actions of ``log`` can be made again and ``seat``
+    then has the same decision to make, with a choice; :class:`BoardError` says in plain
+    words why not (the rule set does not cover the game or seat so many players, it would
+    deal otherwise, an action could not be made, the decision is not his or has one option).
+
+    What the rule set decides from what everybody saw is checked again by the engine: the
+    deal, the declarations, the exchange, who leads, and his own cards' plays. The others'
+    plays are taken as they were made, as he saw them: whether a rule of ``rules`` would
+    have forbidden one of them depends on cards he could not see, and nothing on the board
+    may (the coach weighs the position from his view, as always)."""
+    title = rules_title(rules)
+    game, players = setup.game, setup.players
+    if not rules.supports(game):
+        covered = " and ".join(GAME_NAMES[g] for g in rules.games)
+        raise BoardError(
+            f"{title} covers {covered} only: a position of {GAME_NAMES[game]} cannot be "
+            "played under it"
+        )
+    low, high = rules.players(game)
+    if not low <= players <= high:
+        raise BoardError(
+            f"{title} seats {low} to {high} players at {GAME_NAMES[game]}, not {players}"
+        )
+    if not 0 <= step < len(log) or log[step].seat != seat:
+        raise BoardError("that step is not one of your decisions")
+    dealt = Hand.deal(setup._replace(trace=False))
+    if dealt.single_deal_applies():
+        raise BoardError(f"this deal was a single, one card to each player: not so under {title}")
+    if dealer_out(game, rules, players) != dealer_out(game, dealt.rules, players):
+        raise BoardError(
+            f"the dealer {'stands out of' if dealer_out(game, rules, players) else 'plays in'} "
+            f"his deal at a table of {players} under {title}: the cards would be dealt otherwise"
+        )
+    pack = stack_pack(
+        game,
+        rules,
+        players,
+        setup.dealer,
+        [[c.code for c in h] for h in dealt.hands],
+        dealt.turn_up.code,
+        None if dealt.miss is None else [c.code for c in dealt.miss],
+        [c.code for c in dealt.stock],
+    )
+    changed = setup._replace(rules=rules, pack=pack)
+    hand = Hand.deal(changed._replace(trace=False))
+    if hand.single_deal_applies():
+        raise BoardError(f"under {title} this deal would be a single, one card to each player")
+    if (hand.miss is None) != (dealt.miss is None):
+        raise BoardError(
+            f"under {title} this deal would be a must with no miss"
+            if hand.miss is None
+            else f"under {title} this deal would have a miss"
+        )
+    if hand.club_law != dealt.club_law:
+        law = "make it club law: everybody plays" if hand.club_law else "do not make it club law"
+        raise BoardError(f"under {title} clubs turned up {law}")
+    if hand.hands != dealt.hands or hand.miss != dealt.miss or hand.turn_up != dealt.turn_up:
+        raise BoardError(f"under {title} the cards would be dealt otherwise")
+    try:
+        hand = replay_as_seen(changed._replace(trace=False), log[:step], seat)
+    except IllegalAction as e:
+        why = e.application.render(0) if e.application is not None else e.render(0)
+        raise BoardError(f"under {title} the hand cannot go as it did: {why}") from None
+    if not _decides(hand, seat):
+        raise BoardError(f"under {title} that decision would not be yours to make")
+    if len(coach_choices(view_for(hand, seat))) < 2:
+        raise BoardError(f"under {title} you would have no choice there")
+    return changed
+
+
+def replay_as_seen(setup: HandSetup, actions: Sequence[Action], seat: int) -> Hand:
+    """The hand ``setup`` deals after ``actions``, each checked by the engine but the others'
+    cards, laid as ``seat`` saw them laid (:func:`under_rules`); IllegalAction if one cannot
+    be made."""
+    hand = Hand.deal(setup)
+    for action in actions:
+        if not _laid_as_seen(hand, action, seat):
+            hand.apply(action)
+    return hand
+
+
+def _laid_as_seen(hand: Hand, action: Action, seat: int) -> bool:
+    """Another player's card laid as he laid it, if it is his turn in the play, he holds it
+    and only a rule about what he held forbids it (:func:`under_rules`); False otherwise (the
+    engine applies the action and checks it)."""
+    if hand.phase != "play" or action.kind != "play" or action.seat == seat or action.civil:
+        return False
+    if action.seat != hand.to_act or len(action.cards) != 1:
+        return False
+    played = next((c for c in hand.hands[action.seat] if c.code == action.cards[0]), None)
+    if played is None or played in hand.legal_moves(action.seat, False).legal:
+        return False
+    hand._lay(action.seat, played, (), False, False)
+    hand.log.append(action)
+    hand._offer = hand._exchange_cache = None
+    return True
 
 
 def set_up(data: Mapping[str, object], *, game: str, rules: RuleSet) -> Hand:
@@ -302,6 +413,9 @@ __all__ = [
     "held_by",
     "line_of_play",
     "redeclare",
+    "replay_as_seen",
     "set_up",
+    "rules_title",
     "swap_card",
+    "under_rules",
 ]

@@ -35,6 +35,7 @@ from django.urls import reverse
 from games.loo import analysis
 from games.loo.cards import PACK, Card
 from games.loo.coach import SAMPLES, Advice
+from games.loo.errors import LooError
 from games.loo.hand import Action, Hand, Trick, setup_from_dict
 from games.loo.review import describe, option_line, view_seed
 from games.loo.rulesets import GAME_NAMES, PRESETS, RuleSet
@@ -53,7 +54,17 @@ BOARD_SECONDS: Final = 24 * 3600
 PER_PAGE: Final = 10
 #: The board's own query fields (:class:`~.analysis_forms.BoardForm`), which the what-if form
 #: sets itself: a set-up position's other fields are carried through it.
-WHATIF_NAMES: Final = ("samples", "level", "swap_out", "swap_in", "other", "choice", "page", "deal")
+WHATIF_NAMES: Final = (
+    "samples",
+    "level",
+    "swap_out",
+    "swap_in",
+    "other",
+    "choice",
+    "rules",
+    "page",
+    "deal",
+)
 #: How each declaration reads in a line of play.
 _DOES: Final = {
     "play": "plays",
@@ -77,6 +88,8 @@ class Position:
     #: Where it came from: a finished hand's record and step, else a set-up position.
     record: PracticeHand | None = None
     step: int = 0
+    #: The rule set a finished hand was played under, when it is weighed under another.
+    played_under: str = ""
 
 
 # -- which boards exist ---------------------------------------------------------------------
@@ -119,14 +132,74 @@ def finished_position(record: PracticeHand, step: int, whatif: Mapping[str, Any]
     if found is None:
         raise LookupError("the hand is not over")
     setup, log = found
-    hand = analysis.decision_at(setup, log, step, HUMAN)
+    played_under = ""
+    wanted = whatif.get("rules") or ""
+    if wanted and wanted != setup.rules.name:
+        played_under = analysis.rules_title(setup.rules)
+        setup = analysis.under_rules(setup, log, step, HUMAN, RuleSet.preset(wanted))
+        hand = analysis.replay_as_seen(setup, log[:step], HUMAN)
+    else:
+        hand = analysis.decision_at(setup, log, step, HUMAN)
     if whatif.get("other"):
         hand = analysis.redeclare(
             setup, log, step, HUMAN, whatif["other"] % record.table.players, whatif["choice"]
         )
     if whatif.get("swap_out"):
         hand = analysis.swap_card(hand, HUMAN, whatif["swap_out"], whatif["swap_in"])
-    return Position(hand, view_for(hand, HUMAN), reveal=True, record=record, step=step)
+    return Position(
+        hand,
+        view_for(hand, HUMAN),
+        reveal=True,
+        record=record,
+        step=step,
+        played_under=played_under,
+    )
+
+
+def other_rule_sets(position: Position, set_up: SetUpForm | None = None) -> RuleSetChoices:
+    """The rule sets the what-if may weigh this decision under besides the one it was played
+    (or set up) under, and those it may not, each with the reason in plain words: for a
+    finished hand, the same cards and the same play
+    (:func:`games.loo.analysis.under_rules`); for a set-up position, the same fields checked
+    under that rule set (:func:`games.loo.analysis.set_up`), a decision with a choice."""
+    view = position.view
+    held: list[tuple[str, str]] = []
+    refused: list[str] = []
+    found = finished_hand(position.record) if position.record is not None else None
+    played = found[0].rules.name if found is not None else view.rules.name
+    for pid, preset in PRESETS.items():
+        if pid == played:
+            continue
+        rules = RuleSet.preset(pid)
+        try:
+            if found is not None:
+                analysis.under_rules(found[0], found[1], position.step, HUMAN, rules)
+            elif set_up is not None:
+                _set_up_holds(set_up, rules)
+            else:
+                continue
+        except LooError as error:
+            text = str(error).removeprefix(f"under {preset.title} ").removeprefix(preset.title)
+            refused.append(f"{preset.title}: {text.strip()[:1].lower()}{text.strip()[1:]}.")
+            continue
+        held.append((pid, preset.title))
+    return RuleSetChoices(tuple(held), tuple(refused))
+
+
+def _set_up_holds(set_up: SetUpForm, rules: RuleSet) -> None:
+    """The set-up position can be weighed under ``rules`` (a LooError says why not)."""
+    hand = analysis.set_up(set_up.position(), game=set_up.cleaned_data["game"], rules=rules)
+    if len(analysis.coach_choices(view_for(hand, HUMAN))) < 2:
+        raise analysis.BoardError(f"under {analysis.rules_title(rules)} you would have no choice")
+
+
+@dataclass(frozen=True)
+class RuleSetChoices:
+    """The what-if's other rule sets: (id, title) of those that hold the position, and a
+    sentence for each that does not."""
+
+    held: tuple[tuple[str, str], ...]
+    refused: tuple[str, ...]
 
 
 def set_up_position(form: SetUpForm) -> Position:

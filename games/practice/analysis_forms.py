@@ -12,6 +12,7 @@ from django import forms
 from games.loo.cards import Card, parse_card
 from games.loo.coach import SAMPLES
 from games.loo.errors import LooError
+from games.loo.rulesets import PRESETS
 from games.table.forms import DealForm
 
 #: "Look deeper": four times the coach's deals.
@@ -59,6 +60,13 @@ class BoardForm(forms.Form):
     swap_in = forms.CharField(required=False, max_length=3, label="for")
     other = forms.IntegerField(min_value=1, required=False, label="Had")
     choice = forms.CharField(required=False, max_length=14, label="declared")
+    #: Another rule set for a finished hand's decision ("": as it was played); a set-up
+    #: position's rule set is its own form's.
+    rules = forms.ChoiceField(
+        choices=[("", "As played"), *((pid, p.title) for pid, p in PRESETS.items())],
+        required=False,
+        label="Under the rule set",
+    )
 
     def clean_card(self) -> Card | None:
         return _card(self.cleaned_data.get("card") or "", "The card to look for")

@@ -103,7 +103,13 @@ def _board(
     if isinstance(advice, HttpResponse):
         return advice
     context = analysis.board_page(position, advice, options, here=here, query=request.GET)
-    context.update(form=form, refusal=refusal, set_up=set_up, record=position.record)
+    context.update(
+        form=form,
+        refusal=refusal,
+        set_up=set_up,
+        record=position.record,
+        rule_sets=analysis.other_rule_sets(position, set_up),
+    )
     if position.record is not None:
         context["replay_url"] = (
             reverse("games:hand-replay", args=[position.record.table_id, position.record.number])

@@ -18,6 +18,13 @@ worker process makes the missing questions, one key at a time, after the respons
 one), ``"inline"`` (at once, in the request: a test, a benchmark's "no wait" proof) or
 ``"off"`` (never: the tests that do not test the pool). ``manage.py preparequestions`` fills
 every key's pool ahead (after a deploy), and ``prunequestions`` deletes the taken rows.
+
+A server that was not prepared (``make run`` on a fresh clone, a deploy that skipped
+``preparequestions``) warms up by itself (:func:`warm`): at the trainer's first request, the
+background thread fills the pools of the slow kinds (the coach's "declare", the one kind
+whose question takes longer to make than a learner should wait; every other kind is made in
+a few tens of ms and its pool is filled as learners take its questions), one server process
+of all at a time (a lock in the shared cache).
 """
 
 from __future__ import annotations
@@ -29,11 +36,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.core.cache import cache as shared_cache
 from django.db import close_old_connections, connection
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from games.loo.questions import VERSION, Question, QuestionError, question
+from games.loo.questions import KIND_BY_NAME, VERSION, Question, QuestionError, question
 from games.models import new_seed
 from lessons.trainer import bank
 from lessons.trainer.models import PreparedQuestion
@@ -87,7 +95,9 @@ def take(key: Key) -> Question | None:
 
 def ask(drill: bank.Drill) -> Question | None:
     """A question for ``drill``, from the pool when it has one, else made now; None if no
-    seed tried gives one. The pool of the key served is then topped up."""
+    seed tried gives one. The pool of the key served is then topped up (and the slow kinds'
+    pools warmed up, the first time: :func:`warm`)."""
+    warm()
     for _ in range(SEEDS_TO_TRY):
         seed = new_seed()
         try:
@@ -181,6 +191,25 @@ class Preparer:
 
 
 PREPARER = Preparer()
+
+#: The kinds whose pools a server warms up by itself: those slow to make (judgement).
+SLOW_KINDS = tuple(name for name, kind in KIND_BY_NAME.items() if kind.judgement)
+#: How long one process's warm-up keeps the others from starting theirs (the shared cache).
+WARM_LOCK_SECONDS = 600
+_warmed = threading.Event()
+
+
+def warm() -> None:
+    """Once per process, where the pools are topped up in the background: queue every key of
+    :data:`SLOW_KINDS` for the background thread (a key whose pool is full costs a count), if
+    no other process has done so in the last :data:`WARM_LOCK_SECONDS`."""
+    if _warmed.is_set() or getattr(settings, "TRAINER_PREPARE", "thread") != "thread":
+        return
+    _warmed.set()
+    if not shared_cache.add("trainer:warm", 1, WARM_LOCK_SECONDS):
+        return
+    for key in every_key(SLOW_KINDS):
+        PREPARER.submit(key)
 
 
 def every_key(kinds: Iterable[str] | None = None) -> list[Key]:

@@ -87,6 +87,7 @@ def _not_found(request: HtmxHttpRequest) -> HttpResponse:
 @require_safe
 def show_trainer(request: HtmxHttpRequest) -> HttpResponse:
     """Choose a rule, a group or any rule, a rule set and a game; the learner's record."""
+    prepared.warm()  # the slow kinds' pools, made ahead while the learner chooses
     if request.GET:
         form = DrillForm(request.GET)
         form.is_valid()  # a link with an unknown rule, rule set or game: say so

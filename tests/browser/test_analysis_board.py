@@ -1,7 +1,8 @@
 """The analysis board and the hint on the table, in Chromium at 1280 px and on a 375 px phone,
 JavaScript on and off, worked by keyboard: from a finished hand's review to the board of a
-decision, its figures, a filter of its deals and the lines of play in one of them, then the same
-position set up and weighed under another rule set; at the table, the hint turned on marks the
+decision, its figures, a filter of its deals and the lines of play in one of them, the same
+cards and play weighed under another rule set by the what-if, then the same position set up
+and weighed under another rule set; at the table, the hint turned on marks the
 coach's choice, described by its reason. axe finds nothing on the board or the hinted table."""
 
 from __future__ import annotations
@@ -63,6 +64,36 @@ def _board_by_keyboard(page: Page) -> None:
     expect(page.locator(".board__line")).to_have_count(options.count())
     expect(page.locator("#lines")).to_contain_text(re.compile(r"You (win|lose)"))
     _fits(page)
+    # What-if: the same cards and play under another rule set, chosen in the what-if form.
+    rule_sets = page.locator("#whatif-rules option")
+    expect(rule_sets.first).to_have_text("Hoffmann (1909) (as played)")
+    other = rule_sets.nth(1).inner_text()
+    page.locator("#whatif-rules").select_option(index=1)
+    _press(page, "See the figures move", "button")
+    expect(page.locator("#board-rules-changed")).to_contain_text(f"Weighed under {other}")
+    expect(page.locator("#board-rules-changed")).to_contain_text("played under Hoffmann (1909)")
+    expect(page.locator("#whatif-rules")).to_have_value(re.compile(r"^[a-z]+$"))
+    expect(page.locator(".board__option").first).to_contain_text("counters")
+    expect(page.locator("#deals-count")).to_have_text(re.compile(r"^120 of 120 deals\."))
+    _fits(page)
+    _press(page, "Back to the decision as it was")
+    expect(page.locator("#board-rules-changed")).to_have_count(0)
+    # The other what-if controls, chosen by keyboard alone: a card of yours changed for one
+    # you cannot see, and the other players' level.
+    mine = page.locator("#swap-out option").nth(1).inner_text()
+    for control in ("#swap-out", "#swap-in", "#level"):
+        page.locator(control).focus()
+        page.keyboard.press("ArrowDown")
+    expect(page.locator("#level")).to_have_value("beginner")
+    into = page.locator("#swap-in option:checked").inner_text()
+    _press(page, "See the figures move", "button")
+    expect(page.locator("#board-refusal")).to_have_count(0)
+    cards = page.locator(".board__position p", has_text="Your cards")
+    expect(cards.get_by_role("img", name=into)).to_be_visible()
+    expect(cards.get_by_role("img", name=mine)).to_have_count(0)
+    expect(page.locator("#level")).to_have_value("beginner")
+    expect(page.locator(".board__option").first).to_contain_text("counters")
+    _fits(page)
     # The same position set up: under another rule set.
     _press(page, "Set this position up")
     expect(page.get_by_role("heading", level=1)).to_have_text(
@@ -70,7 +101,7 @@ def _board_by_keyboard(page: Page) -> None:
     )
     page.locator("summary", has_text="Change the position").focus()
     page.keyboard.press("Enter")
-    page.get_by_label("Rule set").select_option("britannica")
+    page.get_by_label("Rule set:", exact=True).select_option("britannica")
     _press(page, "Weigh this position", "button")
     expect(page.locator(".board__position")).to_contain_text("Britannica")
     expect(page.locator(".board__option").first).to_contain_text("counters")
@@ -138,3 +169,7 @@ def test_axe_finds_nothing_on_the_board_or_the_hinted_table(js_page: Page) -> No
     page.get_by_role("link", name="Lines of play in deal 1", exact=True).click()
     expect(page.locator(".board__line").first).to_be_visible()
     assert axe.violations(page) == [], "the board"
+    page.locator("#whatif-rules").select_option(index=1)
+    page.get_by_role("button", name="See the figures move").click()
+    expect(page.locator("#board-rules-changed")).to_contain_text("Weighed under")
+    assert axe.violations(page) == [], "the board under another rule set"

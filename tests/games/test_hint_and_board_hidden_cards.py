@@ -4,7 +4,9 @@ human met the same actions of the computer players, the table page with the hint
 same at each of his decisions, byte for byte but for the table's number (the hint marks the
 same option with the same reason); there is no board of the hand while it is played; and once
 it is over, the board of each of his decisions shows the same figures, deals and lines of play
-(only "Every card at this moment", the finished hand's own cards, may differ).
+(only "Every card at this moment", the finished hand's own cards, may differ), and so does
+the board of a decision weighed under another rule set (the what-if's rule sets, those
+offered and those refused with their reasons, the same too).
 
 The tables and the swaps are those of tests/games/test_coach_hidden_cards.py."""
 
@@ -43,11 +45,14 @@ def _hint_on(client: Client, practice: PracticeTable) -> None:
     assert response.status_code == 302
 
 
-def _board(client: Client, practice: PracticeTable, number: int, step: int) -> str:
+def _board(client: Client, practice: PracticeTable, number: int, step: int, rules: str = "") -> str:
     url = reverse("games:hand-board", args=[practice.pk, number, step])
-    response = client.get(url, {"deal": 2, "where": 1, "card": "AS"})
+    query = {"deal": 2, "where": 1, "card": "AS", **({"rules": rules} if rules else {})}
+    response = client.get(url, query)
     assert response.status_code == 200
     html = _normalised(response.content.decode(), practice.pk)
+    # Weighed under that rule set, not refused (the refusal comes before the figures).
+    assert not rules or ("Weighed under" in html and "board-refusal" not in html)
     # From the figures on: the finished hand's own cards come before them.
     return html[html.index('<section id="figures"') :]
 
@@ -104,11 +109,22 @@ def test_the_hint_and_the_board_are_the_same_whatever_the_hidden_cards(
     assert steps
     boards = {step: _board(client, original, number, step) for step in steps}
     assert all("Lines of play in deal 2" in html for html in boards.values())
+    # What-if under another rule set (the same cards and play): the first it may be weighed
+    # under, at his first two decisions.
+    others = {}
+    for step in steps[:2]:
+        held = analysis.other_rule_sets(analysis.finished_position(record, step, {})).held
+        if held:
+            others[step] = (held[0][0], _board(client, original, number, step, held[0][0]))
+    assert others
     for what, theirs, other in _alike(
         rng, player, original, owner, start_version, posted, by_anyone=True
     ):
         for step, mine in boards.items():
             _same(mine, _board(theirs, other, number, step), f"the board at {step}, {what}")
+        for step, (rules, mine) in others.items():
+            again = _board(theirs, other, number, step, rules)
+            _same(mine, again, f"the board at {step} under {rules}, {what}")
         break
     else:
         raise AssertionError("no deal that differs in cards nobody saw met the same play")

@@ -1,7 +1,8 @@
 """Questions made ahead (issue 38): a drill takes its question from a pool when it has one;
 the question served is exactly the one the engine makes for its identity; a row is taken once,
 by one request; the pools are topped up after a question is taken (inline, or by the
-background thread, whose errors reach the test); a row kept by another engine is never read."""
+background thread, whose errors reach the test); a row kept by another engine is never read;
+a server not prepared warms up the slow kind's pools by itself."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ from io import StringIO
 from typing import Any
 
 import pytest
+from django.core.cache import cache as shared_cache
 from django.core.management import call_command
 from django.test import override_settings
+from django.urls import reverse
 from django.utils import timezone
 
 from games.loo.questions import VERSION, question
@@ -184,3 +187,31 @@ def test_every_key_is_what_a_drill_can_ask_for() -> None:
         rules = bank.coverage(preset, game)["why-not"]
         assert prepared.Key("why-not", preset, game) in keys
         assert all(prepared.Key("why-not", preset, game, r) in keys for r in rules)
+
+
+@pytest.mark.django_db
+def test_a_server_not_prepared_warms_up_the_slow_kinds_pools_once(
+    client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``make run`` fills no pool: the trainer's first request has the background thread make
+    the slow kinds' questions ahead ("declare"), once per process and once across processes
+    while the shared cache's lock holds; not at all when the pools are not topped up in the
+    background."""
+    queued: list[prepared.Key] = []
+    monkeypatch.setattr(prepared.PREPARER, "submit", queued.append)
+    monkeypatch.setattr(prepared, "_warmed", prepared.threading.Event())
+    shared_cache.delete("trainer:warm")
+    assert prepared.SLOW_KINDS == ("declare",)
+
+    client.get(reverse("trainer:choose"))  # TRAINER_PREPARE "off" (the tests')
+    assert queued == []
+    with override_settings(TRAINER_PREPARE="thread"):
+        client.get(reverse("trainer:choose"))
+        assert queued == prepared.every_key(["declare"]) and queued
+        client.get(reverse("trainer:choose"))
+        assert len(queued) == len(prepared.every_key(["declare"]))
+        # Another process: the lock in the shared cache holds it back.
+        monkeypatch.setattr(prepared, "_warmed", prepared.threading.Event())
+        prepared.warm()
+        assert len(queued) == len(prepared.every_key(["declare"]))
+    shared_cache.delete("trainer:warm")
