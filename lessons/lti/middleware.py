@@ -18,6 +18,8 @@ from collections.abc import Callable
 from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase
 
+from lessons.lti.tool import cross_site
+
 SESSION_KEY = "lti"
 
 
@@ -44,6 +46,5 @@ class LtiFrameMiddleware:
                 del response["X-Frame-Options"]
             for name in (settings.SESSION_COOKIE_NAME, settings.CSRF_COOKIE_NAME):
                 if name in response.cookies:
-                    response.cookies[name]["samesite"] = "None"
-                    response.cookies[name]["secure"] = True
+                    cross_site(response, name)
         return response

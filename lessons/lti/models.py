@@ -224,6 +224,10 @@ class LtiContext(models.Model):
     def __str__(self) -> str:
         return f"{self.title or self.context_id} at {self.platform}"
 
+    def failed_grades(self) -> int:
+        """Grades of this course's activities given up on (the class's page says so)."""
+        return ScoreOutbox.objects.filter(placement__context=self, failed__isnull=False).count()
+
 
 class Placement(models.Model):
     """An activity an instructor placed in a course by deep linking: a quiz (given to the

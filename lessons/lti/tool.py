@@ -19,7 +19,7 @@ from typing import Any
 
 import requests
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils import timezone
 from pylti1p3.cookie import CookieService
 from pylti1p3.deployment import Deployment as LibDeployment
@@ -176,14 +176,20 @@ class Cookies(CookieService):
     def write(self, response: HttpResponse) -> None:
         for key, value in self.to_set.items():
             response.set_cookie(
-                key,
-                value,
-                max_age=STATE_COOKIE_SECONDS,
-                secure=True,
-                httponly=True,
-                samesite="None",
-                path="/lti/",
+                key, value, max_age=STATE_COOKIE_SECONDS, secure=True, httponly=True, path="/lti/"
             )
+            cross_site(response, key)
+
+
+def cross_site(response: HttpResponseBase, name: str) -> None:
+    """Make the cookie ``name`` that ``response`` sets one the browser keeps and sends inside
+    another site's frame: ``SameSite=None; Secure``, and ``Partitioned`` (CHIPS), so that a
+    browser that blocks third-party cookies still keeps it for the frames of that one
+    platform (a launch in a new window is not cross-site, and keeps it as any cookie).
+    Python's cookies know no ``Partitioned`` attribute before 3.14: it is written after
+    ``SameSite``'s value."""
+    response.cookies[name]["samesite"] = "None; Partitioned"
+    response.cookies[name]["secure"] = True
 
 
 class StateStore(SessionService):

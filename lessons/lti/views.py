@@ -32,7 +32,7 @@ from lessons.lti import deeplinking, outbox, roster
 from lessons.lti.forms import TrainerForm
 from lessons.lti.launch import act_on, existing_account
 from lessons.lti.middleware import SESSION_KEY
-from lessons.lti.models import LtiContext, Placement, ScoreOutbox, ToolKey, origin_of
+from lessons.lti.models import LtiContext, Placement, Platform, ScoreOutbox, ToolKey, origin_of
 from lessons.lti.tool import Launch, LaunchRefused, start_login
 from lessons.quizzes.forms import AssignmentForm
 from lessons.quizzes.models import Quiz
@@ -40,9 +40,16 @@ from lessons.quizzes.zones import teacher_zone
 from loo_site import limits
 
 
-def refused(request: HttpRequest, reason: str, status: int = 403) -> HttpResponse:
-    """The page of a login or launch refused: what failed, and that nothing was changed."""
-    return render(request, "lti/refused.html", {"reason": reason}, status=status)
+def refused(
+    request: HttpRequest, reason: str, status: int = 403, platform: Platform | None = None
+) -> HttpResponse:
+    """The page of a login or launch refused: what failed, and that nothing was changed;
+    inside the frame of the platform that sent it, when it is a registered one."""
+    response = render(request, "lti/refused.html", {"reason": reason}, status=status)
+    if platform is not None:
+        response._csp_replace = {"frame-ancestors": platform.origins()}  # type: ignore[attr-defined]
+        response.xframe_options_exempt = True
+    return response
 
 
 @require_safe
@@ -82,7 +89,7 @@ def launch(request: HttpRequest) -> HttpResponse:
     try:
         body = message.checked()
     except LaunchRefused as error:
-        return refused(request, str(error))
+        return refused(request, str(error), platform=message.conf.platform)
     platform = message.platform()
     taken: Any = []
     if existing_account(platform, body) is None:
@@ -96,7 +103,7 @@ def launch(request: HttpRequest) -> HttpResponse:
         launched, context = act_on(platform, message.login, body, deep_link=deep_link)
     except LaunchRefused as error:
         limits.give_back(*taken)
-        return refused(request, str(error))
+        return refused(request, str(error), platform=platform)
     sign_in(request, launched.user, backend="django.contrib.auth.backends.ModelBackend")
     request.session[SESSION_KEY] = {"platform": platform.pk, "origins": platform.origins()}
     get_token(request)  # the CSRF cookie, SameSite=None in this session (middleware)

@@ -213,6 +213,8 @@ class Platform:
             return 200, "text/html", "<!doctype html><title>Added</title><h1>Activity added</h1>"
         if route.startswith("/frame"):
             return 200, "text/html", self.frame_page(parse_qs(parts.query))
+        if route == "/favicon.ico":
+            return 404, "text/plain", "no icon"
         self.check_bearer(headers)
         if route.endswith("/memberships"):
             return (
@@ -258,6 +260,7 @@ class Platform:
                 f'<input type="hidden" name="id_token" value="{token}">'
                 f'<input type="hidden" name="state" value="{html.escape(one("state"))}">'
                 '<button type="submit">Continue to Lanterloo</button></form>'
+                "<script>document.getElementById('launch').submit()</script>"
             ),
         )
 
