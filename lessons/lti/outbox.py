@@ -5,7 +5,8 @@ written for each student concerned, in the transaction of the change; nothing go
 network there. After the commit a background thread of the worker sends what is due
 (``settings.LTI_SEND``: "thread", "inline" or "off"), and ``manage.py send_lti_scores`` (cron,
 or ``--loop`` as a worker of its own) sends what is due later: retries, and grades held until
-the assignment closes when its answers and scores are shown only then.
+the assignment closes when its answers and scores are shown only then, and the grades of
+attempts that their close or time limit ended (:func:`queue_ended`).
 
 A row is sent with the grade the quiz's rule gives *when it is sent* (highest, last, first
 attempt or the average: :meth:`Assignment.kept`, worked out as every page works it out,
@@ -25,6 +26,7 @@ from typing import Any
 import requests
 from django.conf import settings
 from django.db import close_old_connections, connection, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from pylti1p3.assignments_grades import AssignmentsGradesService
 from pylti1p3.exception import LtiException
@@ -92,6 +94,35 @@ def on_regraded(sender: Any, assignment: Assignment, **kwargs: Any) -> None:
         Attempt.objects.filter(assignment=assignment).values_list("student", flat=True).distinct()
     )
     queue(assignment, students)
+
+
+def queue_ended(now: datetime | None = None) -> int:
+    """Queue the grades of attempts at placed quizzes that their close or time limit ended
+    without a submit (no request ended them: ``send_lti_scores`` looks for them), unless a
+    grade was queued since they ended. How many rows."""
+    now = now or timezone.now()
+    newer = ScoreOutbox.objects.filter(
+        placement__assignment=OuterRef("assignment"),
+        student=OuterRef("student"),
+        changed__gte=OuterRef("deadline"),
+    )
+    ended = (
+        Attempt.objects.filter(
+            assignment__lti_placement__kind=Placement.QUIZ,
+            submitted__isnull=True,
+            deadline__lte=now,
+        )
+        .exclude(Exists(newer))
+        .values_list("assignment", "student")
+        .distinct()
+    )
+    students: dict[int, list[int]] = {}
+    for assignment, student in ended:
+        students.setdefault(assignment, []).append(student)
+    return sum(
+        queue(assignment, students[assignment.pk])
+        for assignment in Assignment.objects.filter(pk__in=students)
+    )
 
 
 def send_again(placements: Any) -> int:

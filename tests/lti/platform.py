@@ -268,8 +268,10 @@ class Platform:
         """A course page of the platform, the tool's login in an iframe."""
         src = html.escape(query["src"][0])
         return (
-            "<!doctype html><title>Course 1 | Platform</title><h1>Course 1</h1>"
-            f'<iframe name="tool" title="Lanterloo" src="{src}" width="1100" height="760"></iframe>'
+            "<!doctype html><meta name=viewport content='width=device-width'>"
+            "<title>Course 1 | Platform</title><h1>Course 1</h1>"
+            f'<iframe name="tool" title="Lanterloo" src="{src}" style="width:100%;height:760px">'
+            "</iframe>"
         )
 
     def read_tool_jwt(self, token: str, audience: str) -> dict[str, Any]:

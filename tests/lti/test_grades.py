@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from io import StringIO
 from dataclasses import dataclass
 from datetime import timedelta
 from html import unescape
@@ -16,11 +17,13 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.management import call_command
 from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils import timezone
 from pytest_django import DjangoDbBlocker
 
+from lessons.course.models import Lesson
 from lessons.lti import outbox
 from lessons.lti.models import LtiAccount, LtiContext, Placement, ScoreOutbox
 from lessons.quizzes.models import Assignment, Attempt
@@ -129,7 +132,9 @@ def test_the_deep_linking_answer_places_the_quiz(course: Course, platform: Platf
     assert assignment.school_class == LtiContext.objects.get().school_class
 
 
-def learner(platform: Platform, course: Course, sub: str = "learner-1") -> Client:
+def learner(
+    platform: Platform, course: Course, sub: str = "learner-1", lineitem: str | None = None
+) -> Client:
     """A learner's launch into the placed quiz: he lands on the assignment."""
     client = Client()
     token = Placement.objects.get(pk=course.placement).token
@@ -140,7 +145,7 @@ def learner(platform: Platform, course: Course, sub: str = "learner-1") -> Clien
         name="Ada Lovelace",
         link="link-quiz",
         custom={"lanterloo_placement": token},
-        lineitem=course.lineitem,
+        lineitem=course.lineitem if lineitem is None else lineitem,
     )
     assert response["Location"] == reverse("quizzes:assignment", args=[course.assignment])
     return client
@@ -244,3 +249,108 @@ def test_a_failed_send_is_retried_then_shown_to_the_teacher(
         teacher.post(reverse("lti:send-again", args=[school_class.pk]))
     row.refresh_from_db()
     assert row.sent is not None and row.score == pytest.approx(100)
+
+
+def test_without_a_line_item_claim_the_tool_finds_or_makes_the_column(
+    course: Course, platform: Platform, sending: Any
+) -> None:
+    """The launch names no line item: the tool looks for its column in the course's line
+    items (by its resource id: the one the platform made from the deep-linking answer), and
+    makes one when there is none."""
+    client = learner(platform, course, sub="learner-4", lineitem="")
+    Placement.objects.filter(pk=course.placement).update(lineitem_url="")
+    before = len(platform.scores)
+    with sending(execute=True):
+        take(client, course, right=1)
+    assert Placement.objects.get(pk=course.placement).lineitem_url == course.lineitem
+    kept = platform.lineitems.pop(course.lineitem)
+    try:
+        Placement.objects.filter(pk=course.placement).update(lineitem_url="")
+        with sending(execute=True):
+            take(client, course, right=3)
+        made = Placement.objects.get(pk=course.placement).lineitem_url
+        assert made and made != course.lineitem
+        item = platform.lineitems.pop(made)
+        assert item["resourceId"] == f"lanterloo-assignment-{course.assignment}"
+        assert item["scoreMaximum"] == 100 and item["label"] == "Following suit"
+    finally:
+        platform.lineitems[course.lineitem] = kept
+    [(first, _), (second, score)] = platform.scores[before:]
+    assert first == course.lineitem and second == made
+    assert score["scoreGiven"] == pytest.approx(100)
+
+
+def test_grades_wait_for_the_close_when_scores_are_shown_only_then(
+    course: Course, platform: Platform, sending: Any
+) -> None:
+    Assignment.objects.filter(pk=course.assignment).update(feedback="closed")
+    client = learner(platform, course, sub="learner-5")
+    before = len(platform.scores)
+    with sending(execute=True):
+        take(client, course, right=1)
+    row = ScoreOutbox.objects.get()
+    closes = Assignment.objects.get(pk=course.assignment).closes
+    assert row.next_try == closes and platform.scores[before:] == []
+    with mock.patch("django.utils.timezone.now", return_value=closes + timedelta(seconds=1)):
+        assert outbox.send_due() == (1, 0)
+    assert len(platform.scores) == before + 1
+
+
+def test_an_attempt_its_close_ended_is_sent_by_the_command(
+    course: Course, platform: Platform
+) -> None:
+    client = learner(platform, course, sub="learner-6")
+    client.post(reverse("quizzes:attempt-start", args=[course.assignment]))
+    attempt = Attempt.objects.get(assignment=course.assignment)
+    url = reverse("quizzes:attempt-answer", args=[attempt.pk, 1])
+    client.post(url, {"response": right_response(attempt, 0)})
+    before = len(platform.scores)
+    call_command("send_lti_scores", stdout=StringIO())
+    assert platform.scores[before:] == []  # still open
+    after = attempt.deadline + timedelta(seconds=1)
+    with mock.patch("django.utils.timezone.now", return_value=after):
+        call_command("send_lti_scores", stdout=StringIO())
+        call_command("send_lti_scores", stdout=StringIO())  # once only
+    [(_, score)] = platform.scores[before:]
+    assert score["userId"] == "learner-6"
+    assert score["scoreGiven"] == pytest.approx(100 / 3, abs=1e-3)
+
+
+def test_a_lesson_and_the_trainer_can_be_placed(course: Course, platform: Platform) -> None:
+    client = Client()
+    lesson = Lesson.objects.order_by("pk").first()
+    assert lesson is not None
+    answer = deep_link(
+        client,
+        platform,
+        {
+            "kind": "assignment",
+            "what": f"lesson:{lesson.slug}",
+            "opens": form_time(timezone.now()),
+            "closes": form_time(timezone.now() + timedelta(days=2)),
+            "attempts": "1",
+            "grading": "highest",
+            "feedback": "attempt",
+        },
+    )
+    [item] = answer["https://purl.imsglobal.org/spec/lti-dl/claim/content_items"]
+    assert "lineItem" not in item and item["title"] == f"Lesson: {lesson.title}"
+    opened = launch(Client(), platform, sub="learner-7", link="link-lesson", custom=item["custom"])
+    assert opened["Location"] == lesson.get_absolute_url()
+
+    answer = deep_link(client, platform, {"kind": "trainer", "rules": "hoffmann"})
+    [item] = answer["https://purl.imsglobal.org/spec/lti-dl/claim/content_items"]
+    assert item["title"].startswith("Rule trainer: ")
+    opened = launch(Client(), platform, sub="learner-7", link="link-trainer", custom=item["custom"])
+    assert opened["Location"] == reverse("trainer:choose") + "?rules=hoffmann"
+
+
+def test_a_deep_linking_choice_is_used_once(course: Course, platform: Platform) -> None:
+    client = Client()
+    response = launch(
+        client, platform, sub="teacher-1", role=INSTRUCTOR, message="LtiDeepLinkingRequest"
+    )
+    client.post(response["Location"], {"kind": "trainer", "rules": "hoffmann"})
+    again = client.post(response["Location"], {"kind": "trainer", "rules": "hoffmann"})
+    assert again.status_code == 404
+    assert Placement.objects.filter(kind=Placement.TRAINER).count() == 1

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.test import Client
+from django.conf import settings
+from django.test import Client, override_settings
 
 from lessons.classes.models import CoTeacher, Membership, SchoolClass, Teacher
 from lessons.lti.launch import ELSEWHERE, NOT_OPENED
@@ -242,3 +243,19 @@ def test_another_platform_never_reaches_this_ones_classes(
     finally:
         other.stop()
     assert not other.errors
+
+
+def test_launches_that_make_accounts_are_limited_like_sign_ups(
+    opened: dict[str, int], platform: Platform
+) -> None:
+    # Two accounts an hour: the instructor's (opened) and one more.
+    limited = {**settings.RATE_LIMITS, "lti-accounts-per-address": (2, 3600)}
+    with override_settings(RATE_LIMITS=limited):
+        assert launch(Client(), platform, sub="learner-10").status_code == 302
+        before = counts()
+        response = launch(Client(), platform, sub="learner-11")
+        assert response.status_code == 429
+        assert counts() == {**before, "logins used": before["logins used"]}
+        assert not LtiAccount.objects.filter(subject="learner-11").exists()
+        # Someone who has an account already is not counted.
+        assert launch(Client(), platform, sub="learner-10").status_code == 302

@@ -1,15 +1,19 @@
 """Send the grades due to learning platforms (lessons.lti.outbox): once, for cron every
-minute, or ``--loop`` as a worker of its own."""
+minute, or ``--loop`` as a worker of its own. It first queues the grades of attempts that
+their close or time limit ended (no request did), and forgets logins older than a day."""
 
 from __future__ import annotations
 
 import time
+from datetime import timedelta
 from typing import Any
 
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections
+from django.utils import timezone
 
-from lessons.lti.outbox import send_due
+from lessons.lti.models import LoginState
+from lessons.lti.outbox import queue_ended, send_due
 
 
 class Command(BaseCommand):
@@ -22,6 +26,8 @@ class Command(BaseCommand):
     def handle(self, *args: Any, loop: bool = False, every: int = 30, **options: Any) -> None:
         while True:
             close_old_connections()
+            LoginState.objects.filter(created__lt=timezone.now() - timedelta(days=1)).delete()
+            queue_ended()
             sent, failed = send_due()
             if sent or failed or not loop:
                 self.stdout.write(f"{sent} grades sent, {failed} not sent (tried again later).")
