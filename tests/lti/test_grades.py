@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from io import StringIO
 from dataclasses import dataclass
 from datetime import timedelta
 from html import unescape
+from io import StringIO
 from typing import Any
 from unittest import mock
 from zoneinfo import ZoneInfo

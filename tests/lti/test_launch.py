@@ -9,8 +9,8 @@ import time
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.test import Client, override_settings
 
 from lessons.classes.models import CoTeacher, Membership, SchoolClass, Teacher
