@@ -24,6 +24,7 @@ from lessons.classes.models import SchoolClass, Teacher
 from lessons.lti import outbox
 from lessons.lti.models import Deployment, LtiAccount, LtiContext, Placement, Platform, ToolKey
 from lessons.quizzes.models import Assignment
+from tests.browser import axe
 from tests.lti.platform import INSTRUCTOR
 from tests.lti.platform import Platform as SimulatedPlatform
 from tests.quizzes.conftest import make_quiz
@@ -158,6 +159,9 @@ def test_an_instructor_places_a_quiz_from_the_platforms_frame(
     tool = page.frame_locator('iframe[name="tool"]')
     expect(tool.get_by_role("heading", name="Place Lanterloo in “Course 1”")).to_be_visible()
     page.screenshot(path=f"{SHOTS}/4-deep-link-{width}.png", full_page=True)
+    frame = page.frame(name="tool")
+    assert frame is not None
+    axe.assert_nothing_serious(frame, "the deep-linking page")  # type: ignore[arg-type]
     tool.get_by_label("Assign", exact=True).focus()
     tool.get_by_label("Assign", exact=True).select_option(label="Following suit")
     tool.get_by_label("Attempts allowed").fill("2")
@@ -165,6 +169,14 @@ def test_an_instructor_places_a_quiz_from_the_platforms_frame(
     expect(
         page.frame_locator('iframe[name="tool"]').get_by_role("heading", name="Activity added")
     ).to_be_visible()
+    # The class's LTI page, in the same frame: the course, the class list, the grades.
+    school_class = SchoolClass.objects.get()
+    frame = page.frame(name="tool")
+    assert frame is not None
+    frame.goto(f"{live_server.url}/lti/class/{school_class.pk}/")
+    expect(tool.get_by_role("heading", name="Course 1 in Riverside Moodle")).to_be_visible()
+    axe.assert_nothing_serious(frame, "the class's LTI page")  # type: ignore[arg-type]
+    page.screenshot(path=f"{SHOTS}/5-class-page-{width}.png", full_page=True)
     context.close()
     [answer] = platform.deep_link_answers
     [item] = answer["https://purl.imsglobal.org/spec/lti-dl/claim/content_items"]
