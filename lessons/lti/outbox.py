@@ -25,7 +25,7 @@ from typing import Any
 
 import requests
 from django.conf import settings
-from django.db import close_old_connections, connection, transaction
+from django.db import connection, transaction
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from pylti1p3.assignments_grades import AssignmentsGradesService
@@ -297,7 +297,6 @@ def wake() -> None:
     global last_thread
     mode = getattr(settings, "LTI_SEND", "thread")
     if mode == "inline":
-        close_old_connections()
         send_due()
     elif mode == "thread" and _running.acquire(blocking=False):
         last_thread = threading.Thread(target=_send_in_thread, name="lti-grades", daemon=True)

@@ -25,7 +25,8 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, loop: bool = False, every: int = 30, **options: Any) -> None:
         while True:
-            close_old_connections()
+            if loop:  # a long-lived process: a connection as a request would have it
+                close_old_connections()
             LoginState.objects.filter(created__lt=timezone.now() - timedelta(days=1)).delete()
             queue_ended()
             sent, failed = send_due()
