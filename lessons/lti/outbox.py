@@ -200,6 +200,8 @@ def send_one(row: ScoreOutbox, now: datetime) -> float:
     assignment = placement.assignment
     if assignment is None:
         raise NotSent("The assignment is gone.")
+    if not placement.context.platform.active:
+        raise NotSent("The platform is switched off in Lanterloo's admin.")
     account = LtiAccount.objects.filter(
         user=row.student_id, issuer=placement.context.platform.issuer
     ).first()

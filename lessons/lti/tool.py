@@ -17,6 +17,7 @@ import hashlib
 from datetime import timedelta
 from typing import Any
 
+import jwt
 import requests
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
@@ -40,6 +41,29 @@ TIMEOUT = 10
 KEYSET_SECONDS = 300
 #: The state cookie lives as long as the login may wait.
 STATE_COOKIE_SECONDS = LOGIN_SECONDS
+
+
+#: The launch's state has no cookie in this browser: not the browser that started the login,
+#: or one that keeps no cookie inside another site's frame.
+NO_STATE_COOKIE = (
+    "Your browser did not bring back the cookie Lanterloo set when this launch began: it may "
+    "refuse cookies inside another site's page. Open the activity in a new window (the "
+    "platform's link or setting for it), or allow this site's cookies."
+)
+
+
+def platform_named_by(request: HttpRequest) -> Platform | None:
+    """The registered platform a launch's id_token names (unchecked: only to let that platform
+    frame the page that refuses it)."""
+    try:
+        body = jwt.decode(
+            str(request.POST.get("id_token", "")), options={"verify_signature": False}
+        )
+    except jwt.InvalidTokenError:
+        return None
+    audience = body.get("aud")
+    client_id = audience[0] if isinstance(audience, list) and audience else audience
+    return find_platform(str(body.get("iss", "")), str(client_id or "") or None)
 
 
 class LaunchRefused(Exception):
@@ -290,6 +314,14 @@ class Launch(MessageLaunch):
 
     def _get_request_param(self, key: str) -> Any:
         return self._request.get_param(key)
+
+    def validate_state(self) -> Launch:
+        state = self._get_request_param("state")
+        if not state:
+            raise LtiException("The launch has no state.")
+        if self._cookie_service.get_cookie(state) != state:
+            raise LtiException(NO_STATE_COOKIE)
+        return self
 
     def validate_nonce(self) -> Launch:
         nonce = self._get_jwt_body().get("nonce")

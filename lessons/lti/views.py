@@ -33,7 +33,7 @@ from lessons.lti.forms import TrainerForm
 from lessons.lti.launch import act_on, existing_account
 from lessons.lti.middleware import SESSION_KEY
 from lessons.lti.models import LtiContext, Placement, Platform, ScoreOutbox, ToolKey, origin_of
-from lessons.lti.tool import Launch, LaunchRefused, start_login
+from lessons.lti.tool import Launch, LaunchRefused, platform_named_by, start_login
 from lessons.quizzes.forms import AssignmentForm
 from lessons.quizzes.models import Quiz
 from lessons.quizzes.zones import teacher_zone
@@ -89,7 +89,9 @@ def launch(request: HttpRequest) -> HttpResponse:
     try:
         body = message.checked()
     except LaunchRefused as error:
-        return refused(request, str(error), platform=message.conf.platform)
+        return refused(
+            request, str(error), platform=message.conf.platform or platform_named_by(request)
+        )
     platform = message.platform()
     taken: Any = []
     if existing_account(platform, body) is None:
@@ -126,9 +128,13 @@ def pick_activity(request: AuthenticatedHttpRequest, key: str) -> HttpResponse:
         return refused(
             request, "This choice has expired or was made already: add the activity again.", 404
         )
-    context = LtiContext.objects.select_related("school_class", "platform").get(
-        pk=waiting["context"]
+    context = (
+        LtiContext.objects.select_related("school_class", "platform")
+        .filter(pk=waiting["context"])
+        .first()
     )
+    if context is None:
+        return refused(request, "This course's class is gone: add the activity again.", 404)
     school_class = class_for_teacher(request.user, context.school_class_id)
     zone = teacher_zone(request.user)
     quizzes = list(Quiz.objects.filter(teacher=request.user).select_related("current"))

@@ -200,7 +200,8 @@ def test_a_launch_without_the_browsers_state_cookie_is_refused(
     started = login(Client(), platform)
     token = platform.sign(platform.claims(started.nonce, sub="learner-5"))
     response = Client().post("/lti/launch/", {"id_token": token, "state": started.state})
-    refused(response, opened, "State not found")
+    refused(response, opened, "did not bring back the cookie")
+    assert f"frame-ancestors {platform.url}" in response["Content-Security-Policy"]
 
 
 def test_a_mentor_is_refused(opened: dict[str, int], platform: Platform) -> None:
