@@ -1,7 +1,8 @@
 """pylti1p3 fitted to Lanterloo: its registrations and deployments read from the database,
 its login's state and nonce kept in :class:`~lessons.lti.models.LoginState` rows (used once),
-its cookies ``SameSite=None; Secure`` (the launch comes back inside the platform's frame), its
-HTTP calls with a time-out, and the platforms' key sets cached in the shared cache.
+its cookies ``SameSite=None; Secure; Partitioned`` (the launch comes back inside the
+platform's frame), its HTTP calls with a time-out, and the platforms' key sets cached in the
+shared cache.
 
 pylti1p3 does the protocol: the OIDC redirect, the id_token's signature (the platform's JWKS),
 its message type and claims, the deep-linking answer's JWT, the client-credentials token and

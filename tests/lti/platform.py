@@ -103,8 +103,9 @@ class Platform:
                 self.end_headers()
                 self.wfile.write(data)
 
+        # Its request threads are joined when the server closes (block_on_close).
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
+        self.server.daemon_threads = False
         self.thread = threading.Thread(target=self.server.serve_forever, name="platform")
         self.thread.start()
         return self
