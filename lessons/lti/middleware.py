@@ -24,9 +24,13 @@ SESSION_KEY = "lti"
 
 
 def framing_origins(request: HttpRequest) -> list[str]:
+    """The origins the session's launch allows to frame it ([] for every other session: one
+    without a cookie is not even read)."""
     session = getattr(request, "session", None)
     if session is None:
         return []
+    if settings.SESSION_COOKIE_NAME not in request.COOKIES and not session.modified:
+        return []  # no session, and none begun by this request (a launch's): nothing to read
     found = session.get(SESSION_KEY) or {}
     return [str(o) for o in found.get("origins", [])]
 
