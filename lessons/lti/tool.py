@@ -381,7 +381,7 @@ class Launch(MessageLaunch):
         try:
             self.validate()
         except LtiException as error:
-            raise LaunchRefused(str(error)) from None
+            raise LaunchRefused(in_words(str(error))) from None
         return dict(self._get_jwt_body())
 
     def platform(self) -> Platform:
@@ -391,6 +391,28 @@ class Launch(MessageLaunch):
     def registration(self) -> Registration:
         assert self._registration is not None
         return self._registration
+
+
+#: pylti1p3's refusals (by how they begin), in the words the refusal page uses; the library's
+#: own follows in brackets, for the administrator.
+WORDS = {
+    "Unable to find deployment": "This deployment of Lanterloo is not registered: Lanterloo's "
+    "administrator adds its deployment id to the platform in the admin.",
+    "Registration not found": "This platform, with this client id, is not registered with "
+    "Lanterloo.",
+    "Client id not registered": "This platform, with this client id, is not registered with "
+    "Lanterloo.",
+    "Can't decode id_token": "The launch could not be verified by the platform's keys (its "
+    "signature, or its dates).",
+    "Unable to find public key": "The launch is signed with a key the platform does not publish.",
+}
+
+
+def in_words(reason: str) -> str:
+    for start, words in WORDS.items():
+        if reason.startswith(start):
+            return f"{words} ({reason})"
+    return reason
 
 
 def claim(body: dict[str, Any], name: str, default: Any = None) -> Any:

@@ -182,3 +182,26 @@ def test_an_instructor_places_a_quiz_from_the_platforms_frame(
     [item] = answer["https://purl.imsglobal.org/spec/lti-dl/claim/content_items"]
     assert item["title"] == "Following suit" and item["lineItem"]["scoreMaximum"] == 100
     assert Assignment.objects.filter(attempts_allowed=2).count() == 1
+
+
+def test_a_refused_launch_says_why_inside_the_frame(
+    browser: Browser, live_server: LiveServer, platform: SimulatedPlatform
+) -> None:
+    """A launch from a deployment Lanterloo does not know: the refusal, with its reason, is
+    shown inside the platform's page (framed for the platform the token names), and nobody
+    is signed in."""
+    placed_quiz(platform)
+    platform.tool_url = f"{live_server.url}/lti/launch/"
+    platform.next_claims = {
+        "sub": "learner-1",
+        "https://purl.imsglobal.org/spec/lti/claim/deployment_id": "deployment-9",
+    }
+    context = browser.new_context(viewport={"width": 375, "height": 740})
+    page = context.new_page()
+    page.goto(f"{platform.url}/frame?src={quote(login_url(live_server, platform))}")
+    tool = page.frame_locator('iframe[name="tool"]')
+    expect(tool.get_by_role("heading", name="This launch was refused")).to_be_visible()
+    expect(tool.get_by_role("alert")).to_contain_text("deployment")
+    page.screenshot(path=f"{SHOTS}/6-refused-375.png", full_page=True)
+    context.close()
+    assert not LtiAccount.objects.filter(subject="learner-1").exists()
