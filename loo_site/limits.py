@@ -705,6 +705,14 @@ CORRECTIONS = "Too many errors have been reported from here lately: thank you, a
 declare("corrections-per-address", 20, 3600, Per.ADDRESS, CORRECTIONS)
 declare("corrections-per-account", 20, 3600, Per.ACCOUNT, CORRECTIONS)
 ATTEMPTS = "Too many attempts have been started."
+# Launches from learning platforms (lessons.lti): each, per address; the accounts they make,
+# per address and per platform, like sign-ups (a school's classroom shares an address).
+LAUNCHES = "Too many launches from learning platforms have come from your network."
+declare("lti-launches-per-address", 600, 600, Per.ADDRESS, LAUNCHES)
+LTI_ACCOUNTS = "Too many accounts have been made by launches: try again later."
+declare("lti-accounts-per-address", 300, 3600, Per.ADDRESS, LTI_ACCOUNTS, makes_accounts=True)
+declare("lti-accounts-per-platform", 3000, 3600, Per.NAME, LTI_ACCOUNTS, makes_accounts=True)
+declare("lti-syncs-per-account", 20, 3600, Per.ACCOUNT, "Too many class list syncs.")
 declare("attempts-per-account", 10, 60, Per.ACCOUNT, ATTEMPTS)
 declare("attempts-per-address", 200, 60, Per.ADDRESS, ATTEMPTS)
 ANSWERS = "Too many answers, too fast."

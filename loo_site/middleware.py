@@ -24,7 +24,7 @@ class CrossOriginResourcePolicyMiddleware:
 
 #: Where a logged-in user's own pages are: his classes and quizzes, his answers and results,
 #: his account.
-PRIVATE_PREFIXES = ("/classes/", "/quizzes/", "/accounts/")
+PRIVATE_PREFIXES = ("/classes/", "/quizzes/", "/accounts/", "/lti/")
 
 
 class PrivatePageMiddleware:

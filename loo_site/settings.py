@@ -102,6 +102,7 @@ INSTALLED_APPS = [
     "lessons.course",
     "lessons.classes",
     "lessons.quizzes",
+    "lessons.lti",
     "axes",
 ]
 
@@ -113,6 +114,9 @@ MIDDLEWARE = [
     "loo_site.middleware.CrossOriginResourcePolicyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # After an LTI launch, that session's pages may be framed by its platform, and its
+    # cookies are SameSite=None (lessons/lti/middleware.py): before the session's cookies.
+    "lessons.lti.middleware.LtiFrameMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -232,6 +236,11 @@ LIVE_DATABASE_THREADS = 4
 # How the trainer's pools of questions made ahead are topped up (lessons.trainer.prepared):
 # "thread" (a background thread per worker, after the response), "inline" or "off" (the tests).
 TRAINER_PREPARE = os.environ.get("DJANGO_TRAINER_PREPARE", "thread")
+
+# How grades go back to learning platforms after an attempt (lessons.lti.outbox): "thread" (a
+# background thread per worker, after the commit), "inline" or "off" (the tests; cron's
+# `manage.py send_lti_scores` sends what is due in every case).
+LTI_SEND = os.environ.get("DJANGO_LTI_SEND", "thread")
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -29,6 +29,7 @@ urlpatterns = [
     path("learn/", include("lessons.course.urls")),
     path("classes/", include("lessons.classes.urls")),
     path("quizzes/", include("lessons.quizzes.urls")),
+    path("lti/", include("lessons.lti.urls")),
     path("", include("lessons.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -18,6 +18,8 @@ from django.views.decorators.http import require_POST, require_safe
 from games.http import AuthenticatedHttpRequest
 from lessons.classes.access import class_for_teacher
 from lessons.quizzes import analysis, charts, csvexport, gradebook, reports
+from lessons.quizzes.models import Assignment
+from lessons.quizzes.signals import assignment_regraded
 from lessons.quizzes.views import _assignment_for_teacher, _in_zone
 from lessons.quizzes.zones import teacher_zone
 
@@ -49,6 +51,7 @@ def show_results(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 def regrade(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     assignment = _assignment_for_teacher(request, pk)
     graded, changed, failed = assignment.regrade()
+    assignment_regraded.send(Assignment, assignment=assignment)
     text = f"Regraded {graded} answers: {changed} changed."
     if failed:
         text += f" {failed} could not be made again by this version of the question bank."

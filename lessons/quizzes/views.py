@@ -53,6 +53,7 @@ from lessons.quizzes.models import (
     StaleAnswer,
 )
 from lessons.quizzes.own_forms import OwnQuizForm
+from lessons.quizzes.signals import attempt_ended
 from lessons.quizzes.zones import spoken, teacher_zone
 from lessons.trainer.forms import AnswerForm
 from lessons.trainer.presenting import asking_context, graded_context, shown
@@ -570,6 +571,7 @@ def submit_attempt(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             request, attempt.assignment.time_zone(), "quizzes/attempt_submit.html", context
         )
     if attempt.submit(grace=timing.GRACE if request.POST.get("timer") else 0):
+        attempt_ended.send(Attempt, attempt=attempt)
         messages.success(request, "Your attempt is submitted.")
     elif attempt.submitted is not None:
         messages.info(request, "This attempt had already been submitted.")

@@ -139,7 +139,8 @@ def test_the_class_page_costs_the_same_queries_for_more_students(
 ) -> None:
     client = _logged_in(world.teacher)
     client.get(world.class1.get_absolute_url())
-    with django_assert_num_queries(10) as small:  # 10: co-teachers, tables, announcements
+    # 11: co-teachers, tables, announcements, the learning platform's course (lessons.lti)
+    with django_assert_num_queries(11) as small:
         client.get(world.class1.get_absolute_url())
     for i in range(10):
         Membership.objects.create(

@@ -49,7 +49,8 @@ def _csv(response) -> list[list[str]]:
 #: The queries of each results page, whatever the number of students and questions.
 #: results: 6, the exceptions, and the item analysis (1: the answers counted by question
 #: asked, response and grade).
-QUERIES = {"results": 8, "gradebook": 10}
+# results: 9, one of them whether the assignment was placed in a learning platform (lessons.lti).
+QUERIES = {"results": 9, "gradebook": 10}
 
 
 def _class_of(school_class, n: int, first: int = 0) -> list:

@@ -15,10 +15,10 @@ pytestmark = pytest.mark.django_db
 
 
 def _private_urls(school_class: SchoolClass, membership: Membership) -> list[str]:
-    """Every page under /classes/ and /quizzes/ (the class and student ids are real ones;
+    """Every page under /classes/, /quizzes/ and /lti/ (the class and student ids are real ones;
     other ids name nothing, and the refusal must not be kept either), and the account's."""
     urls = [reverse(name) for name in ("account", "password-change", "delete-account")]
-    for namespace in ("classes", "quizzes"):
+    for namespace in ("classes", "quizzes", "lti"):
         for pattern in get_resolver().namespace_dict[namespace][1].url_patterns:
             assert isinstance(pattern, URLPattern)
             names = list(pattern.pattern.regex.groupindex)
