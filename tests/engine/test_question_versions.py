@@ -36,14 +36,15 @@ def _frozen(version: int) -> dict[str, str]:
     return json.loads((Path(__file__).parent / "data" / f"questions-v{version}.json").read_text())
 
 
-@pytest.mark.parametrize("version", [3, 4, 5, 6, 7])
-def test_versions_3_to_7_mean_what_they_meant(version: int) -> None:
-    """What each question of versions 3 to 7 asked and accepted (position, choices, answer),
+@pytest.mark.parametrize("version", [3, 4, 5, 6, 7, 8])
+def test_versions_3_to_8_mean_what_they_meant(version: int) -> None:
+    """What each question of versions 3 to 8 asked and accepted (position, choices, answer),
     written by that code before the next version changed the bank (``python -m
     tests.engine.freeze_questions``; version 5's before version 6, issue 26; version 6's
     before version 7 added the coach's ``declare``, issue 28; version 7's before version 8
-    changed the bank, issues 38 and 39): a graded answer keeps its
-    meaning, whatever the engine and the sentences have learned since."""
+    changed the bank, issues 38 and 39; version 8's before version 9 read Peel's p. 22 as A55,
+    issue 39): a graded answer keeps its meaning, whatever the engine and the sentences have
+    learned since."""
     frozen = _frozen(version)
     assert version in VERSIONS and len(frozen) > 500
     changed = []
