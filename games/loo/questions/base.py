@@ -51,9 +51,10 @@ VERSION: Final = 9
 #: in a prompt; every other question as version 7. Version 9 (issue 39) reads Peel's p. 22 as
 #: RULES.md A55 does: a player who interfered with the deal wins nothing in the hand (the
 #: shares of his tricks stay in the pool for the next deal; ``interfering-winnings``, versions
-#: 2 to 8 keep ``as-played`` through :func:`rules_at`), and keeps with each question made by
-#: play the hands of the session that led to it (:attr:`Question.session`, A56: the pool it
-#: shows is one play reached); every other question as version 8.
+#: 2 to 8 keep ``as-played`` through :func:`rules_at`); every other question as version 8.
+#: (Every version from 5 keeps with a question made by play the hands of the session that led
+#: to it, :attr:`Question.session`, for a check that the pool it shows is one play reaches,
+#: A56: not part of what it shows.)
 VERSIONS: Final = (2, 3, 4, 5, 6, 7, 8, 9)
 
 
@@ -115,6 +116,13 @@ class Question:
     #: The options (RULES.md part 2 names) whose reading the answer rests on: read otherwise,
     #: the same question has another answer (:mod:`.readings`; version 5 on, else empty).
     readings: tuple[str, ...] = ()
+    #: The hands played at the question's table before its hand, from the first deal of the
+    #: session, each its setup and its actions: where the pool it carries came from, for a
+    #: check that play reaches it (RULES.md A56; empty for a first deal, or a position not
+    #: made by play). Not part of what a question shows.
+    session: tuple[tuple[HandSetup, tuple[Action, ...]], ...] = field(
+        default=(), compare=False, repr=False
+    )
 
     @property
     def disputed(self) -> bool:
@@ -206,6 +214,11 @@ class Ask:
     rule: str | None
     seed: int | str
     version: int = VERSION
+    #: The hands a seeded search played before the one it asks about (its session, filled by
+    #: :func:`~.deals.deal_hand`), kept with the question made (:attr:`Question.session`).
+    played: list[tuple[HandSetup, tuple[Action, ...]]] = field(
+        default_factory=list, compare=False, repr=False
+    )
 
     def wants(self, bound: Iterable[str]) -> bool:
         """Whether a position where ``bound`` rules bound answers the request."""
@@ -237,6 +250,7 @@ class Ask:
             explanations=explanations,
             topic=self.rule or bound[0],
             bound=bound,
+            session=tuple(self.played),
             **fields,
         )
 
