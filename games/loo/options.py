@@ -614,6 +614,22 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
             ),
         },
     ),
+    _o(
+        "interfering-winnings",
+        "penalty-interfering-with-deal penalty-destination",
+        "Under peel's penalties, a player looed for interfering with the cards during the deal",
+        {
+            "none": (
+                "wins nothing in that hand: what his tricks would win stays in the pool for the "
+                'next deal (p. 22: "In any case the player who transgressed the law does not win '
+                'anything"; A55)'
+            ),
+            # Kept only to make again the questions of versions 2 to 8 (questions.base.rules_at).
+            "as-played": (
+                "plays on with an equal chance, as after a misdeal (an earlier reading, withdrawn)"
+            ),
+        },
+    ),
 )
 
 OPTION_BY_NAME: Final[Mapping[str, OptionSpec]] = {o.name: o for o in OPTIONS}

@@ -110,6 +110,7 @@ PRESET_TEXTS: Final[Mapping[str, PresetText]] = {
             ("penalty-loo-before-play", "single-loo", D, "hoffmann's penalties are singles"),
             ("look-hand-loo-to", "current-pool", D, ""),
             ("offender-winnings", "none", R, "Law 6, Law 15: he retires for the round; A51"),
+            ("interfering-winnings", "none", D, ""),
         ),
     ),
     "britannica": PresetText(
@@ -191,6 +192,7 @@ PRESET_TEXTS: Final[Mapping[str, PresetText]] = {
             ("penalty-loo-before-play", "single-loo", D, ""),
             ("look-hand-loo-to", "current-pool", D, ""),
             ("offender-winnings", "none", D, ""),
+            ("interfering-winnings", "none", D, ""),
         ),
     ),
     "whiteknuckle": PresetText(
@@ -268,6 +270,7 @@ PRESET_TEXTS: Final[Mapping[str, PresetText]] = {
             ("penalty-loo-before-play", "single-loo", D, ""),
             ("look-hand-loo-to", "current-pool", D, ""),
             ("offender-winnings", "none", D, ""),
+            ("interfering-winnings", "none", D, ""),
         ),
     ),
     "parlett": PresetText(
@@ -345,6 +348,7 @@ PRESET_TEXTS: Final[Mapping[str, PresetText]] = {
             ("penalty-loo-before-play", "single-loo", D, ""),
             ("look-hand-loo-to", "current-pool", D, ""),
             ("offender-winnings", "none", D, ""),
+            ("interfering-winnings", "none", D, ""),
         ),
     ),
     "peel": PresetText(
@@ -431,6 +435,7 @@ PRESET_TEXTS: Final[Mapping[str, PresetText]] = {
             ("penalty-loo-before-play", "single-loo", S, "p. 23-24"),
             ("look-hand-loo-to", "current-pool", S, "p. 22, p. 24"),
             ("offender-winnings", "none", S, "p. 22"),
+            ("interfering-winnings", "none", S, "p. 22; A55"),
         ),
     ),
 }

@@ -107,6 +107,7 @@ class RuleSet:
     penalty_loo_before_play: str
     look_hand_loo_to: str
     offender_winnings: str
+    interfering_winnings: str
     #: Options changed from the base preset (empty for a preset itself).
     overrides: tuple[str, ...] = ()
 

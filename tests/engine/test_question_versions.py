@@ -37,14 +37,15 @@ def _frozen(version: int) -> dict[str, str]:
     return json.loads((Path(__file__).parent / "data" / f"questions-v{version}.json").read_text())
 
 
-@pytest.mark.parametrize("version", [3, 4, 5, 6, 7])
-def test_versions_3_to_7_mean_what_they_meant(version: int) -> None:
-    """What each question of versions 3 to 7 asked and accepted (position, choices, answer),
+@pytest.mark.parametrize("version", [3, 4, 5, 6, 7, 8])
+def test_versions_3_to_8_mean_what_they_meant(version: int) -> None:
+    """What each question of versions 3 to 8 asked and accepted (position, choices, answer),
     written by that code before the next version changed the bank (``python -m
     tests.engine.freeze_questions``; version 5's before version 6, issue 26; version 6's
     before version 7 added the coach's ``declare``, issue 28; version 7's before version 8
-    changed the bank, issues 38 and 39): a graded answer keeps its
-    meaning, whatever the engine and the sentences have learned since."""
+    changed the bank, issues 38 and 39; version 8's before version 9 read Peel's p. 22 as A55,
+    issue 39): a graded answer keeps its meaning, whatever the engine and the sentences have
+    learned since."""
     frozen = _frozen(version)
     assert version in VERSIONS and len(frozen) > 500
     changed = []
@@ -191,5 +192,29 @@ def test_version_8_makes_every_question_it_does_not_change_as_version_7_did() ->
                 continue
             for seed in range(3):
                 v7 = question(kind, preset, game=game, seed=seed, version=7).to_dict()
-                v8 = question(kind, preset, game=game, seed=seed).to_dict()
+                v8 = question(kind, preset, game=game, seed=seed, version=8).to_dict()
                 assert {**v7, "version": 8} == v8, (kind, preset, seed)
+
+
+def test_version_9_changes_only_what_an_interferer_wins() -> None:
+    """Version 9 reads Peel's p. 22 as A55 (a player who interfered with the deal wins
+    nothing): every other question is version 8's, seed for seed, and a peel penalty question
+    changes only where the offence was interfering."""
+    for kind in ("legal-cards", "declaration", "settlement", "procedure", "penalty"):
+        for preset, game in [("peel", "three-card"), ("hoffmann", "three-card")]:
+            for seed in range(3):
+                v8 = question(kind, preset, game=game, seed=seed, version=8).to_dict()
+                v9 = question(kind, preset, game=game, seed=seed).to_dict()
+                assert {**v8, "version": 9} == v9, (kind, preset, seed)
+    changed = 0
+    for seed in range(6):
+        args = {"game": "three-card", "rule": "penalty-interfering-with-deal", "seed": seed}
+        v8 = question("penalty", "peel", version=8, **args)  # type: ignore[arg-type]
+        v9 = question("penalty", "peel", **args)  # type: ignore[arg-type]
+        assert v8.position == v9.position
+        if v8.answer != v9.answer:
+            changed += 1
+            assert v9.position["offender"] in v9.position["tricks"]
+        else:
+            assert v9.position["offender"] not in v9.position["tricks"]
+    assert changed

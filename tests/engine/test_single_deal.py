@@ -318,3 +318,28 @@ def test_tables_with_the_dealer_standing_out_keep_their_counters() -> None:
         assert dealer not in hand.in_play and dealer not in hand.looed
         assert table.chips() == 700
         assert Hand.replay(hand.setup, hand.log).to_dict() == hand.to_dict()
+
+
+def test_the_single_deal_is_told_as_peels_and_its_loos_cite_the_single() -> None:
+    """Issue 38's last finding: the single deal was told as "the hand after a hand with no loo"
+    and its loos cited "failing to win a trick", which a deal without tricks cannot be. Peel
+    p. 18: "The first dealer … proceeds to distribute the cards for what is termed a single, a
+    term denoting that merely the dealer's stake is to be played for … The others are looed,
+    each having to contribute the agreed amount of a loo to the pool, for the next deal"."""
+    from pathlib import Path
+
+    text = Path(__file__).resolve().parents[2].parent / "shared/sources/more/peel-full-loo.txt"
+    if not text.is_file():
+        pytest.fail(f"{text} is missing: the shared folder must sit beside the checkout")
+    words = " ".join(text.read_text(encoding="utf-8").split())
+    assert (
+        "distribute the cards for what is termed a single, a term denoting that merely the "
+        in words
+    )
+    assert "The others are looed, each having to contribute the agreed amount of a loo" in words
+    hand = single(["4H", "9H", "KS", "2C"], "7H")
+    (dealt,) = [e for e in hand.events if e.kind == "single-deal"]
+    assert "Peel's single deal (p. 18)" in dealt.text and dealt.rules == ("single",)
+    loos = [e for e in hand.events if e.kind == "settle" and "looed" in e.text]
+    assert len(loos) == 3
+    assert all(e.rules == ("single",) and "(p. 18)" in e.text for e in loos)

@@ -128,7 +128,7 @@ def test_looking_at_anothers_cards_is_still_the_full_loo(deal: Deal) -> None:
 
 def test_questions_of_version_4_keep_the_full_loo(deal: Deal) -> None:
     peel = RuleSet.preset("peel")
-    assert rules_at(peel, 5) == peel
+    assert rules_at(peel, 9) == peel
     old = rules_at(peel, 4)
     assert old.penalty_loo_before_play == "full-loo" and old.offender_winnings == "as-played"
     hand = laws_hand(deal, "peel", options={"penalty-loo-before-play": "full-loo"})

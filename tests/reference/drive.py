@@ -84,9 +84,10 @@ def irregularities(hand: Hand) -> tuple[Irregularity, ...]:
     return tuple(unique.values())
 
 
-def facts_of(hand: Hand, before: str) -> Facts:
+def facts_of(hand: Hand, before: str, pool_in: int | None = None) -> Facts:
     """The facts of a finished hand; ``before``: how its pool was made, as the model saw the
-    hand before it."""
+    hand before it; ``pool_in``: what the pool held before the stake, as the model's own
+    settlement of the hands before left it (None: the hand's setup, for a hand alone)."""
     game = hand.game
     trump = hand.turn_up.code[1]
     cards: list[tuple[str, ...]] = []
@@ -100,7 +101,7 @@ def facts_of(hand: Hand, before: str) -> Facts:
         players=hand.players,
         dealer=hand.dealer,
         agreed=agreed(hand.rules, game, trump),
-        pool_in=hand.setup.pool,
+        pool_in=hand.setup.pool if pool_in is None else pool_in,
         before=before,
         declared=tuple(hand.declared),
         tricks=tuple(t.winner for t in hand.tricks if t.winner is not None),
@@ -130,6 +131,11 @@ class Played:
         they agree: every seat's and the pool's gain, whether the hand was a must, whether it
         was Peel's single deal."""
         hand, facts = self.hand, self.facts
+        if hand.setup.pool != facts.pool_in:
+            return (
+                f"{self.label}: the engine carried {hand.setup.pool} into the hand, the model's "
+                f"own settlements of the hands before left {facts.pool_in}"
+            )
         wanted = must(facts)
         if hand.must != wanted:
             return f"{self.label}: the engine made it {'' if hand.must else 'not '}a must"
@@ -199,9 +205,14 @@ def session(
     check: bool = True,
 ) -> Iterator[Played | Refused]:
     """Play ``hands`` hands at one table (beginner bots; careless ones in laws mode, which
-    commit irregularities at seeded moments), yielding each with the model's settlement."""
+    commit irregularities at seeded moments), yielding each with the model's settlement.
+
+    The model chains the pool itself (A56): each hand's pool is what the model's settlement of
+    the hand before left in it, from an empty pool at the first deal, never the pool the engine
+    carried in, so a counter lost or made, or a pool the stakes cannot reach, fails."""
     table = Table(TableConfig(game, rules, players, seed, laws=laws, trace=False))
     before = "first"
+    pool = 0
     carer = Autoplay(CARELESS, human=-1) if laws else None
     bots = [make_bot("beginner", f"{seed}:{s}") for s in range(players)]
     for number in range(1, hands + 1):
@@ -218,11 +229,21 @@ def session(
                 if alone is not None:
                     yield alone
             table.apply(bots[seat].decide(view_for(hand, seat)).action)
-        facts = facts_of(hand, before)
+        facts = facts_of(hand, before, pool)
         model = settle(facts)
         label = f"{rules.name} {game} players={players} seed={seed!r} laws={laws} hand={number}"
         yield Played(label, hand, facts, model)
         before = model.next_before
+        pool = carried(facts, model)
+
+
+def carried(facts: Facts, model: Result) -> int:
+    """What the model's settlement of a hand leaves in the pool for the next: what it held
+    before the stake, and what the hand paid in less what it paid out."""
+    _, gained = model.nets(facts.players)
+    left = facts.pool_in + gained
+    assert left >= 0, f"the model paid out more than the pool held: {facts}"
+    return left
 
 
 def stacked(

@@ -510,7 +510,13 @@ def peel_penalties(facts: Facts, pool_at_start: int) -> Penalties:
       penalty prior to the commencement of the playing of the cards being the same as settled
       for a single loo--and he immediately places the amount in the pool" (p. 23-24).
     - "Any player interfering with the cards during the deal is looed" (p. 24): before the
-      play, so a single loo, into the pool of this deal (a reading: "most other cases").
+      play, so a single loo, into the pool of this deal (a reading: "most other cases"). He
+      wins nothing in the hand: "In any case the player who transgressed the law does not win
+      anything. If his cards secure one or all of the tricks the amount of his winnings is
+      left in the pool for the next deal, and he is looed. This does not apply to penalties
+      for looking at the hands, or declaring out of turn, or making a misdeal" (p. 22), and
+      interfering is none of those three (RULES.md A55). His single loo is the offence's: if
+      he stands and takes no trick he is looed besides, as anyone who stood (p. 21).
     - Looking at one's cards before one's turn, declaring out of turn, looking at the miss or
       the thrown-up cards or the stock: "is looed a single, and pays the penalty into the pool
       at once, but he is not debarred … from taking part in the play" (p. 24).
@@ -533,6 +539,9 @@ def peel_penalties(facts: Facts, pool_at_start: int) -> Penalties:
         if irr.what in ("misdeal", "interfere", "declare-early", "look-early", "look-miss"):
             who = facts.dealer if irr.what == "misdeal" else irr.seat
             found.now.append((who, small, f"peel {irr.what}: a single loo"))
+            if irr.what == "interfere":
+                # Not one of p. 22's three: "does not win anything" (A55).
+                found.no_winnings.add(irr.seat)
         elif irr.what == "look-hand":
             found.now.append((irr.seat, full, "peel look-hand: the full loo"))
             if irr.declared:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -29,7 +30,7 @@ import pytest
 from games.loo.rulesets import RuleSet
 from tests.profile import size, thorough
 
-from .drive import Played, session, stacked
+from .drive import Played, carried, session, stacked
 from .payments import PLAY_OFFENCES
 from .test_payments_model import F1, F2, F3, F4, F5
 
@@ -197,3 +198,26 @@ def test_the_worked_flush_comparisons_through_the_engine(
     played = stacked(RuleSet.preset(name), "five-card", hands, "7H", "flushes")
     assert played.hand.outcome == "flush"
     assert played.disagreement() is None, played.disagreement()
+
+
+@pytest.mark.parametrize("name", list(AGREED))
+def test_the_model_chains_the_pool_from_its_own_settlements(name: str) -> None:
+    """A56: each hand's pool, for the model, is what its own settlement of the hand before
+    left (nothing at the first deal), never what the engine carried in; so a pool that play
+    cannot reach, or a counter lost between hands, fails the comparison. Checked here on
+    sessions long enough to carry (``SESSION`` hands; a defended pool, loos and singles), and
+    shown to fail when one counter is made between two hands."""
+    rules = RuleSet.preset(name)
+    played = [p for p in session(rules, rules.games[0], 4, "chain", SESSION, check=False)]
+    assert all(isinstance(p, Played) for p in played)
+    hands = [p for p in played if isinstance(p, Played)]
+    assert hands[0].facts.pool_in == 0
+    for before, after in zip(hands, hands[1:], strict=False):
+        assert after.facts.pool_in == carried(before.facts, before.model)
+        assert after.hand.setup.pool == after.facts.pool_in
+    assert any(p.facts.pool_in for p in hands), "nothing was carried: a session too short"
+    last = hands[-1]
+    made = Played(
+        last.label, last.hand, replace(last.facts, pool_in=last.facts.pool_in + 1), last.model
+    )
+    assert "the engine carried" in (made.disagreement() or "")

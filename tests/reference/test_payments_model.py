@@ -193,3 +193,17 @@ def test_peel_single_deal_without_a_winner_loos_everyone_and_keeps_the_pool() ->
     )
     seats, pool = settle(facts).nets(4)
     assert seats == [-3, -3, -3, -6] and pool == 15
+
+
+def test_peel_interfering_wins_nothing_but_looking_at_the_miss_keeps_the_chance() -> None:
+    """Peel p. 22 (RULES.md A55): "In any case the player who transgressed the law does not win
+    anything. If his cards secure one or all of the tricks the amount of his winnings is left
+    in the pool for the next deal … This does not apply to penalties for looking at the hands,
+    or declaring out of turn, or making a misdeal"; the miss is "the spare hand" (p. 23)."""
+    interfered = settle(three_card("peel", before="loo", irregular=(Irregularity(0, "interfere"),)))
+    seats, pool = interfered.nets(4)
+    # 6 in the pool after the dealer's stake and his single loo of 3: his three shares (2 each)
+    # stay, and seat 1, who took no trick, pays his loo of 6.
+    assert seats == [-3, -6, 0, -3] and pool == 3 + 3 + 6
+    looked = settle(three_card("peel", before="loo", irregular=(Irregularity(0, "look-miss"),)))
+    assert looked.nets(4)[0] == [6 - 3, -6, 0, -3]

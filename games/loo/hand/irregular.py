@@ -14,9 +14,15 @@ outside laws mode, it is refused.
   a fresh deal by the same dealer;
 - ``interfere`` (another player, during the deal; ``penalty-interfering-with-deal``, peel
   p. 24): he "is looed", and the deal stands. A penalty before the play, so a single loo (p.
-  23-24), paid into the pool at once as the misdeal's is; like the misdealer he plays on (a
-  reading: p. 22 names looking, declaring out of turn and misdealing, and not interfering,
-  among the penalties that leave the offender "an equal chance with the others");
+  23-24), paid into the pool at once as the misdeal's is. He plays on, but wins nothing in
+  the hand (A55, ``interfering-winnings`` = ``none``): p. 22 names looking at the hands,
+  declaring out of turn and misdealing, and not interfering, among the penalties that leave
+  the offender "an equal chance with the others"; for every other offence "the player who
+  transgressed the law does not win anything. If his cards secure one or all of the tricks
+  the amount of his winnings is left in the pool for the next deal". Taking no trick, he is
+  looed as anyone who stood and took none (a reading: the single loo is the offence's).
+  Before version 9 of the question bank he played on with an equal chance, as the misdealer
+  does (``as-played``);
 - ``declare-early``, ``look-early`` (``penalty-declare-out-of-turn``): hoffmann Law 5 "forfeits
   a single to the pool"; peel p. 24 "is looed a single", and "is not debarred … from taking part
   in the play". A declaration made out of turn does not stand: he declares in his turn
@@ -230,7 +236,15 @@ class Irregularities(HandState):
             self._tell("irregular.interfere", seat, [rule, "penalty-destination"], n=n)
             return
         n = self._penalty(seat, rule, "pay.interfere", single_loo=True)
-        self._tell("irregular.interfere-single", seat, [rule, "penalty-destination"], n=n)
+        if self.rules.interfering_winnings == "none":
+            # A55: not one of the three offences that leave "an equal chance" (p. 22), so he
+            # wins nothing in this hand; what his tricks would win stays for the next deal.
+            assert self.irregular is not None
+            self.irregular.no_winnings[seat] = rule
+            key = "irregular.interfere-nothing"
+        else:
+            key = "irregular.interfere-single"  # the withdrawn reading (versions 2-8)
+        self._tell(key, seat, [rule, "penalty-destination"], n=n)
 
     def _commit_declare_early(self, seat: int, target: str, played: Card | None) -> None:
         rule = "penalty-declare-out-of-turn"

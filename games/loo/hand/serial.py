@@ -40,6 +40,10 @@ class Serial(HandState):
             }
             if irregular.paid_loo:
                 data["state"]["irregular"]["paid_loo"] = list(irregular.paid_loo)
+            if irregular.no_winnings:
+                data["state"]["irregular"]["no_winnings"] = {
+                    str(s): rule for s, rule in irregular.no_winnings.items()
+                }
         return data
 
     def _to_dict(self) -> dict[str, Any]:

@@ -16,7 +16,10 @@
   transgressed the law does not win anything" (p. 22), so one left alone to take the pool
   without play leaves it for the next hand, and is looed; under hoffmann a player made to
   retire during the play by Law 6 (exposing another's cards) leaves in the pool the shares of
-  the tricks he had won, as under Law 15 (A51).
+  the tricks he had won, as under Law 15 (A51). Under peel that is so for every offence but
+  looking at the hands, declaring out of turn and a misdeal (A55): a player who interfered
+  with the deal plays on, and the shares of the tricks he takes stay in the pool for the next
+  deal (``interfering-winnings``).
 """
 
 from __future__ import annotations
@@ -57,7 +60,7 @@ class SettlePhase(HandState):
         if (
             self.rules.offender_winnings == "none"
             and self.rules.penalties == "peel-looed-replay"
-            and any(o.seat == seat for o in self.offences)
+            and (any(o.seat == seat for o in self.offences) or seat in self._no_winnings())
         ):
             # Peel p. 22: the offender wins nothing, and is looed (p. 24, 25).
             self.outcome = "offender"
@@ -66,6 +69,7 @@ class SettlePhase(HandState):
             self.no_loo = not self.looed
             if self._trace:
                 rules = [rule, *(o.penalty for o in self.offences if o.seat == seat)]
+                rules += [r for s, r in self._no_winnings().items() if s == seat]
                 self._event(
                     "settle",
                     msg("settle.alone-offender", p=seat, n=self.pool),
@@ -204,7 +208,14 @@ class SettlePhase(HandState):
             forfeit.update(o.seat for o in self.offences)
         if self.rules.offender_winnings == "none":
             forfeit.update(self.retired)
+        forfeit.update(self._no_winnings())
         return forfeit
+
+    def _no_winnings(self) -> dict[int, str]:
+        """Who plays on but wins nothing (peel's interfering with the deal, A55), and the rule
+        that says so."""
+        irregular = self.irregular
+        return irregular.no_winnings if irregular is not None else {}
 
     def _keep_share(self, i: int, winner: int, amount: int) -> None:
         """Trick ``i + 1``'s share stays in the pool: its winner played for the pool, or
@@ -229,6 +240,8 @@ class SettlePhase(HandState):
         offenders = {o.seat for o in offences}
         if self.rules.offender_winnings == "none":
             offenders.update(self.retired)
+        nothing = self._no_winnings()
+        offenders.update(nothing)
         for s, n in won.items():
             if not n or s == last:
                 continue
@@ -242,6 +255,8 @@ class SettlePhase(HandState):
             )
             if s == self.defender:
                 key, rules = "settle.took-for-pool", ["dealer-defends-miss"]
+            elif s in nothing and not any(o.seat == s for o in offences):
+                key, rules = "settle.took-nothing", [nothing[s], "penalty-destination"]
             else:
                 key = "settle.took-retired" if s in self.retired else "settle.took-forfeit"
                 rules = [o.penalty for o in offences if o.seat == s]

@@ -126,7 +126,7 @@ class SingleDealPhase(HandState):
         for seat in looed:
             self._pay(seat, None, loo, RULE, _PAY_SINGLE_LOO)
             if trace:
-                self._event("settle", msg("single.looed", p=seat, n=loo), seat, [RULE, "looed"])
+                self._event("settle", msg("single.looed", p=seat, n=loo), seat, [RULE])
         self.looed = looed
         self.no_loo = not looed
         self._finish()

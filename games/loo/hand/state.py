@@ -266,6 +266,10 @@ class Irregular:
     #: Seats that have paid their loo already (peel: looking at another's cards after declaring
     #: to stand, "having first paid his loo into the pool", p. 24): looed, but not charged again.
     paid_loo: list[int] = field(default_factory=list)
+    #: Seats that play on but win nothing in the hand, and the rule that says so (peel:
+    #: interfering with the deal, p. 22 "In any case the player who transgressed the law does
+    #: not win anything", A55; ``interfering-winnings``).
+    no_winnings: dict[int, str] = field(default_factory=dict)
 
 
 class HandState:

@@ -48,7 +48,7 @@ from ..catalogue import UnknownRule
 from ..catalogue import rule as catalogue_rule
 from ..errors import CardError, PositionError
 from ..rng import rng_for
-from ..rulesets import GAMES, PRESETS, RuleSet
+from ..rulesets import GAMES, HAND_SIZE, PRESETS, RuleSet
 from .base import (
     MAX_DEALS,
     VERSION,
@@ -255,9 +255,18 @@ def _search(
     ask = Ask(rules_at(rules, version), preset, game, rule, seed, version)
     if rule is None or found.any_rule or rule in found.family(version):
         for attempt in range(deals):
+            ask.played.clear()  # a kind that plays no session before its hand leaves it empty
             made = found.make(ask, rng, attempt)
             if made is not None:
                 return with_readings(made, found, ask.rules) if version >= 5 else made
+    covered = stored_coverage().get(preset, {}).get(game, {}).get(kind, ())
+    if version >= 9 and rule == "indivisible-pool-rounding" and rule not in covered:
+        # A56: a pool is what play leaves; a pool that does not divide is not made up.
+        raise QuestionError(
+            f"not asked under this rule set: in {deals} deals played under {preset} ({game} "
+            f"Loo) no pool was left that does not divide into {HAND_SIZE[game]} equal shares, "
+            "and a question does not show a pool play cannot reach (RULES.md A56)"
+        )
     raise QuestionError(
         f"no {kind} question about {rule or 'any rule'} under {preset} ({game} Loo) was found "
         f"in {deals} deals: this kind cannot ask about it"

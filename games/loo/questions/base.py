@@ -26,7 +26,7 @@ from ..rulesets import RuleSet
 #: The generator's version: part of what makes a question reproducible. Raise it when a change
 #: would make the same inputs give another question, and keep the older version's behaviour
 #: behind ``ask.version`` while questions of it may still be stored (:data:`VERSIONS`).
-VERSION: Final = 8
+VERSION: Final = 9
 
 
 #: The versions whose questions can still be made again, answer included: a question stored
@@ -48,17 +48,23 @@ VERSION: Final = 8
 #: pool when the dealer passes too (``five-card-exchange``: each player may pass, A47), makes
 #: its ``source`` questions from the catalogue whose modern quotations were cut to what a reader
 #: may meet (versions 5 to 7 keep theirs, ``catalogue-v7.json``) and quotes at least five words
-#: in a prompt; every other question as version 7.
-VERSIONS: Final = (2, 3, 4, 5, 6, 7, 8)
+#: in a prompt; every other question as version 7. Version 9 (issue 39) reads Peel's p. 22 as
+#: RULES.md A55 does: a player who interfered with the deal wins nothing in the hand (the
+#: shares of his tricks stay in the pool for the next deal; ``interfering-winnings``, versions
+#: 2 to 8 keep ``as-played`` through :func:`rules_at`); every other question as version 8.
+#: (Every version from 5 keeps with a question made by play the hands of the session that led
+#: to it, :attr:`Question.session`, for a check that the pool it shows is one play reaches,
+#: A56: not part of what it shows.)
+VERSIONS: Final = (2, 3, 4, 5, 6, 7, 8, 9)
 
 
 def draws_as(version: int) -> int:
     """The version whose seeded draws ``version`` makes (its generators' random numbers):
-    versions 6 to 8 draw as 5 did. Version 6 changes two things of two kinds only, 7 adds a
-    kind and 8 changes what three kinds may ask about or quote, so their other questions are
-    version 5's, seed for seed (the lessons' and the tests' examples with them); before, each
-    version drew anew."""
-    return 5 if version in (6, 7, 8) else version
+    versions 6 to 9 draw as 5 did. Version 6 changes two things of two kinds only, 7 adds a
+    kind, 8 changes what three kinds may ask about or quote and 9 what one offence wins, so
+    their other questions are version 5's, seed for seed (the lessons' and the tests' examples
+    with them); before, each version drew anew."""
+    return 5 if version in (6, 7, 8, 9) else version
 
 
 #: How many seeded deals a search plays before it gives up.
@@ -110,6 +116,13 @@ class Question:
     #: The options (RULES.md part 2 names) whose reading the answer rests on: read otherwise,
     #: the same question has another answer (:mod:`.readings`; version 5 on, else empty).
     readings: tuple[str, ...] = ()
+    #: The hands played at the question's table before its hand, from the first deal of the
+    #: session, each its setup and its actions: where the pool it carries came from, for a
+    #: check that play reaches it (RULES.md A56; empty for a first deal, or a position not
+    #: made by play). Not part of what a question shows.
+    session: tuple[tuple[HandSetup, tuple[Action, ...]], ...] = field(
+        default=(), compare=False, repr=False
+    )
 
     @property
     def disputed(self) -> bool:
@@ -166,7 +179,10 @@ def rules_at(rules: RuleSet, version: int) -> RuleSet:
       made to retire, could still take the pool without play or keep a trick won before he
       retired (``offender-winnings``); and hoffmann's five-card dealer had to play against one
       player, on a reading of ¶11 that ¶9's "at the option of each player either to play or to
-      pass" overrides (A47, revised; ``dealer-vs-one-5c``)."""
+      pass" overrides (A47, revised; ``dealer-vs-one-5c``);
+    - before version 9 (issue 39), a peel player who interfered with the deal played on with
+      an equal chance, as the misdealer does; p. 22 leaves that chance to looking at the
+      hands, declaring out of turn and a misdeal alone (A55, ``interfering-winnings``)."""
     if version < 4 and rules.single_deal == "one-card":
         rules = dataclasses.replace(
             rules, must="first-deal+after-no-loo+after-flush", single_deal="none"
@@ -182,6 +198,8 @@ def rules_at(rules: RuleSet, version: int) -> RuleSet:
             offender_winnings="as-played",
             dealer_vs_one_5c=dealer,
         )
+    if version < 9:
+        rules = dataclasses.replace(rules, interfering_winnings="as-played")
     return rules
 
 
@@ -196,6 +214,11 @@ class Ask:
     rule: str | None
     seed: int | str
     version: int = VERSION
+    #: The hands a seeded search played before the one it asks about (its session, filled by
+    #: :func:`~.deals.deal_hand`), kept with the question made (:attr:`Question.session`).
+    played: list[tuple[HandSetup, tuple[Action, ...]]] = field(
+        default_factory=list, compare=False, repr=False
+    )
 
     def wants(self, bound: Iterable[str]) -> bool:
         """Whether a position where ``bound`` rules bound answers the request."""
@@ -227,6 +250,7 @@ class Ask:
             explanations=explanations,
             topic=self.rule or bound[0],
             bound=bound,
+            session=tuple(self.played),
             **fields,
         )
 

@@ -24,6 +24,7 @@ def deal_hand(
     *,
     laws: bool = False,
     played_before: bool = False,
+    session: list[tuple[HandSetup, tuple[Action, ...]]] | None = None,
 ) -> Hand:
     """A seeded deal at a table of a size the rule set allows: the first deal of a session or
     a later one (after a loo, or a hand nobody was looed in, whose pool is carried); with
@@ -33,12 +34,17 @@ def deal_hand(
     at random from the first deal of the session (:func:`after_play`), so that what it carries
     is what a loo can leave: before, the pool "after a loo" was drawn at random, nothing
     carried among its values, and under the britannica (whose pool after a loo is the loos
-    alone, s. 34) a looed player then paid a loo of 0, which no source allows (issue 25)."""
+    alone, s. 34) a looed player then paid a loo of 0, which no source allows (issue 25).
+
+    ``session``, if given, is filled with the hands played before this one (each its setup and
+    its actions), so that a question can show where its pool came from (A56)."""
     low, high = rules.players(game)
     players = rng.randint(max(low, 3), min(high, 6))
     first = rng.random() < 0.4
+    if session is not None:
+        session.clear()
     if played_before and not first:
-        return Hand.deal(after_play(rules, game, players, rng, attempt, laws=laws))
+        return Hand.deal(after_play(rules, game, players, rng, attempt, laws=laws, session=session))
     no_loo = not first and rng.random() < 0.3
     carried = 0 if first or no_loo else rules.stake(game) * rng.randint(0, players)
     setup = HandSetup(
@@ -64,16 +70,24 @@ HANDS_BEFORE: Final = 3
 
 
 def after_play(
-    rules: RuleSet, game: str, players: int, rng: random.Random, attempt: int, *, laws: bool
+    rules: RuleSet,
+    game: str,
+    players: int,
+    rng: random.Random,
+    attempt: int,
+    *,
+    laws: bool,
+    session: list[tuple[HandSetup, tuple[Action, ...]]] | None = None,
 ) -> HandSetup:
     """The setup of a deal that follows one to :data:`HANDS_BEFORE` hands played with random
     choices from the first deal of a session (the dealer passing to the left), carrying what
     they left: the pool, whether the last had a loo, and whether it ended in a flush. Every
-    such deal can happen at a table, because one did."""
+    such deal can happen at a table, because one did. ``session``, if given, receives each hand
+    played (its setup and actions)."""
     before = rng.randint(1, HANDS_BEFORE)
     dealer = rng.randrange(players)
     # One session: its seed, its dealer passing to the left, its hands numbered from 1.
-    session = HandSetup(
+    table = HandSetup(
         game=game,
         rules=rules,
         players=players,
@@ -87,7 +101,7 @@ def after_play(
     )
     for number in range(1, before + 1):
         hand = Hand.deal(
-            session._replace(
+            table._replace(
                 dealer=(dealer - before - 1 + number) % players,
                 hand_number=number,
                 first=number == 1,
@@ -97,10 +111,12 @@ def after_play(
         )
         while not hand.over:
             random_step(hand, rng)
-        session = session._replace(
+        if session is not None:
+            session.append((hand.setup, tuple(hand.log)))
+        table = table._replace(
             pool=hand.pool, prev_no_loo=hand.no_loo, prev_flush=hand.outcome == "flush"
         )
-    return session
+    return table
 
 
 def random_step(hand: Hand, rng: random.Random) -> None:
@@ -143,7 +159,9 @@ def bound_positions(
 ) -> Iterator[tuple[Hand, int, LegalMoves, list[RuleApplication]]]:
     """The card plays of a seeded deal where a rule binds (the target rule, if asked): the
     hand, the seat to play, his legal moves and the rules that bound them."""
-    hand = deal_hand(ask.rules, ask.game, rng, attempt, played_before=ask.version >= 5)
+    hand = deal_hand(
+        ask.rules, ask.game, rng, attempt, session=ask.played, played_before=ask.version >= 5
+    )
     decisions = (
         _civil_play_decisions(hand, rng)
         if ask.rule == "pam-be-civil" and ask.game == "five-card"

@@ -82,7 +82,9 @@ def _may_offer(rules: RuleSet, game: str) -> tuple[str, ...]:
 
 def _make_declaration(ask: Ask, rng: random.Random, attempt: int) -> Question | None:
     target = ask.rule if ask.rule is not None or ask.version < 6 else _any_rule_target(ask)
-    hand = deal_hand(ask.rules, ask.game, rng, attempt, played_before=ask.version >= 5)
+    hand = deal_hand(
+        ask.rules, ask.game, rng, attempt, session=ask.played, played_before=ask.version >= 5
+    )
     while hand.phase in ("declare", "exchange"):
         options = hand.options()
         seat = options.seat

@@ -125,7 +125,7 @@ def _make_declare(ask: Ask, rng: random.Random, attempt: int) -> Question | None
         return None
     if wanted == "take-miss" and ask.game != "three-card":
         return None
-    hand = deal_hand(ask.rules, ask.game, rng, attempt, played_before=True)
+    hand = deal_hand(ask.rules, ask.game, rng, attempt, session=ask.played, played_before=True)
     while hand.phase in ("declare", "exchange"):
         options = hand.options()
         bound = [rule, *(["take-miss"] if "take-miss" in options.choices else [])]

@@ -157,7 +157,15 @@ def _make_penalty(ask: Ask, rng: random.Random, attempt: int) -> Question | None
             f"the {ask.preset} rules state no penalties: a penalty question needs a rule set "
             "whose source does (hoffmann, peel)"
         )
-    hand = deal_hand(ask.rules, ask.game, rng, attempt, laws=True, played_before=ask.version >= 5)
+    hand = deal_hand(
+        ask.rules,
+        ask.game,
+        rng,
+        attempt,
+        session=ask.played,
+        laws=True,
+        played_before=ask.version >= 5,
+    )
     committed: tuple[int, Message, int] | None = None
     pool = 0
     while not hand.over:

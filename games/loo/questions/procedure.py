@@ -274,7 +274,9 @@ def _proc_turn_up(ask: Ask, rng: random.Random, attempt: int) -> Question | None
 
 def _proc_pool(ask: Ask, rng: random.Random, attempt: int) -> Question | None:
     """ante, stake-divisible: how many counters the pool holds when the cards are dealt."""
-    hand = deal_hand(ask.rules, ask.game, rng, attempt, played_before=ask.version >= 5)
+    hand = deal_hand(
+        ask.rules, ask.game, rng, attempt, session=ask.played, played_before=ask.version >= 5
+    )
     ante = [e for e in hand.events if e.kind == "ante"]
     bound = [r for e in ante for r in e.rules]
     if not bound or not ask.wants(bound):
@@ -326,7 +328,9 @@ def _last_hand(ask: Ask, s: HandSetup) -> dict[str, Any]:
 
 def _proc_next_declarer(ask: Ask, rng: random.Random, attempt: int) -> Question | None:
     """declare-in-turn: who declares next?"""
-    hand = deal_hand(ask.rules, ask.game, rng, attempt, played_before=ask.version >= 5)
+    hand = deal_hand(
+        ask.rules, ask.game, rng, attempt, session=ask.played, played_before=ask.version >= 5
+    )
     if not ask.wants(["declare-in-turn"]):
         return None
     stop = rng.randrange(hand.players)
@@ -365,7 +369,9 @@ def _proc_next_declarer(ask: Ask, rng: random.Random, attempt: int) -> Question 
 
 def _proc_first_lead(ask: Ask, rng: random.Random, attempt: int) -> Question | None:
     """elder-leads-first (or the miss-holder): who leads to the first trick?"""
-    hand = deal_hand(ask.rules, ask.game, rng, attempt, played_before=ask.version >= 5)
+    hand = deal_hand(
+        ask.rules, ask.game, rng, attempt, session=ask.played, played_before=ask.version >= 5
+    )
     while hand.phase in ("declare", "exchange"):
         random_step(hand, rng)
     begins = [e for e in hand.events if e.kind == "play-begins"]
@@ -399,7 +405,9 @@ def _proc_first_lead(ask: Ask, rng: random.Random, attempt: int) -> Question | N
 
 def _proc_seen(ask: Ask, rng: random.Random, attempt: int) -> Question | None:
     """discards-unseen: a passed hand is thrown face down. Which of these cards have you seen?"""
-    hand = deal_hand(ask.rules, ask.game, rng, attempt, played_before=ask.version >= 5)
+    hand = deal_hand(
+        ask.rules, ask.game, rng, attempt, session=ask.played, played_before=ask.version >= 5
+    )
     while hand.phase in ("declare", "exchange"):
         random_step(hand, rng)
     if hand.phase != "play":
@@ -469,7 +477,9 @@ def _proc_flush_timing(ask: Ask, rng: random.Random, attempt: int) -> Question |
     engine showed it."""
     if ask.game != "five-card":
         return None
-    hand = deal_hand(ask.rules, ask.game, rng, attempt, played_before=ask.version >= 5)
+    hand = deal_hand(
+        ask.rules, ask.game, rng, attempt, session=ask.played, played_before=ask.version >= 5
+    )
     holders = [
         s for s in hand.seat_order() if find_flush(hand.hands[s], hand.trumps, s) is not None
     ]

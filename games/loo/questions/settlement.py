@@ -47,7 +47,9 @@ def settlement_rules(version: int) -> tuple[str, ...]:
 
 
 def _make_settlement(ask: Ask, rng: random.Random, attempt: int) -> Question | None:
-    hand = deal_hand(ask.rules, ask.game, rng, attempt, played_before=ask.version >= 5)
+    hand = deal_hand(
+        ask.rules, ask.game, rng, attempt, session=ask.played, played_before=ask.version >= 5
+    )
     while not hand.over:
         random_step(hand, rng)
     if hand.outcome == "flush":

@@ -24,7 +24,9 @@ TRICK_RULES: Final = ("trick-winner", "pam-highest-trump", "pam-identity")
 
 
 def _make_trick_winner(ask: Ask, rng: random.Random, attempt: int) -> Question | None:
-    hand = deal_hand(ask.rules, ask.game, rng, attempt, played_before=ask.version >= 5)
+    hand = deal_hand(
+        ask.rules, ask.game, rng, attempt, session=ask.played, played_before=ask.version >= 5
+    )
     for _ in play_decisions(hand, rng):
         pass
     for trick in hand.tricks:

@@ -28,9 +28,10 @@ HAND: Final[dict[str, str]] = {
         "{p:takes/take} the pool without play."
     ),
     "single.deal": (
-        "This deal is the single: the dealer turns up the {turn_up:card} and deals one card "
-        "face up to each player. The highest {suit:suit1} above it takes the pool; the "
-        "others are looed a single loo."
+        "This deal is Peel's single deal (p. 18), played for the dealer's stake and what the "
+        "pool carries: the dealer turns up the {turn_up:card} and deals one card face up to "
+        "each player. The highest {suit:suit1} above it takes the pool; the others are looed "
+        "a single loo."
     ),
     "single.card": "{p:S} {p:receives/receive} the {card:card}.",
     "single.wins": (
@@ -41,7 +42,10 @@ HAND: Final[dict[str, str]] = {
         "Nobody holds a {suit:suit1} above the {turn_up:card}: everyone is looed, and the "
         "pool of {n} stays for the next deal."
     ),
-    "single.looed": ("{p:S} {p:is/are} looed a single loo and {p:pays/pay} {n} to the next pool."),
+    "single.looed": (
+        "{p:S} {p:is/are} looed on the single, a single loo (p. 18), and {p:pays/pay} {n} to the "
+        "next pool."
+    ),
     "must.no-miss": "This deal is a must: nobody may pass, and there is no miss.",
     "must.miss": "This deal is a must: nobody may pass; the miss may be taken.",
     "club-law": "Clubs are trumps: club law forces everyone to play.",

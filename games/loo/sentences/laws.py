@@ -22,6 +22,11 @@ LAWS_SETTLEMENT: Final[dict[str, str]] = {
         "{p:S} took {n} {n:trick/tricks}, but {p:he} offended: {n:its share/their shares} "
         "({amount}) {n:stays/stay} in the pool for the next hand."
     ),
+    "settle.took-nothing": (
+        "{p:S} took {n} {n:trick/tricks}, but the player who transgressed the law does not win "
+        "anything (p. 22): {n:its share/their shares} ({amount}) {n:stays/stay} in the pool "
+        "for the next deal."
+    ),
     "settle.took-retired": (
         "{p:S} took {n} {n:trick/tricks} before throwing up {p:his} cards: "
         "{n:its share/their shares} ({amount}) {n:stays/stay} in the pool for the next hand."
@@ -67,10 +72,18 @@ LAWS: Final[dict[str, str]] = {
         "{p:S} {p:interferes/interfere} with the cards during the deal: {p:he} {p:is/are} "
         "looed ({n}, to the next pool), but the deal stands (p. 24)."
     ),
+    # Versions 5-8 of the question bank (interfering-winnings = as-played).
     "irregular.interfere-single": (
         "{p:S} {p:interferes/interfere} with the cards during the deal: {p:he} {p:is/are} "
         "looed (p. 24), a single loo as for most penalties before the play ({n}, to the pool "
         "at once; p. 23-24), and may still play; the deal stands."
+    ),
+    "irregular.interfere-nothing": (
+        "{p:S} {p:interferes/interfere} with the cards during the deal: {p:he} {p:is/are} "
+        "looed (p. 24), a single loo as for most penalties before the play ({n}, to the pool "
+        "at once; p. 23-24); the deal stands, and {p:he} may still play, but the player who "
+        "transgressed the law does not win anything: what {p:his} tricks would win stays in "
+        "the pool for the next deal (p. 22)."
     ),
     "irregular.declare-early": (
         "{p:S} {p:declares/declare} before {p:his} turn: {p:he} {p:pays/pay} {n} to the "
