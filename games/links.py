@@ -64,11 +64,25 @@ class RuleLink:
             return ""
 
 
-def rule_name(rule_id: str) -> str:
+def rule_name(rule_id: str, source: str = "") -> str:
+    """The rule's name, as ``source``'s table calls it where the catalogue's general name
+    does not describe that source's rule (:data:`NAMES_UNDER`)."""
+    named = NAMES_UNDER.get((source, rule_id))
+    if named is not None:
+        return named
     try:
         return catalogue.rule(rule_id).name
     except UnknownRule:
         return rule_id
+
+
+#: A rule's name under one source, where the catalogue's general name would mislead: Peel's
+#: single is the first deal too, one card face up each "for what is termed a single, a term
+#: denoting that merely the dealer's stake is to be played for" (p. 18), not only "the hand
+#: after a hand with no loo" (issue 38).
+NAMES_UNDER: dict[tuple[str, str], str] = {
+    ("peel", "single"): "the single: one card each, for the dealer's stake alone",
+}
 
 
 #: The shared cache's key of the content version.
@@ -188,4 +202,6 @@ class RuleLinks:
             # The source does not state the rule: its column on the rule page says so.
             passage_url = f"{rule_page}#st-{self.source}"
             passage_label = f"what {self.title} says"
-        return RuleLink(rule_id, rule_name(rule_id), rule_page, passage_url, passage_label)
+        return RuleLink(
+            rule_id, rule_name(rule_id, self.source), rule_page, passage_url, passage_label
+        )

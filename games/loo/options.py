@@ -622,7 +622,7 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = (
             "none": (
                 "wins nothing in that hand: what his tricks would win stays in the pool for the "
                 'next deal (p. 22: "In any case the player who transgressed the law does not win '
-                'anything"; A55)'
+                'anything")'
             ),
             # Kept only to make again the questions of versions 2 to 8 (questions.base.rules_at).
             "as-played": (

@@ -306,6 +306,7 @@ READINGS: Final[Mapping[str, str]] = {
     "A51": "the shares of the tricks a player had won before he must retire",
     "A52": "peel's “the next deal becomes a single” after a flush at five-card Loo",
     "A54": "peel's dealer standing out above five players, withdrawing and finishing",
+    "A55": "peel's offender who wins nothing but for looking, declaring out of turn and a misdeal",
 }
 
 _READING_REF: Final = re.compile(r"\bA\d{1,2}\b")
