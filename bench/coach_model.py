@@ -2,6 +2,8 @@
 (games/loo/table_model.py), and write what it measured to games/loo/table_model_data.py.
 
     .venv/bin/python bench/coach_model.py [--hands N] [--write]
+    .venv/bin/python bench/coach_model.py --calibrate [--game G] [--players P] [--level L]
+        [--hands N] [--old] [--parts]
 
 Plays ``N`` hands per game and rule set of the practice table's sensible players
 (``SensibleBot`` with the table's playouts, ``games.loo.autoplay.SENSIBLE_PLAYOUTS``), three to
@@ -11,12 +13,23 @@ kind (``table_model.card_situation``, ``card_kinds``). Prints the figures; ``--w
 data module (then run ``manage.py findguided``, the engine's fingerprint changes).
 
 The last line is ``coach_model: declarations=N cards=N card_thumb_share=P``.
+
+``--calibrate`` measures instead how far the coach's figures are from what the table's own
+players make of each option (``tests/engine/test_coach_table.py``'s calibration, over ``N``
+positions, hoffmann's rules; ``--old``: the coach as it was, ``games.loo.coach_v7``): each
+group's mean difference and z-score, and the groups off by more than two standard errors. With
+``--parts`` it also takes each option's difference apart, on the position's real deal: the
+deals (the coach's figure less the model of the table finishing the real deal), the later
+seats' declarations and draws (the model finishing the real deal less the real bots declaring
+and the model playing the cards), and the cards (that less the real bots finishing it all).
+Its last line is ``calibrate: groups=N off=K``.
 """
 
 from __future__ import annotations
 
 import argparse
 import pprint
+import random
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -26,6 +39,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from games.loo import RuleSet  # noqa: E402
 from games.loo.autoplay import SENSIBLE_PLAYOUTS  # noqa: E402
 from games.loo.bots import SensibleBot  # noqa: E402
+from games.loo.coach import outcome  # noqa: E402
+from games.loo.hand import Action, Hand  # noqa: E402
 from games.loo.rulesets import PRESET_IDS  # noqa: E402
 from games.loo.table import Table, TableConfig  # noqa: E402
 from games.loo.table_model import (  # noqa: E402
@@ -36,6 +51,16 @@ from games.loo.table_model import (  # noqa: E402
     features,
 )
 from games.loo.view import view_for  # noqa: E402
+from tests.engine.test_coach_table import (  # noqa: E402
+    Adviser,
+    _current,
+    _finish,
+    _label,
+    _old,
+    calibration,
+    positions,
+    z_scores,
+)
 
 NAMES = {"miss": "take-miss", "defend": "defend-miss"}
 
@@ -87,11 +112,73 @@ def measure(hands: int) -> tuple[dict[tuple, dict[str, int]], dict[tuple, dict[s
     )
 
 
+def calibrate(game: str, players: int, level: str, hands: int, old: bool, parts: bool) -> None:
+    """Print the calibration's groups and, with ``parts``, each option's difference by part."""
+
+    found = calibration(game, players, hands, level, (_old if old else _current)(level))
+    scores = z_scores(found)
+    for label in sorted(found):
+        diffs = [d for d, _ in found[label]]
+        z = scores.get(label)
+        print(
+            f"{label:55s} n={len(diffs):3d} mean={sum(diffs) / len(diffs):+.3f}"
+            + (f" z={z:+.2f}" if z is not None else "")
+        )
+    if parts:
+        _parts(game, players, level, hands, _old(level) if old else _current(level))
+    off = sorted(label for label, z in scores.items() if abs(z) > 2)
+    print(f"calibrate: groups={len(scores)} off={len(off)} {' '.join(off)}")
+
+
+def _parts(game: str, players: int, level: str, hands: int, adviser: Adviser) -> None:
+    def real(hand: Hand, log: list[Action], action: Action) -> tuple[Hand, int]:
+        again = Hand.deal(hand.setup)
+        for done in log:
+            again.apply(done)
+        before = again.balances[0]
+        again.apply(action)
+        return again, before
+
+    rows: dict[str, list[tuple[float, float, float]]] = defaultdict(list)
+    for view, advice, hand, log, seed in positions(game, players, hands, level, adviser):
+        for estimate in advice.options:
+            model = bots = played = 0.0
+            for k in range(8):
+                again, before = real(hand, log, estimate.action)
+                model += outcome(again, random.Random(k), level=level, seat=0)[0] - before
+            for k in range(2):
+                again, before = real(hand, log, estimate.action)
+                _finish(again, level, f"{seed}:parts:{k}", declaring=True)
+                rng = random.Random(f"{seed}:parts:{k}")
+                bots += outcome(again, rng, level=level, seat=0)[0] - before
+                again, before = real(hand, log, estimate.action)
+                _finish(again, level, seed if k == 0 else f"{seed}:parts:{k}")
+                played += again.balances[0] - before
+            model, bots, played = model / 8, bots / 2, played / 2
+            rows[_label(view, estimate.action)].append(
+                (estimate.expected_counters - model, model - bots, bots - played)
+            )
+    print("parts of (coach - outcome), by option: deals, later seats, cards (mean, n)")
+    for label in sorted(rows):
+        got = rows[label]
+        means = [sum(r[i] for r in got) / len(got) for i in range(3)]
+        print(f"  {label:20s} n={len(got):3d} " + " ".join(f"{m:+.2f}" for m in means))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=300)
     parser.add_argument("--write", action="store_true")
+    parser.add_argument("--calibrate", action="store_true")
+    parser.add_argument("--game", default="five-card")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--level", default="sensible")
+    parser.add_argument("--old", action="store_true")
+    parser.add_argument("--parts", action="store_true")
     args = parser.parse_args()
+    if args.calibrate:
+        calibrate(args.game, args.players, args.level, args.hands, args.old, args.parts)
+        return
     declare, cards = measure(args.hands)
     if args.write:
         path = Path(__file__).resolve().parents[1] / "games" / "loo" / "table_model_data.py"

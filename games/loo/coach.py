@@ -172,10 +172,10 @@ def sample_deals(
     by how likely the others' public actions are in it under the model of the table at
     ``level`` (:func:`~games.loo.table_model.likelihood`). If no deal explains them (every
     weight 0), every deal weighs 1."""
-    random_level(level)  # an unknown level is refused
+    strong = not random_level(level)  # (an unknown level is refused)
     rng = rng_for(seed, "coach")
-    worlds = [sample_world(view, rng) for _ in range(samples)]
-    weights = [likelihood(view, w, level) for w in worlds]
+    worlds = [sample_world(view, rng, keepers=strong) for _ in range(samples)]
+    weights = [likelihood(view, w, level) * w.bias for w in worlds]
     total = sum(weights)
     if total <= 0:
         return [(w, 1.0) for w in worlds]

@@ -8,9 +8,11 @@ the coach gained nothing measurable at three-card Loo and a little at five-card.
 spends its time where the counters are:
 
 - **Declaring** (three-card declarations, the five-card exchange): every option is played out
-  in the same :data:`DECLARE_SAMPLES` sampled deals of the cards it cannot see
-  (:func:`~games.loo.worlds.sample_world`: its view alone), each deal finished by the coach's
-  policy (:func:`~games.loo.coach.finish`: the later declarers by the rule of thumb, the cards
+  in the same :data:`DECLARE_SAMPLES` sampled deals of the cards it cannot see, the coach's
+  (:func:`~games.loo.coach.sample_deals`: its view alone, each deal weighed by how likely it
+  makes what the others have declared and drawn, as the coach's model of sensible players has
+  it), each deal finished by that model (:func:`~games.loo.coach.finish`: the later declarers
+  and the others' cards as the table's sensible players were measured to decide, its own cards
   by the rule of thumb, the last tricks searched exactly). Each option is scored by the
   counters it comes to on average *plus* :data:`POOL_WEIGHT` times the counters it wins (from
   the pool, or a flush paid by the others): of two options worth as much, the one that
@@ -24,23 +26,30 @@ and seed give the same decision, and no card it cannot see can sway it.
 
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass
 from typing import Final
 
-from .coach import Advice, Estimate, advise, finish
+from .coach import (
+    Advice,
+    Estimate,
+    advise,
+    finish,
+    sample_deals,
+    weighted_mean,
+    weighted_stderr,
+)
 from .hand import Action
-from .rng import rng_for
 from .view import PlayerView
-from .worlds import _choices, build_world, sample_world
+from .worlds import _choices, build_world
 
 #: Sampled deals a declaration is weighed over (every option in the same deals).
 DECLARE_SAMPLES: Final = 48
 #: Sampled deals a card is weighed over (the coach's).
 PLAY_SAMPLES: Final = 24
-#: The weight of the counters an option wins, beside the counters it comes to.
-POOL_WEIGHT: Final = 1.0
+#: The weight of the counters an option wins, beside the counters it comes to (2: the pool
+#: share rose from 1 to 2 at a small cost in net counters, ``docs/expert.md``).
+POOL_WEIGHT: Final = 2.0
 
 
 @dataclass(frozen=True)
@@ -74,19 +83,22 @@ class Judgement:
 
 
 def judge(view: PlayerView, seed: int | str, samples: int = DECLARE_SAMPLES) -> Judgement:
-    """Every option of the decision ``view`` shows, weighed over ``samples`` sampled deals."""
+    """Every option of the decision ``view`` shows, weighed over ``samples`` sampled deals:
+    the coach's (:func:`~games.loo.coach.sample_deals`, each weighed by how likely it makes
+    what the others have done), each finished with the others deciding as the coach's model
+    of sensible players has them, the expert by the coach's own policy."""
     candidates = _choices(view)
-    rng = rng_for(seed, "expert-judge")
     seat = view.seat
+    deals = sample_deals(view, samples=samples, seed=f"{seed}:expert-judge")
+    weights = [x for _, x in deals]
     results: list[list[tuple[int, int, bool]]] = [[] for _ in candidates]
-    for w in range(samples):
-        world = sample_world(view, rng)
+    for w, (world, _) in enumerate(deals):
         for i, action in enumerate(candidates):
             hand = build_world(view, world)
             before = hand.balances[seat]
             paid = len(hand.payments)
             hand.apply(action)
-            finish(hand, random.Random(f"{seed}:{w}"))
+            finish(hand, random.Random(f"{seed}:{w}"), seat=seat)
             won = sum(p.amount for p in hand.payments[paid:] if p.payee == seat)
             took = any(t.winner == seat for t in hand.tricks)
             results[i].append((hand.balances[seat] - before, won, took))
@@ -96,10 +108,10 @@ def judge(view: PlayerView, seed: int | str, samples: int = DECLARE_SAMPLES) -> 
         options.append(
             Weighed(
                 action=action,
-                counters=sum(gains) / samples,
-                stderr=_stderr(gains),
-                won=sum(w for _, w, _ in rows) / samples,
-                p_trick=sum(t for _, _, t in rows) / samples,
+                counters=weighted_mean(gains, weights),
+                stderr=weighted_stderr(gains, weights),
+                won=weighted_mean([float(x) for _, x, _ in rows], weights),
+                p_trick=weighted_mean([float(t) for _, _, t in rows], weights),
             )
         )
     return Judgement(tuple(options), samples)
@@ -123,11 +135,3 @@ def as_estimates(judgement: Judgement) -> tuple[Estimate, ...]:
         )
         for w in judgement.options
     )
-
-
-def _stderr(values: list[float]) -> float:
-    n = len(values)
-    if n < 2:
-        return 0.0
-    mean = sum(values) / n
-    return math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)

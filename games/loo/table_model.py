@@ -24,12 +24,13 @@ a sampled deal of the hidden cards: the coach weights each deal by it (importanc
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections.abc import Sequence
 from typing import Final
 
-from .cards import Card
+from .cards import PACK, Card
 from .errors import LooError
 from .hand import Action, Hand, Trick
 from .play import Trumps, winning_index
@@ -281,7 +282,7 @@ def _declarations(view: PlayerView, world: World, played: list[list[Card]]) -> f
             else:
                 held = world.hands[seat] + played[seat]
             if phase == "exchange" and declared == "play" and view.drawn[seat]:
-                chance *= _kept(trumps, held, view.drawn[seat])
+                chance *= drew(view.game, trumps, held, view.drawn[seat], before)
                 outcome = ""
                 offered = []
             elif phase == "exchange":
@@ -300,19 +301,50 @@ def _declarations(view: PlayerView, world: World, played: list[list[Card]]) -> f
     return chance
 
 
-def _kept(trumps: Trumps, held: Sequence[Card], drawn: int) -> float:
-    """A five-card player who drew ``drawn`` cards kept the rest: under the sensible player's
-    ways to draw (throw the non-trumps below a queen, or all the non-trumps), trumps and high
-    plain cards, the cards drawn being any. The chance of ending with ``held`` is then in
-    proportion to the ways of choosing the kept cards among its keepers: C(keepers, kept). A
-    deal that gives him fewer keepers than he kept is unlikely (not impossible: he may have
-    kept a lower card)."""
-    keepers = sum(1 for c in held if trumps.is_trump(c) or c.value >= 12)
+def drew(game: str, trumps: Trumps, held: Sequence[Card], drawn: int, before: int) -> float:
+    """The chance (up to a factor the same for every deal) that a five-card player who drew
+    ``drawn`` cards ends with ``held``, under the model: he kept the rest of a hand he was
+    dealt and drew at random. The sensible player throws either his non-trumps below a queen
+    (``weak``: he kept his trumps and high plain cards) or all his non-trumps (``plain``: he
+    kept his trumps), with the measured shares of a hand of that strength
+    (:func:`choice_shares`, as many declared to play before him). So each way ``held`` can be
+    split into cards kept and cards drawn counts by the chance the model gives a hand with
+    those cards kept of drawing that way, times the number of hands he could have been dealt
+    with them (any ``drawn`` low plain cards, or any ``drawn`` plain ones).
+
+    The hands a player who drew keeps are the strong ones: a measure that counted every high
+    card alike (``C(keepers, kept)``) made the coach about a counter too hopeful at
+    five-card Loo (``bench/coach_model.py --calibrate``)."""
     kept = len(held) - drawn
-    return float(math.comb(keepers, kept)) if keepers >= kept else UNLIKELY
+    if kept <= 0:
+        return 1.0
+    offered = ["pass", "stand", "weak", "plain", "all"]
+    plain_cards = sum(1 for c in PACK if not trumps.is_trump(c)) - sum(
+        1 for c in held if not trumps.is_trump(c)
+    )
+    weak_cards = sum(1 for c in PACK if not trumps.is_trump(c) and c.value < 12) - sum(
+        1 for c in held if not trumps.is_trump(c) and c.value < 12
+    )
+    ways_weak = math.comb(max(weak_cards, 0), drawn)
+    ways_plain = math.comb(max(plain_cards, 0), drawn)
+    chance = 0.0
+    for group in itertools.combinations(held, kept):
+        trumps_only = all(trumps.is_trump(c) for c in group)
+        high = trumps_only or all(trumps.is_trump(c) or c.value >= 12 for c in group)
+        if not high:
+            continue
+        key = features(game, "exchange", trumps, group, False, before)
+        shares = choice_shares(key, offered)
+        chance += ways_weak * shares["weak"]
+        if trumps_only:
+            chance += ways_plain * shares["plain"]
+    if chance == 0.0:
+        return UNLIKELY * ways_weak * FLOOR
+    return chance
 
 
-#: The weight of a deal the model finds unlikely but not impossible.
+#: The weight of a deal the model finds unlikely but not impossible, as a share of its
+#: least likely explained deal.
 UNLIKELY: Final = 0.05
 
 

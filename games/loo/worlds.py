@@ -7,6 +7,7 @@ and the expert player (:class:`games.loo.bots.ExpertBot`) on the coach, with no 
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -66,6 +67,9 @@ class World:
     miss: list[Card] | None
     thrown: dict[int, list[Card]]
     stock: list[Card]
+    #: How much likelier a deal at random (respecting the voids) is to be this one than the
+    #: sampler that chose it (1 when dealt at random): an importance weight for the coach.
+    bias: float = 1.0
 
 
 def voids(view: PlayerView) -> dict[int, set[str]]:
@@ -82,8 +86,16 @@ def voids(view: PlayerView) -> dict[int, set[str]]:
     return found
 
 
-def sample_world(view: PlayerView, rng: random.Random) -> World:
-    """Deal the unseen cards at random, respecting the voids shown."""
+def sample_world(view: PlayerView, rng: random.Random, keepers: bool = False) -> World:
+    """Deal the unseen cards at random, respecting the voids shown.
+
+    With ``keepers`` (the coach), a five-card player who drew cards is first given as many
+    trumps and high plain cards (queen or better) as he kept, the rest at random: the hands a
+    player who drew keeps are strong, and a deal at random seldom gives him one, so that a few
+    deals would carry all the weight. :attr:`World.bias` then says how much likelier the
+    random deal is to be this one (the coach weighs it by that, and by how likely the deal
+    makes what the others did), so the figures are those of dealing at random, with more of
+    the deals that matter."""
     seen = view.visible_cards()
     unseen = [c for c in PACK if c not in seen]
     rng.shuffle(unseen)
@@ -95,12 +107,20 @@ def sample_world(view: PlayerView, rng: random.Random) -> World:
     needed = _cards_held(view)
     others = [s for s in range(view.players) if s != view.seat and needed[s]]
     others.sort(key=lambda s: -len(void.get(s, ())))
+    played = _played_by(view) if keepers else []
+    bias = 1.0
     for seat in others:
         # The cards everyone has seen him keep are his; the rest are drawn from the unseen.
         known = list(view.shown_held[seat]) if view.shown_held else []
         need = needed[seat] - len(known)
         banned = void.get(seat, set())
-        take = [c for c in unseen if trumps.suit_of(c) not in banned][:need]
+        allowed = [c for c in unseen if trumps.suit_of(c) not in banned]
+        first = _kept_count(view, seat, trumps, known + played[seat]) if keepers else 0
+        if first and need <= len(allowed):
+            take, ratio = _keepers_first(allowed, need, first, trumps, rng)
+            bias *= ratio
+        else:
+            take = allowed[:need]
         if len(take) < need:  # the constraints cannot all be met: relax them
             take += [c for c in unseen if c not in take][: need - len(take)]
         chosen = set(take)
@@ -118,7 +138,44 @@ def sample_world(view: PlayerView, rng: random.Random) -> World:
             # A hand passed, or given up for miss or master.
             thrown[seat], unseen = unseen[:size], unseen[size:]
     stock = unseen[: view.stock_size]
-    return World(hands, miss, thrown, stock)
+    return World(hands, miss, thrown, stock, bias)
+
+
+def _keeper(trumps: Trumps, c: Card) -> bool:
+    return trumps.is_trump(c) or c.value >= 12
+
+
+def _kept_count(view: PlayerView, seat: int, trumps: Trumps, held: Sequence[Card]) -> int:
+    """How many more trumps and high plain cards a five-card player who drew must be given to
+    hold as many as he kept (0 for any other player)."""
+    if view.game in ("five-card", "irish"):
+        drawn = view.drawn[seat] if view.drawn else 0
+        if view.declared[seat] == "play" and drawn:
+            kept = HAND_SIZE[view.game] - drawn
+            return max(0, kept - sum(1 for c in held if _keeper(trumps, c)))
+    return 0
+
+
+def _keepers_first(
+    allowed: list[Card], need: int, first: int, trumps: Trumps, rng: random.Random
+) -> tuple[list[Card], float]:
+    """``need`` of the ``allowed`` cards, ``first`` of them (at most) trumps or high plain
+    cards chosen at random, the rest at random among the others; and the chance of dealing
+    them at random over the chance of dealing them so."""
+    good = [c for c in allowed if _keeper(trumps, c)]
+    first = min(first, len(good), need)
+    if not first:
+        return allowed[:need], 1.0
+    chosen = rng.sample(good, first)
+    rest = rng.sample([c for c in allowed if c not in chosen], need - first)
+    take = chosen + rest
+    # Dealt so: any ``first`` of the high cards in ``take`` could have been the ones chosen.
+    high = sum(1 for c in take if _keeper(trumps, c))
+    ways = math.comb(high, first) / (
+        math.comb(len(good), first) * math.comb(len(allowed) - first, need - first)
+    )
+    at_random = 1 / math.comb(len(allowed), need)
+    return take, at_random / ways
 
 
 def _played_by(view: PlayerView) -> list[list[Card]]:

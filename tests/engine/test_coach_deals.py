@@ -4,13 +4,17 @@ is public (``coach.sample_deals``, ``table_model.likelihood``)."""
 
 from __future__ import annotations
 
+import random
+
 from games.loo import RuleSet
 from games.loo.bots import SensibleBot, voids
+from games.loo.cards import PACK
 from games.loo.coach import all_deals, sample_deals
 from games.loo.play import Trumps
 from games.loo.table import Table, TableConfig
+from games.loo.table_model import drew
 from games.loo.view import PlayerView, view_for
-from games.loo.worlds import World, _played_by, strength
+from games.loo.worlds import World, _played_by, sample_world, strength
 
 
 def _view(game: str, players: int, seed: str, wanted: object) -> PlayerView:
@@ -114,3 +118,76 @@ def test_every_deal_counted_at_the_end_is_one_the_public_play_allows() -> None:
     other = next(s for s in view.in_play if s != view.seat)
     assert len({tuple(w.hands[other]) for w, _ in deals}) == len(deals)
     assert all(x > 0 for _, x in deals)
+
+
+def _drawer(view: PlayerView) -> int | None:
+    """Another five-card player who drew one or two cards (he kept most of his hand)."""
+    return next(
+        (
+            s
+            for s in range(view.players)
+            if s != view.seat and view.declared[s] == "play" and view.drawn[s] in (1, 2)
+        ),
+        None,
+    )
+
+
+def _five_card_after_a_draw() -> tuple[PlayerView, int, Trumps]:
+    view = _view(
+        "five-card",
+        4,
+        "deals:drew",
+        lambda v: v.phase == "exchange" and _drawer(v) is not None,
+    )
+    drawer = _drawer(view)
+    assert drawer is not None
+    return view, drawer, Trumps.of(view.game, view.rules, view.trump)
+
+
+def test_a_five_card_player_who_drew_is_dealt_his_keepers_first_and_weighed_back() -> None:
+    """The coach deals a player who drew as many trumps and high cards as he kept, first
+    (``sample_world(keepers=True)``), and weighs each deal by how much likelier a deal at
+    random is to be it (``World.bias``): so weighed, the deals are those at random that give
+    him as many such cards as he kept (the mean number he holds is the same), unweighed they
+    are not. (A deal giving him fewer is left out: the model of the table gives it a few
+    thousandths of the weight of one that explains his draw.)"""
+    view, drawer, trumps = _five_card_after_a_draw()
+
+    def high(world: World) -> float:
+        return sum(1 for c in world.hands[drawer] if trumps.is_trump(c) or c.value >= 12)
+
+    rng = random.Random("keepers")
+    first = [sample_world(view, rng, keepers=True) for _ in range(3000)]
+    at_random = [sample_world(view, rng) for _ in range(3000)]
+    assert {w.bias for w in at_random} == {1.0}
+    assert len({w.bias for w in first}) > 1
+    kept = view.hand_sizes[drawer] - view.drawn[drawer]
+    plain = sum(high(w) for w in at_random) / len(at_random)
+    enough = [high(w) for w in at_random if high(w) >= kept]
+    explained = sum(enough) / len(enough)
+    weighed = _mean([(high(w), w.bias) for w in first])
+    unweighed = sum(high(w) for w in first) / len(first)
+    assert unweighed > explained + 0.2 and explained > plain + 0.5
+    assert abs(weighed - explained) < 0.1, (weighed, explained)
+
+
+def test_a_five_card_player_who_drew_holds_a_stronger_hand_in_the_weighed_deals() -> None:
+    """He kept the rest: in the deals weighed by the model of sensible players he holds more
+    trumps than in deals at random (a beginner's draw says nothing), and a hand whose kept
+    cards are high trumps explains his draw better than one whose kept cards are plain
+    queens (``table_model.drew``)."""
+    view, drawer, trumps = _five_card_after_a_draw()
+
+    def held(deals: list[tuple[World, float]]) -> float:
+        return _mean([(sum(trumps.is_trump(c) for c in w.hands[drawer]), x) for w, x in deals])
+
+    weighed = sample_deals(view, samples=400, seed="d", level="sensible")
+    plain = sample_deals(view, samples=400, seed="d", level="beginner")
+    assert held(weighed) > held(plain) + 0.5
+    suit = view.trump
+    low = [c for c in PACK if c.suit != suit and c.value < 8 and not trumps.is_trump(c)]
+    trumps_kept = [c for c in PACK if c.suit == suit and c.value >= 12][:3]
+    queens = [c for c in PACK if c.suit != suit and c.value == 12][:3]
+    strong = drew(view.game, trumps, trumps_kept + low[:2], 2, 0)
+    weak = drew(view.game, trumps, queens + low[:2], 2, 0)
+    assert strong > 2 * weak

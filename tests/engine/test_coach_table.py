@@ -20,20 +20,20 @@ from __future__ import annotations
 import math
 import random
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 
-from games.loo import RuleSet
+from games.loo import RuleSet, coach_v7
 from games.loo.autoplay import SENSIBLE_PLAYOUTS
 from games.loo.bots import BeginnerBot, SensibleBot
-from games.loo.coach import Advice, advise, own_action
+from games.loo.coach import Advice, Estimate, advise, own_action
 from games.loo.hand import Action, Hand
 from games.loo.play import Trumps
 from games.loo.table import Table, TableConfig
 from games.loo.table_model import draw_kind
 from games.loo.view import PlayerView, view_for
-from tests.profile import size
+from tests.profile import size, thorough
 
 Adviser = Callable[[PlayerView, str], Advice]
 
@@ -57,10 +57,11 @@ def _label(view: PlayerView, action: Action) -> str:
     return action.choice or action.kind
 
 
-def _finish(hand: Hand, level: str, seed: str) -> None:
-    """The table's own bots finish the hand; seat 0 plays on by the coach's own policy."""
+def _finish(hand: Hand, level: str, seed: str, declaring: bool = False) -> None:
+    """The table's own bots finish the hand (``declaring``: its declarations and draws only);
+    seat 0 plays on by the coach's own policy."""
     rng = random.Random(seed)
-    while not hand.over:
+    while not hand.over and not (declaring and hand.phase == "play"):
         seat = hand.to_act
         assert seat is not None
         if seat == 0:
@@ -75,14 +76,16 @@ def _finish(hand: Hand, level: str, seed: str) -> None:
 Diff = tuple[float, float | None]
 
 
-def calibration(
+#: A position weighed: the view of seat 0, the coach's advice, the hand (its real deal), the
+#: actions before it, and the seed of the hand.
+Position = tuple[PlayerView, Advice, Hand, list[Action], str]
+
+
+def positions(
     game: str, players: int, hands: int, level: str, adviser: Adviser
-) -> dict[str, list[Diff]]:
-    """Outcome less the coach's figure, by group of options, over ``hands`` positions (one a
-    hand): each option's counters (its variance the model's: the spread of the coach's deals,
-    and its own error), its chance of a trick, and the difference between each option and the
-    first offered (the same real deal and bots' seeds for both; its variance the group's)."""
-    found: dict[str, list[Diff]] = defaultdict(list)
+) -> Iterator[Position]:
+    """The fixed positions (one a hand at most): a decision of seat 0 with more than one
+    option, at a table of the table's own players at ``level`` (hoffmann's rules)."""
     rules = RuleSet.preset("hoffmann")
     for n in range(hands):
         seed = f"calibrate:{game}:{players}:{level}:{n}"
@@ -97,15 +100,26 @@ def calibration(
             if seat == 0 and view.options is not None and view.hand is not None:
                 advice = adviser(view, seed)
                 if len(advice.options) > 1 and pick.random() < 0.6:
-                    _compare(
-                        found, f"{game}/{players}/{level}", view, advice, hand, log, level, seed
-                    )
+                    yield view, advice, hand, log, seed
                     break
                 action = own_action(hand, random.Random(seed))
             else:
                 action = _bot(level, f"{seed}:{len(hand.log)}").decide(view).action
             log.append(action)
             table.apply(action)
+
+
+def calibration(
+    game: str, players: int, hands: int, level: str, adviser: Adviser
+) -> dict[str, list[Diff]]:
+    """Outcome less the coach's figure, by group of options, over ``hands`` positions (one a
+    hand): each option's counters (its variance the model's: the spread of the coach's deals,
+    and its own error), its chance of a trick, and the difference between each option and the
+    first offered (the same real deal and bots' seeds for both; its variance the group's)."""
+    found: dict[str, list[Diff]] = defaultdict(list)
+    where = f"{game}/{players}/{level}"
+    for view, advice, hand, log, seed in positions(game, players, hands, level, adviser):
+        _compare(found, where, view, advice, hand, log, level, seed)
     return found
 
 
@@ -173,10 +187,27 @@ def _current(level: str) -> Adviser:
     return adviser
 
 
-def _off(tables: tuple[tuple[str, int, str], ...]) -> tuple[dict[str, float], int]:
+def _old(level: str) -> Adviser:
+    """The coach as it was (:mod:`games.loo.coach_v7`: a rule of thumb for the others, every
+    consistent deal alike), its figures in the coach's terms."""
+
+    def adviser(view: PlayerView, seed: str) -> Advice:
+        old = coach_v7.advise(view, samples=SAMPLES, seed=seed)
+        options = tuple(
+            Estimate(e.action, e.p_trick, e.expected_counters, e.stderr, e.as_good)
+            for e in old.options
+        )
+        return Advice(old.seat, old.samples, old.seed, options, level, float(old.samples))
+
+    return adviser
+
+
+def _off(
+    tables: tuple[tuple[str, int, str], ...], coach: Callable[[str], Adviser] = _current
+) -> tuple[dict[str, float], int]:
     found: dict[str, list[Diff]] = {}
     for game, players, level in tables:
-        found |= calibration(game, players, HANDS, level, _current(level))
+        found |= calibration(game, players, HANDS, level, coach(level))
     scores = z_scores(found)
     return {label: round(z, 2) for label, z in scores.items() if abs(z) > 2}, len(scores)
 
@@ -190,10 +221,20 @@ def test_the_figures_match_what_the_tables_own_players_make_of_each_option() -> 
 @pytest.mark.xfail(
     strict=True,
     reason=(
-        "issue 38, left open: at five-card Loo the coach still finds each way to play about "
-        "1.5 counters better than the sensible players let it be (seat 0 as the dealer most)"
+        "issue 38, left open: at five-card Loo the coach still finds each way to draw about "
+        "0.5-1 counter better than the sensible players let it be (200 positions: -0.47 to "
+        "-0.96 by draw; its cards within -0.4). Measured apart (bench/coach_model.py "
+        "--calibrate): about 0.4 of it the deals, 0.2 the later seats' model, 0.15 the cards"
     ),
 )
 def test_the_five_card_figures_match_what_the_tables_own_players_make_of_each_option() -> None:
     off, groups = _off((("five-card", 4, "sensible"),))
     assert len(off) <= 0.1 * groups, (off, groups)
+
+
+@pytest.mark.skipif(not thorough(), reason="the old coach's calibration: LOO_TEST_PROFILE=thorough")
+@pytest.mark.parametrize("tables", [TABLES, (("five-card", 4, "sensible"),)], ids=["3c", "5c"])
+def test_the_old_coach_fails_the_calibration(tables: tuple[tuple[str, int, str], ...]) -> None:
+    """The same positions weighed by the coach as it was: more than 10% of the groups off."""
+    off, groups = _off(tables, _old)
+    assert len(off) > 0.1 * groups, (off, groups)
