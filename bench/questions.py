@@ -2,7 +2,7 @@
 trainer's own path; prints figures, asserts nothing.
 
     .venv/bin/python bench/questions.py [--count N] [--judgement-count N] [--unprepared N]
-                                        [--places N] [--prefill]
+                                        [--places N] [--prefill] [--no-warm-up]
 
 What a learner waits for is what the trainer's views do: the POST that asks for the question
 (a drill's first, ``/trainer/ask/``, or the next, ``/trainer/q/<pk>/next/``) and the GET of the
@@ -185,9 +185,17 @@ def main() -> None:
     parser.add_argument(
         "--prefill", action="store_true", help="fill the drills' pools first (preparequestions)"
     )
+    parser.add_argument(
+        "--no-warm-up",
+        action="store_true",
+        help="no warm-up of the slow kinds' pools (a smoke test: their first questions are "
+        "made in the request)",
+    )
     args = parser.parse_args()
     setup_test_environment()
     _database()
+    if args.no_warm_up:
+        prepared.skip_warm_up()
     start = time.perf_counter()
     assert _client().get(reverse("trainer:choose")).status_code == 200  # the first request
     prepared.PREPARER.wait()

@@ -212,6 +212,12 @@ def warm() -> None:
         PREPARER.submit(key)
 
 
+def skip_warm_up() -> None:
+    """This process does not warm up (a benchmark's smoke test that asks for a few questions:
+    the warm-up would make every slow key's questions)."""
+    _warmed.set()
+
+
 def every_key(kinds: Iterable[str] | None = None) -> list[Key]:
     """Every key a drill can ask for: each kind (of ``kinds``), under each rule set at each
     of its games, about any rule and about each rule it asks about there."""

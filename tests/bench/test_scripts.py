@@ -76,15 +76,18 @@ def test_the_questions_benchmark_times_every_kind() -> None:
     lines = _run(
         "bench/questions.py",
         *("--count", "1", "--judgement-count", "1", "--unprepared", "1", "--places", "1"),
+        "--no-warm-up",
     )
 
     found = re.fullmatch(
         r"questions: kinds=(\d+) slowest_kind=([a-z-]+) slowest_p95_ms=\d+ "
-        r"unprepared_p95_ms=\d+ baseline_ms=[\d.]+ ratio=[\d.]+",
+        r"unprepared_p95_ms=\d+ baseline_ms=[\d.]+ ratio=[\d.]+ over_300ms=(\d+) "
+        r"p50_p95_ms=((?:[a-z-]+:\d+/\d+,?)+)",
         lines[-1],
     )
     assert found, lines[-1]
     assert int(found[1]) == len(KINDS) and found[2] in KINDS
+    assert sorted(k.split(":")[0] for k in found[4].split(",")) == sorted(KINDS)
     # Every kind through the trainer's path, with its pool and without.
     timed = [line.split(":")[0].strip() for line in lines if " p95 " in line]
     assert sorted(timed) == sorted([*KINDS, *(f"{k} with no pool" for k in KINDS)])

@@ -145,8 +145,12 @@ def test_peels_penalties_before_the_play_are_a_single_loo() -> None:
     assert "The loo is a single loo, half a full loo" in _rule("penalty-interfering-with-deal")
     assert "penalty-interfering-with-deal" in GlossaryTerm.objects.get(slug="single-loo").rules
     # Which pool it goes to is a reading: p. 22 lists the penalties paid at once without it.
-    assert "That is our reading: Peel's list of the penalties paid" in meddling
-    assert "Which pool it goes to is our reading" in _rule("penalty-interfering-with-deal")
+    assert "goes to is our reading: Peel's list of the penalties paid" in meddling
+    # A55: he plays on but wins nothing (p. 22).
+    assert "In any case the player who transgressed the law does not win anything" in meddling
+    assert "Which pool his single loo goes to is our reading" in _rule(
+        "penalty-interfering-with-deal"
+    )
     _said("peel", "p22-2", "into the pool for the current deal")
     _said(
         "peel",
