@@ -4,6 +4,7 @@
     .venv/bin/python bench/coach_model.py [--hands N] [--write]
     .venv/bin/python bench/coach_model.py --calibrate [--game G] [--players P] [--level L]
         [--hands N] [--old] [--parts]
+    .venv/bin/python bench/coach_model.py --policy [--game G] [--players P] [--hands N]
 
 Plays ``N`` hands per game and rule set of the practice table's sensible players
 (``SensibleBot`` with the table's playouts, ``games.loo.autoplay.SENSIBLE_PLAYOUTS``), three to
@@ -23,6 +24,13 @@ deals (the coach's figure less the model of the table finishing the real deal), 
 seats' declarations and draws (the model finishing the real deal less the real bots declaring
 and the model playing the cards), and the cards (that less the real bots finishing it all).
 Its last line is ``calibrate: groups=N off=K``.
+
+``--policy`` plays ``N`` hands' declarations and draws of the sensible players at one table
+(hoffmann's rules, ``P`` players) and sets what they chose against what the model's shares
+(``table_model.choice_shares``) predicted, by how many had declared to play before him and
+whether he is the dealer: the model is measured over every rule set and three to six players,
+and this shows where one table's players decide otherwise. Its last line is
+``policy: decisions=N``.
 """
 
 from __future__ import annotations
@@ -47,6 +55,7 @@ from games.loo.table_model import (  # noqa: E402
     _before,
     card_kinds,
     card_situation,
+    choice_shares,
     draw_kind,
     features,
 )
@@ -165,6 +174,50 @@ def _parts(game: str, players: int, level: str, hands: int, adviser: Adviser) ->
         print(f"  {label:20s} n={len(got):3d} " + " ".join(f"{m:+.2f}" for m in means))
 
 
+def policy(game: str, players: int, hands: int) -> None:
+    """Print the sensible players' declarations at one table against the model's shares."""
+    rules = RuleSet.preset("hoffmann")
+    predicted: dict[tuple[str, str], float] = defaultdict(float)
+    chosen: dict[tuple[str, str], int] = defaultdict(int)
+    decisions = 0
+    for n in range(hands):
+        seed = f"policy:{game}:{players}:{n}"
+        table = Table(TableConfig(game, rules, players, seed=seed, trace=False))
+        hand = table.deal()
+        while not hand.over and hand.phase in ("declare", "exchange"):
+            seat = hand.to_act
+            assert seat is not None
+            view = view_for(hand, seat)
+            bot = SensibleBot(f"{seed}:{len(hand.log)}", playouts=SENSIBLE_PLAYOUTS)
+            action = bot.decide(view).action
+            options = view.options
+            if options is not None and (len(options.choices) > 1 or hand.phase == "exchange"):
+                cards = hand.hands[seat]
+                miss_free = hand.miss is not None and hand.miss_holder is None
+                before = _before(hand, seat)
+                key = features(game, hand.phase, hand.trumps, cards, miss_free, before)
+                if hand.phase == "exchange":
+                    offered = ["pass", "stand", "weak", "plain", "all"]
+                    made = "pass"
+                    if action.choice == "play":
+                        made = draw_kind(hand.trumps, cards, list(action.cards))
+                else:
+                    offered, made = list(options.choices), action.choice or ""
+                where = f"before={min(before, 2)}" + (" dealer" if seat == hand.dealer else "")
+                for outcome_, share in choice_shares(key, offered).items():
+                    predicted[(where, outcome_)] += share
+                chosen[(where, made)] += 1
+                decisions += 1
+            table.apply(action)
+    print("situation, outcome: the model's expected count, the players' count")
+    for where, made in sorted(set(predicted) | set(chosen)):
+        print(
+            f"  {where:18s} {made:12s} model={predicted[(where, made)]:7.1f} "
+            f"players={chosen[(where, made)]:5d}"
+        )
+    print(f"policy: decisions={decisions}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=300)
@@ -175,7 +228,11 @@ def main() -> None:
     parser.add_argument("--level", default="sensible")
     parser.add_argument("--old", action="store_true")
     parser.add_argument("--parts", action="store_true")
+    parser.add_argument("--policy", action="store_true")
     args = parser.parse_args()
+    if args.policy:
+        policy(args.game, args.players, args.hands)
+        return
     if args.calibrate:
         calibrate(args.game, args.players, args.level, args.hands, args.old, args.parts)
         return
