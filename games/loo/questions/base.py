@@ -22,6 +22,7 @@ from ..hand import Action, Hand, HandSetup
 from ..messages import Message, msg, remap, render
 from ..play import LegalMoves, Position, RuleApplication
 from ..rulesets import RuleSet
+from .pool_history import pool_history
 
 #: The generator's version: part of what makes a question reproducible. Raise it when a change
 #: would make the same inputs give another question, and keep the older version's behaviour
@@ -238,6 +239,9 @@ class Ask:
             prompt = remap(prompt, seats)
             explanations = _turned(explanations, seats)
         bound = tuple(dict.fromkeys(bound))
+        told = self._pool_history(fields)
+        if told is not None:
+            explanations = (*explanations, told)
         return Question(
             kind,
             self.game,
@@ -253,6 +257,21 @@ class Ask:
             session=tuple(self.played),
             **fields,
         )
+
+    def _pool_history(self, fields: Mapping[str, Any]) -> RuleApplication | None:
+        """From version 9, where the pool a question shows came from, if it was carried from
+        the hands its table played before (A56: :mod:`.pool_history`)."""
+        position = fields.get("position") or {}
+        origin = fields.get("origin")
+        if self.version < 9 or origin is None or not self.played:
+            return None
+        if "pool" not in position and "carried" not in position:
+            return None
+        setup = origin[0]
+        pool = position.get("pool")
+        if pool is None:
+            pool = Hand.replay(setup, ()).pool_at_start
+        return pool_history(setup, self.played, pool, pool - setup.pool)
 
 
 def seats_from(seat: int, players: int) -> Callable[[int], int]:
