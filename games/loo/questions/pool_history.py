@@ -26,7 +26,7 @@ from ..catalogue import rule as catalogue_rule
 from ..hand import Action, Hand, HandSetup
 from ..messages import Message, msg
 from ..play import RuleApplication
-from ..rulesets import PRESETS
+from ..rulesets import GAME_NAMES, HAND_SIZE, PRESETS, RuleSet
 
 #: The message every pool history begins with (a test or a page may look for it).
 HISTORY_KEYS: Final = ("question.pool-history", "question.pool-history-whole")
@@ -185,3 +185,43 @@ def _cited(hand: Hand, rule: str) -> str:
         return ""
     name = PRESETS[source].title.split(" (")[0]
     return f" ({name}, {', '.join(dict.fromkeys(places))})"
+
+
+# -- pools a teacher may not show (A56) -------------------------------------------------------
+
+
+def divides_always(rules: RuleSet, game: str) -> bool:
+    """Whether every pool that play under ``rules`` at ``game`` can leave divides into one equal
+    share a trick, as can be decided simply: no miss is dealt to be played for the pool (only
+    three-card Loo deals one), no offender leaves the shares of his tricks in it (the rule set
+    states no penalties), and the stake and the loo divide so. Then every pool is made of such
+    sums (an unlimited loo is the pool, which divides already), and no remainder ever arises.
+    Under a rule set that states penalties a remainder can arise at any game: Peel's player
+    who interfered with the deal, or Hoffmann's who exposed another's cards, leaves the shares
+    of the tricks he took in the pool (A55, A51)."""
+    if game == "three-card" or rules.penalties != "none":
+        return False
+    size = HAND_SIZE[game]
+    stake = rules.stake(game)
+    sums = [stake]
+    if rules.loo_payment == "fixed":
+        sums.append(rules.loo_amount * stake)
+    elif rules.loo_payment != "pool":
+        sums.append(rules.loo_cap * stake)
+    return all(n % size == 0 for n in sums)
+
+
+def unreachable_pool(rules: RuleSet, preset: str, game: str, pool: int) -> str | None:
+    """Why a teacher's ``pool`` is one no play under ``rules`` at ``game`` reaches, or None
+    where it may be (or cannot be decided simply): a pool that does not divide into one share
+    a trick, where no remainder ever arises (:func:`divides_always`)."""
+    size = HAND_SIZE[game]
+    if pool % size == 0 or not divides_always(rules, game):
+        return None
+    title = PRESETS[preset].title if preset in PRESETS else preset
+    return (
+        f"a pool of {pool} is not reachable under these rules: at {GAME_NAMES[game]} under "
+        f"{title} no miss is played for the pool and no offender leaves his shares in it, and "
+        f"every stake and loo divides into {size} equal shares, one a trick, so every pool that "
+        f"play leaves divides so too"
+    )
