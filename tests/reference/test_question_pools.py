@@ -25,11 +25,12 @@ import pytest
 from games.loo.hand import Hand
 from games.loo.messages import Message
 from games.loo.questions import KINDS, Question, QuestionError, coverage, question
-from games.loo.questions.pool_history import HISTORY_KEYS
+from games.loo.questions.base import message_keys
+from games.loo.questions.pool_history import HISTORY_KEYS, pool_history
 from games.loo.rulesets import PRESETS, RuleSet
 from tests.profile import size
 
-from .drive import carried, facts_of
+from .drive import Played, carried, facts_of, session
 from .payments import Result, ante, settle
 
 SEEDS = size(ci=3, thorough=60)
@@ -105,12 +106,22 @@ def history_problem(q: Question) -> str | None:
         return f"a pool history where nothing was carried: {lines[0].render(0)}" if lines else None
     if len(lines) != 1:
         return f"{len(lines)} pool histories for a deal that carried {setup.pool}"
-    line = lines[0].message
     model = {number: (begun, left) for number, begun, left, _, _ in model_session(q)}
+    return steps_problem(lines[0].message, model, q.position.get("pool"))
+
+
+def steps_problem(
+    line: Message, model: dict[int, tuple[int, int]], shown: int | None
+) -> str | None:
+    """What is wrong with a pool history ``line``, against the ``model``'s pool for each hand
+    of the session (the pool it began with, carried and staked, and what it left): the hands
+    told in turn to the last, each beginning and leaving what the model says, its parts adding
+    up to what it left, and what was carried and this deal's stake making the pool ``shown``
+    (None: the pool the line tells, a procedure question's answer)."""
     steps = line.args["steps"]
     numbers = [step.args["deal"] for step in steps]
-    if numbers != list(range(numbers[0], len(q.session) + 1)):
-        return f"tells deals {numbers} of a session of {len(q.session)}"
+    if numbers != list(range(numbers[0], max(model) + 1)):
+        return f"tells deals {numbers} of a session of {max(model)}"
     for step in steps:
         begun, left = model[step.args["deal"]]
         if (step.args["s"], step.args["e"]) != (begun, left):
@@ -119,7 +130,7 @@ def history_problem(q: Question) -> str | None:
         parts = sum(part_amount(part) for part in step.args["parts"])
         if step.key != "question.pool-step-left" and parts != left:
             return f"deal {step.args['deal']}: its parts add up to {parts}, it left {left}"
-    shown = q.position.get("pool", line.args["pool"])
+    shown = line.args["pool"] if shown is None else shown
     if line.args["pool"] != shown:
         return f"tells a pool of {line.args['pool']}, shows {shown}"
     staked = line.args["stake"].args["n"] if "stake" in line.args else 0
@@ -249,3 +260,36 @@ def test_a_pool_of_this_deals_stakes_alone_has_no_history() -> None:
             assert not [a for a in q.explanations if a.message.key in HISTORY_KEYS]
             assert q.position["pool"] == q.position["stake"]
     assert found, "every deal of the sample carried a pool"
+
+
+#: Hands of a laws session (careless players' irregularities) whose pools are told.
+LAWS_HANDS = size(ci=12, thorough=40)
+
+
+@pytest.mark.parametrize(
+    ("name", "game"), [(n, g) for n in ("hoffmann", "peel") for g in RuleSet.preset(n).games]
+)
+def test_the_history_of_a_laws_session_is_the_models(name: str, game: str) -> None:
+    """At a laws table, offenders' shares and penalties, paid into this pool or the next, are
+    told too: each deal's pool history (as a question at that deal would tell it) against the
+    model's own chained settlement of the hands before; and the story has been told with an
+    offender's shares and with penalties somewhere."""
+    rules = RuleSet.preset(name)
+    seen: set[str] = set()
+    for seed in ("history-a", "history-b"):
+        played = [p for p in session(rules, game, 4, seed, LAWS_HANDS, laws=True, check=False)]
+        hands = [p for p in played if isinstance(p, Played)]
+        model: dict[int, tuple[int, int]] = {}
+        for k, p in enumerate(hands):
+            staked = Result()
+            ante(p.facts, staked)
+            put_up = sum(amount for _, _, amount, _ in staked.payments)
+            if k and p.facts.pool_in:
+                before = [(h.hand.setup, tuple(h.hand.log)) for h in hands[:k]]
+                told = pool_history(p.hand.setup, before, p.facts.pool_in + put_up, put_up)
+                assert told is not None, p.label
+                problem = steps_problem(told.message, model, p.facts.pool_in + put_up)
+                assert problem is None, f"{p.label}: {problem}"
+                seen |= {m for step in told.message.args["steps"] for m in message_keys(step)}
+            model[k + 1] = (p.facts.pool_in + put_up, carried(p.facts, p.model))
+    assert {"question.pool-part.offender", "question.pool-part.penalties"} <= seen, seen

@@ -108,9 +108,22 @@ def _step(hand: Hand, cited: set[str]) -> _Step:
             kept.setdefault(p.rule, []).append(p.amount)
     for rule, amounts in kept.items():
         parts.append((_kept(hand, rule, amounts, cited), rule, sum(amounts), True))
-    paid_in = [p for p in hand.payments if p.payer is not None and p.payee is None]
-    loos = [p for p in paid_in if p.rule in _LOOS]
-    penalties = [p for p in paid_in if p.rule not in _LOOS and p.rule != "ante"]
+    payments = hand.payments
+    # Penalties paid before the pool paid anything out went into this pool, and were shared
+    # out with it ("small penalties go into the current pool"); the others into the next.
+    settled = next((i for i, p in enumerate(payments) if p.payer is None), len(payments))
+    fined = [
+        p
+        for p in payments[:settled]
+        if p.payer is not None and p.payee is None and p.rule != "ante"
+    ]
+    paid_in = [p for p in payments if p.payer is not None and p.payee is None]
+    loos = [p for p in paid_in if p.rule in _LOOS and p not in fined]
+    penalties = [p for p in paid_in if p.rule not in _LOOS and p.rule != "ante" and p not in fined]
+    if settled == len(payments):
+        fined = []  # nothing was paid out: what was paid in is all in what it left
+        loos = [p for p in paid_in if p.rule in _LOOS]
+        penalties = [p for p in paid_in if p.rule not in _LOOS and p.rule != "ante"]
     untaken = left - sum(p[2] for p in parts) - sum(p.amount for p in loos + penalties)
     if untaken > 0:
         if hand.outcome == "offender":
@@ -142,8 +155,14 @@ def _step(hand: Hand, cited: set[str]) -> _Step:
         fresh = "" if carried_on else "-fresh"
         key = f"question.pool-step{single}{fresh}{'-one' if len(parts) == 1 else ''}"
     messages = tuple(p[0] for p in parts)
+    fines = sum(p.amount for p in fined)
+    held = (
+        msg("question.pool-held-fined", s=begun, n=fines)
+        if fines
+        else msg("question.pool-held", s=begun)
+    )
     return _Step(
-        msg(key, deal=hand.setup.hand_number, s=begun, parts=messages, e=left),
+        msg(key, deal=hand.setup.hand_number, s=begun, held=held, parts=messages, e=left),
         tuple(p[1] for p in parts),
         carried_on,
         left,

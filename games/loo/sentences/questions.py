@@ -171,27 +171,28 @@ QUESTIONS: Final[dict[str, str]] = {
     ),
     "question.pool-stake-dealer": "the dealer's stake of {n} for this deal makes {total}",
     "question.pool-stake-all": "the stakes for this deal, {n} in all, make {total}",
-    "question.pool-step": "at deal {deal}, with {s} in the pool, {parts:and}, leaving {e}",
-    "question.pool-step-one": "at deal {deal}, with {s} in the pool, {parts:and}",
+    "question.pool-held": "{s} in the pool",
+    "question.pool-held-fined": "{s} in the pool and {n} paid into it in penalties",
+    "question.pool-step": "at deal {deal}, with {held:msg}, {parts:and}, leaving {e}",
+    "question.pool-step-one": "at deal {deal}, with {held:msg}, {parts:and}",
     "question.pool-step-fresh": (
-        "at deal {deal} the {s} in the pool {s:was/were} won, and {parts:and}, leaving {e}"
+        "at deal {deal}, with {held:msg}, all of it was won, and {parts:and}, leaving {e}"
     ),
     "question.pool-step-fresh-one": (
-        "at deal {deal} the {s} in the pool {s:was/were} won, and {parts:and}"
+        "at deal {deal}, with {held:msg}, all of it was won, and {parts:and}"
     ),
     "question.pool-step-single": (
-        "at deal {deal}, a single with {s} in the pool, {parts:and}, leaving {e}"
+        "at deal {deal}, a single with {held:msg}, {parts:and}, leaving {e}"
     ),
-    "question.pool-step-single-one": "at deal {deal}, a single with {s} in the pool, {parts:and}",
+    "question.pool-step-single-one": "at deal {deal}, a single with {held:msg}, {parts:and}",
     "question.pool-step-single-fresh": (
-        "at deal {deal}, a single, the {s} in the pool {s:was/were} won, and {parts:and}, "
-        "leaving {e}"
+        "at deal {deal}, a single with {held:msg}, all of it was won, and {parts:and}, leaving {e}"
     ),
     "question.pool-step-single-fresh-one": (
-        "at deal {deal}, a single, the {s} in the pool {s:was/were} won, and {parts:and}"
+        "at deal {deal}, a single with {held:msg}, all of it was won, and {parts:and}"
     ),
     "question.pool-step-left": (
-        "at deal {deal}, with {s} in the pool, what was paid in was shared out with it, leaving {e}"
+        "at deal {deal}, with {held:msg}, what was paid in was shared out with it, leaving {e}"
     ),
     "question.pool-part.defended": (
         "the dealer, playing the miss for the pool, left in it the {n} his {count} "
