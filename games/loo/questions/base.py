@@ -55,7 +55,8 @@ VERSION: Final = 9
 #: 2 to 8 keep ``as-played`` through :func:`rules_at`); every other question as version 8.
 #: (Every version from 5 keeps with a question made by play the hands of the session that led
 #: to it, :attr:`Question.session`, for a check that the pool it shows is one play reaches,
-#: A56: not part of what it shows.)
+#: A56: not part of what it shows; from version 9 a question whose deal carried a pool says, in
+#: one more explanation, how those hands left it, :mod:`.pool_history`.)
 VERSIONS: Final = (2, 3, 4, 5, 6, 7, 8, 9)
 
 
