@@ -11,6 +11,7 @@ import pytest
 
 from games.loo import RuleSet
 from games.loo.hand import Hand
+from games.loo.play import RuleApplication
 from games.loo.questions import (
     AUTHORED_FIELDS,
     Question,
@@ -19,6 +20,7 @@ from games.loo.questions import (
     question,
     question_at,
 )
+from games.loo.questions.pool_history import HISTORY_KEYS
 from games.loo.rulesets import PRESET_IDS
 from tests.profile import size
 
@@ -47,6 +49,12 @@ def told_settlement(q: Question) -> dict[str, Any]:
     return told
 
 
+def played(q: Question) -> list[RuleApplication]:
+    """A generated question's explanations but the one that tells where a carried pool came
+    from (A56): a teacher's table has no hands before it to tell."""
+    return [a for a in q.explanations if a.message.key not in HISTORY_KEYS]
+
+
 def told_moment(q: Question) -> dict[str, Any]:
     p = q.position
     told = {k: p[k] for k in ("players", "dealer", "hand", "turn_up", "declarations", "pool")}
@@ -69,7 +77,7 @@ def test_a_told_hand_is_settled_as_the_played_hand_was(preset: str, game: str) -
         assert again.answer == q.answer, (preset, game, seed)
         assert again.bound == q.bound and again.topic == q.topic
         shown = [a.render(0) for a in again.explanations]
-        assert shown == [a.render(0) for a in q.explanations], (preset, game, seed)
+        assert shown == [a.render(0) for a in played(q)], (preset, game, seed)
         assert again.position == {**q.position, **again.position}
         assert {c.id for c in again.choices} >= set(again.answer)
     assert asked
@@ -84,7 +92,7 @@ def test_a_told_declaring_moment_offers_what_the_dealt_one_did(preset: str, game
         )
         assert set(again.answer) == set(q.answer), (preset, game, seed)
         assert again.topic == q.topic and set(again.bound) == set(q.bound)
-        assert [a.rule for a in again.explanations] == [a.rule for a in q.explanations]
+        assert [a.rule for a in again.explanations] == [a.rule for a in played(q)]
         assert again.position == q.position, (preset, game, seed)
 
 

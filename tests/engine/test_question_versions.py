@@ -7,12 +7,14 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from games.loo.messages import render
 from games.loo.questions import VERSION, VERSIONS, QuestionError, question
+from games.loo.questions.pool_history import HISTORY_KEYS
 from tests.profile import size
 
 from .freeze_questions import meaning
@@ -198,14 +200,24 @@ def test_version_8_makes_every_question_it_does_not_change_as_version_7_did() ->
 
 def test_version_9_changes_only_what_an_interferer_wins() -> None:
     """Version 9 reads Peel's p. 22 as A55 (a player who interfered with the deal wins
-    nothing): every other question is version 8's, seed for seed, and a peel penalty question
-    changes only where the offence was interfering."""
+    nothing): every other question is version 8's, seed for seed, but for one explanation line
+    that says where a carried pool came from (A56), added where, and only where, the deal
+    carried a pool from the hands before; and a peel penalty question changes only where the
+    offence was interfering."""
+    told = 0
     for kind in ("legal-cards", "declaration", "settlement", "procedure", "penalty"):
         for preset, game in [("peel", "three-card"), ("hoffmann", "three-card")]:
             for seed in range(3):
-                v8 = question(kind, preset, game=game, seed=seed, version=8).to_dict()
-                v9 = question(kind, preset, game=game, seed=seed).to_dict()
-                assert {**v8, "version": 9} == v9, (kind, preset, seed)
+                v8 = question(kind, preset, game=game, seed=seed, version=8)
+                v9 = question(kind, preset, game=game, seed=seed)
+                history = [a for a in v9.explanations if a.message.key in HISTORY_KEYS]
+                carried = v9.origin is not None and v9.origin[0].pool > 0
+                shows = "pool" in v9.position or "carried" in v9.position
+                assert len(history) == (carried and shows), (kind, preset, seed)
+                told += len(history)
+                v9 = replace(v9, explanations=tuple(a for a in v9.explanations if a not in history))
+                assert {**v8.to_dict(), "version": 9} == v9.to_dict(), (kind, preset, seed)
+    assert told, "no question of the sample carried a pool: the line was never checked"
     changed = 0
     for seed in range(6):
         args = {"game": "three-card", "rule": "penalty-interfering-with-deal", "seed": seed}

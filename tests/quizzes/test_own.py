@@ -363,8 +363,14 @@ def test_a_declaration_question_is_previewed_saved_and_graded(world) -> None:
             {**DECLARATION, "declarations-1": "take-miss", "declarations-2": "take-miss"},
             "seat 4 takes the miss, which the rules do not allow there",
         ),
+        (
+            # Irish Loo under the Britannica: every stake and loo divides by three, no miss is
+            # played for the pool, no offender leaves his shares in it (RULES.md A56).
+            {**SETTLEMENT, "rules": "britannica", "game": "irish", "pool": "10"},
+            "A pool of 10 is not reachable under these rules: at Irish Loo under Britannica",
+        ),
     ],
-    ids=["settlement", "declaration"],
+    ids=["settlement", "declaration", "unreachable-pool"],
 )
 def test_an_impossible_table_is_refused_with_the_engines_reason(world, posted, reason) -> None:
     client = client_for(world["teacher"])

@@ -22,9 +22,19 @@ pytestmark = pytest.mark.django_db
 def test_a_question_is_asked_and_graded_by_the_partials_alone(learner: Any, kind: str) -> None:
     rules, game = next((p, g) for k, p, g in one_per_kind() if k == kind)
     q = make(kind, rules, game)
+    asked, form, graded = _asked_and_graded(learner, q)
+
+    assert 'action="/somewhere/answer/"' in form and 'name="csrfmiddlewaretoken"' in form
+    assert form.count('name="response"') == len(q.choices)
+    assert f'id="q{asked.pk}-prompt"' in form
+    assert "Right." in graded and "Why" in graded
+    assert kind in POSITIONS  # each kind the engine makes has a partial for its position
+
+
+def _asked_and_graded(learner: Any, q: Any) -> tuple[Any, str, str]:
+    """``q`` stored for the learner, its asking partial, then answered right, its grading."""
     asked = learner.store(q)
     request = RequestFactory().get("/somewhere/")
-
     form = render_to_string(
         "trainer/parts.html#asked-question",
         asking_context(asked, q, answer_url="/somewhere/answer/"),
@@ -34,12 +44,7 @@ def test_a_question_is_asked_and_graded_by_the_partials_alone(learner: Any, kind
     graded = render_to_string(
         "trainer/parts.html#graded-question", graded_context(asked, q), request=request
     )
-
-    assert 'action="/somewhere/answer/"' in form and 'name="csrfmiddlewaretoken"' in form
-    assert form.count('name="response"') == len(q.choices)
-    assert f'id="q{asked.pk}-prompt"' in form
-    assert "Right." in graded and "Why" in graded
-    assert kind in POSITIONS  # each kind the engine makes has a partial for its position
+    return asked, form, graded
 
 
 def test_a_kind_without_a_partial_of_its_own_shows_its_position_field_by_field() -> None:
@@ -110,3 +115,18 @@ def test_a_disputed_question_is_marked_with_a_link_to_its_reading(learner: Any) 
     )
     assert q.disputed and "rests on our reading" in form
     assert 'href="/rules/lead-highest-trump-heads-up/"' in form
+
+
+def test_a_carried_pool_is_told_after_the_answer_with_its_rule_linked(learner: Any) -> None:
+    """RULES.md A56: Peel's pool of 25 (stakes 3, loos 6) says, once answered, how the hands
+    before left it; before the answer, nothing of it is shown."""
+    from games.loo.questions import question
+
+    q = question(
+        "settlement", "peel", game="three-card", rule="indivisible-pool-rounding", seed=502
+    )
+    _, form, graded = _asked_and_graded(learner, q)
+    assert "came from the hands before" not in form
+    told = next(line for line in graded.split("<li>") if "came from the hands before" in line)
+    assert "playing the miss for the pool" in told and "makes 25." in told
+    assert "/rules/dealer-defends-miss/" in told

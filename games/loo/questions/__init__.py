@@ -44,6 +44,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
 from .. import possible
+from ..authored import count_field
 from ..catalogue import UnknownRule
 from ..catalogue import rule as catalogue_rule
 from ..errors import CardError, PositionError
@@ -68,6 +69,7 @@ from .declare import DECLARE
 from .flush import FLUSH
 from .legal_cards import FOLLOW_RULES, LEAD_RULES, LEGAL_CARDS
 from .penalty import PENALTY
+from .pool_history import unreachable_pool
 from .procedure import PROCEDURE
 from .readings import with_readings
 from .settlement import SETTLEMENT
@@ -401,6 +403,11 @@ def question_at(
     assert at is not None  # an authored kind
     try:
         possible.check(kind, position, game=game, rules=ask.rules)
+        if version >= 9 and position.get("pool") not in (None, ""):
+            # A56: a teacher's pool is one play can reach, where that is decided simply.
+            unreachable = unreachable_pool(ask.rules, preset, game, count_field(position, "pool"))
+            if unreachable is not None:
+                raise QuestionError(unreachable)
         made = at(ask, rng, dict(position), card)
     except possible.ImpossiblePosition as e:
         raise QuestionError(f"this position cannot happen: {e}") from None

@@ -22,6 +22,7 @@ from ..hand import Action, Hand, HandSetup
 from ..messages import Message, msg, remap, render
 from ..play import LegalMoves, Position, RuleApplication
 from ..rulesets import RuleSet
+from .pool_history import pool_history
 
 #: The generator's version: part of what makes a question reproducible. Raise it when a change
 #: would make the same inputs give another question, and keep the older version's behaviour
@@ -54,7 +55,8 @@ VERSION: Final = 9
 #: 2 to 8 keep ``as-played`` through :func:`rules_at`); every other question as version 8.
 #: (Every version from 5 keeps with a question made by play the hands of the session that led
 #: to it, :attr:`Question.session`, for a check that the pool it shows is one play reaches,
-#: A56: not part of what it shows.)
+#: A56: not part of what it shows; from version 9 a question whose deal carried a pool says, in
+#: one more explanation, how those hands left it, :mod:`.pool_history`.)
 VERSIONS: Final = (2, 3, 4, 5, 6, 7, 8, 9)
 
 
@@ -238,6 +240,9 @@ class Ask:
             prompt = remap(prompt, seats)
             explanations = _turned(explanations, seats)
         bound = tuple(dict.fromkeys(bound))
+        told = self._pool_history(fields)
+        if told is not None:
+            explanations = (*explanations, told)
         return Question(
             kind,
             self.game,
@@ -253,6 +258,21 @@ class Ask:
             session=tuple(self.played),
             **fields,
         )
+
+    def _pool_history(self, fields: Mapping[str, Any]) -> RuleApplication | None:
+        """From version 9, where the pool a question shows came from, if it was carried from
+        the hands its table played before (A56: :mod:`.pool_history`)."""
+        position = fields.get("position") or {}
+        origin = fields.get("origin")
+        if self.version < 9 or origin is None or not self.played:
+            return None
+        if "pool" not in position and "carried" not in position:
+            return None
+        setup = origin[0]
+        pool = position.get("pool")
+        if pool is None:
+            pool = Hand.replay(setup, ()).pool_at_start
+        return pool_history(setup, self.played, pool, pool - setup.pool)
 
 
 def seats_from(seat: int, players: int) -> Callable[[int], int]:

@@ -161,6 +161,58 @@ QUESTIONS: Final[dict[str, str]] = {
     ),
     "question.procedure-pool": "How many counters are in the pool when the cards are dealt?",
     "question.pool-holds": "The pool holds {n} ({carried} of them carried from the last hand).",
+    # Where a carried pool came from (RULES.md A56: questions.pool_history), one line told
+    # from the hands played before at the question's table.
+    "question.pool-history": (
+        "The pool of {pool} came from the hands before: {steps:semi}; {stake:msg}."
+    ),
+    "question.pool-history-whole": (
+        "The pool of {pool} came whole from the hands before: {steps:semi}."
+    ),
+    "question.pool-stake-dealer": "the dealer's stake of {n} for this deal makes {total}",
+    "question.pool-stake-all": "the stakes for this deal, {n} in all, make {total}",
+    "question.pool-held": "{s} in the pool",
+    "question.pool-held-fined": "{s} in the pool and {n} paid into it in penalties",
+    "question.pool-step": "at deal {deal}, with {held:msg}, {parts:and}, leaving {e}",
+    "question.pool-step-one": "at deal {deal}, with {held:msg}, {parts:and}",
+    "question.pool-step-fresh": (
+        "at deal {deal}, with {held:msg}, all of it was won, and {parts:and}, leaving {e}"
+    ),
+    "question.pool-step-fresh-one": (
+        "at deal {deal}, with {held:msg}, all of it was won, and {parts:and}"
+    ),
+    "question.pool-step-single": (
+        "at deal {deal}, a single with {held:msg}, {parts:and}, leaving {e}"
+    ),
+    "question.pool-step-single-one": "at deal {deal}, a single with {held:msg}, {parts:and}",
+    "question.pool-step-single-fresh": (
+        "at deal {deal}, a single with {held:msg}, all of it was won, and {parts:and}, leaving {e}"
+    ),
+    "question.pool-step-single-fresh-one": (
+        "at deal {deal}, a single with {held:msg}, all of it was won, and {parts:and}"
+    ),
+    "question.pool-step-left": (
+        "at deal {deal}, with {held:msg}, what was paid in was shared out with it, leaving {e}"
+    ),
+    "question.pool-part.defended": (
+        "the dealer, playing the miss for the pool, left in it the {n} his {count} "
+        "{k:trick/tricks} won{cite}"
+    ),
+    "question.pool-part.master": (
+        "the dealer, playing for the pool with the master, left in it the {n} his {count} "
+        "{k:trick/tricks} won{cite}"
+    ),
+    "question.pool-part.offender": (
+        "an offender, who wins nothing, left in it the {n} his {count} {k:trick/tricks} won{cite}"
+    ),
+    "question.pool-part.offender-alone": (
+        "the one player left to take it had offended, so its {n} stayed"
+    ),
+    "question.pool-part.untaken": "nobody took the {n} in it",
+    "question.pool-part.looed": "{k} players were looed at {n} each",
+    "question.pool-part.looed-one": "a player was looed for {n}",
+    "question.pool-part.looed-sum": "looed players paid {n}",
+    "question.pool-part.penalties": "{n} {n:was/were} paid in penalties",
     "question.procedure-next": "Who declares next?",
     "question.declares-first": (
         "The players declare in turn from the dealer's left: {p:S} {p:is/are} first after {d:S}."
