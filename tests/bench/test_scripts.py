@@ -14,7 +14,18 @@ from pathlib import Path
 
 import pytest
 
+from tests.profile import thorough
+
 ROOT = Path(__file__).resolve().parents[2]
+
+#: The scripts that serve the site (a database prepared, a server, clients) or make every kind
+#: of question: about 70 seconds of a lane together, so they run under ``make test-full``
+#: (``LOO_TEST_PROFILE=thorough``); ``make test`` runs the engine's and the coach's, which
+#: import the engine alone. What they time is tested by the suite itself (the trainer's pools,
+#: the classroom, the live tables, the limits).
+serving = pytest.mark.skipif(
+    not thorough(), reason="a benchmark that serves the site: make test-full runs it"
+)
 
 
 @pytest.fixture(scope="session")
@@ -52,6 +63,7 @@ def test_the_engine_benchmark_prints_its_figures() -> None:
     assert hand > shuffle > 0
 
 
+@serving
 def test_the_http_benchmark_plays_hands_without_errors(prepared: str) -> None:
     # A fixed amount of play (one table of two hands a client), not a time: what is checked
     # does not depend on how loaded the machine is.
@@ -70,6 +82,7 @@ def test_the_http_benchmark_plays_hands_without_errors(prepared: str) -> None:
     assert int(bare[1]) == 2 * 10
 
 
+@serving
 def test_the_questions_benchmark_times_every_kind() -> None:
     from games.loo.questions import KINDS
 
@@ -95,6 +108,7 @@ def test_the_questions_benchmark_times_every_kind() -> None:
     assert all("from a pool" in line for line in lines if line.split(":")[0].strip() in KINDS)
 
 
+@serving
 def test_the_classroom_benchmark_takes_a_quiz_without_errors_or_lost_answers(
     prepared: str,
 ) -> None:
@@ -123,6 +137,7 @@ def test_the_classroom_benchmark_takes_a_quiz_without_errors_or_lost_answers(
     assert any(line.startswith("2 lists of 5 accounts, the slowest made in ") for line in lines)
 
 
+@serving
 def test_the_results_benchmark_reads_every_page_over_a_class(prepared: str) -> None:
     lines = _run(
         "bench/results.py",
@@ -140,6 +155,7 @@ def test_the_results_benchmark_reads_every_page_over_a_class(prepared: str) -> N
     assert int(found.group(1)) == 15, "\n".join(lines)
 
 
+@serving
 def test_the_abuse_benchmark_reads_while_logins_fail(prepared: str) -> None:
     # A fixed number of reads, not a time: what is checked does not depend on the machine.
     lines = _run("bench/abuse.py", "--reads", "20", "--attackers", "2", "--prepared", prepared)
@@ -188,6 +204,7 @@ def test_the_coach_benchmark_plays_the_expert_and_the_sensible_player_on_the_sam
     assert any(re.match(r"expert: [1-9]\d* decisions weighed", line) for line in lines), lines
 
 
+@serving
 def test_the_multiplayer_benchmark_plays_at_tables_of_people_and_loses_nothing(
     prepared: str,
 ) -> None:
