@@ -81,7 +81,7 @@ def rule_name(rule_id: str, source: str = "") -> str:
 #: denoting that merely the dealer's stake is to be played for" (p. 18), not only "the hand
 #: after a hand with no loo" (issue 38).
 NAMES_UNDER: dict[tuple[str, str], str] = {
-    ("peel", "single"): "the single: one card each, for the dealer's stake alone",
+    ("peel", "single"): "the single (one card each, for the dealer's stake)",
 }
 
 

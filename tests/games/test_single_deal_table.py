@@ -35,7 +35,7 @@ def test_a_peel_table_opens_with_the_single_and_then_deals_the_miss(
     assert "looed a single loo" in text
     assert 'href="/rules/single/"' in html
     # Issue 38: named as Peel's single (p. 18), not "the hand after a hand with no loo".
-    assert "The single: one card each, for the dealer's stake alone" in text
+    assert "The single (one card each, for the dealer's stake)" in text
     assert "hand after a hand with no loo" not in text.lower()
     # The next deal: an ordinary one, with the miss, the loos of the single in its pool.
     practice.refresh_from_db()
