@@ -96,7 +96,13 @@ def measure(hands: int) -> tuple[dict[tuple, dict[str, int]], dict[tuple, dict[s
                         cards = hand.hands[seat]
                         miss_free = hand.miss is not None and hand.miss_holder is None
                         key = features(
-                            game, hand.phase, hand.trumps, cards, miss_free, _before(hand, seat)
+                            game,
+                            hand.phase,
+                            hand.trumps,
+                            cards,
+                            miss_free,
+                            _before(hand, seat),
+                            hand.players,
                         )
                         if hand.phase == "exchange" and action.choice == "play":
                             outcome = draw_kind(hand.trumps, cards, list(action.cards))
@@ -195,7 +201,7 @@ def policy(game: str, players: int, hands: int) -> None:
                 cards = hand.hands[seat]
                 miss_free = hand.miss is not None and hand.miss_holder is None
                 before = _before(hand, seat)
-                key = features(game, hand.phase, hand.trumps, cards, miss_free, before)
+                key = features(game, hand.phase, hand.trumps, cards, miss_free, before, players)
                 if hand.phase == "exchange":
                     offered = ["pass", "stand", "weak", "plain", "all"]
                     made = "pass"
@@ -245,7 +251,7 @@ def main() -> None:
             'model of them\n(games.loo.table_model)."""\n\n'
             "from typing import Final\n\n"
             "#: Declarations and draws by situation (``table_model.features``): outcome -> count.\n"
-            "DECLARE: Final[dict[tuple[str, str, bool, int, int], dict[str, int]]] = "
+            "DECLARE: Final[dict[tuple[str, str, bool, int, int, int, int], dict[str, int]]] = "
             + pprint.pformat(declare, width=99, compact=True)
             + "\n\n#: Cards chosen among two or more, by situation "
             "(``table_model.card_situation``)\n#: and kind (``table_model.card_kinds``).\n"

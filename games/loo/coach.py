@@ -60,7 +60,15 @@ from .errors import LooError
 from .hand import Action, Hand, Trick
 from .hand.state import HandState
 from .rng import rng_for
-from .table_model import card_shares, likelihood, model_action, model_card, random_level
+from .table_model import (
+    card_shares,
+    deal_discards,
+    likelihood,
+    model,
+    model_action,
+    model_card,
+    random_level,
+)
 from .view import PlayerView
 from .worlds import World, _choices, _quick_card, build_world, sample_world
 
@@ -175,6 +183,8 @@ def sample_deals(
     strong = not random_level(level)  # (an unknown level is refused)
     rng = rng_for(seed, "coach")
     worlds = [sample_world(view, rng, keepers=strong) for _ in range(samples)]
+    if strong and model().exchange_detail:
+        worlds = [deal_discards(view, w, rng) for w in worlds]
     weights = [likelihood(view, w, level) * w.bias for w in worlds]
     total = sum(weights)
     if total <= 0:

@@ -24,17 +24,20 @@ a sampled deal of the hidden cards: the coach weights each deal by it (importanc
 
 from __future__ import annotations
 
+import contextvars
 import itertools
 import math
 import random
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from typing import Any, Final
 
+from . import table_model_data, table_model_data_v8
 from .cards import PACK, Card
 from .errors import LooError
 from .hand import Action, Hand, Trick
 from .play import Trumps, winning_index
-from .table_model_data import CARDS, DECLARE
 from .view import PlayerView
 from .worlds import World, _played_by, build_world, strength, thumb_card
 
@@ -53,11 +56,91 @@ def random_level(level: str) -> bool:
     return level in ("beginner", "careless")
 
 
+#: The situation a declaration or draw is measured in (:func:`features`): the game, the phase,
+#: the miss free or not, how many declared to play before him (up to 3), his hand's strength
+#: in quarter tricks (up to 12), and at five-card and Irish Loo's exchange the number of
+#: players and his trumps (0 and -1 elsewhere).
+Situation = tuple[str, str, bool, int, int, int, int]
+
+
 def features(
-    game: str, phase: str, trumps: Trumps, cards: Sequence[Card], miss_free: bool, before: int
-) -> tuple[str, str, bool, int, int]:
-    """The situation a declaration is measured in."""
-    return (game, phase, miss_free, min(before, 3), min(int(strength(trumps, cards) * 4), 12))
+    game: str,
+    phase: str,
+    trumps: Trumps,
+    cards: Sequence[Card],
+    miss_free: bool,
+    before: int,
+    players: int,
+) -> Situation:
+    """The situation a declaration is measured in. At the exchange the sensible player stands
+    on high plain cards and draws to trumps more than their strength alone says, and passes
+    less at four than at six: measured with only the strength, the coach dealt the players who
+    drew too few trumps and was about half a counter too hopeful at five-card Loo."""
+    bucket = min(int(strength(trumps, cards) * 4), 12)
+    if phase != "exchange" or not _MODEL.get().exchange_detail:
+        return (game, phase, miss_free, min(before, 3), bucket, 0, -1)
+    held = sum(1 for c in cards if trumps.is_trump(c))
+    return (game, phase, miss_free, min(before, 3), bucket, players, held)
+
+
+def _coarser(key: Situation, level: int) -> Situation:
+    """``key`` with the players (level 1), and the trumps too (level 2), left out."""
+    game, phase, miss_free, before, bucket, players, held = key
+    return (game, phase, miss_free, before, bucket, 0, -1 if level >= 2 else held)
+
+
+def _merged(
+    measured: Mapping[tuple[Any, ...], Mapping[str, int]],
+) -> dict[Situation, dict[str, int]]:
+    """The measured counts (a situation of five, as version 8 measured it: without the
+    players or the trumps), also summed over the players and over their trumps."""
+    merged: dict[Situation, dict[str, int]] = {}
+    for measured_key, counts in measured.items():
+        key: Situation = measured_key if len(measured_key) == 7 else (*measured_key, 0, -1)
+        for k in {key, _coarser(key, 1), _coarser(key, 2)}:
+            into = merged.setdefault(k, {})
+            for outcome, n in counts.items():
+                into[outcome] = into.get(outcome, 0) + n
+    return merged
+
+
+@dataclass(frozen=True)
+class Model:
+    """What the model knows of the table's sensible players: their declarations and draws by
+    situation, their cards by situation and kind, and whether a situation at the exchange
+    tells the players and the trumps, and a five-card drawer's discards are dealt apart
+    (:func:`deal_discards`)."""
+
+    declare: dict[Situation, dict[str, int]]
+    cards: Mapping[tuple[str, str, int], Mapping[str, int]]
+    exchange_detail: bool
+
+
+#: The model as measured now (:mod:`games.loo.table_model_data`).
+CURRENT: Final = Model(
+    _merged(table_model_data.DECLARE), table_model_data.CARDS, exchange_detail=True
+)
+#: The model version-8 trainer questions were weighed by (:func:`frozen`).
+VERSION_8: Final = Model(
+    _merged(table_model_data_v8.DECLARE), table_model_data_v8.CARDS, exchange_detail=False
+)
+_MODEL: Final = contextvars.ContextVar("table_model", default=CURRENT)
+
+
+@contextmanager
+def using(model: Model) -> Iterator[None]:
+    """Within the block (this thread or task only), the coach weighs by ``model``: a frozen
+    question version is weighed as it was made."""
+    token = _MODEL.set(model)
+    try:
+        yield
+    finally:
+        _MODEL.reset(token)
+
+
+def model() -> Model:
+    """The model the coach weighs by here (:func:`using`)."""
+    return _MODEL.get()
 
 
 def draw_kind(trumps: Trumps, cards: Sequence[Card], discards: Sequence[str]) -> str:
@@ -82,15 +165,21 @@ def _discards(trumps: Trumps, cards: Sequence[Card], kind: str, most: int) -> li
     return group[:most]
 
 
-def choice_shares(key: tuple[str, str, bool, int, int], offered: Sequence[str]) -> dict[str, float]:
+def choice_shares(key: Situation, offered: Sequence[str]) -> dict[str, float]:
     """The measured shares of each offered outcome in the situation ``key`` (with coarser
-    fall-backs where the situation was seldom met), floored and normalised."""
-    counts = DECLARE.get(key)
-    game, phase, miss_free, before, bucket = key
-    if counts is None or sum(counts.values()) < MIN_COUNT:
+    fall-backs where the situation was seldom met: any number of players, any trumps, then
+    any number declared before him), floored and normalised."""
+    known = _MODEL.get().declare
+    counts: dict[str, int] = {}
+    for level in range(3):
+        counts = known.get(_coarser(key, level) if level else key, {})
+        if sum(counts.values()) >= MIN_COUNT:
+            break
+    else:
+        game, phase, miss_free, _, bucket, _, _ = key
         merged: dict[str, int] = {}
         for b in range(4):
-            for k, v in DECLARE.get((game, phase, miss_free, b, bucket), {}).items():
+            for k, v in known.get((game, phase, miss_free, b, bucket, 0, -1), {}).items():
                 merged[k] = merged.get(k, 0) + v
         counts = merged
     total = sum(counts.get(o, 0) for o in offered)
@@ -132,7 +221,9 @@ def model_action(hand: Hand, rng: random.Random, level: str) -> Action:
             discards = rng.sample(list(cards), rng.randint(0, options.max_discards))
         return Action.declare(seat, choice, discards)
     miss_free = hand.miss is not None and hand.miss_holder is None
-    key = features(hand.game, phase, hand.trumps, cards, miss_free, _before(hand, seat))
+    key = features(
+        hand.game, phase, hand.trumps, cards, miss_free, _before(hand, seat), hand.players
+    )
     if phase == "exchange":
         offered = [c for c in choices if c == "pass"]
         if "play" in choices:
@@ -203,7 +294,7 @@ def card_shares(
     if random_level(level):
         return {c: 1 / len(moves) for c in moves}
     kinds = card_kinds(hand, seat, moves)
-    counts = CARDS.get(card_situation(hand, seat, moves), {})
+    counts = _MODEL.get().cards.get(card_situation(hand, seat, moves), {})
     total = sum(counts.get(k, 0) for k in kinds)
     shares: dict[Card, float] = {}
     for kind, cards in kinds.items():
@@ -282,7 +373,7 @@ def _declarations(view: PlayerView, world: World, played: list[list[Card]]) -> f
             else:
                 held = world.hands[seat] + played[seat]
             if phase == "exchange" and declared == "play" and view.drawn[seat]:
-                chance *= drew(view.game, trumps, held, view.drawn[seat], before)
+                chance *= drew(view.game, trumps, held, view.drawn[seat], before, view.players)
                 outcome = ""
                 offered = []
             elif phase == "exchange":
@@ -292,7 +383,7 @@ def _declarations(view: PlayerView, world: World, played: list[list[Card]]) -> f
                 outcome = choice
                 offered = ["play", "pass"] + (["take-miss"] if miss_free else [])
             if outcome and held and outcome in offered:
-                key = features(view.game, phase, trumps, held, miss_free, before)
+                key = features(view.game, phase, trumps, held, miss_free, before, view.players)
                 chance *= choice_shares(key, offered)[outcome]
         if declared in ("miss", "defend"):
             miss_free = False
@@ -301,7 +392,9 @@ def _declarations(view: PlayerView, world: World, played: list[list[Card]]) -> f
     return chance
 
 
-def drew(game: str, trumps: Trumps, held: Sequence[Card], drawn: int, before: int) -> float:
+def drew(
+    game: str, trumps: Trumps, held: Sequence[Card], drawn: int, before: int, players: int
+) -> float:
     """The chance (up to a factor the same for every deal) that a five-card player who drew
     ``drawn`` cards ends with ``held``, under the model: he kept the rest of a hand he was
     dealt and drew at random. The sensible player throws either his non-trumps below a queen
@@ -333,7 +426,7 @@ def drew(game: str, trumps: Trumps, held: Sequence[Card], drawn: int, before: in
         high = trumps_only or all(trumps.is_trump(c) or c.value >= 12 for c in group)
         if not high:
             continue
-        key = features(game, "exchange", trumps, group, False, before)
+        key = features(game, "exchange", trumps, group, False, before, players)
         shares = choice_shares(key, offered)
         chance += ways_weak * shares["weak"]
         if trumps_only:
@@ -341,6 +434,124 @@ def drew(game: str, trumps: Trumps, held: Sequence[Card], drawn: int, before: in
     if chance == 0.0:
         return UNLIKELY * ways_weak * FLOOR
     return chance
+
+
+def deal_discards(view: PlayerView, world: World, rng: random.Random) -> World:
+    """``world`` with the stock dealt again without the cards each five-card player who drew
+    threw away, under the model: he threw either his non-trumps below a queen (``weak``) or
+    all his non-trumps (``plain``), so his discards are plain cards and the stock holds more
+    trumps than a deal at random gives it. Each drawer's discards are drawn from the cards
+    no hand holds, a way of drawing chosen with the chance the model gives it (the terms of
+    :func:`drew`), the cards of that kind at random: the discards' own chance given his hand,
+    so the deal's weight (:func:`likelihood`) stays what it was. A stock dealt at random from
+    every card left made the coach about half a counter too hopeful at five-card Loo: the
+    players after him drew from a stock with the discarded low cards still in it."""
+    if view.game not in ("five-card", "irish") or view.hand is None or not any(view.drawn):
+        return world
+    trumps = Trumps.of(view.game, view.rules, view.trump)
+    taken = set(view.visible_cards())
+    for cards in (*world.hands, *world.thrown.values(), world.miss or ()):
+        taken.update(cards)
+    pool = [c for c in PACK if c not in taken]
+    played = _played_by(view)
+    size = len(view.hand) + len(played[view.seat])
+    bias = world.bias
+    for step in range(1, view.players + 1):
+        seat = (view.dealer + step) % view.players
+        drawn = view.drawn[seat]
+        if seat == view.seat or view.declared[seat] != "play" or not drawn or drawn > size:
+            continue
+        held = world.hands[seat] + played[seat]
+        before = _before_seat(view, seat)
+        if drawn == size:
+            thrown, ratio = _whole_hand(view.game, trumps, pool, drawn, before, view.players, rng)
+            bias *= ratio
+            pool = [c for c in pool if c not in thrown]
+            continue
+        masses = _discard_masses(view.game, trumps, held, drawn, pool, before, view.players)
+        total = sum(masses.values())
+        if total <= 0:
+            continue
+        # The discards' chance counts the plain cards this deal leaves for them, not those of
+        # the pack (:func:`drew`, which the deal's weight already holds).
+        bias *= total / drew(view.game, trumps, held, drawn, before, view.players)
+        kind = "weak" if rng.random() * total < masses["weak"] else "plain"
+        group = [c for c in pool if not trumps.is_trump(c) and (kind == "plain" or c.value < 12)]
+        thrown = set(rng.sample(group, drawn))
+        pool = [c for c in pool if c not in thrown]
+    rng.shuffle(pool)
+    return replace(world, stock=pool[: len(world.stock)], bias=bias)
+
+
+def _whole_hand(
+    game: str,
+    trumps: Trumps,
+    pool: Sequence[Card],
+    drawn: int,
+    before: int,
+    players: int,
+    rng: random.Random,
+) -> tuple[set[Card], float]:
+    """The hand a player threw whole (``drawn`` cards, :func:`drew` counts nothing for him):
+    half the time any cards of ``pool``, half the time its plain cards only (a hand with no
+    trump, thrown as ``plain``, is the likeliest); and how much likelier the model makes it
+    than that choice did (its chance of being thrown whole: ``all``, or ``plain``/``weak``
+    when it has no trump or no card a queen or better)."""
+    plain = [c for c in pool if not trumps.is_trump(c)]
+    pick = plain if len(plain) >= drawn and rng.random() < 0.5 else list(pool)
+    thrown = rng.sample(pick, drawn)
+    shares = choice_shares(
+        features(game, "exchange", trumps, thrown, False, before, players),
+        ["pass", "stand", "weak", "plain", "all"],
+    )
+    chance = shares["all"]
+    no_trump = all(not trumps.is_trump(c) for c in thrown)
+    if no_trump:
+        chance += shares["plain"] + (shares["weak"] if all(c.value < 12 for c in thrown) else 0)
+    proposed = 0.5
+    if no_trump and len(plain) >= drawn:
+        proposed += 0.5 * math.comb(len(pool), drawn) / math.comb(len(plain), drawn)
+    return set(thrown), chance / proposed
+
+
+def _before_seat(view: PlayerView, seat: int) -> int:
+    """How many declared to play before ``seat`` (from the dealer's left)."""
+    count = 0
+    for step in range(1, view.players + 1):
+        other = (view.dealer + step) % view.players
+        if other == seat:
+            return count
+        if view.declared[other] in _IN:
+            count += 1
+    return count
+
+
+def _discard_masses(
+    game: str,
+    trumps: Trumps,
+    held: Sequence[Card],
+    drawn: int,
+    pool: Sequence[Card],
+    before: int,
+    players: int,
+) -> dict[str, float]:
+    """The chance, up to a common factor, that a player now holding ``held`` who drew
+    ``drawn`` threw his weak cards or his plain ones (of those still in ``pool``)."""
+    kept = len(held) - drawn
+    offered = ["pass", "stand", "weak", "plain", "all"]
+    weak = sum(1 for c in pool if not trumps.is_trump(c) and c.value < 12)
+    plain = sum(1 for c in pool if not trumps.is_trump(c))
+    masses = {"weak": 0.0, "plain": 0.0}
+    for group in itertools.combinations(held, kept):
+        trumps_only = all(trumps.is_trump(c) for c in group)
+        if not (trumps_only or all(trumps.is_trump(c) or c.value >= 12 for c in group)):
+            continue
+        key = features(game, "exchange", trumps, group, False, before, players)
+        shares = choice_shares(key, offered)
+        masses["weak"] += math.comb(weak, drawn) * shares["weak"]
+        if trumps_only:
+            masses["plain"] += math.comb(plain, drawn) * shares["plain"]
+    return masses
 
 
 #: The weight of a deal the model finds unlikely but not impossible, as a share of its

@@ -188,6 +188,6 @@ def test_a_five_card_player_who_drew_holds_a_stronger_hand_in_the_weighed_deals(
     low = [c for c in PACK if c.suit != suit and c.value < 8 and not trumps.is_trump(c)]
     trumps_kept = [c for c in PACK if c.suit == suit and c.value >= 12][:3]
     queens = [c for c in PACK if c.suit != suit and c.value == 12][:3]
-    strong = drew(view.game, trumps, trumps_kept + low[:2], 2, 0)
-    weak = drew(view.game, trumps, queens + low[:2], 2, 0)
+    strong = drew(view.game, trumps, trumps_kept + low[:2], 2, 0, view.players)
+    weak = drew(view.game, trumps, queens + low[:2], 2, 0, view.players)
     assert strong > 2 * weak

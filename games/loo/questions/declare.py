@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from .. import coach_v7
+from .. import coach_v7, table_model
 from ..cards import card
 from ..coach import Advice, Estimate, advise
 from ..hand import Hand
@@ -142,12 +142,14 @@ def ask_coach(ask: Ask, hand: Hand, bound: Sequence[str], seed: str) -> Question
     view = view_for(hand, seat)
     # Versions up to 7 were graded by the coach as it was (coach_v7); 8 on, by the coach that
     # models the table (sensible players, as the trainer's question supposes).
+    # Version 8's by that coach with the model of the table as then measured.
     weigh = coach_v7.advise if ask.version <= 7 else advise
-    screen = weighed(weigh(view, samples=SCREEN_SAMPLES, seed=f"screen:{seed}"))
-    if screen.lead < SCREEN_LEAD:
-        return None
-    samples = SAMPLES[ask.game]
-    figures = weighed(weigh(view, samples=samples, seed=seed))
+    with table_model.using(table_model.VERSION_8 if ask.version == 8 else table_model.CURRENT):
+        screen = weighed(weigh(view, samples=SCREEN_SAMPLES, seed=f"screen:{seed}"))
+        if screen.lead < SCREEN_LEAD:
+            return None
+        samples = SAMPLES[ask.game]
+        figures = weighed(weigh(view, samples=samples, seed=seed))
     if not figures.clear():
         return None
     offered = hand.options()
