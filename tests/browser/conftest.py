@@ -4,12 +4,13 @@ Browsers cannot be downloaded here, so Playwright drives /usr/bin/chromium (`mak
 installs it). A missing browser fails the tests with a message rather than skipping them.
 
 A test on the live server commits what it does, so pytest-django empties the database after
-each one (0.2-0.3 s on PostgreSQL; loading content/ again costs 0.3-0.4 s more). A module whose
-tests do not change what another of them sees opts out with
-`pytestmark = pytest.mark.usefixtures("shared_database")`: its tests share one database,
-content/ loaded into it at most once (`shared_content`) and emptied once, at the module's end.
-Its tests that only read may also share one browser context (`shared_page` and its kin); a
-test that logs in or changes state keeps a context of its own (`page`, `js_page`, ...).
+each one (a DELETE from every table on PostgreSQL, tests/conftest.py: under 0.1 s; loading
+content/ again costs 0.15-0.4 s more). A module whose tests do not change what another of them
+sees opts out with `pytestmark = pytest.mark.usefixtures("shared_database")`: its tests share
+one database, content/ loaded into it at most once (`shared_content`) and emptied once, at the
+module's end. Its tests that only read may also share one browser context (`shared_page` and
+its kin); a test that logs in or changes state keeps a context of its own (`page`, `js_page`,
+...).
 
 JavaScript on and off (`page`, `phone_page`) is for pages that behave differently without it
 (htmx swaps, the table's and the trainer's scripts); a page that is the same server-rendered

@@ -196,7 +196,7 @@ def test_open_streams_are_capped_at_once_per_account_and_freed_when_one_closes(
         again = _open(server, table, ann)
         streams.append(again)
         assert again.response.status == 200
-        again.event()  # read, as the others are: closed unread, uvicorn waits 10 s for it
+        again.event()  # read, as the others are: closed unread, uvicorn waits for it (test_sse)
 
 
 def test_open_streams_are_capped_at_once_per_address(
