@@ -4,15 +4,18 @@ is public (``coach.sample_deals``, ``table_model.likelihood``)."""
 
 from __future__ import annotations
 
+import math
 import random
 
 from games.loo import RuleSet
 from games.loo.bots import SensibleBot, voids
-from games.loo.cards import PACK
+from games.loo.cards import PACK, Card
 from games.loo.coach import all_deals, sample_deals
+from games.loo.hand import Hand, HandSetup
+from games.loo.hand.deal import stack_pack
 from games.loo.play import Trumps
 from games.loo.table import Table, TableConfig
-from games.loo.table_model import drew
+from games.loo.table_model import drew, model_action
 from games.loo.view import PlayerView, view_for
 from games.loo.worlds import World, _played_by, sample_world, strength
 
@@ -191,3 +194,96 @@ def test_a_five_card_player_who_drew_holds_a_stronger_hand_in_the_weighed_deals(
     strong = drew(view.game, trumps, trumps_kept + low[:2], 2, 0, view.players)
     weak = drew(view.game, trumps, queens + low[:2], 2, 0, view.players)
     assert strong > 2 * weak
+
+
+def _as_the_model_has_them(view: PlayerView, wanted: int) -> list[Hand]:
+    """Deals of the cards ``view`` cannot see at random, the earlier players declaring and
+    drawing as the model of sensible players has them, kept when they do as the view shows
+    (rejection sampling: the distribution the coach's weighed deals stand for)."""
+    assert view.hand is not None
+    mine = [c.code for c in view.hand]
+    rest = [c.code for c in PACK if c.code not in mine and c != view.turn_up]
+    setup = HandSetup(
+        view.game, view.rules, view.players, view.dealer, 1, 0, view.balances, view.pool_at_start
+    )
+    rng = random.Random("as the model has them")
+    kept: list[Hand] = []
+    for _ in range(60 * wanted):
+        rng.shuffle(rest)
+        cut = iter(rest)
+        hands = [
+            mine if s == view.seat else [next(cut) for _ in range(5)] for s in range(view.players)
+        ]
+        stock = list(cut)
+        pack = stack_pack(
+            view.game,
+            view.rules,
+            view.players,
+            view.dealer,
+            hands,
+            view.turn_up.code,
+            stock=stock,
+        )
+        hand = Hand.deal(setup._replace(pack=pack, trace=False))
+        while not hand.over and hand.to_act not in (None, view.seat):
+            seat = hand.to_act
+            assert seat is not None
+            hand.apply(model_action(hand, rng, "sensible"))
+            if (hand.declared[seat], hand.drawn[seat]) != (view.declared[seat], view.drawn[seat]):
+                break
+        else:
+            if not hand.over and hand.to_act == view.seat:
+                kept.append(hand)
+                if len(kept) == wanted:
+                    return kept
+    raise AssertionError(f"only {len(kept)} deals do as the view shows")
+
+
+def test_the_weighed_five_card_deals_are_those_the_model_of_the_table_makes() -> None:
+    """After the first player drew, the coach's weighed deals (his keepers dealt first, the discards
+    dealt apart from the stock, each deal weighed back) give him the trumps, and the stock
+    the low plain cards, that deals made by the model itself and kept when they match the view
+    give them, within 4
+    standard errors of the difference. Without the weights the drawer's trumps fall short."""
+    view = _view(
+        "five-card",
+        4,
+        "deals:first-drew",
+        lambda v: v.phase == "exchange" and _drawer(v) is not None and v.declared.count(None) == 3,
+    )
+    drawer = _drawer(view)
+    assert drawer is not None
+    trumps = Trumps.of(view.game, view.rules, view.trump)
+
+    def count(cards: list[Card]) -> float:
+        return float(sum(1 for c in cards if trumps.is_trump(c)))
+
+    def low(cards: list[Card]) -> float:
+        return float(sum(1 for c in cards if not trumps.is_trump(c) and c.value < 12))
+
+    made = _as_the_model_has_them(view, 300)
+    deals = sample_deals(view, samples=1200, seed="as the model", level="sensible")
+    for name, measure, of_world, of_hand in (
+        ("the drawer's trumps", count, lambda w: w.hands[drawer], lambda h: h.hands[drawer]),
+        ("the stock's low plain cards", low, lambda w: w.stock, lambda h: h.stock),
+    ):
+        coach = [(measure(of_world(w)), x) for w, x in deals]
+        model = [measure(of_hand(h)) for h in made]
+        m_coach, m_model = _mean(coach), sum(model) / len(model)
+        spread = _weighted_se(coach) ** 2 + _se(model) ** 2
+        assert abs(m_coach - m_model) < 4 * math.sqrt(spread), (name, m_coach, m_model)
+    unweighed = sum(count(w.hands[drawer]) for w, _ in deals) / len(deals)
+    model_drawer = sum(count(h.hands[drawer]) for h in made) / len(made)
+    assert unweighed < model_drawer - 0.2, (unweighed, model_drawer)
+
+
+def _se(values: list[float]) -> float:
+    n = len(values)
+    mean = sum(values) / n
+    return math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1) / n)
+
+
+def _weighted_se(values: list[tuple[float, float]]) -> float:
+    mean = _mean(values)
+    total = sum(w for _, w in values)
+    return math.sqrt(sum((w * (v - mean)) ** 2 for v, w in values)) / total

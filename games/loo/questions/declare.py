@@ -141,8 +141,8 @@ def ask_coach(ask: Ask, hand: Hand, bound: Sequence[str], seed: str) -> Question
     seat = hand.options().seat
     view = view_for(hand, seat)
     # Versions up to 7 were graded by the coach as it was (coach_v7); 8 on, by the coach that
-    # models the table (sensible players, as the trainer's question supposes).
-    # Version 8's by that coach with the model of the table as then measured.
+    # models the table (sensible players, as the trainer's question supposes), version 8 with
+    # that model as it was then measured (table_model.VERSION_8).
     weigh = coach_v7.advise if ask.version <= 7 else advise
     with table_model.using(table_model.VERSION_8 if ask.version == 8 else table_model.CURRENT):
         screen = weighed(weigh(view, samples=SCREEN_SAMPLES, seed=f"screen:{seed}"))
